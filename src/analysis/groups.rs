@@ -1,0 +1,138 @@
+//! Per-group summaries, baseline comparisons and scaling, for every table.
+
+use std::collections::BTreeMap;
+
+use super::filter::{KeyPart, group_rows};
+use super::stats::{self, Summary};
+use super::{Analysis, Comparison, Group, Inputs, ScalingPoint, Side};
+use crate::config::{Better, Config, Dataset};
+use crate::results::{Table, Values};
+
+/// Add the summaries, comparisons and scaling points of `table` to `analysis`.
+pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analysis: &mut Analysis) {
+    let env_column = config.study.environment_column.as_str();
+    let has_env = matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_)));
+    let mut by: Vec<&str> = dataset.group_by.iter().map(String::as_str).collect();
+    if has_env {
+        by.insert(0, env_column);
+    }
+    let all: Vec<usize> = (0..table.len()).collect();
+    let groups = group_rows(table, &by, &all);
+    let skip: Vec<&str> = by.iter().copied().chain(dataset.key.iter().map(String::as_str)).collect();
+    for column in &table.columns {
+        let Some(values) = column.values.numbers() else { continue };
+        if skip.contains(&column.name.as_str()) {
+            continue;
+        }
+        let mut summaries = BTreeMap::new();
+        for (key, rows) in &groups {
+            let sample: Vec<f64> = rows.iter().map(|&r| values[r]).collect();
+            let Some(summary) = Summary::of(&sample) else { continue };
+            let (env, cfg) = split_key(key, &by, has_env);
+            let filter = describe_config(&cfg);
+            analysis.groups.push(Group {
+                id: group_id(&table.name, &column.name, env.as_deref(), &filter),
+                inputs: inputs(table, &column.name, env.as_deref(), &filter),
+                environment: env.clone(),
+                config: cfg.clone(),
+                summary: summary.clone(),
+            });
+            summaries.insert((cfg, env), summary);
+        }
+        compare(table, &column.name, &summaries, config, analysis);
+    }
+    if let Some(scaling) = &dataset.scaling {
+        scale(table, scaling, &groups, &by, has_env, analysis);
+    }
+}
+
+type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Summary>;
+
+/// Each non-baseline environment against the baseline, per configuration.
+fn compare(table: &Table, column: &str, summaries: &Summaries, config: &Config, analysis: &mut Analysis) {
+    let baseline = &config.study.baseline;
+    for ((cfg, env), candidate) in summaries {
+        let Some(env) = env.as_ref().filter(|e| *e != baseline) else { continue };
+        let Some(base) = summaries.get(&(cfg.clone(), Some(baseline.clone()))) else { continue };
+        let ratio = stats::ratio(candidate, base);
+        let ci = ratio.se.zip(ratio.df).map(|(se, df)| {
+            let half = stats::t_quantile(df) * se;
+            [ratio.value - half - 1.0, ratio.value + half - 1.0]
+        });
+        let filter = describe_config(cfg);
+        analysis.comparisons.push(Comparison {
+            id: format!("{}/{column}/{env}-vs-{baseline}{}", table.name, suffix(&filter)),
+            inputs: inputs(table, column, None, &filter),
+            config: cfg.clone(),
+            baseline: Side::of(baseline, base),
+            candidate: Side::of(env, candidate),
+            ratio: ratio.value,
+            relative: ratio.value - 1.0,
+            ci,
+            p_value: stats::welch(candidate, base).map(|w| w.p),
+        });
+    }
+}
+
+/// Speedup and efficiency against the smallest process count, per environment.
+fn scale(
+    table: &Table, scaling: &crate::config::Scaling, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>,
+    by: &[&str], has_env: bool, analysis: &mut Analysis,
+) {
+    let (Some(procs), Some(values)) = (
+        table.column(&scaling.by).and_then(|c| c.values.numbers()),
+        table.column(&scaling.value).and_then(|c| c.values.numbers()),
+    ) else {
+        return;
+    };
+    let mut per_env: BTreeMap<Option<String>, BTreeMap<KeyPart, Vec<f64>>> = BTreeMap::new();
+    for rows in groups.values() {
+        for &row in rows {
+            let env = has_env.then(|| table.column(by[0]).map(|c| c.values.text_at(row))).flatten();
+            per_env.entry(env).or_default().entry(KeyPart::Number(procs[row])).or_default().push(values[row]);
+        }
+    }
+    for (env, points) in per_env {
+        let means: Vec<(f64, Summary)> = points.into_iter()
+            .filter_map(|(k, v)| Summary::of(&v).map(|s| (if let KeyPart::Number(p) = k { p } else { 0.0 }, s)))
+            .collect();
+        let Some((p0, s0)) = means.first().cloned() else { continue };
+        for (p, s) in means {
+            let speedup = match scaling.better { Better::Higher => s.mean / s0.mean, Better::Lower => s0.mean / s.mean };
+            analysis.scaling.push(ScalingPoint {
+                file: table.path.display().to_string(), column: scaling.value.clone(), environment: env.clone(),
+                procs: p, mean: s.mean, n: s.n, speedup, efficiency: speedup * p0 / p,
+            });
+        }
+    }
+}
+
+fn split_key(key: &[KeyPart], by: &[&str], has_env: bool) -> (Option<String>, BTreeMap<String, String>) {
+    let env = has_env.then(|| key[0].to_string());
+    let start = usize::from(has_env);
+    let cfg = by[start..].iter().zip(&key[start..]).map(|(c, v)| (c.to_string(), v.to_string())).collect();
+    (env, cfg)
+}
+
+fn describe_config(cfg: &BTreeMap<String, String>) -> String {
+    cfg.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+}
+
+fn suffix(filter: &str) -> String {
+    if filter.is_empty() { String::new() } else { format!("/{filter}") }
+}
+
+fn group_id(table: &str, column: &str, env: Option<&str>, filter: &str) -> String {
+    let env = env.map(|e| format!("/{e}")).unwrap_or_default();
+    format!("{table}/{column}{env}{}", suffix(filter))
+}
+
+fn inputs(table: &Table, column: &str, env: Option<&str>, filter: &str) -> Inputs {
+    let mut parts: Vec<String> = env.map(|e| format!("environment = {e}")).into_iter().collect();
+    parts.extend(filter.split(',').filter(|s| !s.is_empty()).map(|s| s.replace('=', " = ")));
+    Inputs {
+        file: table.path.display().to_string(),
+        column: column.to_string(),
+        filter: if parts.is_empty() { "all rows".into() } else { parts.join(", ") },
+    }
+}

@@ -1,0 +1,128 @@
+//! The analysis stage: every statistic of the study, computed from a
+//! [`ResultSet`] into an [`Analysis`].
+
+pub mod filter;
+mod groups;
+mod metrics;
+pub mod stats;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+pub use metrics::{MetricValue, Side};
+pub use stats::Summary;
+
+use crate::config::Config;
+use crate::diagnostic::Diagnostics;
+use crate::results::ResultSet;
+
+/// Every statistic the build computed, with its inputs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// Confidence level of every interval.
+    pub confidence: f64,
+    /// The named metrics of book.toml, in the order declared.
+    pub metrics: Vec<MetricValue>,
+    /// Per-group summaries: file × column × environment × configuration.
+    pub groups: Vec<Group>,
+    /// Each candidate environment against the baseline, per file × column × configuration.
+    pub comparisons: Vec<Comparison>,
+    /// Speedup and parallel efficiency, per file × environment × process count.
+    pub scaling: Vec<ScalingPoint>,
+}
+
+/// What a statistic was computed from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inputs {
+    /// Results file, relative to the study root.
+    pub file: String,
+    /// Column measured.
+    pub column: String,
+    /// Rows used, in words (`procs = 32`).
+    pub filter: String,
+}
+
+/// Summary of one column in one environment and configuration.
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// Stable identifier: `file/column/environment/config`.
+    pub id: String,
+    /// What it was computed from.
+    pub inputs: Inputs,
+    /// Environment, when the file has an environment column.
+    pub environment: Option<String>,
+    /// Values of the `group-by` columns.
+    pub config: BTreeMap<String, String>,
+    /// The statistics.
+    pub summary: Summary,
+}
+
+/// A candidate environment against the baseline in one configuration.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// Stable identifier: `file/column/candidate-vs-baseline/config`.
+    pub id: String,
+    /// What it was computed from.
+    pub inputs: Inputs,
+    /// Values of the `group-by` columns.
+    pub config: BTreeMap<String, String>,
+    /// The baseline side.
+    pub baseline: Side,
+    /// The candidate side.
+    pub candidate: Side,
+    /// candidate mean / baseline mean.
+    pub ratio: f64,
+    /// ratio − 1.
+    pub relative: f64,
+    /// 95% CI of the relative difference (delta method); absent when a side has n < 2.
+    pub ci: Option<[f64; 2]>,
+    /// Welch's t-test p-value; absent when a side has n < 2.
+    pub p_value: Option<f64>,
+}
+
+/// Speedup and parallel efficiency of one environment at one process count.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScalingPoint {
+    /// Results file.
+    pub file: String,
+    /// Column measured.
+    pub column: String,
+    /// Environment.
+    pub environment: Option<String>,
+    /// Process count.
+    pub procs: f64,
+    /// Mean value at this count.
+    pub mean: f64,
+    /// Runs at this count.
+    pub n: usize,
+    /// Against the smallest count: mean / mean₀ for throughputs, mean₀ / mean for times.
+    pub speedup: f64,
+    /// speedup × procs₀ / procs.
+    pub efficiency: f64,
+}
+
+/// Compute every statistic: per-group summaries, comparisons, scaling and the
+/// named metrics of book.toml.
+pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnostics> {
+    let metrics = metrics::evaluate(results, config)?;
+    let mut analysis = Analysis {
+        confidence: stats::CONFIDENCE,
+        metrics,
+        groups: Vec::new(),
+        comparisons: Vec::new(),
+        scaling: Vec::new(),
+    };
+    for table in results.tables.values() {
+        let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
+        groups::summarise(table, &dataset, config, &mut analysis);
+    }
+    Ok(analysis)
+}
+
+impl Analysis {
+    /// The metric called `name`.
+    pub fn metric(&self, name: &str) -> Option<&MetricValue> {
+        self.metrics.iter().find(|m| m.name == name)
+    }
+}

@@ -1,0 +1,173 @@
+//! Statistical primitives on samples: summaries, Student's t intervals, Welch's
+//! test and the delta-method interval of a ratio of means.
+
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::statistics::{Data, Median, Statistics};
+
+/// Confidence level of every interval.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// Descriptive statistics of one sample.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Number of values.
+    pub n: usize,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// Sample standard deviation (n − 1); absent when n < 2.
+    pub sd: Option<f64>,
+    /// 95% confidence interval of the mean from Student's t; absent when n < 2.
+    pub ci: Option<[f64; 2]>,
+    /// Why there is no interval, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci_note: Option<String>,
+}
+
+/// Why no interval can be given for `n` values, if that is the case.
+pub fn no_interval(n: usize) -> Option<String> {
+    (n < 2).then(|| format!("n = {n}: at least 2 runs are needed for a confidence interval"))
+}
+
+/// The two-sided t quantile for [`CONFIDENCE`] at `df` degrees of freedom.
+pub fn t_quantile(df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.inverse_cdf(0.5 + CONFIDENCE / 2.0))
+}
+
+/// Two-sided p-value of a t statistic at `df` degrees of freedom.
+pub fn p_value(t: f64, df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |d| 2.0 * d.sf(t.abs()))
+}
+
+impl Summary {
+    /// Summarise `values` (NaN values, which mark empty cells, are skipped).
+    /// Returns `None` for an empty sample.
+    pub fn of(values: &[f64]) -> Option<Summary> {
+        let values: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+        let n = values.len();
+        if n == 0 {
+            return None;
+        }
+        let mean = values.iter().mean();
+        let median = Data::new(values.clone()).median();
+        let (sd, ci) = if n >= 2 {
+            let sd = values.iter().std_dev();
+            let half = t_quantile((n - 1) as f64) * sd / (n as f64).sqrt();
+            (Some(sd), Some([mean - half, mean + half]))
+        } else {
+            (None, None)
+        };
+        Some(Summary { n, mean, median, sd, ci, ci_note: no_interval(n) })
+    }
+
+    /// Squared standard error of the mean; absent when n < 2.
+    pub fn variance_of_mean(&self) -> Option<f64> {
+        self.sd.map(|sd| sd * sd / self.n as f64)
+    }
+}
+
+/// Welch's unequal-variance t-test of two samples' means.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Welch {
+    /// The t statistic (candidate − baseline).
+    pub t: f64,
+    /// Welch–Satterthwaite degrees of freedom.
+    pub df: f64,
+    /// Two-sided p-value.
+    pub p: f64,
+}
+
+/// Welch's test of `candidate` against `baseline`; `None` when either has n < 2
+/// or both have zero variance.
+pub fn welch(candidate: &Summary, baseline: &Summary) -> Option<Welch> {
+    let (vc, vb) = (candidate.variance_of_mean()?, baseline.variance_of_mean()?);
+    if vc + vb == 0.0 {
+        return None;
+    }
+    let t = (candidate.mean - baseline.mean) / (vc + vb).sqrt();
+    let df = satterthwaite(&[(vc, candidate.n), (vb, baseline.n)]);
+    Some(Welch { t, df, p: p_value(t, df) })
+}
+
+/// Welch–Satterthwaite degrees of freedom of a sum of variances `(v, n)`.
+pub fn satterthwaite(parts: &[(f64, usize)]) -> f64 {
+    let total: f64 = parts.iter().map(|(v, _)| v).sum();
+    let denominator: f64 = parts.iter().map(|(v, n)| v * v / (*n as f64 - 1.0)).sum();
+    total * total / denominator
+}
+
+/// A ratio of two means with its standard error and degrees of freedom.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Ratio {
+    /// candidate mean / baseline mean.
+    pub value: f64,
+    /// Delta-method standard error of the ratio; absent when either n < 2.
+    pub se: Option<f64>,
+    /// Welch–Satterthwaite degrees of freedom of the relative variances.
+    pub df: Option<f64>,
+}
+
+/// The ratio of means `candidate / baseline` with a delta-method standard error:
+/// se(R) = R · sqrt(se_c² / m_c² + se_b² / m_b²).
+pub fn ratio(candidate: &Summary, baseline: &Summary) -> Ratio {
+    let value = candidate.mean / baseline.mean;
+    let parts = candidate.variance_of_mean().zip(baseline.variance_of_mean()).map(|(vc, vb)| {
+        [(vc / (candidate.mean * candidate.mean), candidate.n), (vb / (baseline.mean * baseline.mean), baseline.n)]
+    });
+    let se = parts.map(|p| value * (p[0].0 + p[1].0).sqrt());
+    let df = parts.and_then(|p| (p[0].0 + p[1].0 > 0.0).then(|| satterthwaite(&p)));
+    Ratio { value, se, df }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    // Expected values computed by hand and with scipy 1.11:
+    //   scipy.stats.t.ppf(0.975, 2) = 4.302652729749462
+    //   scipy.stats.ttest_ind([4,5,6], [1,2,3], equal_var=False) -> t = 3.6742346141747673, p = 0.021311641128756713
+    #[test]
+    fn summary_matches_hand_arithmetic() {
+        let s = Summary::of(&[1.0, 2.0, 3.0, f64::NAN]).unwrap();
+        assert_eq!((s.n, s.mean, s.median), (3, 2.0, 2.0));
+        assert!(close(s.sd.unwrap(), 1.0, 1e-12));
+        let half = 4.302652729749462 / 3f64.sqrt();
+        let ci = s.ci.unwrap();
+        assert!(close(ci[0], 2.0 - half, 1e-9) && close(ci[1], 2.0 + half, 1e-9), "{ci:?}");
+    }
+
+    #[test]
+    fn one_value_has_no_interval() {
+        let s = Summary::of(&[5.0]).unwrap();
+        assert_eq!(s.ci, None);
+        assert!(s.ci_note.unwrap().contains("n = 1"));
+        assert!(Summary::of(&[]).is_none());
+    }
+
+    #[test]
+    fn welch_matches_scipy() {
+        let a = Summary::of(&[4.0, 5.0, 6.0]).unwrap();
+        let b = Summary::of(&[1.0, 2.0, 3.0]).unwrap();
+        let w = welch(&a, &b).unwrap();
+        assert!(close(w.t, 3.674234614174767, 1e-9));
+        assert!(close(w.df, 4.0, 1e-9));
+        assert!(close(w.p, 0.021311641128756, 1e-9), "{}", w.p);
+    }
+
+    #[test]
+    fn ratio_se_follows_delta_method() {
+        let c = Summary::of(&[9.0, 10.0, 11.0]).unwrap();
+        let b = Summary::of(&[18.0, 20.0, 22.0]).unwrap();
+        let r = ratio(&c, &b);
+        assert_eq!(r.value, 0.5);
+        // se_c^2/m_c^2 = (1/3)/100, se_b^2/m_b^2 = (4/3)/400: both 1/300.
+        assert!(close(r.se.unwrap(), 0.5 * (2.0f64 / 300.0).sqrt(), 1e-12));
+        assert!(close(r.df.unwrap(), 4.0, 1e-9));
+    }
+}

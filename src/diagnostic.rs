@@ -1,0 +1,221 @@
+//! User-facing diagnostics: located, rustc-style error messages with hints.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where in a source file a diagnostic points (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    /// Path of the file, relative to the study root where possible.
+    pub path: PathBuf,
+    /// 1-based line; 0 when the whole file is meant.
+    pub line: usize,
+    /// 1-based column in characters; 0 when the whole line is meant.
+    pub column: usize,
+}
+
+impl Location {
+    /// A location at `line:column` of `path`.
+    pub fn new(path: impl Into<PathBuf>, line: usize, column: usize) -> Self {
+        Self { path: path.into(), line, column }
+    }
+
+    /// A location naming a whole file.
+    pub fn file(path: impl Into<PathBuf>) -> Self {
+        Self::new(path, 0, 0)
+    }
+
+    /// The location of byte `offset` in `text`, which is the content of `path`.
+    pub fn at_offset(path: &Path, text: &str, offset: usize) -> Self {
+        let offset = offset.min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        Self::new(path, line, column)
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{path}"),
+            (line, 0) => write!(f, "{path}:{line}"),
+            (line, column) => write!(f, "{path}:{line}:{column}"),
+        }
+    }
+}
+
+/// One problem in the user's input: where it is, what is wrong, how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    /// Where the problem is.
+    pub location: Location,
+    /// What is wrong, lowercase, without a trailing period.
+    pub message: String,
+    /// How to fix it, when we can tell.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `location` with `message` and no hint yet.
+    pub fn new(location: Location, message: impl Into<String>) -> Self {
+        Self { location, message: message.into(), hint: None }
+    }
+
+    /// Attach a hint on how to fix the problem.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  = help: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Every problem found by a stage; the error type of the pipeline's checks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Add one diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.0.push(diagnostic);
+    }
+
+    /// True when nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok(value)` when nothing was reported, else every diagnostic, sorted by location.
+    pub fn into_result<T>(mut self, value: T) -> Result<T, Diagnostics> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            self.0.sort();
+            Err(self)
+        }
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Self(vec![diagnostic])
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, diagnostic) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{diagnostic}")?;
+        }
+        if self.0.len() > 1 {
+            write!(f, "\n{} errors", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// The closest of `candidates` to `name`, if any is close enough to suggest:
+/// within a third of its length in edits, or very similar by Jaro–Winkler.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::levenshtein(name, c), strsim::jaro_winkler(name, c), c))
+        .filter(|(edits, similarity, _)| *edits <= (name.chars().count() / 3).max(1) || *similarity > 0.85)
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(b.2)))
+        .map(|(_, _, c)| c)
+}
+
+/// A hint naming the nearest candidate, or listing them all when none is close.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str> + Clone) -> String {
+    match nearest(name, candidates.clone()) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => format!("expected one of: {}", list(candidates)),
+    }
+}
+
+/// `a`, `b`, `c` — a sorted, quoted list for messages.
+pub fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let mut items: Vec<&str> = items.into_iter().collect();
+    items.sort_unstable();
+    items.dedup();
+    if items.is_empty() {
+        return "(none)".to_string();
+    }
+    items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// Line, column and innermost message of a Tera error: its parse errors carry
+/// `--> line:col`; render errors carry no position (line and column 0).
+pub fn tera_error_parts(err: &tera::Error) -> (usize, usize, String) {
+    let mut chain = Vec::new();
+    let mut source: Option<&dyn std::error::Error> = Some(err);
+    while let Some(e) = source {
+        chain.push(e.to_string());
+        source = e.source();
+    }
+    let detail = chain.join("\n");
+    let (line, column) = detail
+        .split("--> ")
+        .nth(1)
+        .and_then(|rest| {
+            let mut numbers = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+            Some((numbers.next()?.parse().ok()?, numbers.next()?.parse().ok()?))
+        })
+        .unwrap_or((0, 0));
+    let innermost = chain.last().map(String::as_str).unwrap_or_default();
+    let message = innermost.lines().map(str::trim).filter(|l| !l.is_empty()).last().unwrap_or("template error");
+    let message = message.trim_start_matches("= ");
+    let mut chars = message.chars();
+    let message = chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default();
+    (line, column, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offset_to_line_and_column() {
+        let text = "ab\ncdé\nf";
+        let loc = Location::at_offset(Path::new("x.md"), text, text.find('f').unwrap());
+        assert_eq!(loc.to_string(), "x.md:3:1");
+        let loc = Location::at_offset(Path::new("x.md"), text, text.find('é').unwrap() + 2);
+        assert_eq!(loc.to_string(), "x.md:2:4");
+    }
+
+    #[test]
+    fn suggests_nearest_name() {
+        assert_eq!(nearest("timestep_per_s", ["procs", "timesteps_per_s"]), Some("timesteps_per_s"));
+        assert_eq!(nearest("zzz", ["procs", "run"]), None);
+        assert_eq!(suggest("zzz", ["run", "procs"]), "expected one of: `procs`, `run`");
+    }
+
+    #[test]
+    fn renders_like_rustc() {
+        let d = Diagnostic::new(Location::new("results/a.csv", 3, 7), "bad value").hint("fix it");
+        assert_eq!(d.to_string(), "results/a.csv:3:7: bad value\n  = help: fix it");
+    }
+}

@@ -1,0 +1,124 @@
+//! `report` turns raw benchmark results and Markdown into a case-study web page
+//! and a typeset PDF paper, built from the same data and the same words.
+//!
+//! A build runs these steps, one module each:
+//!
+//! 1. [`project::load`] reads `book.toml` ([`config`]), `results/*.csv`,
+//!    `content/*.md` and `templates/` into memory. This and step 7 are the only
+//!    steps that touch the filesystem.
+//! 2. [`results::load`] parses and validates the CSVs into a [`results::ResultSet`].
+//! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
+//! 4. [`markdown::expand`] fills the inline statistics into the pages of a
+//!    [`markdown::Document`].
+//! 5. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
+//!    through Typst in [`render::pdf`]) and `data/stats.json` ([`render::json`])
+//!    into an [`output::Site`] held in memory.
+//! 6. [`format`] is the one place where numbers become text, for every output.
+//! 7. [`output::write`] writes the site atomically.
+
+pub mod analysis;
+pub mod config;
+pub mod diagnostic;
+pub mod format;
+pub mod markdown;
+pub mod output;
+pub mod project;
+pub mod render;
+pub mod results;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::output::Site;
+use crate::project::Project;
+
+/// What a build needs besides the study itself.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Output folder; default: `[output] dir` of book.toml, relative to the root.
+    pub out: Option<PathBuf>,
+    /// Seconds since the Unix epoch to stamp the build with (`SOURCE_DATE_EPOCH`);
+    /// default: the date in book.toml.
+    pub source_date_epoch: Option<i64>,
+}
+
+/// What a successful build produced.
+#[derive(Debug, Clone)]
+pub struct BuildSummary {
+    /// The output folder.
+    pub out: PathBuf,
+    /// The files written, relative to the output folder.
+    pub files: Vec<PathBuf>,
+    /// Warnings, such as HTML left out of the paper.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A finished build in memory.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The files of the output folder.
+    pub site: Site,
+    /// Warnings.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Build the study at `root`: load, render, and write the output folder atomically.
+pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
+    let project = project::load(root)?;
+    let out = match &options.out {
+        Some(out) if out.is_absolute() => out.clone(),
+        Some(out) => std::env::current_dir()?.join(out),
+        None => project.config.output_dir(&project.root),
+    };
+    output::check_target(&out, &project.root)?;
+    let rendered = render(&project, options.source_date_epoch)?;
+    output::write(&rendered.site, &out)?;
+    Ok(BuildSummary { out, files: rendered.site.files.keys().cloned().collect(), warnings: rendered.warnings })
+}
+
+/// Run every stage between loading and writing: a pure function of the project.
+pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
+    let config = &project.config;
+    let results = results::load(&project.results, config)?;
+    let analysis = analysis::analyze(&results, config)?;
+    let document = markdown::expand(&project.content, &analysis)?;
+    let book = render::BookView::new(config, &analysis.metrics);
+    let stats = render::json::render(&analysis);
+    let html = render::html::render(&document, &book, project.page_template.as_ref())?;
+    let date = build_date(source_date_epoch, config.book.date.as_deref());
+    let paper = render::paper::render(&document, &book, &stats, project.paper_template.as_ref(), date)?;
+    let mut site = Site::default();
+    site.insert("index.html", html);
+    site.insert(config.output.pdf.as_str(), paper.pdf);
+    site.insert("data/stats.json", stats);
+    Ok(Rendered { site, warnings: paper.warnings })
+}
+
+/// The build's timestamp: `SOURCE_DATE_EPOCH` if given, else book.toml's date at midnight UTC.
+fn build_date(epoch: Option<i64>, book_date: Option<&str>) -> Option<(i32, u8, u8, u8, u8, u8)> {
+    let datetime = match epoch {
+        Some(secs) => time::OffsetDateTime::from_unix_timestamp(secs).ok()?,
+        None => {
+            let mut parts = book_date?.splitn(3, '-').map(str::parse::<i32>);
+            let (y, m, d) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
+            let month = time::Month::try_from(u8::try_from(m).ok()?).ok()?;
+            time::Date::from_calendar_date(y, month, u8::try_from(d).ok()?).ok()?.midnight().assume_utc()
+        }
+    };
+    Some((datetime.year(), datetime.month() as u8, datetime.day(), datetime.hour(), datetime.minute(), datetime.second()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_date_prefers_source_date_epoch() {
+        // 1700000000 = 2023-11-14T22:13:20Z (date -u -d @1700000000).
+        assert_eq!(build_date(Some(1_700_000_000), Some("2025-01-02")), Some((2023, 11, 14, 22, 13, 20)));
+        assert_eq!(build_date(None, Some("2025-01-02")), Some((2025, 1, 2, 0, 0, 0)));
+        assert_eq!(build_date(None, Some("soon")), None);
+    }
+}

@@ -1,0 +1,222 @@
+//! The markdown stage: content pages with their inline statistics expanded,
+//! ready for both renderers. Inline statistics use Tera:
+//! `{{ stat(name="throughput_32", field="full") }}`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use tera::{Context, Tera, Value};
+
+use crate::analysis::Analysis;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
+use crate::format;
+use crate::project::SourceFile;
+
+/// One content page, with inline statistics replaced by their values.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// Path relative to the study root (`content/index.md`).
+    pub path: PathBuf,
+    /// File stem, used for anchors and output names.
+    pub slug: String,
+    /// The first heading's text, or the slug.
+    pub title: String,
+    /// Markdown after expansion; its line numbers match the original file.
+    pub markdown: String,
+}
+
+/// Every content page, in file-name order (`index.md` first).
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// The pages.
+    pub pages: Vec<Page>,
+}
+
+/// The Markdown dialect both renderers parse: CommonMark with GFM tables,
+/// footnotes, strikethrough, task lists and `{#id}` heading attributes.
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Fields of every metric, formatted, by metric name.
+type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
+
+/// Expand the inline statistics of every page. Unknown statistics or fields are
+/// reported at file:line:column with the names that exist.
+pub fn expand(content: &[SourceFile], analysis: &Analysis) -> Result<Document, Diagnostics> {
+    let fields: Fields = analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
+    let mut errors = Diagnostics::default();
+    let mut pages = Vec::new();
+    let mut sorted: Vec<&SourceFile> = content.iter().collect();
+    sorted.sort_by_key(|f| (f.stem() != "index", f.path.clone()));
+    for file in sorted {
+        match expand_page(file, &fields) {
+            Ok(page) => pages.push(page),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    errors.into_result(Document { pages })
+}
+
+fn expand_page(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
+    let text = file.text()?;
+    check_calls(file, text, fields)?;
+    let mut tera = Tera::default();
+    let name = file.path.display().to_string();
+    tera.register_function("stat", StatFunction(fields.clone()));
+    let rendered = tera
+        .add_raw_template(&name, text)
+        .and_then(|_| tera.render(&name, &Context::new()))
+        .map_err(|err| tera_error(file, &err))?;
+    let slug = file.stem();
+    let title = first_heading(&rendered).unwrap_or_else(|| slug.clone());
+    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered })
+}
+
+/// The `stat(...)` Tera function.
+struct StatFunction(Fields);
+
+impl tera::Function for StatFunction {
+    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        let name = args.get("name").and_then(Value::as_str).ok_or("stat() needs name=\"...\"")?;
+        let field = args.get("field").and_then(Value::as_str).unwrap_or("full");
+        let metric = self.0.get(name).ok_or_else(|| format!("unknown statistic `{name}`"))?;
+        let value = metric.get(field).ok_or_else(|| format!("unknown field `{field}` of `{name}`"))?;
+        Ok(Value::String(value.clone()))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// Check every `stat(name=..., field=...)` call before rendering, so each bad
+/// reference is reported at its own line and column.
+fn check_calls(file: &SourceFile, text: &str, fields: &Fields) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (offset, args) in stat_calls(text) {
+        let at = |key: &str| {
+            let shift = args.get(key).map_or(0, |(o, _)| *o);
+            Location::at_offset(&file.path, text, offset + shift)
+        };
+        let Some((_, name)) = args.get("name") else {
+            errors.push(Diagnostic::new(at(""), "stat() without a name").hint("write stat(name=\"...\", field=\"...\")"));
+            continue;
+        };
+        let Some(metric) = fields.get(name) else {
+            errors.push(Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(format!(
+                "{}; statistics are the [[metrics]] of book.toml: {}",
+                suggest(name, fields.keys().map(String::as_str)), list(fields.keys().map(String::as_str)))));
+            continue;
+        };
+        if let Some((_, field)) = args.get("field") {
+            if !metric.contains_key(field.as_str()) {
+                errors.push(Diagnostic::new(at("field"), format!("unknown field `{field}` of statistic `{name}`"))
+                    .hint(format!("fields: {}", list(metric.keys().copied()))));
+            }
+        }
+    }
+    errors.into_result(())
+}
+
+/// Every `stat(` call inside `{{ }}`: its offset and its `key="value"` arguments
+/// (with each value's offset relative to the call).
+fn stat_calls(text: &str) -> Vec<(usize, BTreeMap<String, (usize, String)>)> {
+    let mut calls = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("{{").map(|i| i + from) {
+        let close = text[open..].find("}}").map_or(text.len(), |i| i + open);
+        let inner = &text[open..close];
+        let mut search = 0;
+        while let Some(call) = inner[search..].find("stat(").map(|i| i + search) {
+            let args_end = inner[call..].find(')').map_or(inner.len(), |i| i + call);
+            calls.push((open + call, parse_args(&inner[call + 5..args_end], 5)));
+            search = args_end;
+        }
+        from = close.max(open + 2);
+    }
+    calls
+}
+
+fn parse_args(args: &str, base: usize) -> BTreeMap<String, (usize, String)> {
+    let mut out = BTreeMap::new();
+    for part in args.split(',') {
+        let Some((key, value)) = part.split_once('=') else { continue };
+        let value_start = part.find('=').map_or(0, |i| i + 1) + (value.len() - value.trim_start().len());
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        let part_start = args.find(part).unwrap_or(0);
+        out.insert(key.trim().to_string(), (base + part_start + value_start, value.to_string()));
+    }
+    out
+}
+
+/// A Tera error in a content file as a located diagnostic.
+fn tera_error(file: &SourceFile, err: &tera::Error) -> Diagnostics {
+    let (line, column, message) = crate::diagnostic::tera_error_parts(err);
+    Diagnostic::new(Location::new(&file.path, line.max(1), column), format!("in inline template: {message}"))
+        .hint("inline statistics are written {{ stat(name=\"...\", field=\"...\") }}; to show `{{` literally, wrap the text in {% raw %}...{% endraw %}")
+        .into()
+}
+
+/// The plain text of the first heading of `markdown`.
+fn first_heading(markdown: &str) -> Option<String> {
+    let mut title = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => title = Some(String::new()),
+            Event::End(TagEnd::Heading(_)) if title.is_some() => return title,
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(title) = &mut title {
+                    title.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields() -> Fields {
+        BTreeMap::from([("tp".to_string(), BTreeMap::from([("value", "+8.8%".to_string()), ("full", "x".to_string())]))])
+    }
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile { path: "content/a.md".into(), bytes: text.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn expands_stat_calls() {
+        let page = expand_page(&file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"), &fields()).unwrap();
+        assert_eq!(page.markdown, "# T\n\nUp +8.8%.\n");
+        assert_eq!(page.title, "T");
+    }
+
+    #[test]
+    fn unknown_statistic_is_located_and_lists_names() {
+        let err = expand_page(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields()).unwrap_err().to_string();
+        assert!(err.starts_with("content/a.md:2:16: unknown statistic `tq`"), "{err}");
+        assert!(err.contains("did you mean `tp`?"), "{err}");
+    }
+
+    #[test]
+    fn unknown_field_lists_fields() {
+        let err = expand_page(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields()).unwrap_err().to_string();
+        assert!(err.starts_with("content/a.md:1:26: unknown field `delta`"), "{err}");
+        assert!(err.contains("`full`, `value`"), "{err}");
+    }
+
+    #[test]
+    fn tera_syntax_errors_are_located() {
+        let err = expand_page(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields()).unwrap_err().to_string();
+        assert!(err.starts_with("content/a.md:2:"), "{err}");
+    }
+}

@@ -1,0 +1,136 @@
+//! Loading a study from disk: `book.toml`, `results/*.csv`, `content/*.md` and
+//! `templates/`, read into memory once so that every later stage is pure.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result};
+use walkdir::WalkDir;
+
+use crate::config::{self, Config};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+/// A file read from the study, with its path relative to the study root.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the study root, such as `results/lammps.csv`.
+    pub path: PathBuf,
+    /// Raw content; CSVs are checked for UTF-8 by the results stage.
+    pub bytes: Vec<u8>,
+}
+
+impl SourceFile {
+    /// The content as text, or a diagnostic at the first invalid byte.
+    pub fn text(&self) -> Result<&str, Diagnostic> {
+        std::str::from_utf8(&self.bytes).map_err(|err| {
+            let valid = &self.bytes[..err.valid_up_to()];
+            let text = std::str::from_utf8(valid).unwrap_or_default();
+            Diagnostic::new(Location::at_offset(&self.path, text, text.len()), "file is not valid UTF-8")
+                .hint("save the file as UTF-8")
+        })
+    }
+
+    /// The file name without its extension.
+    pub fn stem(&self) -> String {
+        self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+}
+
+/// Everything a build reads, in memory.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The study root folder.
+    pub root: PathBuf,
+    /// The parsed `book.toml`.
+    pub config: Config,
+    /// `results/*.csv`, sorted by path.
+    pub results: Vec<SourceFile>,
+    /// `content/*.md`, sorted by path.
+    pub content: Vec<SourceFile>,
+    /// `templates/page.html`, when the study overrides the built-in page template.
+    pub page_template: Option<SourceFile>,
+    /// `templates/paper.typ`, when the study overrides the built-in paper template.
+    pub paper_template: Option<SourceFile>,
+}
+
+/// Read the study at `root`.
+pub fn load(root: &Path) -> Result<Project> {
+    let root = fs::canonicalize(root)
+        .with_context(|| format!("cannot open study folder `{}`", root.display()))?;
+    let book_path = Path::new("book.toml");
+    let book = read(&root, book_path).map_err(|_| {
+        Diagnostics::from(
+            Diagnostic::new(Location::file(root.join(book_path)), "no book.toml in the study folder")
+                .hint("run `report` in a study folder, pass `--root DIR`, or create one with `report new DIR`"),
+        )
+    })?;
+    let text = book.text().map_err(Diagnostics::from)?;
+    let config = config::parse(book_path, text)?;
+    Ok(Project {
+        results: read_dir(&root, "results", "csv")?,
+        content: read_dir(&root, "content", "md")?,
+        page_template: read_optional(&root, "templates/page.html")?,
+        paper_template: read_optional(&root, "templates/paper.typ")?,
+        config,
+        root,
+    })
+}
+
+/// Read `relative` under `root`, refusing paths that leave the study.
+pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
+    let full = inside(root, relative)?;
+    let bytes = fs::read(&full).with_context(|| format!("cannot read `{}`", relative.display()))?;
+    Ok(SourceFile { path: relative.to_path_buf(), bytes })
+}
+
+fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
+    let relative = Path::new(relative);
+    if root.join(relative).exists() { read(root, relative).map(Some) } else { Ok(None) }
+}
+
+/// The files with extension `ext` directly in `root/dir`, sorted by name.
+fn read_dir(root: &Path, dir: &str, ext: &str) -> Result<Vec<SourceFile>> {
+    let folder = root.join(dir);
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    for entry in WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == ext) && !entry.file_type().is_dir() {
+            let relative = path.strip_prefix(root).unwrap_or(path);
+            files.push(read(root, relative)?);
+        }
+    }
+    Ok(files)
+}
+
+/// `root/relative`, after checking that it stays inside `root` (symlinks included).
+pub fn inside(root: &Path, relative: &Path) -> Result<PathBuf> {
+    let escapes = relative.is_absolute()
+        || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)));
+    let full = root.join(relative);
+    let resolved = fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
+    if escapes || !resolved.starts_with(root) {
+        return Err(Diagnostics::from(
+            Diagnostic::new(Location::file(relative), "path leaves the study folder")
+                .hint("keep every input inside the study folder; use a path relative to it, without `..`"),
+        )
+        .into());
+    }
+    Ok(full)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_paths_outside_the_root() {
+        let root = std::env::temp_dir();
+        assert!(inside(&root, Path::new("../../etc/passwd")).is_err());
+        assert!(inside(&root, Path::new("/etc/passwd")).is_err());
+        assert!(inside(&root, Path::new("results/a.csv")).is_ok());
+    }
+}

@@ -1,0 +1,93 @@
+//! The paper: content converted to Typst, composed with the template and the
+//! data files into a [`PaperProject`], compiled to PDF. Typst errors are mapped
+//! back to the Markdown file and line that produced them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::BookView;
+use super::pdf::{self, PaperProject, TypstError};
+use super::typst_markup::{self, Markup};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::markdown::Document;
+use crate::project::SourceFile;
+
+/// The built-in paper template.
+pub const DEFAULT_TEMPLATE: &str = include_str!("../defaults/paper.typ");
+
+/// A converted page and where it starts in `content.typ`.
+struct Part {
+    start: usize,
+    path: PathBuf,
+    markdown: String,
+    markup: Markup,
+}
+
+/// Warnings of the paper (such as dropped HTML) and its bytes.
+pub struct Paper {
+    /// The PDF.
+    pub pdf: Vec<u8>,
+    /// Things the author should know, located.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Typeset the paper. `stats_json` is served to the template as `stats.json`.
+pub fn render(
+    document: &Document, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
+    date: Option<(i32, u8, u8, u8, u8, u8)>,
+) -> Result<Paper, Diagnostics> {
+    let mut content = String::new();
+    let mut parts = Vec::new();
+    let mut warnings = Vec::new();
+    for page in &document.pages {
+        let markup = typst_markup::convert(&page.markdown);
+        for &offset in &markup.dropped_html {
+            warnings.push(Diagnostic::new(Location::at_offset(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
+                .hint("use Markdown instead of HTML for content that should be in both outputs"));
+        }
+        parts.push(Part { start: content.len(), path: page.path.clone(), markdown: page.markdown.clone(), markup: markup.clone() });
+        content.push_str(&markup.text);
+    }
+    let (template_path, main) = match template {
+        Some(file) => (file.path.clone(), file.text()?.to_string()),
+        None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
+    };
+    let book_json = serde_json::to_vec_pretty(book).unwrap_or_default();
+    let files = BTreeMap::from([
+        ("content.typ".to_string(), content.into_bytes()),
+        ("stats.json".to_string(), stats_json.to_vec()),
+        ("book.json".to_string(), book_json),
+    ]);
+    let project = PaperProject { main: main.clone(), files, date };
+    match pdf::render(&project) {
+        Ok(pdf) => Ok(Paper { pdf, warnings }),
+        Err(errors) => Err(Diagnostics(errors.iter().map(|e| locate(e, &parts, &template_path, &main)).collect())),
+    }
+}
+
+/// Point a Typst error at the Markdown or template line behind it.
+fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Diagnostic {
+    let location = match error.file.as_deref() {
+        Some("content.typ") => {
+            let part = parts.iter().rev().find(|p| p.start <= error.offset);
+            match part {
+                Some(p) => {
+                    let md = p.markup.markdown_offset(error.offset - p.start);
+                    Location::at_offset(&p.path, &p.markdown, md)
+                }
+                None => Location::file("content"),
+            }
+        }
+        Some("main.typ") => Location::at_offset(template, main, error.offset),
+        Some(other) => Location::file(other),
+        None => Location::file(template),
+    };
+    let mut diagnostic = Diagnostic::new(location, format!("paper: {}", error.message));
+    let hint = if error.hints.is_empty() {
+        "the paper did not compile; check the Typst template or the Markdown at this line".to_string()
+    } else {
+        error.hints.join("; ")
+    };
+    diagnostic = diagnostic.hint(hint);
+    diagnostic
+}

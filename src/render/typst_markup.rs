@@ -1,0 +1,263 @@
+//! Markdown (the pulldown-cmark event stream) to Typst markup, with every
+//! character of author text escaped so that prose can never inject Typst code.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
+
+/// Typst markup converted from one Markdown text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Markup {
+    /// The Typst markup.
+    pub text: String,
+    /// `(offset in text, offset in the Markdown)` at the start of each block, ascending.
+    pub source_map: Vec<(usize, usize)>,
+    /// Byte offsets in the Markdown of HTML that has no PDF form and was dropped.
+    pub dropped_html: Vec<usize>,
+}
+
+impl Markup {
+    /// The Markdown offset of the block that produced `offset` of the markup.
+    pub fn markdown_offset(&self, offset: usize) -> usize {
+        let i = self.source_map.partition_point(|(t, _)| *t <= offset);
+        if i == 0 { 0 } else { self.source_map[i - 1].1 }
+    }
+}
+
+/// Escape author text for Typst markup: every ASCII punctuation character but the
+/// comma is backslash-escaped, which Typst reads as that literal character.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() && c != ',' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A Typst string literal holding `text`.
+pub fn string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => { let _ = write!(out, "\\u{{{:x}}}", c as u32); }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Convert the Markdown `source` to Typst markup.
+pub fn convert(source: &str) -> Markup {
+    let mut converter = Converter::default();
+    let parser = Parser::new_ext(source, crate::markdown::options()).into_offset_iter();
+    for (event, range) in parser {
+        converter.event(event, range.start);
+    }
+    converter.finish()
+}
+
+#[derive(Default)]
+struct Converter {
+    out: String,
+    markup: Markup,
+    footnotes: BTreeMap<String, String>,
+    footnote: Option<(String, String)>,
+    table_alignments: Vec<Alignment>,
+    in_heading: bool,
+    heading_label: Option<String>,
+    code: Option<(Option<String>, String)>,
+    image_alt: Option<String>,
+}
+
+impl Converter {
+    fn event(&mut self, event: Event, offset: usize) {
+        if let Some((_, code)) = &mut self.code {
+            match event {
+                Event::Text(t) => return code.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => {}
+                _ => return,
+            }
+        }
+        if let Some(alt) = &mut self.image_alt {
+            match event {
+                Event::End(TagEnd::Image) => {}
+                Event::Text(t) | Event::Code(t) => return alt.push_str(&t),
+                _ => return,
+            }
+        }
+        match event {
+            Event::Start(tag) => self.start(tag, offset),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => self.push(&escape(&t)),
+            Event::Code(c) => self.push(&format!("#raw({})", string(&c))),
+            Event::SoftBreak => self.push(" "),
+            Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
+            Event::Rule => { self.block(offset); self.push("#line(length: 100%)\n\n") }
+            Event::Html(_) | Event::InlineHtml(_) => self.markup.dropped_html.push(offset),
+            Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
+            Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
+            Event::InlineMath(m) | Event::DisplayMath(m) => self.push(&escape(&m)),
+        }
+    }
+
+    fn push(&mut self, text: &str) {
+        match &mut self.footnote {
+            Some((_, buffer)) => buffer.push_str(text),
+            None => self.out.push_str(text),
+        }
+    }
+
+    fn block(&mut self, offset: usize) {
+        if self.footnote.is_none() {
+            self.markup.source_map.push((self.out.len(), offset));
+        }
+    }
+
+    fn start(&mut self, tag: Tag, offset: usize) {
+        match tag {
+            Tag::Paragraph => self.block(offset),
+            Tag::Heading { level, id, .. } => {
+                self.block(offset);
+                self.in_heading = true;
+                let depth = heading_depth(level);
+                self.push(&format!("{} ", "=".repeat(depth)));
+                self.heading_label = id.map(|id| id.to_string());
+            }
+            Tag::BlockQuote(_) => { self.block(offset); self.push("#quote(block: true)[") }
+            Tag::CodeBlock(kind) => {
+                self.block(offset);
+                let lang = match kind { CodeBlockKind::Fenced(l) if !l.is_empty() => Some(l.to_string()), _ => None };
+                self.code = Some((lang, String::new()));
+            }
+            Tag::List(Some(start)) => { self.block(offset); self.push(&format!("#enum(start: {start},\n")) }
+            Tag::List(None) => { self.block(offset); self.push("#list(\n") }
+            Tag::Item => self.push("["),
+            Tag::FootnoteDefinition(label) => self.footnote = Some((label.to_string(), String::new())),
+            Tag::Table(alignments) => {
+                self.block(offset);
+                let aligns: Vec<&str> = alignments.iter().map(align).collect();
+                self.push(&format!("#table(columns: {}, align: ({},),\n", alignments.len().max(1), aligns.join(", ")));
+                self.table_alignments = alignments;
+            }
+            Tag::TableHead => self.push("table.header("),
+            Tag::TableRow => {}
+            Tag::TableCell => self.push("["),
+            Tag::Emphasis => self.push("#emph["),
+            Tag::Strong => self.push("#strong["),
+            Tag::Strikethrough => self.push("#strike["),
+            Tag::Link { dest_url, .. } => self.push(&format!("#link({})[", string(&dest_url))),
+            Tag::Image { .. } => self.image_alt = Some(String::new()),
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => self.push("\n\n"),
+            TagEnd::Heading(_) => {
+                self.in_heading = false;
+                match self.heading_label.take() {
+                    Some(id) => self.push(&format!("\n#label({})\n\n", string(&id))),
+                    None => self.push("\n\n"),
+                }
+            }
+            TagEnd::BlockQuote(_) => self.push("]\n\n"),
+            TagEnd::CodeBlock => {
+                let (lang, code) = self.code.take().unwrap_or_default();
+                let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
+                self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
+            }
+            TagEnd::List(_) => self.push(")\n\n"),
+            TagEnd::Item => self.push("],\n"),
+            TagEnd::FootnoteDefinition => {
+                if let Some((label, text)) = self.footnote.take() {
+                    self.footnotes.insert(label, text.trim_end().to_string());
+                }
+            }
+            TagEnd::Table => self.push(")\n\n"),
+            TagEnd::TableHead => self.push("),\n"),
+            TagEnd::TableRow => self.push("\n"),
+            TagEnd::TableCell => self.push("], "),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => self.push("]"),
+            TagEnd::Image => {
+                let alt = self.image_alt.take().unwrap_or_default();
+                self.push(&format!("#emph[{}]", escape(&alt)));
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Markup {
+        let mut text = String::with_capacity(self.out.len());
+        let mut parts = self.out.split('\u{0}');
+        text.push_str(parts.next().unwrap_or_default());
+        while let (Some(label), Some(rest)) = (parts.next(), parts.next()) {
+            let body = self.footnotes.get(label).cloned().unwrap_or_else(|| escape(label));
+            let _ = write!(text, "#footnote[{body}]");
+            text.push_str(rest);
+        }
+        self.markup.text = text;
+        self.markup
+    }
+}
+
+fn heading_depth(level: HeadingLevel) -> usize {
+    level as usize
+}
+
+fn align(alignment: &Alignment) -> &'static str {
+    match alignment {
+        Alignment::None | Alignment::Left => "left",
+        Alignment::Center => "center",
+        Alignment::Right => "right",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_typst_syntax_in_prose() {
+        assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
+        assert_eq!(escape("a, b"), "a, b");
+    }
+
+    #[test]
+    fn strings_escape_quotes_and_backslashes() {
+        assert_eq!(string("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    }
+
+    #[test]
+    fn converts_basic_blocks() {
+        let m = convert("# Title\n\nSome *emph* and **strong** `x`.\n\n- a\n- b\n");
+        assert!(m.text.starts_with("= Title\n\n"), "{}", m.text);
+        assert!(m.text.contains("Some #emph[emph] and #strong[strong] #raw(\"x\")\\."), "{}", m.text);
+        assert!(m.text.contains("#list(\n[a],\n[b],\n)"), "{}", m.text);
+    }
+
+    #[test]
+    fn footnotes_are_inlined() {
+        let m = convert("Text[^1].\n\n[^1]: The note.\n");
+        assert!(m.text.contains("Text#footnote[The note\\.]\\."), "{}", m.text);
+    }
+
+    #[test]
+    fn maps_markup_back_to_markdown() {
+        let source = "First.\n\nSecond.\n";
+        let m = convert(source);
+        let second = m.text.find("Second").unwrap();
+        assert_eq!(m.markdown_offset(second), source.find("Second").unwrap());
+    }
+}

@@ -1,0 +1,137 @@
+//! The results stage: raw CSV files parsed and validated into a typed, columnar
+//! [`ResultSet`].
+
+mod derive;
+mod parse;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::diagnostic::Diagnostics;
+use crate::project::SourceFile;
+
+/// Every results file of the study, keyed by file stem.
+#[derive(Debug, Clone, Default)]
+pub struct ResultSet {
+    /// Tables keyed by name (the file stem, `lammps` for `results/lammps.csv`).
+    pub tables: BTreeMap<String, Table>,
+}
+
+/// One results file: one row per run, stored by column.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// File stem, used by metrics and charts to name the table.
+    pub name: String,
+    /// Path relative to the study root.
+    pub path: PathBuf,
+    /// Columns in file order, derived columns last.
+    pub columns: Vec<Column>,
+    /// The 1-based line on which each row starts.
+    pub lines: Vec<u64>,
+}
+
+/// One column of a table.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// Header name.
+    pub name: String,
+    /// The values, one per row.
+    pub values: Values,
+}
+
+/// A column's values: numbers (`NaN` marks an empty cell) or text.
+#[derive(Debug, Clone)]
+pub enum Values {
+    /// Numeric values.
+    Number(Vec<f64>),
+    /// Text values.
+    Text(Vec<String>),
+}
+
+impl Table {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// True when the table has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The column called `name`.
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+
+    /// Column names, in order.
+    pub fn column_names(&self) -> impl Iterator<Item = &str> + Clone {
+        self.columns.iter().map(|c| c.name.as_str())
+    }
+}
+
+impl Values {
+    /// The value at `row` as display text (numbers in their shortest exact form).
+    pub fn text_at(&self, row: usize) -> String {
+        match self {
+            Values::Number(v) => crate::format::plain(v[row]),
+            Values::Text(v) => v[row].clone(),
+        }
+    }
+
+    /// The numbers, when the column is numeric.
+    pub fn numbers(&self) -> Option<&[f64]> {
+        match self {
+            Values::Number(v) => Some(v),
+            Values::Text(_) => None,
+        }
+    }
+}
+
+/// Parse and validate every results file against the schemas in `config`.
+/// Reports every problem in every file, not just the first.
+pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let mut tables = BTreeMap::new();
+    for file in files {
+        let name = file.stem();
+        let dataset = config
+            .data
+            .iter()
+            .find(|(key, d)| d.file.as_deref().map_or(**key == name, |f| file.path.ends_with(f)))
+            .map(|(_, d)| d.clone())
+            .unwrap_or_default();
+        match parse::parse(file, &dataset) {
+            Ok(mut table) => {
+                let problems = validate::validate(&table, &dataset, config, file);
+                if problems.is_empty() {
+                    if let Err(problems) = derive::derive(&mut table, &dataset, config) {
+                        errors.0.extend(problems.0);
+                    }
+                } else {
+                    errors.0.extend(problems.0);
+                }
+                tables.insert(table.name.clone(), table);
+            }
+            Err(problems) => errors.0.extend(problems.0),
+        }
+    }
+    missing_files(config, files, &mut errors);
+    errors.into_result(ResultSet { tables })
+}
+
+/// Every `[data.NAME]` in book.toml must have its file.
+fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics) {
+    use crate::diagnostic::{Diagnostic, Location};
+    for (name, dataset) in &config.data {
+        let file = dataset.file.clone().unwrap_or_else(|| format!("{name}.csv"));
+        if !files.iter().any(|f| f.path.ends_with(&file)) {
+            errors.push(
+                Diagnostic::new(Location::file(PathBuf::from("results").join(&file)), "results file not found")
+                    .hint(format!("book.toml declares `[data.{name}]`; add the file or remove the section")),
+            );
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! CSV text to a columnar [`Table`], checking each cell against its declared type.
+
+use csv::{ByteRecord, ReaderBuilder};
+
+use super::{Column, Table, Values};
+use crate::config::{ColumnType, Dataset};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
+use crate::project::SourceFile;
+
+/// Most problems reported per file; the rest are counted.
+const MAX_ERRORS: usize = 50;
+
+/// Parse one CSV file. Every bad cell is reported with its line and column.
+pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
+    let bytes = file.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&file.bytes);
+    let mut errors = Diagnostics::default();
+    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        let hint = "add a header row and one row per run, or delete the file";
+        return Err(Diagnostic::new(Location::file(&file.path), "results file is empty").hint(hint).into());
+    }
+    let mut reader = ReaderBuilder::new().flexible(true).from_reader(bytes);
+    let headers = match reader.byte_headers() {
+        Ok(h) => h.clone(),
+        Err(err) => return Err(Diagnostic::new(located(1, 1), format!("cannot read the header: {err}")).into()),
+    };
+    let names = header_names(&headers, bytes, file, &mut errors);
+    let types = column_types(&names, dataset, file, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut cells: Vec<Vec<String>> = vec![Vec::new(); names.len()];
+    let mut lines = Vec::new();
+    let mut record = ByteRecord::new();
+    let mut dropped = 0;
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(err) => {
+                let line = err.position().map_or(0, |p| p.line());
+                errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
+                break;
+            }
+        }
+        let (line, offset) = record.position().map_or((0, 0), |p| (p.line(), p.byte() as usize));
+        let mut report = |d: Diagnostic| {
+            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { dropped += 1 }
+        };
+        if record.len() != names.len() {
+            let column = field_column(bytes, offset, record.len().min(names.len()));
+            report(Diagnostic::new(located(line, column), format!(
+                "row has {} fields but the header has {}", record.len(), names.len()))
+                .hint("every row needs one value per header column; quote values that contain commas"));
+            continue;
+        }
+        for (i, field) in record.iter().enumerate() {
+            match std::str::from_utf8(field) {
+                Ok(text) => cells[i].push(text.trim().to_string()),
+                Err(_) => {
+                    report(Diagnostic::new(located(line, field_column(bytes, offset, i)), "value is not valid UTF-8")
+                        .hint("save the file as UTF-8"));
+                    cells[i].push(String::new());
+                }
+            }
+        }
+        lines.push(line);
+    }
+    if lines.is_empty() && errors.is_empty() {
+        return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
+            .hint("add one row per run below the header, or delete the file")
+            .into());
+    }
+    let columns = typed_columns(&names, &types, cells, &lines, bytes, file, &mut errors, &mut dropped);
+    if dropped > 0 {
+        errors.push(Diagnostic::new(Location::file(&file.path), format!("{dropped} more errors in this file not shown")));
+    }
+    errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
+}
+
+/// Header names, checked for emptiness, duplicates and encoding.
+fn header_names(headers: &ByteRecord, bytes: &[u8], file: &SourceFile, errors: &mut Diagnostics) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (i, raw) in headers.iter().enumerate() {
+        let column = field_column(bytes, 0, i);
+        let name = String::from_utf8_lossy(raw).trim().to_string();
+        let at = Location::new(&file.path, 1, column);
+        if name.is_empty() {
+            errors.push(Diagnostic::new(at, format!("column {} has no name", i + 1)).hint("give every column a header"));
+        } else if names.contains(&name) {
+            errors.push(Diagnostic::new(at, format!("column `{name}` appears twice in the header"))
+                .hint("rename or remove one of the two columns"));
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// The declared type of each header column; `None` for undeclared ones (inferred later).
+fn column_types(names: &[String], dataset: &Dataset, file: &SourceFile, errors: &mut Diagnostics) -> Vec<Option<ColumnType>> {
+    let required = dataset.columns.keys().chain(&dataset.key).chain(&dataset.group_by);
+    for name in required {
+        if !names.contains(name) {
+            errors.push(
+                Diagnostic::new(Location::new(&file.path, 1, 1), format!("required column `{name}` is missing"))
+                    .hint(format!("book.toml's [data.{}] requires it; {}", file.stem(),
+                        suggest(name, names.iter().map(String::as_str)))),
+            );
+        }
+    }
+    names.iter().map(|n| dataset.columns.get(n).copied()).collect()
+}
+
+/// Convert text cells to typed columns, reporting each bad cell.
+#[allow(clippy::too_many_arguments)]
+fn typed_columns(
+    names: &[String], types: &[Option<ColumnType>], cells: Vec<Vec<String>>, lines: &[u64],
+    bytes: &[u8], file: &SourceFile, errors: &mut Diagnostics, dropped: &mut usize,
+) -> Vec<Column> {
+    let mut columns = Vec::with_capacity(names.len());
+    for (i, (name, texts)) in names.iter().zip(cells).enumerate() {
+        let kind = types[i].unwrap_or_else(|| infer(&texts));
+        if kind == ColumnType::Text {
+            columns.push(Column { name: name.clone(), values: Values::Text(texts) });
+            continue;
+        }
+        let mut numbers = Vec::with_capacity(texts.len());
+        for (row, text) in texts.iter().enumerate() {
+            match check_cell(text, kind, types[i].is_some()) {
+                Ok(v) => numbers.push(v),
+                Err((message, hint)) => {
+                    numbers.push(f64::NAN);
+                    if errors.0.len() >= MAX_ERRORS { *dropped += 1; continue; }
+                    let (line, column) = position(bytes, lines[row], i);
+                    errors.push(Diagnostic::new(Location::new(&file.path, line as usize, column),
+                        format!("column `{name}`: {message}, found `{text}`")).hint(hint));
+                }
+            }
+        }
+        columns.push(Column { name: name.clone(), values: Values::Number(numbers) });
+    }
+    columns
+}
+
+/// An undeclared column is numeric when every non-empty cell parses as a number.
+fn infer(texts: &[String]) -> ColumnType {
+    let numeric = texts.iter().all(|t| t.is_empty() || t.parse::<f64>().is_ok());
+    if numeric && texts.iter().any(|t| !t.is_empty()) { ColumnType::Number } else { ColumnType::Text }
+}
+
+/// Check one cell against `kind`; empty cells are allowed only in undeclared columns.
+fn check_cell(text: &str, kind: ColumnType, declared: bool) -> Result<f64, (String, String)> {
+    if text.is_empty() {
+        return if declared {
+            Err(("value is missing".into(), "every run needs this value; fill it in or remove the row".into()))
+        } else {
+            Ok(f64::NAN)
+        };
+    }
+    let value: f64 = text.parse().map_err(|_| (format!("expected {}", describe(kind)), "write a plain number such as 42 or 0.5".to_string()))?;
+    if !value.is_finite() {
+        return Err(("expected a finite number".into(), "NaN and infinite values are not results; remove the row of a failed run".into()));
+    }
+    let (ok, hint) = match kind {
+        ColumnType::Integer => (value.fract() == 0.0, "write a whole number such as 32"),
+        ColumnType::Positive => (value > 0.0, "a time or rate must be greater than zero; remove the row of a failed run"),
+        ColumnType::NonNegative => (value >= 0.0, "this value cannot be negative"),
+        ColumnType::Percent => ((0.0..=100.0).contains(&value), "a percentage lies between 0 and 100"),
+        ColumnType::Number | ColumnType::Text => (true, ""),
+    };
+    if ok { Ok(value) } else { Err((format!("expected {}", describe(kind)), hint.to_string())) }
+}
+
+fn describe(kind: ColumnType) -> &'static str {
+    match kind {
+        ColumnType::Text => "text",
+        ColumnType::Integer => "a whole number",
+        ColumnType::Number => "a number",
+        ColumnType::Positive => "a number greater than zero",
+        ColumnType::NonNegative => "a number of zero or more",
+        ColumnType::Percent => "a percentage from 0 to 100",
+    }
+}
+
+/// Line and 1-based character column of field `index` of the record starting on `line`.
+pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
+    let offset = line_offset(bytes, line);
+    let start = field_start(bytes, offset, index);
+    let newlines = bytes[offset..start].iter().filter(|&&b| b == b'\n').count() as u64;
+    let line_start = bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    (line + newlines, String::from_utf8_lossy(&bytes[line_start..start]).chars().count() + 1)
+}
+
+fn line_offset(bytes: &[u8], line: u64) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(line as usize - 2).map_or(bytes.len(), |(i, _)| i + 1)
+}
+
+/// 1-based column of field `index` in a record that starts at byte `offset` (on one line).
+fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
+    let start = field_start(bytes, offset, index);
+    String::from_utf8_lossy(&bytes[offset..start]).chars().count() + 1
+}
+
+/// Byte offset where field `index` starts, skipping commas inside quotes.
+fn field_start(bytes: &[u8], offset: usize, index: usize) -> usize {
+    let (mut field, mut quoted) = (0, false);
+    for (i, &b) in bytes.iter().enumerate().skip(offset) {
+        if field == index {
+            return i;
+        }
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => field += 1,
+            b'\n' if !quoted => return i,
+            _ => {}
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_columns_skip_quoted_commas() {
+        let text = b"a,\"b,c\",d\n";
+        assert_eq!(field_column(text, 0, 0), 1);
+        assert_eq!(field_column(text, 0, 1), 3);
+        assert_eq!(field_column(text, 0, 2), 9);
+    }
+
+    #[test]
+    fn cell_positions_follow_lines() {
+        let text = b"x,y\n1,2\n3,\"4\n5\",6\n";
+        assert_eq!(position(text, 2, 1), (2, 3));
+        assert_eq!(position(text, 3, 2), (4, 4));
+    }
+
+    #[test]
+    fn infers_numbers_and_text() {
+        assert_eq!(infer(&["1".into(), "".into(), "2.5".into()]), ColumnType::Number);
+        assert_eq!(infer(&["1".into(), "x".into()]), ColumnType::Text);
+        assert_eq!(infer(&["".into()]), ColumnType::Text);
+    }
+
+    #[test]
+    fn checks_cells_by_type() {
+        assert!(check_cell("0", ColumnType::Positive, true).is_err());
+        assert!(check_cell("-1", ColumnType::Positive, true).is_err());
+        assert!(check_cell("NaN", ColumnType::Number, true).is_err());
+        assert!(check_cell("inf", ColumnType::Number, false).is_err());
+        assert!(check_cell("1e999", ColumnType::Number, true).is_err());
+        assert!(check_cell("2.5", ColumnType::Integer, true).is_err());
+        assert_eq!(check_cell("32", ColumnType::Integer, true), Ok(32.0));
+        assert_eq!(check_cell("", ColumnType::Number, false).map(f64::is_nan), Ok(true));
+        assert!(check_cell("", ColumnType::Number, true).is_err());
+    }
+}

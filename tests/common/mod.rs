@@ -1,0 +1,87 @@
+//! Helpers shared by the integration tests: fixture projects in temporary
+//! folders, running the `report` binary, and external tools.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root (the shipped study).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A copy of `tests/fixtures/<name>` in a fresh temporary folder.
+pub fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures").join(name), dir.path());
+    dir
+}
+
+/// A copy of the shipped study (book.toml, content, results, templates).
+pub fn shipped_study() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(repo().join("book.toml"), dir.path().join("book.toml")).unwrap();
+    for sub in ["content", "results", "templates"] {
+        copy_dir(&repo().join(sub), &dir.path().join(sub));
+    }
+    dir
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Run `report` with `args` in `root`, with a fixed SOURCE_DATE_EPOCH.
+pub fn report(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap()
+}
+
+/// Standard error as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Whether an external tool is present. When it is not, the test is skipped with
+/// a message, unless REPORT_REQUIRE_TOOLS is set (as in CI), where it fails.
+pub fn tool(program: &str, probe: &[&str]) -> bool {
+    let found = Command::new(program).args(probe).output().is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var_os("REPORT_REQUIRE_TOOLS").is_some() {
+            panic!("`{program}` is required (REPORT_REQUIRE_TOOLS is set) but was not found");
+        }
+        eprintln!("SKIPPED: `{program}` is not installed; install it to run this test (see README)");
+    }
+    found
+}
+
+/// `pdftotext -layout` of a PDF file.
+pub fn pdftotext(pdf: &Path) -> String {
+    let out = Command::new("pdftotext").arg("-layout").arg(pdf).arg("-").output().unwrap();
+    assert!(out.status.success(), "pdftotext failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Replace `from` by `to` in `root/file`.
+pub fn edit(root: &Path, file: &str, from: &str, to: &str) {
+    let path = root.join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "`{from}` not in {file}");
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
+}

@@ -1,0 +1,143 @@
+//! Bad input is reported at file:line:column with a hint, every error in a file
+//! is reported, and nothing is written.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+/// Build the minimal fixture after `change`, expect failure, return stderr.
+fn fails(change: impl FnOnce(&std::path::Path)) -> String {
+    let study = fixture("minimal");
+    change(study.path());
+    let output = report(study.path(), &["build"]);
+    let err = stderr(&output);
+    assert!(!output.status.success(), "expected a failure, got success:\n{err}");
+    assert!(!study.path().join("site").exists(), "a failed build wrote output");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn csv(root: &std::path::Path, text: &str) {
+    fs::write(root.join("results/runs.csv"), text).unwrap();
+}
+
+#[test]
+fn minimal_fixture_builds() {
+    let study = fixture("minimal");
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    // By hand: base at 2 procs = {6, 5, 7}, mean 6; cand = {4, 5, 6}, mean 5;
+    // 5 / 6 − 1 = −16.67%.
+    assert!(html.contains("-16.7%"), "{html}");
+}
+
+#[test]
+fn missing_column_suggests_the_nearest_name() {
+    let err = fails(|root| edit(root, "results/runs.csv", "time_s", "time_sec"));
+    assert!(err.contains("results/runs.csv:1:1: required column `time_s` is missing"), "{err}");
+    assert!(err.contains("did you mean `time_sec`?"), "{err}");
+}
+
+#[test]
+fn non_numbers_nan_and_infinity_are_located() {
+    let err = fails(|root| {
+        edit(root, "results/runs.csv", "base,1,2,11", "base,1,2,abc");
+        edit(root, "results/runs.csv", "base,2,1,6", "base,2,1,NaN");
+        edit(root, "results/runs.csv", "cand,1,1,9", "cand,1,1,inf");
+    });
+    assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `abc`"), "{err}");
+    assert!(err.contains("results/runs.csv:5:10: column `time_s`: expected a finite number, found `NaN`"), "{err}");
+    assert!(err.contains("results/runs.csv:8:10: column `time_s`: expected a finite number, found `inf`"), "{err}");
+    assert!(err.contains("3 errors"), "every error in the file is reported: {err}");
+    assert!(err.contains("= help:"), "{err}");
+}
+
+#[test]
+fn zero_and_negative_times_are_refused() {
+    let err = fails(|root| {
+        edit(root, "results/runs.csv", "base,1,2,11", "base,1,2,0");
+        edit(root, "results/runs.csv", "cand,2,3,6", "cand,2,3,-6");
+    });
+    assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `0`"), "{err}");
+    assert!(err.contains("results/runs.csv:13:10:"), "{err}");
+    assert!(err.contains("remove the row of a failed run"), "{err}");
+}
+
+#[test]
+fn empty_and_header_only_files_are_refused() {
+    let err = fails(|root| csv(root, ""));
+    assert!(err.contains("results/runs.csv: results file is empty"), "{err}");
+    let err = fails(|root| csv(root, "environment,procs,run,time_s\n"));
+    assert!(err.contains("results/runs.csv:1:1: results file has a header but no rows"), "{err}");
+}
+
+#[test]
+fn ragged_rows_are_located() {
+    let err = fails(|root| edit(root, "results/runs.csv", "base,1,2,11", "base,1,2,11,12"));
+    assert!(err.contains("results/runs.csv:3:13: row has 5 fields but the header has 4"), "{err}");
+}
+
+#[test]
+fn duplicate_runs_are_refused() {
+    let err = fails(|root| edit(root, "results/runs.csv", "base,1,2,11", "base,1,1,11"));
+    assert!(err.contains("results/runs.csv:3:1: duplicate run (environment = base, procs = 1, run = 1), first seen on line 2"), "{err}");
+}
+
+#[test]
+fn unknown_environments_are_refused() {
+    let err = fails(|root| edit(root, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9"));
+    assert!(err.contains("results/runs.csv:8:1: unknown environment `cnad`"), "{err}");
+    assert!(err.contains("did you mean `cand`?"), "{err}");
+}
+
+#[test]
+fn unknown_statistics_in_prose_are_located() {
+    let err = fails(|root| edit(root, "content/index.md", "name=\"speed\"", "name=\"sped\""));
+    assert!(err.contains("content/index.md:3:"), "{err}");
+    assert!(err.contains("unknown statistic `sped`"), "{err}");
+    assert!(err.contains("did you mean `speed`?"), "{err}");
+    let err = fails(|root| edit(root, "content/index.md", "field=\"full\"", "field=\"fulll\""));
+    assert!(err.contains("unknown field `fulll` of statistic `speed`"), "{err}");
+}
+
+#[test]
+fn metric_errors_point_into_book_toml() {
+    let err = fails(|root| edit(root, "book.toml", "value = \"time_s\"", "value = \"tme_s\""));
+    assert!(err.contains("book.toml:"), "{err}");
+    assert!(err.contains("unknown column `tme_s`"), "{err}");
+    let err = fails(|root| edit(root, "book.toml", "where = { procs = 2 }", "where = { procs = 3 }"));
+    assert!(err.contains("no rows of `cand` match `where` (procs = 3)"), "{err}");
+}
+
+#[test]
+fn missing_book_toml_is_explained() {
+    let err = fails(|root| fs::remove_file(root.join("book.toml")).unwrap());
+    assert!(err.contains("no book.toml in the study folder"), "{err}");
+}
+
+#[test]
+fn broken_page_template_is_located() {
+    let err = fails(|root| {
+        fs::create_dir_all(root.join("templates")).unwrap();
+        fs::write(root.join("templates/page.html"), "<p>\n{{ book.title </p>\n").unwrap();
+    });
+    assert!(err.contains("templates/page.html:2:"), "{err}");
+}
+
+#[test]
+fn invalid_typst_template_is_located() {
+    let err = fails(|root| {
+        fs::create_dir_all(root.join("templates")).unwrap();
+        fs::write(root.join("templates/paper.typ"), "Hello\n#nope\n").unwrap();
+    });
+    assert!(err.contains("templates/paper.typ:2:2: paper: unknown variable: nope"), "{err}");
+}
+
+#[test]
+fn output_folder_cannot_be_an_input_folder() {
+    let err = fails(|root| edit(root, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]"));
+    assert!(err.contains("inside the study's `content/` folder") || err.contains("not written by report"), "{err}");
+}
