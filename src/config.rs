@@ -338,12 +338,11 @@ fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
             errors.push(Diagnostic::new(location.clone(), format!("metric `{}` is defined twice", metric.name))
                 .hint("give each metric a unique name"));
         }
-        if let Some(candidate) = &metric.candidate {
-            if !config.environments.contains_key(candidate) {
+        if let Some(candidate) = &metric.candidate
+            && !config.environments.contains_key(candidate) {
                 errors.push(Diagnostic::new(location, format!("candidate `{candidate}` is not an environment"))
                     .hint(crate::diagnostic::suggest(candidate, envs.clone())));
             }
-        }
     }
     errors.into_result(())
 }

@@ -114,19 +114,21 @@ fn check_calls(file: &SourceFile, text: &str, fields: &Fields) -> Result<(), Dia
                 suggest(name, fields.keys().map(String::as_str)), list(fields.keys().map(String::as_str)))));
             continue;
         };
-        if let Some((_, field)) = args.get("field") {
-            if !metric.contains_key(field.as_str()) {
+        if let Some((_, field)) = args.get("field")
+            && !metric.contains_key(field.as_str()) {
                 errors.push(Diagnostic::new(at("field"), format!("unknown field `{field}` of statistic `{name}`"))
                     .hint(format!("fields: {}", list(metric.keys().copied()))));
             }
-        }
     }
     errors.into_result(())
 }
 
+/// Arguments of one call: name → (offset of the value relative to the call, value).
+type Args = BTreeMap<String, (usize, String)>;
+
 /// Every `stat(` call inside `{{ }}`: its offset and its `key="value"` arguments
 /// (with each value's offset relative to the call).
-fn stat_calls(text: &str) -> Vec<(usize, BTreeMap<String, (usize, String)>)> {
+fn stat_calls(text: &str) -> Vec<(usize, Args)> {
     let mut calls = Vec::new();
     let mut from = 0;
     while let Some(open) = text[from..].find("{{").map(|i| i + from) {
@@ -143,7 +145,7 @@ fn stat_calls(text: &str) -> Vec<(usize, BTreeMap<String, (usize, String)>)> {
     calls
 }
 
-fn parse_args(args: &str, base: usize) -> BTreeMap<String, (usize, String)> {
+fn parse_args(args: &str, base: usize) -> Args {
     let mut out = BTreeMap::new();
     for part in args.split(',') {
         let Some((key, value)) = part.split_once('=') else { continue };

@@ -38,7 +38,7 @@ impl MetricView {
     /// The view of one computed metric.
     pub fn of(m: &MetricValue) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-        let good = (m.compare != Compare::Summary).then(|| match m.better {
+        let good = (m.compare != Compare::Summary).then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
