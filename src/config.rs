@@ -1,7 +1,7 @@
 //! `book.toml`: the study's configuration, parsed into typed structs.
 //!
 //! Every field's doc comment is the user documentation of that key; `docs/book-toml.md`
-//! is generated from them (see `report::config::tests::docs_are_current`).
+//! is generated from them by `tests/docs.rs`, which fails when the two drift apart.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

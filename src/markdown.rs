@@ -9,7 +9,7 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use tera::{Context, Tera, Value};
 
 use crate::analysis::Analysis;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, nearest};
 use crate::format;
 use crate::project::SourceFile;
 
@@ -109,9 +109,12 @@ fn check_calls(file: &SourceFile, text: &str, fields: &Fields) -> Result<(), Dia
             continue;
         };
         let Some(metric) = fields.get(name) else {
-            errors.push(Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(format!(
-                "{}; statistics are the [[metrics]] of book.toml: {}",
-                suggest(name, fields.keys().map(String::as_str)), list(fields.keys().map(String::as_str)))));
+            let names = list(fields.keys().map(String::as_str));
+            let hint = match nearest(name, fields.keys().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`? the statistics are the [[metrics]] of book.toml: {names}"),
+                None => format!("the statistics are the [[metrics]] of book.toml: {names}"),
+            };
+            errors.push(Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(hint));
             continue;
         };
         if let Some((_, field)) = args.get("field")

@@ -32,6 +32,62 @@ fn minimal_fixture_builds() {
     // By hand: base at 2 procs = {6, 5, 7}, mean 6; cand = {4, 5, 6}, mean 5;
     // 5 / 6 − 1 = −16.67%.
     assert!(html.contains("-16.7%"), "{html}");
+    // scipy: delta-method CI with Welch–Satterthwaite df (3.874), t.ppf(0.975, df):
+    // -0.51894 to +0.18561; Welch p = 0.2879, so not significant.
+    assert!(html.contains("95% CI -51.9 to +18.6%, n = 3; not statistically significant"), "{html}");
+}
+
+#[test]
+fn bom_crlf_and_quoted_fields_are_read() {
+    let study = fixture("minimal");
+    let text = fs::read_to_string(study.path().join("results/runs.csv")).unwrap();
+    let text = text.replace("base,2,1,6", "\"base\",2,1,\"6\"").replace('\n', "\r\n");
+    fs::write(study.path().join("results/runs.csv"), format!("\u{feff}{text}")).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    assert!(html.contains("-16.7%"), "{html}");
+}
+
+#[test]
+fn duplicate_headers_and_invalid_utf8_are_located() {
+    let err = fails(|root| edit(root, "results/runs.csv", "environment,procs,run,time_s", "environment,procs,run,procs"));
+    assert!(err.contains("results/runs.csv:1:23: column `procs` appears twice in the header"), "{err}");
+    let err = fails(|root| {
+        let mut bytes = fs::read(root.join("results/runs.csv")).unwrap();
+        let at = bytes.windows(4).position(|w| w == b"cand").unwrap();
+        bytes[at] = 0xff;
+        fs::write(root.join("results/runs.csv"), bytes).unwrap();
+    });
+    assert!(err.contains("results/runs.csv:8:1: value is not valid UTF-8"), "{err}");
+}
+
+#[test]
+fn a_single_run_gets_no_interval_and_says_why() {
+    let study = fixture("minimal");
+    let text = fs::read_to_string(study.path().join("results/runs.csv")).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("cand,2,2") && !l.starts_with("cand,2,3")).collect();
+    fs::write(study.path().join("results/runs.csv"), kept.join("\n") + "\n").unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    // cand at 2 procs = {4}; base = {6, 5, 7}: 4 / 6 − 1 = −33.3%, and no interval.
+    assert!(html.contains("-33.3% (n = 1; no CI: n = 1: at least 2 runs are needed for a confidence interval)"), "{html}");
+    let stats = fs::read_to_string(study.path().join("site/data/stats.json")).unwrap();
+    assert!(stats.contains("\"ci\": null"), "{stats}");
+}
+
+#[test]
+fn a_generic_csv_without_a_schema_is_usable() {
+    let study = fixture("minimal");
+    fs::write(study.path().join("results/other.csv"), "environment,size,latency\nbase,8,2.0\nbase,8,4.0\ncand,8,3.0\ncand,8,5.0\n").unwrap();
+    edit(study.path(), "book.toml", "[[metrics]]", "[[metrics]]\nname = \"lat\"\nlabel = \"Latency\"\ndata = \"other\"\nvalue = \"latency\"\nbetter = \"lower\"\n\n[[metrics]]");
+    edit(study.path(), "content/index.md", "time.", "time. Latency {{ stat(name=\"lat\", field=\"value\") }}.");
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    // By hand: means 4 (cand) and 3 (base): 4 / 3 − 1 = +33.3%.
+    assert!(html.contains("Latency +33.3%."), "{html}");
 }
 
 #[test]

@@ -1,0 +1,41 @@
+//! Snapshot tests (insta) of the generated HTML and Typst markup. Review every
+//! change of a snapshot before accepting it.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+use report::render::{html, typst_markup};
+
+fn every_construct() -> String {
+    fs::read_to_string(repo().join("tests/fixtures/markdown/every-construct.md")).unwrap()
+}
+
+#[test]
+fn typst_markup_of_every_construct() {
+    let markup = typst_markup::convert(&every_construct());
+    insta::assert_snapshot!(markup.text);
+}
+
+#[test]
+fn html_of_every_construct() {
+    insta::assert_snapshot!(html::to_html(&every_construct()));
+}
+
+#[test]
+fn page_of_the_minimal_fixture() {
+    let study = fixture("minimal");
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    insta::assert_snapshot!(fs::read_to_string(study.path().join("site/index.html")).unwrap());
+}
+
+#[test]
+fn typst_markup_of_every_construct_compiles() {
+    use report::render::pdf::{PaperProject, render};
+    let markup = typst_markup::convert(&every_construct());
+    let project = PaperProject { main: markup.text, files: Default::default(), date: None };
+    let pdf = render(&project).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(pdf.starts_with(b"%PDF"));
+}
