@@ -121,6 +121,9 @@ pub struct Dataset {
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,
+    /// Where each derived column's expression is in book.toml (filled in after parsing).
+    #[serde(skip)]
+    pub derive_at: BTreeMap<String, Location>,
 }
 
 /// The type a column's values must have.
@@ -313,6 +316,12 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     for metric in &mut config.metrics {
         let offset = text.find(&format!("\"{}\"", metric.name)).unwrap_or(0);
         metric.location = Some(Location::at_offset(path, text, offset));
+    }
+    for dataset in config.data.values_mut() {
+        for (name, expression) in &dataset.derive {
+            let offset = text.find(&format!("\"{expression}\"")).map_or(0, |i| i + 1);
+            dataset.derive_at.insert(name.clone(), Location::at_offset(path, text, offset));
+        }
     }
     check(path, text, &config)?;
     Ok(config)

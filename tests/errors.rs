@@ -197,3 +197,10 @@ fn output_folder_cannot_be_an_input_folder() {
     let err = fails(|root| edit(root, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]"));
     assert!(err.contains("inside the study's `content/` folder") || err.contains("not written by report"), "{err}");
 }
+
+#[test]
+fn derived_column_errors_point_at_the_expression() {
+    let err = fails(|root| edit(root, "book.toml", "columns = {", "derive = { cost = \"time_s * procz\" }\ncolumns = {"));
+    assert!(err.contains("book.toml:17:20: derived column `cost`: unknown column `procz`"), "{err}");
+    assert!(err.contains("did you mean `procs`?"), "{err}");
+}

@@ -136,3 +136,48 @@ fn inputs(table: &Table, column: &str, env: Option<&str>, filter: &str) -> Input
         filter: if parts.is_empty() { "all rows".into() } else { parts.join(", ") },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Column;
+
+    fn config() -> Config {
+        crate::config::parse(std::path::Path::new("book.toml"), r#"
+[book]
+title = "T"
+[study]
+baseline = "a"
+[environments.a]
+label = "A"
+[environments.b]
+label = "B"
+"#).unwrap()
+    }
+
+    #[test]
+    fn speedup_and_efficiency_by_hand() {
+        let table = Table {
+            name: "t".into(),
+            path: "results/t.csv".into(),
+            columns: vec![
+                Column { name: "environment".into(), values: Values::Text(vec!["a".into(); 4]) },
+                Column { name: "procs".into(), values: Values::Number(vec![1.0, 2.0, 4.0, 4.0]) },
+                Column { name: "tps".into(), values: Values::Number(vec![10.0, 18.0, 29.0, 31.0]) },
+            ],
+            lines: vec![2, 3, 4, 5],
+        };
+        let dataset = Dataset {
+            group_by: vec!["procs".into()],
+            scaling: Some(crate::config::Scaling { by: "procs".into(), value: "tps".into(), better: Better::Higher }),
+            ..Dataset::default()
+        };
+        let mut analysis = Analysis { confidence: 0.95, metrics: vec![], groups: vec![], comparisons: vec![], scaling: vec![] };
+        summarise(&table, &dataset, &config(), &mut analysis);
+        // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.
+        let got: Vec<(f64, f64, f64)> = analysis.scaling.iter().map(|s| (s.procs, s.speedup, s.efficiency)).collect();
+        assert_eq!(got, vec![(1.0, 1.0, 1.0), (2.0, 1.8, 0.9), (4.0, 3.0, 0.75)]);
+        let ids: Vec<&str> = analysis.groups.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["t/tps/a/procs=1", "t/tps/a/procs=2", "t/tps/a/procs=4"]);
+    }
+}

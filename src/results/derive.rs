@@ -10,8 +10,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 /// empty gets an empty (NaN) derived value.
 pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
-    let at = || Location::new("book.toml", 0, 0);
     for (name, expression) in &dataset.derive {
+        let at = || dataset.derive_at.get(name).cloned().unwrap_or_else(|| Location::file("book.toml"));
         let node: Node<DefaultNumericTypes> = match evalexpr::build_operator_tree(expression) {
             Ok(node) => node,
             Err(err) => {
