@@ -18,6 +18,27 @@ pub fn plain(x: f64) -> String {
     }
 }
 
+/// A number with about three significant digits, trailing zeros trimmed, for
+/// chart ticks and hover text: `42`, `45.7`, `0.63`, `2808`.
+pub fn compact(x: f64) -> String {
+    let magnitude = x.abs();
+    let decimals = if magnitude >= 100.0 || magnitude == 0.0 { 0 } else if magnitude >= 10.0 { 1 } else if magnitude >= 1.0 { 2 } else { 3 };
+    let text = fixed(x, decimals);
+    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
+}
+
+/// A byte count in binary units: `1 B`, `32 KiB`, `4 MiB`, `1.5 KiB`.
+pub fn bytes(x: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = x;
+    let mut unit = 0;
+    while value.abs() >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{} {}", compact(value), UNITS[unit])
+}
+
 /// `x` rounded to `decimals`, never printed as negative zero.
 pub fn fixed(x: f64, decimals: usize) -> String {
     let text = format!("{x:.decimals$}");
@@ -150,6 +171,18 @@ mod tests {
         assert_eq!(plain(32.0), "32");
         assert_eq!(plain(0.5), "0.5");
         assert_eq!(plain(f64::NAN), "");
+    }
+
+    #[test]
+    fn compact_and_byte_labels() {
+        assert_eq!(compact(45.696), "45.7");
+        assert_eq!(compact(2807.8), "2808");
+        assert_eq!(compact(0.63), "0.63");
+        assert_eq!(compact(4.0), "4");
+        assert_eq!(bytes(1.0), "1 B");
+        assert_eq!(bytes(32768.0), "32 KiB");
+        assert_eq!(bytes(4194304.0), "4 MiB");
+        assert_eq!(bytes(1536.0), "1.5 KiB");
     }
 
     #[test]

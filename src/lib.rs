@@ -4,19 +4,21 @@
 //! A build runs these steps, one module each:
 //!
 //! 1. [`project::load`] reads `book.toml` ([`config`]), `results/*.csv`,
-//!    `content/*.md` and `templates/` into memory. This and step 7 are the only
+//!    `content/*.md` and `templates/` into memory. This and step 8 are the only
 //!    steps that touch the filesystem.
 //! 2. [`results::load`] parses and validates the CSVs into a [`results::ResultSet`].
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
 //! 4. [`markdown::expand`] fills the inline statistics into the pages of a
-//!    [`markdown::Document`].
-//! 5. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
+//!    [`markdown::Document`] and collects its chart directives.
+//! 5. [`charts::render`] computes and draws every chart into a [`charts::ChartSet`].
+//! 6. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
 //!    through Typst in [`render::pdf`]) and `data/stats.json` ([`render::json`])
 //!    into an [`output::Site`] held in memory.
-//! 6. [`format`] is the one place where numbers become text, for every output.
-//! 7. [`output::write`] writes the site atomically.
+//! 7. [`format`] is the one place where numbers become text, for every output.
+//! 8. [`output::write`] writes the site atomically.
 
 pub mod analysis;
+pub mod charts;
 pub mod config;
 pub mod diagnostic;
 pub mod format;
@@ -84,15 +86,20 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let results = results::load(&project.results, config)?;
     let analysis = analysis::analyze(&results, config)?;
     let document = markdown::expand(&project.content, &analysis)?;
+    let charts = charts::render(&document.charts, &results, config)?;
     let book = render::BookView::new(config, &analysis.metrics);
     let stats = render::json::render(&analysis);
-    let html = render::html::render(&document, &book, project.page_template.as_ref())?;
+    let html = render::html::render(&document, &charts, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());
-    let paper = render::paper::render(&document, &book, &stats, project.paper_template.as_ref(), date)?;
+    let paper = render::paper::render(&document, &charts, &book, &stats, project.paper_template.as_ref(), date)?;
     let mut site = Site::default();
     site.insert("index.html", html);
     site.insert(config.output.pdf.as_str(), paper.pdf);
     site.insert("data/stats.json", stats);
+    for chart in &charts.charts {
+        site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
+        site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
+    }
     Ok(Rendered { site, warnings: paper.warnings })
 }
 

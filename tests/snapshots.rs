@@ -14,13 +14,13 @@ fn every_construct() -> String {
 
 #[test]
 fn typst_markup_of_every_construct() {
-    let markup = typst_markup::convert(&every_construct());
+    let markup = typst_markup::convert(&every_construct(), &Default::default());
     insta::assert_snapshot!(markup.text);
 }
 
 #[test]
 fn html_of_every_construct() {
-    insta::assert_snapshot!(html::to_html(&every_construct()));
+    insta::assert_snapshot!(html::to_html(&every_construct(), &Default::default()));
 }
 
 #[test]
@@ -34,7 +34,7 @@ fn page_of_the_minimal_fixture() {
 #[test]
 fn typst_markup_of_every_construct_compiles() {
     use report::render::pdf::{PaperProject, render};
-    let markup = typst_markup::convert(&every_construct());
+    let markup = typst_markup::convert(&every_construct(), &Default::default());
     let project = PaperProject { main: markup.text, files: Default::default(), date: None };
     let pdf = render(&project).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(pdf.starts_with(b"%PDF"));

@@ -1,13 +1,16 @@
 //! The web page: Markdown to HTML with pulldown-cmark, laid out by a Tera template
 //! (`templates/page.html`, or the built-in default).
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd, html};
 use serde::Serialize;
 use tera::{Context, Tera};
 
 use super::BookView;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::markdown::{self, Document};
+use crate::charts::svg::escape;
+use crate::charts::{Chart, ChartSet};
+use crate::markdown::Document;
+use crate::markdown::directives::{self, Segment};
 use crate::project::SourceFile;
 
 /// The built-in page template.
@@ -24,18 +27,62 @@ pub struct PageView {
     pub html: String,
 }
 
-/// Markdown to HTML, with headings one level down (the page title is the `<h1>`).
-pub fn to_html(source: &str) -> String {
-    let events = Parser::new_ext(source, markdown::options()).map(|event| match event {
-        Event::Start(Tag::Heading { level, id, classes, attrs }) => {
-            Event::Start(Tag::Heading { level: demote(level), id, classes, attrs })
+/// Markdown to HTML, with headings one level down (the page title is the
+/// `<h1>`), chart blocks replaced by their figures and `@fig-ID` by links.
+pub fn to_html(source: &str, charts: &ChartSet) -> String {
+    let mut events = Vec::new();
+    let mut chart: Option<String> = None;
+    for (event, _) in directives::events(source) {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some(String::new()),
+            Event::Text(text) if chart.is_some() => chart.as_mut().map(|c| c.push_str(&text)).unwrap_or_default(),
+            Event::End(TagEnd::CodeBlock) if chart.is_some() => {
+                let body = chart.take().unwrap_or_default();
+                let figure = directives::chart_id(&body).and_then(|id| charts.get(&id)).map(figure).unwrap_or_default();
+                events.push(Event::Html(figure.into()));
+            }
+            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+                events.push(Event::Start(Tag::Heading { level: demote(level), id, classes, attrs }));
+            }
+            Event::End(TagEnd::Heading(level)) => events.push(Event::End(TagEnd::Heading(demote(level)))),
+            Event::Text(text) => {
+                for segment in directives::split(&text) {
+                    events.push(match segment {
+                        Segment::Text(t) => Event::Text(t.to_string().into()),
+                        Segment::Figure(id) => {
+                            let number = charts.get(id).map_or(0, |c| c.number);
+                            Event::InlineHtml(format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into())
+                        }
+                    });
+                }
+            }
+            other => events.push(other),
         }
-        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(demote(level))),
-        other => other,
-    });
+    }
     let mut out = String::new();
-    html::push_html(&mut out, events);
+    html::push_html(&mut out, events.into_iter());
     out
+}
+
+/// The figure of a chart: inline SVG, numbered caption, data table and CSV link.
+fn figure(chart: &Chart) -> String {
+    let id = &chart.spec.id;
+    let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+    let mut table = String::from("<table>\n");
+    for (i, row) in chart.table.iter().enumerate() {
+        let cell = if i == 0 { "th" } else { "td" };
+        table.push_str("<tr>");
+        for value in row {
+            table.push_str(&format!("<{cell}>{}</{cell}>", escape(value)));
+        }
+        table.push_str("</tr>\n");
+    }
+    table.push_str("</table>");
+    format!(
+        "<figure class=\"chart\" id=\"fig-{id}\">\n{}<figcaption><span class=\"figure-number\">Figure {}.</span> {caption}</figcaption>\n\
+         <details><summary>Data behind Figure {}</summary>\n{table}\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</figure>\n",
+        chart.svg, chart.number, chart.number
+    )
 }
 
 fn demote(level: pulldown_cmark::HeadingLevel) -> pulldown_cmark::HeadingLevel {
@@ -50,7 +97,7 @@ fn demote(level: pulldown_cmark::HeadingLevel) -> pulldown_cmark::HeadingLevel {
 }
 
 /// Render `index.html`.
-pub fn render(document: &Document, book: &BookView, template: Option<&SourceFile>) -> Result<String, Diagnostics> {
+pub fn render(document: &Document, charts: &ChartSet, book: &BookView, template: Option<&SourceFile>) -> Result<String, Diagnostics> {
     let (name, text) = match template {
         Some(file) => (file.path.display().to_string(), file.text()?.to_string()),
         None => ("page.html (built-in)".to_string(), DEFAULT_TEMPLATE.to_string()),
@@ -58,7 +105,7 @@ pub fn render(document: &Document, book: &BookView, template: Option<&SourceFile
     let pages: Vec<PageView> = document
         .pages
         .iter()
-        .map(|p| PageView { slug: p.slug.clone(), title: p.title.clone(), html: to_html(&p.markdown) })
+        .map(|p| PageView { slug: p.slug.clone(), title: p.title.clone(), html: to_html(&p.markdown, charts) })
         .collect();
     let mut context = Context::new();
     context.insert("book", book);
@@ -84,11 +131,11 @@ mod tests {
 
     #[test]
     fn headings_move_down_one_level() {
-        assert_eq!(to_html("# A\n\n## B\n"), "<h2>A</h2>\n<h3>B</h3>\n");
+        assert_eq!(to_html("# A\n\n## B\n", &ChartSet::default()), "<h2>A</h2>\n<h3>B</h3>\n");
     }
 
     #[test]
     fn raw_text_is_escaped() {
-        assert_eq!(to_html("a < b & c"), "<p>a &lt; b &amp; c</p>\n");
+        assert_eq!(to_html("a < b & c", &ChartSet::default()), "<p>a &lt; b &amp; c</p>\n");
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::BookView;
 use super::pdf::{self, PaperProject, TypstError};
 use super::typst_markup::{self, Markup};
+use crate::charts::ChartSet;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::markdown::Document;
 use crate::project::SourceFile;
@@ -33,14 +34,14 @@ pub struct Paper {
 
 /// Typeset the paper. `stats_json` is served to the template as `stats.json`.
 pub fn render(
-    document: &Document, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
+    document: &Document, charts: &ChartSet, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
     date: Option<(i32, u8, u8, u8, u8, u8)>,
 ) -> Result<Paper, Diagnostics> {
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
     for page in &document.pages {
-        let markup = typst_markup::convert(&page.markdown);
+        let markup = typst_markup::convert(&page.markdown, charts);
         for &offset in &markup.dropped_html {
             warnings.push(Diagnostic::new(Location::at_offset(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
                 .hint("use Markdown instead of HTML for content that should be in both outputs"));
@@ -53,11 +54,14 @@ pub fn render(
         None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
     };
     let book_json = serde_json::to_vec_pretty(book).unwrap_or_default();
-    let files = BTreeMap::from([
+    let mut files = BTreeMap::from([
         ("content.typ".to_string(), content.into_bytes()),
         ("stats.json".to_string(), stats_json.to_vec()),
         ("book.json".to_string(), book_json),
     ]);
+    for chart in &charts.charts {
+        files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
+    }
     let project = PaperProject { main: main.clone(), files, date };
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),

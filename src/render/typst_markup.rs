@@ -4,7 +4,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
+
+use crate::charts::ChartSet;
+use crate::markdown::directives::{self, Segment};
 
 /// Typst markup converted from one Markdown text.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -57,18 +60,19 @@ pub fn string(text: &str) -> String {
     out
 }
 
-/// Convert the Markdown `source` to Typst markup.
-pub fn convert(source: &str) -> Markup {
-    let mut converter = Converter::default();
-    let parser = Parser::new_ext(source, crate::markdown::options()).into_offset_iter();
-    for (event, range) in parser {
+/// Convert the Markdown `source` to Typst markup; chart blocks become numbered
+/// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
+pub fn convert(source: &str, charts: &ChartSet) -> Markup {
+    let mut converter = Converter { charts: Some(charts), ..Converter::default() };
+    for (event, range) in directives::events(source) {
         converter.event(event, range.start);
     }
     converter.finish()
 }
 
 #[derive(Default)]
-struct Converter {
+struct Converter<'c> {
+    charts: Option<&'c ChartSet>,
     out: String,
     markup: Markup,
     footnotes: BTreeMap<String, String>,
@@ -80,7 +84,7 @@ struct Converter {
     image_alt: Option<String>,
 }
 
-impl Converter {
+impl Converter<'_> {
     fn event(&mut self, event: Event, offset: usize) {
         if let Some((_, code)) = &mut self.code {
             match event {
@@ -99,7 +103,7 @@ impl Converter {
         match event {
             Event::Start(tag) => self.start(tag, offset),
             Event::End(tag) => self.end(tag),
-            Event::Text(t) => self.push(&escape(&t)),
+            Event::Text(t) => self.text(&t),
             Event::Code(c) => self.push(&format!("#raw({})", string(&c))),
             Event::SoftBreak => self.push(" "),
             Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
@@ -108,6 +112,28 @@ impl Converter {
             Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
             Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
             Event::InlineMath(m) | Event::DisplayMath(m) => self.push(&escape(&m)),
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        for segment in directives::split(text) {
+            match segment {
+                Segment::Text(t) => self.push(&escape(t)),
+                Segment::Figure(id) => self.push(&format!("#ref(<fig-{id}>)")),
+            }
+        }
+    }
+
+    /// A chart block as a numbered figure with alt text and caption.
+    fn figure(&mut self, body: &str) {
+        let chart = directives::chart_id(body).and_then(|id| self.charts.and_then(|c| c.get(&id)));
+        if let Some(chart) = chart {
+            let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+            let figure = format!(
+                "#figure(image({}, alt: {}, width: 100%), caption: [{caption}]) <fig-{}>\n\n",
+                string(&format!("charts/{}.svg", chart.spec.id)), string(&chart.description), chart.spec.id
+            );
+            self.push(&figure);
         }
     }
 
@@ -175,6 +201,9 @@ impl Converter {
             TagEnd::BlockQuote(_) => self.push("]\n\n"),
             TagEnd::CodeBlock => {
                 let (lang, code) = self.code.take().unwrap_or_default();
+                if lang.as_deref() == Some("chart") {
+                    return self.figure(&code);
+                }
                 let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
                 self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
             }
@@ -228,6 +257,10 @@ fn align(alignment: &Alignment) -> &'static str {
 mod tests {
     use super::*;
 
+    fn convert_plain(source: &str) -> Markup {
+        convert(source, &ChartSet::default())
+    }
+
     #[test]
     fn escapes_typst_syntax_in_prose() {
         assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
@@ -241,7 +274,7 @@ mod tests {
 
     #[test]
     fn converts_basic_blocks() {
-        let m = convert("# Title\n\nSome *emph* and **strong** `x`.\n\n- a\n- b\n");
+        let m = convert_plain("# Title\n\nSome *emph* and **strong** `x`.\n\n- a\n- b\n");
         assert!(m.text.starts_with("= Title\n\n"), "{}", m.text);
         assert!(m.text.contains("Some #emph[emph] and #strong[strong] #raw(\"x\")\\."), "{}", m.text);
         assert!(m.text.contains("#list(\n[a],\n[b],\n)"), "{}", m.text);
@@ -249,14 +282,14 @@ mod tests {
 
     #[test]
     fn footnotes_are_inlined() {
-        let m = convert("Text[^1].\n\n[^1]: The note.\n");
+        let m = convert_plain("Text[^1].\n\n[^1]: The note.\n");
         assert!(m.text.contains("Text#footnote[The note\\.]\\."), "{}", m.text);
     }
 
     #[test]
     fn maps_markup_back_to_markdown() {
         let source = "First.\n\nSecond.\n";
-        let m = convert(source);
+        let m = convert_plain(source);
         let second = m.text.find("Second").unwrap();
         assert_eq!(m.markdown_offset(second), source.find("Second").unwrap());
     }

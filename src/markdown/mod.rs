@@ -1,6 +1,9 @@
 //! The markdown stage: content pages with their inline statistics expanded,
 //! ready for both renderers. Inline statistics use Tera:
-//! `{{ stat(name="throughput_32", field="full") }}`.
+//! `{{ stat(name="throughput_32", field="full") }}`. Chart directives and figure
+//! references are collected here too ([`directives`]).
+
+pub mod directives;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -26,11 +29,13 @@ pub struct Page {
     pub markdown: String,
 }
 
-/// Every content page, in file-name order (`index.md` first).
+/// Every content page, in file-name order (`index.md` first), and its charts.
 #[derive(Debug, Clone, Default)]
 pub struct Document {
     /// The pages.
     pub pages: Vec<Page>,
+    /// The chart directives of all pages, in document order.
+    pub charts: Vec<crate::charts::ChartSpec>,
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
@@ -54,13 +59,24 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis) -> Result<Document, D
     let mut pages = Vec::new();
     let mut sorted: Vec<&SourceFile> = content.iter().collect();
     sorted.sort_by_key(|f| (f.stem() != "index", f.path.clone()));
+    let (mut charts, mut references) = (Vec::new(), Vec::new());
     for file in sorted {
-        match expand_page(file, &fields) {
-            Ok(page) => pages.push(page),
+        let page = match expand_page(file, &fields) {
+            Ok(page) => page,
+            Err(e) => { errors.0.extend(e.0); continue }
+        };
+        match directives::scan(&page.path, &page.markdown) {
+            Ok((c, r)) => { charts.extend(c); references.extend(r) }
             Err(e) => errors.0.extend(e.0),
         }
+        pages.push(page);
     }
-    errors.into_result(Document { pages })
+    if errors.is_empty() {
+        if let Err(e) = directives::check_references(&references, &charts) {
+            errors.0.extend(e.0);
+        }
+    }
+    errors.into_result(Document { pages, charts })
 }
 
 fn expand_page(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {

@@ -1,0 +1,212 @@
+//! The numbers behind a chart: rows selected, grouped and aggregated into a few
+//! points per series, whatever the number of result rows.
+
+use std::collections::BTreeMap;
+
+use super::spec::{Aggregate, ChartSpec, Kind};
+use crate::analysis::filter::{self, KeyPart, group_rows};
+use crate::analysis::stats::{self, Summary};
+use crate::config::{Better, Config};
+use crate::diagnostic::{Diagnostic, Location, suggest};
+use crate::results::{ResultSet, Table, Values};
+
+/// One point of a series: an aggregated group of runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// x value.
+    pub x: f64,
+    /// y value (for `relative`, in percent).
+    pub y: f64,
+    /// 95% CI of y, when there is one.
+    pub ci: Option<[f64; 2]>,
+    /// Runs behind the point (the smaller side for comparisons).
+    pub n: usize,
+    /// For `relative`: whether the CI excludes zero.
+    pub significant: Option<bool>,
+}
+
+/// One line or set of bars.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The series value in the data (an environment name).
+    pub key: String,
+    /// Legend label.
+    pub label: String,
+    /// Stable style index: the same environment gets the same colour everywhere.
+    pub style: usize,
+    /// Points in ascending x.
+    pub points: Vec<Point>,
+}
+
+/// Everything needed to draw a chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartData {
+    /// The series, in style order.
+    pub series: Vec<Series>,
+    /// Ideal scaling, when asked for.
+    pub ideal: Option<Vec<(f64, f64)>>,
+    /// x axis label with unit.
+    pub x_label: String,
+    /// y axis label with unit.
+    pub y_label: String,
+}
+
+/// Compute the data of `spec` from `results`.
+pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result<ChartData, Diagnostic> {
+    let at = spec.location.clone().unwrap_or_else(|| Location::file("content"));
+    let err = |message: String, hint: String| Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint);
+    let stem = spec.data.trim_end_matches(".csv");
+    let table = results.tables.get(stem).ok_or_else(|| {
+        err(format!("unknown data file `{}`", spec.data), suggest(stem, results.tables.keys().map(String::as_str)))
+    })?;
+    let env_column = config.study.environment_column.as_str();
+    let series_column = spec.series.as_deref().unwrap_or(env_column);
+    for (role, column) in [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)] {
+        match table.column(column).map(|c| &c.values) {
+            None => return Err(err(format!("unknown {role} column `{column}` in {}", table.path.display()), suggest(column, table.column_names()))),
+            Some(Values::Text(_)) if role != "series" => {
+                return Err(err(format!("{role} column `{column}` is not numeric"), "plot a numeric column; text columns can be a `series`".into()));
+            }
+            _ => {}
+        }
+    }
+    let rows = filter::select(table, &spec.filter)
+        .map_err(|c| err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names())))?;
+    if rows.is_empty() {
+        return Err(err(format!("no rows left after `where` ({})", filter::describe(&spec.filter)), "check the filter against the values in the file".into()));
+    }
+    check_log_scales(spec, table, &rows).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    let groups = group_rows(table, &[series_column, &spec.x], &rows);
+    let samples = samples(table, &spec.y, &groups);
+    let styles = style_order(config, &samples);
+    let label = |key: &str| config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone());
+    let series = match spec.kind {
+        Kind::Line => line(spec, &samples),
+        Kind::Relative => relative(&samples, &config.study.baseline)
+            .ok_or_else(|| err(format!("`relative` needs the baseline `{}` in the data", config.study.baseline), "keep the baseline's rows in `where`".into()))?,
+        Kind::Speedup | Kind::Efficiency => scaling(spec, &samples),
+    };
+    let series: Vec<Series> = series.into_iter()
+        .map(|(key, points)| Series { label: label(&key), style: styles.get(&key).copied().unwrap_or(0), key, points })
+        .collect();
+    let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
+    Ok(ChartData { ideal, x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()), y_label: y_label(spec), series })
+}
+
+type Samples = BTreeMap<String, BTreeMap<KeyPart, Vec<f64>>>;
+
+fn samples(table: &Table, y: &str, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>) -> Samples {
+    let values = table.column(y).and_then(|c| c.values.numbers()).unwrap_or_default();
+    let mut out: Samples = BTreeMap::new();
+    for (key, rows) in groups {
+        let sample = rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect();
+        out.entry(key[0].to_string()).or_default().insert(key[1].clone(), sample);
+    }
+    out
+}
+
+/// Environments keep their book.toml order (and colour) in every chart.
+fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
+    let mut order: Vec<String> = config.environments.keys().cloned().collect();
+    order.extend(samples.keys().filter(|k| !config.environments.contains_key(*k)).cloned());
+    order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
+}
+
+fn x_of(key: &KeyPart) -> f64 {
+    match key {
+        KeyPart::Number(x) => *x,
+        KeyPart::Text(_) => f64::NAN,
+    }
+}
+
+fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
+    samples.iter().map(|(key, by_x)| {
+        let points = by_x.iter().filter_map(|(x, sample)| {
+            let s = Summary::of(sample)?;
+            let (y, ci) = match spec.aggregate {
+                Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
+                Aggregate::Median => (s.median, None),
+            };
+            Some(Point { x: x_of(x), y, ci, n: s.n, significant: None })
+        }).collect();
+        (key.clone(), points)
+    }).collect()
+}
+
+/// Each candidate against the baseline in %, per x, with the delta-method CI.
+fn relative(samples: &Samples, baseline: &str) -> Option<Vec<(String, Vec<Point>)>> {
+    let base = samples.get(baseline)?;
+    Some(samples.iter().filter(|(k, _)| *k != baseline).map(|(key, by_x)| {
+        let points = by_x.iter().filter_map(|(x, sample)| {
+            let (c, b) = (Summary::of(sample)?, Summary::of(base.get(x)?)?);
+            let r = stats::ratio(&c, &b);
+            let ci = r.se.zip(r.df).map(|(se, df)| {
+                let half = stats::t_quantile(df) * se;
+                [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
+            });
+            let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
+            Some(Point { x: x_of(x), y: (r.value - 1.0) * 100.0, ci, n: c.n.min(b.n), significant })
+        }).collect();
+        (key.clone(), points)
+    }).collect())
+}
+
+/// Speedup (or efficiency) of the mean against the smallest x, per series.
+fn scaling(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
+    samples.iter().map(|(key, by_x)| {
+        let means: Vec<(f64, Summary)> = by_x.iter().filter_map(|(x, s)| Some((x_of(x), Summary::of(s)?))).collect();
+        let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else { return (key.clone(), Vec::new()) };
+        let points = means.iter().map(|(x, s)| {
+            let speedup = match spec.better { Better::Higher => s.mean / m0, Better::Lower => m0 / s.mean };
+            let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
+            Point { x: *x, y, ci: None, n: s.n, significant: None }
+        }).collect();
+        (key.clone(), points)
+    }).collect()
+}
+
+/// Ideal linear scaling from the smallest x: of the baseline series for `line`.
+fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f64, f64)>> {
+    let reference = series.iter().find(|s| s.key == config.study.baseline).or(series.first())?;
+    let (x0, y0) = reference.points.first().map(|p| (p.x, p.y))?;
+    let xs = reference.points.iter().map(|p| p.x);
+    Some(match spec.kind {
+        Kind::Line => xs.map(|x| (x, y0 * x / x0)).collect(),
+        Kind::Speedup => xs.map(|x| (x, x / x0)).collect(),
+        Kind::Efficiency => xs.map(|x| (x, 1.0)).collect(),
+        Kind::Relative => return None,
+    })
+}
+
+fn check_log_scales(spec: &ChartSpec, table: &Table, rows: &[usize]) -> Result<(), String> {
+    for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
+        if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
+            continue;
+        }
+        let values = table.column(column).and_then(|c| c.values.numbers()).unwrap_or_default();
+        if let Some(&row) = rows.iter().find(|&&r| values[r] <= 0.0) {
+            return Err(format!("the log {axis} axis cannot show `{column}` = {} ({}:{})",
+                crate::format::plain(values[row]), table.path.display(), table.lines[row]));
+        }
+    }
+    Ok(())
+}
+
+fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
+    match (label, unit) {
+        (Some(label), _) => label.to_string(),
+        (None, Some("bytes")) => format!("{column} (bytes)"),
+        (None, Some(unit)) => format!("{column} ({unit})"),
+        (None, None) => column.to_string(),
+    }
+}
+
+fn y_label(spec: &ChartSpec) -> String {
+    match (spec.kind, spec.y_label.as_deref()) {
+        (_, Some(label)) => label.to_string(),
+        (Kind::Line, None) => spec.y.clone(),
+        (Kind::Relative, None) => format!("{} vs baseline (%)", spec.y),
+        (Kind::Speedup, None) => "speedup (×)".into(),
+        (Kind::Efficiency, None) => "parallel efficiency".into(),
+    }
+}

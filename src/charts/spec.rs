@@ -1,0 +1,192 @@
+//! Chart directives: a ```` ```chart ```` fenced block holding TOML, parsed into
+//! a [`ChartSpec`] with `deny_unknown_fields`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::config::{Better, FilterValue};
+use crate::diagnostic::Location;
+
+/// One chart, as the author wrote it. Every key is documented in docs/charts.md.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ChartSpec {
+    /// Identifier: lowercase letters, digits and `-`; referenced as `@fig-ID`.
+    pub id: String,
+    /// `line`, `relative`, `speedup` or `efficiency`.
+    pub kind: Kind,
+    /// Results file: a stem (`lammps`) or file name (`lammps.csv`).
+    pub data: String,
+    /// Column on the x axis.
+    pub x: String,
+    /// Column on the y axis (the measured value).
+    pub y: String,
+    /// Column whose values become separate series; default: the environment column.
+    #[serde(default)]
+    pub series: Option<String>,
+    /// Row filter, as a metric's `where`: `{ procs = 32 }`, `{ size_bytes = { min = 1 } }`.
+    #[serde(default, rename = "where")]
+    pub filter: BTreeMap<String, FilterValue>,
+    /// How runs are combined per point: `mean` (with 95% CI error bars) or `median`.
+    #[serde(default)]
+    pub aggregate: Aggregate,
+    /// Draw 95% CI error bars (`line` with `mean`, and `relative`); default true.
+    #[serde(default = "yes")]
+    pub error_bars: bool,
+    /// Scale of the x axis: `linear`, `log2` or `log10`.
+    #[serde(default)]
+    pub x_scale: Scale,
+    /// Scale of the y axis: `linear`, `log2` or `log10`.
+    #[serde(default)]
+    pub y_scale: Scale,
+    /// Unit of x values: `bytes` labels ticks in B, KiB and MiB; other text is
+    /// appended to the axis label only.
+    #[serde(default)]
+    pub x_unit: Option<String>,
+    /// Axis label of x, with its unit; default: the column name.
+    #[serde(default)]
+    pub x_label: Option<String>,
+    /// Axis label of y, with its unit; default: the column name.
+    #[serde(default)]
+    pub y_label: Option<String>,
+    /// Title drawn above the chart.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Caption under the figure, in the page and the paper.
+    #[serde(default)]
+    pub caption: Option<String>,
+    /// Draw ideal linear scaling from the smallest x (`line`, `speedup`, `efficiency`).
+    #[serde(default)]
+    pub ideal: bool,
+    /// Mark the highest point of each series.
+    #[serde(default)]
+    pub mark_peak: bool,
+    /// For `speedup` and `efficiency`: `higher` when y is a throughput, `lower` when a time.
+    #[serde(default = "higher")]
+    pub better: Better,
+    /// Where the directive is (filled in by the parser).
+    #[serde(skip)]
+    pub location: Option<Location>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn higher() -> Better {
+    Better::Higher
+}
+
+/// What a chart shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// y against x, one line per series, with CI error bars.
+    Line,
+    /// Bars of each candidate environment against the baseline in %, per x.
+    Relative,
+    /// Speedup against the smallest x, per environment.
+    Speedup,
+    /// Parallel efficiency against the smallest x, per environment.
+    Efficiency,
+}
+
+/// How runs are combined into one point.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aggregate {
+    /// Arithmetic mean, with a 95% CI from Student's t.
+    #[default]
+    Mean,
+    /// Median, without error bars.
+    Median,
+}
+
+/// An axis scale.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scale {
+    /// Linear.
+    #[default]
+    Linear,
+    /// Logarithmic, base 2.
+    Log2,
+    /// Logarithmic, base 10.
+    Log10,
+}
+
+impl Scale {
+    /// The value on the drawn (transformed) axis.
+    pub fn forward(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear => v,
+            Scale::Log2 => v.log2(),
+            Scale::Log10 => v.log10(),
+        }
+    }
+
+    /// The value a drawn coordinate stands for.
+    pub fn inverse(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear => v,
+            Scale::Log2 => v.exp2(),
+            Scale::Log10 => 10f64.powf(v),
+        }
+    }
+
+    /// True for logarithmic scales, which refuse values ≤ 0.
+    pub fn is_log(self) -> bool {
+        self != Scale::Linear
+    }
+}
+
+/// Parse the TOML body of a chart block that starts at `location` (the fence line);
+/// errors point at the offending line inside the block.
+pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagnostic::Diagnostic> {
+    let mut spec: ChartSpec = toml::from_str(body).map_err(|err| {
+        let offset = err.span().map_or(0, |s| s.start);
+        let inner = Location::at_offset(&location.path, body, offset);
+        let at = Location::new(&location.path, location.line + inner.line, inner.column);
+        let message = err.message().trim_end_matches('.');
+        crate::diagnostic::Diagnostic::new(at, format!("chart: {}", lowercase(message)))
+            .hint("see docs/charts.md for the keys a chart accepts")
+    })?;
+    if spec.id.is_empty() || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        return Err(crate::diagnostic::Diagnostic::new(location.clone(), format!("chart: invalid id `{}`", spec.id))
+            .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
+    }
+    spec.location = Some(location.clone());
+    Ok(spec)
+}
+
+fn lowercase(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_point_into_the_block() {
+        let at = Location::new("content/a.md", 10, 1);
+        let err = parse("id = \"a\"\nkind = \"line\"\ncolour = 1\n", &at).unwrap_err().to_string();
+        assert!(err.starts_with("content/a.md:13:1: chart: unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn unknown_kinds_list_the_choices() {
+        let at = Location::new("content/a.md", 1, 1);
+        let err = parse("id = \"a\"\nkind = \"pie\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at).unwrap_err().to_string();
+        assert!(err.contains("unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"), "{err}");
+    }
+
+    #[test]
+    fn ids_are_restricted() {
+        let at = Location::new("content/a.md", 1, 1);
+        let err = parse("id = \"A b\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at).unwrap_err().to_string();
+        assert!(err.contains("invalid id `A b`"), "{err}");
+    }
+}

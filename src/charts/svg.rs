@@ -1,0 +1,62 @@
+//! SVG post-processing: accessibility (`role="img"`, `<title>`, `<desc>`), a
+//! hover `<title>` on every data point, and `currentColor` for text and axes so
+//! that the chart follows the page's light or dark theme.
+
+use super::draw::Hover;
+
+/// Escape text for XML content and attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Finish the SVG of chart `id`: accessible name and description, hover titles.
+pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hover]) -> String {
+    let svg = svg.replace("\"#000000\"", "\"currentColor\"");
+    let open_end = svg.find("<svg").and_then(|start| svg[start..].find('>').map(|end| start + end)).unwrap_or(0);
+    let mut out = String::with_capacity(svg.len() + 200 * hovers.len());
+    out.push_str(&svg[..open_end]);
+    out.push_str(&format!(
+        " class=\"chart\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
+        escape(title), escape(description)
+    ));
+    let rest = &svg[open_end + 1..];
+    let close = rest.rfind("</svg>").unwrap_or(rest.len());
+    out.push_str(rest[..close].trim_end());
+    out.push_str("\n<g class=\"points\">\n");
+    for h in hovers {
+        out.push_str(&format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\"><title>{}</title></circle>\n",
+            h.px, h.py, escape(&h.text)
+        ));
+    }
+    out.push_str("</g>\n</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_title_desc_and_hover_points() {
+        let svg = "<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\">\n<text fill=\"#000000\">a</text>\n</svg>\n";
+        let hovers = [Hover { px: 1, py: 2, text: "x <1>".into() }];
+        let out = finish(svg, "c", "T & t", "D", &hovers);
+        assert!(out.starts_with("<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\""), "{out}");
+        assert!(out.contains("<title id=\"c-title\">T &amp; t</title><desc id=\"c-desc\">D</desc>"), "{out}");
+        assert!(out.contains("fill=\"currentColor\""), "{out}");
+        assert!(out.contains("<circle cx=\"1\" cy=\"2\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\"><title>x &lt;1&gt;</title></circle>"), "{out}");
+        assert!(out.ends_with("</g>\n</svg>\n"), "{out}");
+    }
+}

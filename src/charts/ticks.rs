@@ -1,0 +1,117 @@
+//! Axis ranges and tick positions in drawn (possibly logarithmic) space, and
+//! tick labels: powers of two for log2 axes, B/KiB/MiB for byte axes.
+
+use std::ops::Range;
+
+use super::data::ChartData;
+use super::spec::Scale;
+use crate::format;
+
+/// Most ticks on an axis.
+const MAX_TICKS: usize = 12;
+
+/// Distinct x values of all series, ascending.
+pub fn x_values(data: &ChartData) -> Vec<f64> {
+    let mut xs: Vec<f64> = data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    xs
+}
+
+/// Every y the chart must show: points, interval ends and the ideal line.
+pub fn y_values(data: &ChartData) -> impl Iterator<Item = f64> + '_ {
+    let points = data.series.iter().flat_map(|s| s.points.iter());
+    points.flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
+        .chain(data.ideal.iter().flatten().map(|p| p.1))
+}
+
+/// One slot per x value, for bar charts.
+pub fn categories(xs: &[f64]) -> (Range<f64>, Vec<f64>) {
+    (-0.5..xs.len() as f64 - 0.5, (0..xs.len()).map(|i| i as f64).collect())
+}
+
+/// The label of category slot `v`.
+pub fn label_category(v: f64, xs: &[f64], unit: Option<&str>) -> String {
+    let i = v.round();
+    if (v - i).abs() > 1e-6 || i < 0.0 {
+        return String::new();
+    }
+    xs.get(i as usize).map(|x| label(*x, unit)).unwrap_or_default()
+}
+
+/// Range and ticks (in drawn space) covering `values` on `scale`.
+pub fn axis(values: impl Iterator<Item = f64>, scale: Scale, include_zero: bool) -> (Range<f64>, Vec<f64>) {
+    let drawn: Vec<f64> = values.filter(|v| v.is_finite() && (!scale.is_log() || *v > 0.0)).map(|v| scale.forward(v)).collect();
+    let (mut lo, mut hi) = drawn.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    if include_zero && !scale.is_log() {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    if hi - lo < 1e-9 {
+        hi = lo + 1.0;
+    }
+    if scale.is_log() {
+        let (first, last) = (lo.floor(), hi.ceil());
+        let span = (last - first) as usize;
+        let step = (1..).find(|s| span / s < MAX_TICKS).unwrap_or(1) as f64;
+        let ticks = (0..=span).map(|i| first + i as f64).filter(|t| (t - first) % step == 0.0).collect();
+        let pad = 0.04 * (hi - lo);
+        (lo - pad..hi + pad, ticks)
+    } else {
+        let step = nice_step((hi - lo) / 6.0);
+        let (first, last) = ((lo / step).floor() * step, (hi / step).ceil() * step);
+        let count = ((last - first) / step).round() as usize;
+        let ticks = (0..=count).map(|i| first + i as f64 * step).collect();
+        (first..last, ticks)
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
+}
+
+/// A tick or value label: bytes in binary units, other numbers compact.
+pub fn label(v: f64, unit: Option<&str>) -> String {
+    match unit {
+        Some("bytes") => format::bytes(v),
+        _ => value(v),
+    }
+}
+
+/// A number as chart text.
+pub fn value(v: f64) -> String {
+    format::compact(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log2_ticks_are_powers_of_two() {
+        let (range, ticks) = axis([1.0, 32.0].into_iter(), Scale::Log2, false);
+        assert_eq!(ticks, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert!(range.start < 0.0 && range.end > 5.0);
+        let labels: Vec<String> = ticks.iter().map(|t| label(Scale::Log2.inverse(*t), None)).collect();
+        assert_eq!(labels, ["1", "2", "4", "8", "16", "32"]);
+    }
+
+    #[test]
+    fn wide_log_axes_thin_their_ticks() {
+        let (_, ticks) = axis([1.0, 4194304.0].into_iter(), Scale::Log2, false);
+        assert_eq!(ticks.len(), 12);
+        assert_eq!(label(Scale::Log2.inverse(ticks[10]), Some("bytes")), "1 MiB");
+    }
+
+    #[test]
+    fn linear_ticks_are_nice_and_include_zero() {
+        let (range, ticks) = axis([3.0, 47.0].into_iter(), Scale::Linear, true);
+        assert_eq!(range, 0.0..50.0);
+        assert_eq!(ticks, vec![0.0, 10.0, 20.0, 30.0, 40.0, 50.0]);
+    }
+}
