@@ -95,7 +95,7 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
         "bool" => "boolean".into(),
         "usize" => "integer".into(),
         "f64" => "number".into(),
-        "Compare" | "Better" | "ColumnType" | "PaperSize" => {
+        "Compare" | "Better" | "ColumnType" | "PaperSize" | "Kind" | "Aggregate" | "Scale" => {
             let values: Vec<String> = items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
             format!("one of {}", values.join(", "))
         }
@@ -105,7 +105,7 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
 }
 
 /// Sections of book.toml and the struct each is read into.
-const SECTIONS: [(&str, &str); 12] = [
+const BOOK_SECTIONS: [(&str, &str); 12] = [
     ("[book]", "Book"),
     ("[[book.authors]]", "Author"),
     ("[study]", "Study"),
@@ -120,15 +120,24 @@ const SECTIONS: [(&str, &str); 12] = [
     ("`compare`", "Compare"),
 ];
 
-fn generate() -> String {
-    let items = parse(&fs::read_to_string(common::repo().join("src/config.rs")).unwrap());
-    let mut out = String::from(
-        "# book.toml reference\n\n\
-         <!-- Generated from the doc comments of src/config.rs by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n\
-         Unknown keys are errors. Keys marked *required* must be present; the others have defaults.\n",
+/// Keys of a ```chart block.
+const CHART_SECTIONS: [(&str, &str); 4] = [
+    ("chart keys", "ChartSpec"),
+    ("`kind`", "Kind"),
+    ("`aggregate`", "Aggregate"),
+    ("`x-scale` and `y-scale`", "Scale"),
+];
+
+fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -> String {
+    let mut items = parse(&fs::read_to_string(common::repo().join(source)).unwrap());
+    if source.ends_with("spec.rs") {
+        items.extend(parse(&fs::read_to_string(common::repo().join("src/config.rs")).unwrap()).into_iter().filter(|(k, _)| k == "Better"));
+    }
+    let mut out = format!(
+        "# {title}\n\n<!-- Generated from the doc comments of {source} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n"
     );
-    for (section, name) in SECTIONS {
-        let item = &items[name];
+    for (section, name) in sections {
+        let item = &items[*name];
         out.push_str(&format!("\n## {section}\n\n{}\n\n", item.doc));
         if item.is_enum {
             out.push_str("| value | meaning |\n|---|---|\n");
@@ -146,13 +155,28 @@ fn generate() -> String {
     out
 }
 
-#[test]
-fn book_toml_reference_is_generated_from_config_doc_comments() {
-    let path = common::repo().join("docs/book-toml.md");
-    let generated = generate();
+fn check(path: &str, generated: String) {
+    let path = common::repo().join(path);
     if std::env::var_os("UPDATE_DOCS").is_some() {
         fs::write(&path, &generated).unwrap();
     }
     let current = fs::read_to_string(&path).unwrap_or_default();
-    assert!(current == generated, "docs/book-toml.md is out of date; run `UPDATE_DOCS=1 cargo test --test docs`");
+    assert!(current == generated, "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`", path.display());
+}
+
+#[test]
+fn book_toml_reference_is_generated_from_config_doc_comments() {
+    let intro = "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
+    check("docs/book-toml.md", generate("src/config.rs", "book.toml reference", intro, &BOOK_SECTIONS));
+}
+
+#[test]
+fn chart_reference_is_generated_from_spec_doc_comments() {
+    let intro = "A chart is a fenced block with the language `chart` in any `content/*.md` file, holding TOML. \
+        Unknown keys are errors, and every error names the file and line of the block. \
+        Inline statistics (`{{ stat(...) }}`) work inside captions. Refer to a chart as `@fig-ID`; \
+        it becomes \"Figure N\" in the page and in the paper, numbered in document order.\n\n\
+        ```chart\nid = \"scaling\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"timesteps_per_s\"\n\
+        x-scale = \"log2\"\nideal = true\ncaption = \"Throughput as cores scale; higher is better.\"\n```";
+    check("docs/charts.md", generate("src/charts/spec.rs", "Chart directives", intro, &CHART_SECTIONS));
 }

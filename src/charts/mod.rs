@@ -7,8 +7,6 @@ pub mod spec;
 pub mod svg;
 mod ticks;
 
-use std::collections::BTreeMap;
-
 pub use spec::ChartSpec;
 
 use crate::config::Config;
@@ -57,19 +55,12 @@ impl ChartSet {
     }
 }
 
-/// Compute and draw every chart; report every bad directive.
+/// Compute and draw every chart (ids are unique, checked by the markdown stage);
+/// report every bad directive.
 pub fn render(specs: &[ChartSpec], results: &ResultSet, config: &Config) -> Result<ChartSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut charts = Vec::new();
-    let mut seen: BTreeMap<&str, &ChartSpec> = BTreeMap::new();
     for spec in specs {
-        let at = spec.location.clone().unwrap_or_else(|| crate::diagnostic::Location::file("content"));
-        if let Some(first) = seen.insert(&spec.id, spec) {
-            let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
-            errors.push(Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
-                .hint(format!("the first is at {first_at}; give each chart a unique id")));
-            continue;
-        }
         match chart(spec, charts.len() + 1, results, config) {
             Ok(c) => charts.push(c),
             Err(d) => errors.push(d),

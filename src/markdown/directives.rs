@@ -97,9 +97,21 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<(Vec<ChartSpec>, Vec
     errors.into_result((charts, references))
 }
 
-/// Every reference must name a chart.
+/// Chart ids must be unique and every reference must name a chart.
 pub fn check_references(references: &[(String, Location)], charts: &[ChartSpec]) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
+    let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
+    for spec in charts {
+        if let Some(first) = seen.insert(&spec.id, spec) {
+            let at = spec.location.clone().unwrap_or_else(|| Location::file("content"));
+            let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
+            errors.push(Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
+                .hint(format!("the first is at {first_at}; give each chart a unique id")));
+        }
+    }
+    if !errors.is_empty() {
+        return errors.into_result(());
+    }
     let ids: Vec<&str> = charts.iter().map(|c| c.id.as_str()).collect();
     for (id, at) in references {
         if !ids.contains(&id.as_str()) {
