@@ -99,7 +99,7 @@ fn plot(spec: &ChartSpec, data: &ChartData, root: &Area, hovers: &mut Vec<Hover>
         lines(&mut chart, spec, data, &at, hovers)?;
     }
     chart.configure_series_labels().position(legend_position(data, categorical, &at_all(spec, y_scale))).label_font(font(14))
-        .background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).draw()?;
+        .background_style(TRANSPARENT).border_style(BLACK.mix(0.3)).draw()?;
     Ok(())
 }
 
