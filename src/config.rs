@@ -79,6 +79,14 @@ pub struct Study {
     /// Name of the results column that holds the environment of each run.
     #[serde(default = "default_environment_column")]
     pub environment_column: String,
+    /// Name of the results column that holds the node count of each run; the
+    /// Limitations section states which node counts the data cover.
+    #[serde(default = "default_nodes_column")]
+    pub nodes_column: String,
+}
+
+fn default_nodes_column() -> String {
+    "nodes".to_string()
 }
 
 fn default_environment_column() -> String {

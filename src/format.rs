@@ -115,6 +115,9 @@ pub fn metric_n(m: &MetricValue) -> String {
 /// Value, interval and n: `+8.8% (95% CI +6.1 to +11.5%, n = 3)`.
 pub fn metric_full(m: &MetricValue) -> String {
     match &m.ci {
+        Some(_) if m.significant == Some(false) => {
+            format!("{} ({}, {}; not statistically significant)", metric_value(m), metric_ci(m), metric_n(m))
+        }
         Some(_) => format!("{} ({}, {})", metric_value(m), metric_ci(m), metric_n(m)),
         None => format!("{} ({}; no CI: {})", metric_value(m), metric_n(m),
             m.ci_note.as_deref().unwrap_or("the runs do not vary")),

@@ -25,6 +25,7 @@ pub mod format;
 pub mod markdown;
 pub mod output;
 pub mod project;
+pub mod references;
 pub mod render;
 pub mod results;
 
@@ -85,13 +86,16 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let config = &project.config;
     let results = results::load(&project.results, config)?;
     let analysis = analysis::analyze(&results, config)?;
-    let document = markdown::expand(&project.content, &analysis)?;
+    let bibliography = references::load(project.bibliography.as_ref())?;
+    let keys = bibliography.as_ref().map(references::Bibliography::keys);
+    let document = markdown::expand(&project.content, &analysis, keys.as_deref())?;
+    let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
     let charts = charts::render(&document.charts, &results, config)?;
-    let book = render::BookView::new(config, &analysis.metrics);
+    let book = render::BookView::new(config, &analysis, &cited);
     let stats = render::json::render(&analysis);
-    let html = render::html::render(&document, &charts, &book, project.page_template.as_ref())?;
+    let html = render::html::render(&document, &charts, &cited, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());
-    let paper = render::paper::render(&document, &charts, &book, &stats, project.paper_template.as_ref(), date)?;
+    let paper = render::paper::render(&document, &charts, bibliography.as_ref(), &book, &stats, project.paper_template.as_ref(), date)?;
     let mut site = Site::default();
     site.insert("index.html", html);
     site.insert(config.output.pdf.as_str(), paper.pdf);

@@ -51,6 +51,8 @@ pub struct Project {
     pub page_template: Option<SourceFile>,
     /// `templates/paper.typ`, when the study overrides the built-in paper template.
     pub paper_template: Option<SourceFile>,
+    /// `content/references.bib`, when the study cites anything.
+    pub bibliography: Option<SourceFile>,
 }
 
 /// Read the study at `root`.
@@ -71,6 +73,7 @@ pub fn load(root: &Path) -> Result<Project> {
         content: read_dir(&root, "content", "md")?,
         page_template: read_optional(&root, "templates/page.html")?,
         paper_template: read_optional(&root, "templates/paper.typ")?,
+        bibliography: read_optional(&root, "content/references.bib")?,
         config,
         root,
     })

@@ -20,7 +20,7 @@ fn typst_markup_of_every_construct() {
 
 #[test]
 fn html_of_every_construct() {
-    insta::assert_snapshot!(html::to_html(&every_construct(), &Default::default()));
+    insta::assert_snapshot!(html::to_html(&every_construct(), html::Refs::none()));
 }
 
 #[test]

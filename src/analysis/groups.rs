@@ -172,7 +172,7 @@ label = "B"
             scaling: Some(crate::config::Scaling { by: "procs".into(), value: "tps".into(), better: Better::Higher }),
             ..Dataset::default()
         };
-        let mut analysis = Analysis { confidence: 0.95, metrics: vec![], groups: vec![], comparisons: vec![], scaling: vec![] };
+        let mut analysis = Analysis { confidence: 0.95, metrics: vec![], groups: vec![], comparisons: vec![], scaling: vec![], caveats: vec![] };
         summarise(&table, &dataset, &config(), &mut analysis);
         // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.
         let got: Vec<(f64, f64, f64)> = analysis.scaling.iter().map(|s| (s.procs, s.speedup, s.efficiency)).collect();

@@ -1,6 +1,7 @@
 //! The analysis stage: every statistic of the study, computed from a
 //! [`ResultSet`] into an [`Analysis`].
 
+mod caveats;
 pub mod filter;
 mod groups;
 mod metrics;
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use caveats::{Caveat, CaveatKind};
 pub use metrics::{MetricValue, Side};
 pub use stats::Summary;
 
@@ -30,6 +32,8 @@ pub struct Analysis {
     pub comparisons: Vec<Comparison>,
     /// Speedup and parallel efficiency, per file × environment × process count.
     pub scaling: Vec<ScalingPoint>,
+    /// Caveats derived from the data, for the Limitations section and callouts.
+    pub caveats: Vec<Caveat>,
 }
 
 /// What a statistic was computed from.
@@ -112,11 +116,13 @@ pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnos
         groups: Vec::new(),
         comparisons: Vec::new(),
         scaling: Vec::new(),
+        caveats: Vec::new(),
     };
     for table in results.tables.values() {
         let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
         groups::summarise(table, &dataset, config, &mut analysis);
     }
+    analysis.caveats = caveats::derive(results, config, &analysis.metrics, &analysis.groups, &analysis.comparisons);
     Ok(analysis)
 }
 

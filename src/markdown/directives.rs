@@ -6,40 +6,76 @@ use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use crate::charts::spec::{self, ChartSpec};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
-/// A piece of prose: plain text, or a reference to a figure.
+/// A piece of prose: plain text, or a reference to a figure or table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment<'a> {
     /// Text as written.
     Text(&'a str),
     /// `@fig-ID`: the chart id.
     Figure(&'a str),
+    /// `@tbl-ID`: the table id.
+    Table(&'a str),
+    /// `[@key]` or `[@a; @b]`: citation keys.
+    Cite(Vec<&'a str>),
 }
 
-/// Split `text` at `@fig-ID` references. An `@` after a letter or digit (as in
-/// an e-mail address) is not a reference.
+/// Characters of a citation key (also valid in a Typst label).
+fn is_key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.')
+}
+
+/// `[@a; @b]` at the start of `text`: the keys and the length consumed.
+fn citation(text: &str) -> Option<(Vec<&str>, usize)> {
+    let inner = text.strip_prefix("[@")?;
+    let end = inner.find(']')?;
+    let keys: Option<Vec<&str>> = inner[..end].split(';').enumerate().map(|(i, part)| {
+        let part = part.trim();
+        let key = if i == 0 { part } else { part.strip_prefix('@')? };
+        (!key.is_empty() && key.chars().all(is_key_char)).then_some(key)
+    }).collect();
+    let keys: Vec<&str> = keys?.into_iter().map(|k| k.trim_end_matches(['.', ':'])).collect();
+    Some((keys, end + 3))
+}
+
+/// Split `text` at `@fig-ID` and `@tbl-ID` references. An `@` after a letter or
+/// digit (as in an e-mail address) is not a reference.
 pub fn split(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
-    let mut rest = text;
-    let mut consumed = 0;
-    while let Some(i) = rest.find("@fig-") {
-        let before = text[..consumed + i].chars().next_back();
-        let id_len = rest[i + 5..].find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')).unwrap_or(rest.len() - i - 5);
-        let id = rest[i + 5..i + 5 + id_len].trim_end_matches('-');
-        if before.is_some_and(char::is_alphanumeric) || id.is_empty() {
-            out.push(Segment::Text(&rest[..i + 5]));
-            consumed += i + 5;
-            rest = &rest[i + 5..];
-            continue;
+    let (mut start, mut at) = (0, 0);
+    while let Some(found) = text[at..].find('@').map(|i| i + at) {
+        if found > 0 && text.as_bytes()[found - 1] == b'[' {
+            if let Some((keys, len)) = citation(&text[found - 1..]) {
+                if found - 1 > start {
+                    out.push(Segment::Text(&text[start..found - 1]));
+                }
+                out.push(Segment::Cite(keys));
+                start = found - 1 + len;
+                at = start;
+                continue;
+            }
         }
-        if i > 0 {
-            out.push(Segment::Text(&rest[..i]));
+        let kind = &text[found + 1..];
+        let prefix = if kind.starts_with("fig-") { Some(true) } else if kind.starts_with("tbl-") { Some(false) } else { None };
+        let before = text[..found].chars().next_back();
+        let id_start = found + 5;
+        let id_len = text.get(id_start..).map_or(0, |rest| {
+            rest.find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')).unwrap_or(rest.len())
+        });
+        let id = text.get(id_start..id_start + id_len).unwrap_or("").trim_end_matches('-');
+        match prefix {
+            Some(figure) if !before.is_some_and(char::is_alphanumeric) && !id.is_empty() => {
+                if found > start {
+                    out.push(Segment::Text(&text[start..found]));
+                }
+                out.push(if figure { Segment::Figure(id) } else { Segment::Table(id) });
+                start = id_start + id.len();
+                at = start;
+            }
+            _ => at = found + 1,
         }
-        out.push(Segment::Figure(id));
-        consumed += i + 5 + id.len();
-        rest = &rest[i + 5 + id.len()..];
     }
-    if !rest.is_empty() {
-        out.push(Segment::Text(rest));
+    if start < text.len() {
+        out.push(Segment::Text(&text[start..]));
     }
     out
 }
@@ -59,13 +95,82 @@ pub fn events(source: &str) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
     out
 }
 
-/// The chart directives of a page and the figure ids it references.
-pub fn scan(path: &std::path::Path, source: &str) -> Result<(Vec<ChartSpec>, Vec<(String, Location)>), Diagnostics> {
+/// A table with a caption: the paragraph right after it starts with `Table:`,
+/// optionally ending in `{#tbl-ID}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableCaption {
+    /// Index of the table's `Start(Table)` event.
+    pub start: usize,
+    /// Indices of the caption paragraph's events, which the renderers skip.
+    pub skip: std::ops::Range<usize>,
+    /// The caption text, without `Table:` and the id.
+    pub caption: String,
+    /// The id, without `tbl-`.
+    pub id: Option<String>,
+}
+
+/// The captioned tables among `events`.
+pub fn table_captions(events: &[(Event<'_>, std::ops::Range<usize>)]) -> Vec<TableCaption> {
+    let mut out = Vec::new();
+    let mut table_start = None;
+    for (i, (event, _)) in events.iter().enumerate() {
+        match event {
+            Event::Start(Tag::Table(_)) => table_start = Some(i),
+            Event::End(TagEnd::Table) => {
+                let Some(start) = table_start.take() else { continue };
+                if !matches!(events.get(i + 1), Some((Event::Start(Tag::Paragraph), _))) {
+                    continue;
+                }
+                let end = (i + 1..events.len()).find(|&j| matches!(events[j].0, Event::End(TagEnd::Paragraph))).unwrap_or(events.len() - 1);
+                let text: String = events[i + 2..end].iter().filter_map(|(e, _)| match e {
+                    Event::Text(t) | Event::Code(t) => Some(t.to_string()),
+                    Event::SoftBreak | Event::HardBreak => Some(" ".to_string()),
+                    _ => None,
+                }).collect();
+                let Some(caption) = text.strip_prefix("Table:") else { continue };
+                let (caption, id) = match caption.trim().rsplit_once("{#tbl-") {
+                    Some((c, id)) if id.ends_with('}') => (c.trim().to_string(), Some(id.trim_end_matches('}').to_string())),
+                    _ => (caption.trim().to_string(), None),
+                };
+                out.push(TableCaption { start, skip: i + 1..end + 1, caption, id });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What a cross-reference points to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RefKind {
+    /// A chart, `@fig-ID`.
+    Figure,
+    /// A captioned table, `@tbl-ID`.
+    Table,
+}
+
+/// What a page holds besides prose: charts, captioned tables, references.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    /// Chart directives, in order.
+    pub charts: Vec<ChartSpec>,
+    /// Ids of captioned tables (None when unnamed), in order.
+    pub tables: Vec<Option<String>>,
+    /// Cross-references with their locations.
+    pub references: Vec<(RefKind, String, Location)>,
+    /// Citations: the keys cited together, with their location.
+    pub citations: Vec<(Vec<String>, Location)>,
+}
+
+/// The chart directives, captioned tables and cross-references of a page.
+pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> {
     let mut errors = Diagnostics::default();
-    let (mut charts, mut references) = (Vec::new(), Vec::new());
+    let mut found = Found::default();
     let mut chart: Option<(usize, String)> = None;
     let mut in_code = false;
-    for (event, range) in events(source) {
+    let events = events(source);
+    found.tables = table_captions(&events).into_iter().map(|t| t.id).collect();
+    for (event, range) in events {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some((range.start, String::new())),
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
@@ -74,7 +179,7 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<(Vec<ChartSpec>, Vec
                 in_code = false;
                 if let Some((start, body)) = chart.take() {
                     match spec::parse(&body, &Location::at_offset(path, source, start)) {
-                        Ok(spec) => charts.push(spec),
+                        Ok(spec) => found.charts.push(spec),
                         Err(d) => errors.push(d),
                     }
                 }
@@ -82,23 +187,29 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<(Vec<ChartSpec>, Vec
             Event::Text(text) if !in_code => {
                 let mut offset = range.start;
                 for segment in split(&text) {
-                    match segment {
-                        Segment::Text(t) => offset += t.len(),
-                        Segment::Figure(id) => {
-                            references.push((id.to_string(), Location::at_offset(path, source, offset)));
-                            offset += id.len() + 5;
+                    let (kind, id) = match segment {
+                        Segment::Text(t) => { offset += t.len(); continue }
+                        Segment::Figure(id) => (RefKind::Figure, id),
+                        Segment::Table(id) => (RefKind::Table, id),
+                        Segment::Cite(keys) => {
+                            let at = Location::at_offset(path, source, offset);
+                            offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
+                            found.citations.push((keys.iter().map(|k| k.to_string()).collect(), at));
+                            continue;
                         }
-                    }
+                    };
+                    found.references.push((kind, id.to_string(), Location::at_offset(path, source, offset)));
+                    offset += id.len() + 5;
                 }
             }
             _ => {}
         }
     }
-    errors.into_result((charts, references))
+    errors.into_result(found)
 }
 
-/// Chart ids must be unique and every reference must name a chart.
-pub fn check_references(references: &[(String, Location)], charts: &[ChartSpec]) -> Result<(), Diagnostics> {
+/// Chart and table ids must be unique and every reference must name one.
+pub fn check_references(references: &[(RefKind, String, Location)], charts: &[ChartSpec], tables: &[Option<String>]) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
     for spec in charts {
@@ -112,14 +223,21 @@ pub fn check_references(references: &[(String, Location)], charts: &[ChartSpec])
     if !errors.is_empty() {
         return errors.into_result(());
     }
-    let ids: Vec<&str> = charts.iter().map(|c| c.id.as_str()).collect();
-    for (id, at) in references {
+    let figures: Vec<&str> = charts.iter().map(|c| c.id.as_str()).collect();
+    let table_ids: Vec<&str> = tables.iter().flatten().map(String::as_str).collect();
+    for (kind, id, at) in references {
+        let (ids, prefix, what) = match kind {
+            RefKind::Figure => (&figures, "fig", "figures are the ids of ```chart blocks"),
+            RefKind::Table => (&table_ids, "tbl", "tables are named by a caption `Table: ... {#tbl-ID}` after them"),
+        };
         if !ids.contains(&id.as_str()) {
+            let names = crate::diagnostic::list(ids.iter().copied());
             let hint = match crate::diagnostic::nearest(id, ids.iter().copied()) {
-                Some(best) => format!("did you mean `@fig-{best}`? figures: {}", crate::diagnostic::list(ids.iter().copied())),
-                None => format!("figures are the ids of ```chart blocks: {}", crate::diagnostic::list(ids.iter().copied())),
+                Some(best) => format!("did you mean `@{prefix}-{best}`? {what}: {names}"),
+                None => format!("{what}: {names}"),
             };
-            errors.push(Diagnostic::new(at.clone(), format!("unknown figure `@fig-{id}`")).hint(hint));
+            let noun = if *kind == RefKind::Figure { "figure" } else { "table" };
+            errors.push(Diagnostic::new(at.clone(), format!("unknown {noun} `@{prefix}-{id}`")).hint(hint));
         }
     }
     errors.into_result(())
@@ -132,18 +250,22 @@ mod tests {
     #[test]
     fn splits_references_but_not_emails() {
         assert_eq!(split("see @fig-scaling."), vec![Segment::Text("see "), Segment::Figure("scaling"), Segment::Text(".")]);
-        assert_eq!(split("me@fig-x.org"), vec![Segment::Text("me@fig-"), Segment::Text("x.org")]);
+        assert_eq!(split("me@fig-x.org"), vec![Segment::Text("me@fig-x.org")]);
+        assert_eq!(split("(@tbl-setup)"), vec![Segment::Text("("), Segment::Table("setup"), Segment::Text(")")]);
+        assert_eq!(split("as shown [@beltre2019; @x:y]."), vec![Segment::Text("as shown "), Segment::Cite(vec!["beltre2019", "x:y"]), Segment::Text(".")]);
+        assert_eq!(split("[@not a key]"), vec![Segment::Text("[@not a key]")]);
         assert_eq!(split("@fig-a-b, @fig-c-"), vec![Segment::Figure("a-b"), Segment::Text(", "), Segment::Figure("c"), Segment::Text("-")]);
     }
 
     #[test]
     fn finds_charts_and_references_with_locations() {
         let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
-        let (charts, refs) = scan(std::path::Path::new("c.md"), source).unwrap();
-        assert_eq!(charts[0].id, "a");
-        assert_eq!(charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
-        assert_eq!(refs, vec![("a".to_string(), Location::new("c.md", 1, 7))]);
-        let err = check_references(&[("b".into(), Location::new("c.md", 1, 7))], &charts).unwrap_err().to_string();
+        let found = scan(std::path::Path::new("c.md"), source).unwrap();
+        assert_eq!(found.charts[0].id, "a");
+        assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
+        assert_eq!(found.references, vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]);
+        let refs = [(RefKind::Figure, "b".to_string(), Location::new("c.md", 1, 7))];
+        let err = check_references(&refs, &found.charts, &[]).unwrap_err().to_string();
         assert!(err.starts_with("c.md:1:7: unknown figure `@fig-b`"), "{err}");
     }
 }
@@ -152,4 +274,89 @@ mod tests {
 pub fn chart_id(body: &str) -> Option<String> {
     let table: toml::Table = toml::from_str(body).ok()?;
     table.get("id")?.as_str().map(str::to_string)
+}
+
+/// Which output a pass renders for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// The web page.
+    Page,
+    /// The PDF paper.
+    Paper,
+}
+
+/// Drop the sections meant for the other output: a heading with the attribute
+/// `only=page` (or `only=paper`) and everything up to the next heading of the
+/// same or a higher level.
+pub fn for_output(events: Vec<(Event<'_>, std::ops::Range<usize>)>, output: Output) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
+    let other = match output {
+        Output::Page => "paper",
+        Output::Paper => "page",
+    };
+    let mut skipping: Option<pulldown_cmark::HeadingLevel> = None;
+    events.into_iter().filter(|(event, _)| {
+        if let Event::Start(Tag::Heading { level, attrs, .. }) = event {
+            if skipping.is_some_and(|s| *level <= s) {
+                skipping = None;
+            }
+            if skipping.is_none() && attrs.iter().any(|(k, v)| k.as_ref() == "only" && v.as_deref() == Some(other)) {
+                skipping = Some(*level);
+            }
+        }
+        skipping.is_none()
+    }).collect()
+}
+
+/// The value of heading attribute `key`, such as `paper="Introduction"`.
+pub fn heading_attr<'a>(attrs: &'a [(pulldown_cmark::CowStr<'a>, Option<pulldown_cmark::CowStr<'a>>)], key: &str) -> Option<&'a str> {
+    attrs.iter().find(|(k, _)| k.as_ref() == key).and_then(|(_, v)| v.as_deref())
+}
+
+#[cfg(test)]
+mod output_tests {
+    use super::*;
+
+    #[test]
+    fn table_captions_are_found() {
+        let source = "| a |\n|---|\n| 1 |\n\nTable: Setup *of* runs. {#tbl-setup}\n\n| b |\n|---|\n| 2 |\n\nNot a caption.\n";
+        let events = super::events(source);
+        let captions = super::table_captions(&events);
+        assert_eq!(captions.len(), 1);
+        assert_eq!(captions[0].caption, "Setup of runs.");
+        assert_eq!(captions[0].id.as_deref(), Some("setup"));
+    }
+
+
+    #[test]
+    fn sections_for_the_other_output_are_dropped() {
+        let source = "# A\n\na\n\n# B {only=page}\n\nb\n\n## B2\n\nb2\n\n# C\n\nc\n";
+        let text = |events: Vec<(Event, std::ops::Range<usize>)>| -> String {
+            events.into_iter().filter_map(|(e, _)| if let Event::Text(t) = e { Some(t.to_string()) } else { None }).collect()
+        };
+        assert_eq!(text(for_output(events(source), Output::Paper)), "AaCc");
+        assert_eq!(text(for_output(events(source), Output::Page)), "AaBbB2b2Cc");
+    }
+}
+
+/// Every cited key must be in the bibliography.
+pub fn check_citations(citations: &[(Vec<String>, Location)], keys: Option<&[String]>) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (group, at) in citations {
+        for key in group {
+            match keys {
+                None => errors.push(Diagnostic::new(at.clone(), format!("citation `@{key}` but the study has no bibliography"))
+                    .hint("add the entry to content/references.bib (BibTeX)")),
+                Some(keys) if !keys.contains(key) => {
+                    let names = crate::diagnostic::list(keys.iter().map(String::as_str));
+                    let hint = match crate::diagnostic::nearest(key, keys.iter().map(String::as_str)) {
+                        Some(best) => format!("did you mean `@{best}`? keys in content/references.bib: {names}"),
+                        None => format!("add it to content/references.bib; its keys: {names}"),
+                    };
+                    errors.push(Diagnostic::new(at.clone(), format!("unknown citation key `@{key}`")).hint(hint));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    errors.into_result(())
 }

@@ -27,6 +27,8 @@ pub struct Page {
     pub title: String,
     /// Markdown after expansion; its line numbers match the original file.
     pub markdown: String,
+    /// Captioned tables on earlier pages, so that numbering runs on.
+    pub tables_before: usize,
 }
 
 /// Every content page, in file-name order (`index.md` first), and its charts.
@@ -36,6 +38,10 @@ pub struct Document {
     pub pages: Vec<Page>,
     /// The chart directives of all pages, in document order.
     pub charts: Vec<crate::charts::ChartSpec>,
+    /// Ids of the captioned tables of all pages, in document order.
+    pub tables: Vec<Option<String>>,
+    /// Citation keys cited together, in document order.
+    pub citations: Vec<Vec<String>>,
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
@@ -46,6 +52,7 @@ pub fn options() -> Options {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_GFM
 }
 
 /// Fields of every metric, formatted, by metric name.
@@ -53,46 +60,79 @@ type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 
 /// Expand the inline statistics of every page. Unknown statistics or fields are
 /// reported at file:line:column with the names that exist.
-pub fn expand(content: &[SourceFile], analysis: &Analysis) -> Result<Document, Diagnostics> {
+pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Option<&[String]>) -> Result<Document, Diagnostics> {
     let fields: Fields = analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
+    let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
     let mut sorted: Vec<&SourceFile> = content.iter().collect();
     sorted.sort_by_key(|f| (f.stem() != "index", f.path.clone()));
-    let (mut charts, mut references) = (Vec::new(), Vec::new());
+    let (mut charts, mut tables, mut references, mut citations) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for file in sorted {
-        let page = match expand_page(file, &fields) {
+        let mut page = match expand_page(file, &fields, &caveats) {
             Ok(page) => page,
             Err(e) => { errors.0.extend(e.0); continue }
         };
+        page.tables_before = tables.len();
         match directives::scan(&page.path, &page.markdown) {
-            Ok((c, r)) => { charts.extend(c); references.extend(r) }
+            Ok(found) => {
+                charts.extend(found.charts);
+                tables.extend(found.tables);
+                references.extend(found.references);
+                citations.extend(found.citations);
+            }
             Err(e) => errors.0.extend(e.0),
         }
         pages.push(page);
     }
     if errors.is_empty() {
-        if let Err(e) = directives::check_references(&references, &charts) {
+        if let Err(e) = directives::check_references(&references, &charts, &tables) {
+            errors.0.extend(e.0);
+        }
+        if let Err(e) = directives::check_citations(&citations, bibliography_keys) {
             errors.0.extend(e.0);
         }
     }
-    errors.into_result(Document { pages, charts })
+    let citations = citations.into_iter().map(|(keys, _)| keys).collect();
+    errors.into_result(Document { pages, charts, tables, citations })
 }
 
-fn expand_page(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
+/// The caveats as a Markdown warning callout, one paragraph each.
+fn callout(caveats: &[crate::analysis::Caveat]) -> String {
+    let mut text = String::from("> [!WARNING]\n");
+    for (i, caveat) in caveats.iter().enumerate() {
+        if i > 0 {
+            text.push_str(">\n");
+        }
+        text.push_str(&format!("> {}\n", caveat.text));
+    }
+    text
+}
+
+fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
     let text = file.text()?;
     check_calls(file, text, fields)?;
     let mut tera = Tera::default();
     let name = file.path.display().to_string();
     tera.register_function("stat", StatFunction(fields.clone()));
+    let caveats = caveats.to_string();
+    tera.register_function("caveats", move |_: &HashMap<String, Value>| Ok(Value::String(caveats.clone())));
+    // `{#` opens heading attributes (`# Title {#id}`) in Markdown but a comment
+    // in Tera: hide it from Tera, with a placeholder of the same length so that
+    // error positions stay right.
+    let protected = text.replace("{#", ATTRIBUTE_OPEN);
     let rendered = tera
-        .add_raw_template(&name, text)
+        .add_raw_template(&name, &protected)
         .and_then(|_| tera.render(&name, &Context::new()))
-        .map_err(|err| tera_error(file, &err))?;
+        .map_err(|err| tera_error(file, &err))?
+        .replace(ATTRIBUTE_OPEN, "{#");
     let slug = file.stem();
     let title = first_heading(&rendered).unwrap_or_else(|| slug.clone());
-    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered })
+    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, tables_before: 0 })
 }
+
+/// Stands for `{#` while Tera renders a page (two bytes, like `{#`).
+const ATTRIBUTE_OPEN: &str = "\u{1}\u{2}";
 
 /// The `stat(...)` Tera function.
 struct StatFunction(Fields);
@@ -214,30 +254,40 @@ mod tests {
         SourceFile { path: "content/a.md".into(), bytes: text.as_bytes().to_vec() }
     }
 
+    fn expand_page_plain(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
+        expand_page(file, fields, "")
+    }
+
     #[test]
     fn expands_stat_calls() {
-        let page = expand_page(&file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"), &fields()).unwrap();
+        let page = expand_page_plain(&file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"), &fields()).unwrap();
         assert_eq!(page.markdown, "# T\n\nUp +8.8%.\n");
         assert_eq!(page.title, "T");
     }
 
     #[test]
     fn unknown_statistic_is_located_and_lists_names() {
-        let err = expand_page(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields()).unwrap_err().to_string();
         assert!(err.starts_with("content/a.md:2:16: unknown statistic `tq`"), "{err}");
         assert!(err.contains("did you mean `tp`?"), "{err}");
     }
 
     #[test]
     fn unknown_field_lists_fields() {
-        let err = expand_page(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields()).unwrap_err().to_string();
         assert!(err.starts_with("content/a.md:1:26: unknown field `delta`"), "{err}");
         assert!(err.contains("`full`, `value`"), "{err}");
     }
 
     #[test]
+    fn heading_attributes_are_not_tera_comments() {
+        let page = expand_page_plain(&file("# T {#t only=page}\n\nTable: x {#tbl-a}\n"), &fields()).unwrap();
+        assert_eq!(page.markdown, "# T {#t only=page}\n\nTable: x {#tbl-a}\n");
+    }
+
+    #[test]
     fn tera_syntax_errors_are_located() {
-        let err = expand_page(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields()).unwrap_err().to_string();
         assert!(err.starts_with("content/a.md:2:"), "{err}");
     }
 }

@@ -13,6 +13,7 @@ struct StatsFile<'a> {
     groups: &'a [Group],
     comparisons: &'a [Comparison],
     scaling: &'a [ScalingPoint],
+    caveats: &'a [crate::analysis::Caveat],
 }
 
 #[derive(Debug, Serialize)]
@@ -32,6 +33,7 @@ pub fn render(analysis: &Analysis) -> Vec<u8> {
         groups: &analysis.groups,
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,
+        caveats: &analysis.caveats,
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     bytes.push(b'\n');

@@ -71,10 +71,25 @@ pub struct BookView {
     pub environments: Vec<EnvironmentView>,
     /// Every metric, in book.toml order.
     pub metrics: Vec<MetricView>,
+    /// Caveats derived from the data, as sentences.
+    pub caveats: Vec<String>,
+    /// The reference list: key and formatted HTML, in citation order.
+    pub references: Vec<ReferenceView>,
+    /// True when the study has a bibliography that the paper should print.
+    pub has_bibliography: bool,
     /// File name of the PDF.
     pub pdf: String,
     /// `report` and its version.
     pub generator: String,
+}
+
+/// One entry of the reference list.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReferenceView {
+    /// Citation key.
+    pub key: String,
+    /// The formatted entry, as HTML.
+    pub html: String,
 }
 
 /// An author.
@@ -101,7 +116,8 @@ pub struct EnvironmentView {
 
 impl BookView {
     /// The view of `config` and the computed `metrics`.
-    pub fn new(config: &Config, metrics: &[MetricValue]) -> Self {
+    pub fn new(config: &Config, analysis: &crate::analysis::Analysis, cited: &crate::references::Formatted) -> Self {
+        let metrics = &analysis.metrics;
         let book = &config.book;
         BookView {
             title: book.title.clone(),
@@ -119,6 +135,9 @@ impl BookView {
                 baseline: *name == config.study.baseline,
             }).collect(),
             metrics: metrics.iter().map(MetricView::of).collect(),
+            caveats: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
+            references: cited.entries.iter().map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() }).collect(),
+            has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         }

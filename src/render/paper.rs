@@ -34,7 +34,7 @@ pub struct Paper {
 
 /// Typeset the paper. `stats_json` is served to the template as `stats.json`.
 pub fn render(
-    document: &Document, charts: &ChartSet, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
+    document: &Document, charts: &ChartSet, bibliography: Option<&crate::references::Bibliography>, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
     date: Option<(i32, u8, u8, u8, u8, u8)>,
 ) -> Result<Paper, Diagnostics> {
     let mut content = String::new();
@@ -59,6 +59,9 @@ pub fn render(
         ("stats.json".to_string(), stats_json.to_vec()),
         ("book.json".to_string(), book_json),
     ]);
+    if let Some(bibliography) = bibliography {
+        files.insert("references.bib".to_string(), bibliography.source.clone().into_bytes());
+    }
     for chart in &charts.charts {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }

@@ -63,8 +63,17 @@ pub fn string(text: &str) -> String {
 /// Convert the Markdown `source` to Typst markup; chart blocks become numbered
 /// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
 pub fn convert(source: &str, charts: &ChartSet) -> Markup {
+    let events = directives::for_output(directives::events(source), directives::Output::Paper);
+    let captions = directives::table_captions(&events);
     let mut converter = Converter { charts: Some(charts), ..Converter::default() };
-    for (event, range) in directives::events(source) {
+    for (i, (event, range)) in events.into_iter().enumerate() {
+        if captions.iter().any(|c| c.skip.contains(&i)) {
+            continue;
+        }
+        if let Some(c) = captions.iter().find(|c| c.start == i) {
+            converter.push(&format!("#figure(kind: table, caption: [{}])[", escape(&c.caption)));
+            converter.table_label = Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
+        }
         converter.event(event, range.start);
     }
     converter.finish()
@@ -73,6 +82,8 @@ pub fn convert(source: &str, charts: &ChartSet) -> Markup {
 #[derive(Default)]
 struct Converter<'c> {
     charts: Option<&'c ChartSet>,
+    /// Set while a captioned table is open: the label to put after its figure.
+    table_label: Option<String>,
     out: String,
     markup: Markup,
     footnotes: BTreeMap<String, String>,
@@ -80,6 +91,8 @@ struct Converter<'c> {
     table_alignments: Vec<Alignment>,
     in_heading: bool,
     heading_label: Option<String>,
+    /// The heading's text is replaced by its `paper="..."` title.
+    heading_replaced: bool,
     code: Option<(Option<String>, String)>,
     image_alt: Option<String>,
 }
@@ -92,6 +105,9 @@ impl Converter<'_> {
                 Event::End(TagEnd::CodeBlock) => {}
                 _ => return,
             }
+        }
+        if self.heading_replaced && !matches!(event, Event::End(TagEnd::Heading(_))) {
+            return;
         }
         if let Some(alt) = &mut self.image_alt {
             match event {
@@ -120,6 +136,12 @@ impl Converter<'_> {
             match segment {
                 Segment::Text(t) => self.push(&escape(t)),
                 Segment::Figure(id) => self.push(&format!("#ref(<fig-{id}>)")),
+                Segment::Table(id) => self.push(&format!("#ref(<tbl-{id}>)")),
+                Segment::Cite(keys) => {
+                    for key in keys {
+                        self.push(&format!("#cite(<{key}>)"));
+                    }
+                }
             }
         }
     }
@@ -153,14 +175,23 @@ impl Converter<'_> {
     fn start(&mut self, tag: Tag, offset: usize) {
         match tag {
             Tag::Paragraph => self.block(offset),
-            Tag::Heading { level, id, .. } => {
+            Tag::Heading { level, id, attrs, .. } => {
                 self.block(offset);
                 self.in_heading = true;
                 let depth = heading_depth(level);
                 self.push(&format!("{} ", "=".repeat(depth)));
+                if let Some(title) = directives::heading_attr(&attrs, "paper") {
+                    self.push(&escape(title));
+                    self.heading_replaced = true;
+                }
                 self.heading_label = id.map(|id| id.to_string());
             }
-            Tag::BlockQuote(_) => { self.block(offset); self.push("#quote(block: true)[") }
+            Tag::BlockQuote(Some(kind)) => {
+                self.block(offset);
+                let (title, colour) = alert(kind);
+                self.push(&format!("#block(width: 100%, inset: 8pt, radius: 2pt, fill: {colour}.lighten(90%), stroke: (left: 2pt + {colour}))[#strong[{title}.] "));
+            }
+            Tag::BlockQuote(None) => { self.block(offset); self.push("#quote(block: true)[") }
             Tag::CodeBlock(kind) => {
                 self.block(offset);
                 let lang = match kind { CodeBlockKind::Fenced(l) if !l.is_empty() => Some(l.to_string()), _ => None };
@@ -193,6 +224,7 @@ impl Converter<'_> {
             TagEnd::Paragraph => self.push("\n\n"),
             TagEnd::Heading(_) => {
                 self.in_heading = false;
+                self.heading_replaced = false;
                 match self.heading_label.take() {
                     Some(id) => self.push(&format!("\n#label({})\n\n", string(&id))),
                     None => self.push("\n\n"),
@@ -214,7 +246,10 @@ impl Converter<'_> {
                     self.footnotes.insert(label, text.trim_end().to_string());
                 }
             }
-            TagEnd::Table => self.push(")\n\n"),
+            TagEnd::Table => match self.table_label.take() {
+                Some(label) => self.push(&format!(")]{label}\n\n")),
+                None => self.push(")\n\n"),
+            },
             TagEnd::TableHead => self.push("),\n"),
             TagEnd::TableRow => self.push("\n"),
             TagEnd::TableCell => self.push("], "),
@@ -238,6 +273,18 @@ impl Converter<'_> {
         }
         self.markup.text = text;
         self.markup
+    }
+}
+
+/// Title and colour of a GFM alert.
+fn alert(kind: pulldown_cmark::BlockQuoteKind) -> (&'static str, &'static str) {
+    use pulldown_cmark::BlockQuoteKind::*;
+    match kind {
+        Note => ("Note", "rgb(\"#0072b2\")"),
+        Tip => ("Tip", "rgb(\"#009e73\")"),
+        Important => ("Important", "rgb(\"#cc79a7\")"),
+        Warning => ("Caveat", "rgb(\"#d55e00\")"),
+        Caution => ("Caution", "rgb(\"#b3261e\")"),
     }
 }
 

@@ -1,0 +1,133 @@
+//! Caveats derived from the data, not remembered by the author: the node
+//! counts behind every comparison, non-significant headline differences, too
+//! few runs, and configurations measured in only one environment.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::{Comparison, Group, MetricValue};
+use crate::config::Config;
+use crate::format;
+use crate::results::{ResultSet, Values};
+
+/// What a caveat is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaveatKind {
+    /// Every run used one node.
+    SingleNode,
+    /// The runs cover several node counts.
+    NodeCounts,
+    /// The results do not record node counts.
+    NodesUnknown,
+    /// A headline difference whose 95% CI includes zero.
+    NotSignificant,
+    /// Configurations with fewer than three runs.
+    FewRuns,
+    /// Configurations measured in only some environments.
+    Unmatched,
+}
+
+/// One caveat, in words, with the metric it qualifies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Caveat {
+    /// What the caveat is about.
+    pub kind: CaveatKind,
+    /// The caveat as a sentence, with its figures.
+    pub text: String,
+    /// The metric it qualifies, if any.
+    pub metric: Option<String>,
+}
+
+/// Derive every caveat of the study.
+pub fn derive(results: &ResultSet, config: &Config, metrics: &[MetricValue], groups: &[Group], comparisons: &[Comparison]) -> Vec<Caveat> {
+    let mut caveats = vec![nodes(results, config)];
+    for m in metrics.iter().filter(|m| m.headline && m.significant == Some(false)) {
+        caveats.push(Caveat {
+            kind: CaveatKind::NotSignificant,
+            text: format!("{}: the difference of {} is not statistically significant ({}).", m.label, format::metric_value(m), format::metric_ci(m)),
+            metric: Some(m.name.clone()),
+        });
+    }
+    caveats.extend(few_runs(groups, comparisons));
+    caveats.extend(unmatched(groups, comparisons, config));
+    caveats
+}
+
+/// The node-count caveat: single node, several node counts, or unknown.
+fn nodes(results: &ResultSet, config: &Config) -> Caveat {
+    let column = &config.study.nodes_column;
+    let env_column = &config.study.environment_column;
+    let (mut counts, mut envs, mut runs, mut files) = (BTreeSet::new(), BTreeSet::new(), 0, Vec::new());
+    for table in results.tables.values() {
+        let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else { continue };
+        runs += table.len();
+        files.push(format!("{} in {}", table.len(), table.path.display()));
+        counts.extend(nodes.iter().filter(|n| !n.is_nan()).map(|n| format::plain(*n)));
+        if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
+            envs.extend(e.iter().cloned());
+        }
+    }
+    let labels: Vec<String> = envs.iter().map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone())).collect();
+    let compared = join(&labels);
+    let files = join(&files);
+    match counts.iter().collect::<Vec<_>>().as_slice() {
+        [] => Caveat { kind: CaveatKind::NodesUnknown, metric: None, text: format!(
+            "The results do not record how many nodes each run used (no `{column}` column), so they cannot say whether a network between nodes was involved.") },
+        [one] if one.as_str() == "1" => Caveat { kind: CaveatKind::SingleNode, metric: None, text: format!(
+            "All {runs} result rows ({files}), for {compared}, come from runs on a single node ({column} = 1). \
+             Messages between processes never crossed a physical network; between containers they crossed a virtual bridge \
+             in the kernel. The results do not speak for clusters of several nodes.") },
+        many => Caveat { kind: CaveatKind::NodeCounts, metric: None, text: format!(
+            "The {runs} result rows ({files}), for {compared}, come from runs on {} nodes; a result at one node count need not hold at another.",
+            join(&many.iter().map(|s| s.to_string()).collect::<Vec<_>>())) },
+    }
+}
+
+/// Configurations compared with fewer than three runs on a side.
+fn few_runs(groups: &[Group], comparisons: &[Comparison]) -> Option<Caveat> {
+    let compared: BTreeSet<(&str, &str)> = comparisons.iter().map(|c| (c.inputs.file.as_str(), c.inputs.column.as_str())).collect();
+    let mut few: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for g in groups.iter().filter(|g| g.summary.n < 3 && compared.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str()))) {
+        let entry = few.entry(g.inputs.file.as_str()).or_insert((0, usize::MAX));
+        entry.0 += 1;
+        entry.1 = entry.1.min(g.summary.n);
+    }
+    (!few.is_empty()).then(|| Caveat {
+        kind: CaveatKind::FewRuns,
+        metric: None,
+        text: few.iter().map(|(file, (count, n))| format!("{file} has {count} groups with fewer than 3 runs (the smallest has n = {n}); their intervals are wide or missing."))
+            .collect::<Vec<_>>().join(" "),
+    })
+}
+
+/// Configurations present for some environments only, which comparisons skip.
+fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> Option<Caveat> {
+    let mut seen: BTreeMap<(&str, String), BTreeSet<&str>> = BTreeMap::new();
+    let compared: BTreeSet<&str> = comparisons.iter().map(|c| c.inputs.file.as_str()).collect();
+    for g in groups.iter().filter(|g| compared.contains(g.inputs.file.as_str())) {
+        let Some(env) = g.environment.as_deref() else { continue };
+        let cfg = g.config.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ");
+        seen.entry((g.inputs.file.as_str(), cfg)).or_default().insert(env);
+    }
+    let all: BTreeSet<&str> = seen.values().flatten().copied().collect();
+    let partial: Vec<String> = seen.iter().filter(|(_, envs)| envs.len() < all.len()).map(|((file, cfg), envs)| {
+        let labels: Vec<String> = envs.iter().map(|e| config.environments.get(*e).map_or_else(|| e.to_string(), |x| x.label.clone())).collect();
+        format!("{file}: {cfg} was measured only in {}", join(&labels))
+    }).collect();
+    (!partial.is_empty()).then(|| Caveat {
+        kind: CaveatKind::Unmatched,
+        metric: None,
+        text: format!("The environments were not measured at the same configurations, and comparisons skip the unmatched ones. {}.", partial.join("; ")),
+    })
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
