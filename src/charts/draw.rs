@@ -181,8 +181,8 @@ fn lines(chart: &mut Chart, spec: &ChartSpec, data: &ChartData, at: &dyn Fn(f64,
             hovers.push(Hover { px: chart.backend_coord(&xy).0, py: chart.backend_coord(&xy).1, text: hover_text(spec, &series.label, p) });
         }
         chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
-        if spec.mark_peak {
-            if let Some(peak) = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y)) {
+        if spec.mark_peak
+            && let Some(peak) = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y)) {
                 let xy = at(peak.x, peak.y);
                 chart.draw_series(std::iter::once(Circle::new(xy, 9, c.stroke_width(2))))?;
                 let text = format!("peak {}", ticks::label(peak.x, spec.x_unit.as_deref()));
@@ -190,7 +190,6 @@ fn lines(chart: &mut Chart, spec: &ChartSpec, data: &ChartData, at: &dyn Fn(f64,
                 let offset = if series.style % 2 == 0 { -22 } else { 8 };
                 chart.plotting_area().strip_coord_spec().draw(&Text::new(text, (px + 12, py + offset), (FontFamily::Name(FONT), 13).into_font().color(&c)))?;
             }
-        }
     }
     Ok(())
 }

@@ -43,8 +43,8 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let (mut start, mut at) = (0, 0);
     while let Some(found) = text[at..].find('@').map(|i| i + at) {
-        if found > 0 && text.as_bytes()[found - 1] == b'[' {
-            if let Some((keys, len)) = citation(&text[found - 1..]) {
+        if found > 0 && text.as_bytes()[found - 1] == b'['
+            && let Some((keys, len)) = citation(&text[found - 1..]) {
                 if found - 1 > start {
                     out.push(Segment::Text(&text[start..found - 1]));
                 }
@@ -53,7 +53,6 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
                 at = start;
                 continue;
             }
-        }
         let kind = &text[found + 1..];
         let prefix = if kind.starts_with("fig-") { Some(true) } else if kind.starts_with("tbl-") { Some(false) } else { None };
         let before = text[..found].chars().next_back();
