@@ -298,6 +298,23 @@ pub struct Paper {
     /// `a4` or `us-letter`.
     #[serde(default)]
     pub size: PaperSize,
+    /// PDF standard the paper conforms to: `ua-1` (tagged and accessible, the
+    /// default), `a-2b` (archival) or `none` (tagged, without a standard).
+    #[serde(default)]
+    pub standard: PdfStandard,
+}
+
+/// A PDF standard to conform to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PdfStandard {
+    /// PDF/UA-1: universally accessible, with tags and alt texts.
+    #[default]
+    Ua1,
+    /// PDF/A-2b: archival.
+    A2b,
+    /// No standard (still tagged).
+    None,
 }
 
 /// Page size of the paper.

@@ -88,18 +88,24 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let analysis = analysis::analyze(&results, config)?;
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(references::Bibliography::keys);
-    let document = markdown::expand(&project.content, &analysis, keys.as_deref())?;
+    let assets: Vec<String> = project.assets.iter().filter_map(|a| a.path.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    let document = markdown::expand(&project.content, &analysis, keys.as_deref(), &assets)?;
     let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
     let charts = charts::render(&document.charts, &results, config)?;
     let book = render::BookView::new(config, &analysis, &cited);
     let stats = render::json::render(&analysis);
     let html = render::html::render(&document, &charts, &cited, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());
-    let paper = render::paper::render(&document, &charts, bibliography.as_ref(), &book, &stats, project.paper_template.as_ref(), date)?;
+    let paper = render::paper::render(&document, &charts, bibliography.as_ref(), &project.assets, &book, &stats, project.paper_template.as_ref(), date, config.paper.standard)?;
     let mut site = Site::default();
     site.insert("index.html", html);
     site.insert(config.output.pdf.as_str(), paper.pdf);
     site.insert("data/stats.json", stats);
+    for asset in &project.assets {
+        if let Some(name) = asset.path.file_name() {
+            site.insert(name, asset.bytes.clone());
+        }
+    }
     for chart in &charts.charts {
         site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());

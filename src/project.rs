@@ -53,7 +53,13 @@ pub struct Project {
     pub paper_template: Option<SourceFile>,
     /// `content/references.bib`, when the study cites anything.
     pub bibliography: Option<SourceFile>,
+    /// Images in `content/` (png, jpg, gif, svg, webp), copied to the site and
+    /// embedded in the paper.
+    pub assets: Vec<SourceFile>,
 }
+
+/// File extensions of images that content may embed.
+pub const IMAGE_EXTENSIONS: [&str; 6] = ["png", "jpg", "jpeg", "gif", "svg", "webp"];
 
 /// Read the study at `root`.
 pub fn load(root: &Path) -> Result<Project> {
@@ -74,6 +80,8 @@ pub fn load(root: &Path) -> Result<Project> {
         page_template: read_optional(&root, "templates/page.html")?,
         paper_template: read_optional(&root, "templates/paper.typ")?,
         bibliography: read_optional(&root, "content/references.bib")?,
+        assets: IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&root, "content", ext)).collect::<Result<Vec<_>>>()?
+            .into_iter().flatten().collect(),
         config,
         root,
     })

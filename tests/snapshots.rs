@@ -35,7 +35,10 @@ fn page_of_the_minimal_fixture() {
 fn typst_markup_of_every_construct_compiles() {
     use report::render::pdf::{PaperProject, render};
     let markup = typst_markup::convert(&every_construct(), &Default::default());
-    let project = PaperProject { main: markup.text, files: Default::default(), date: None };
+    let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"/></svg>";
+    let main = format!("#set document(title: [Every construct])\n{}", markup.text);
+    let files = [("figure.svg".to_string(), svg.as_bytes().to_vec())].into();
+    let project = PaperProject { main, files, date: None, standard: Default::default() };
     let pdf = render(&project).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(pdf.starts_with(b"%PDF"));
 }

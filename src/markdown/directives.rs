@@ -159,6 +159,8 @@ pub struct Found {
     pub references: Vec<(RefKind, String, Location)>,
     /// Citations: the keys cited together, with their location.
     pub citations: Vec<(Vec<String>, Location)>,
+    /// Images: their URL and location.
+    pub images: Vec<(String, Location)>,
 }
 
 /// The chart directives, captioned tables and cross-references of a page.
@@ -173,6 +175,7 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> 
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some((range.start, String::new())),
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
+            Event::Start(Tag::Image { dest_url, .. }) => found.images.push((dest_url.to_string(), Location::at_offset(path, source, range.start))),
             Event::Text(text) if chart.is_some() => chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default(),
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
@@ -355,6 +358,29 @@ pub fn check_citations(citations: &[(Vec<String>, Location)], keys: Option<&[Str
                 }
                 Some(_) => {}
             }
+        }
+    }
+    errors.into_result(())
+}
+
+/// True for an image URL that points at another site.
+pub fn is_remote(url: &str) -> bool {
+    url.starts_with("http://") || url.starts_with("https://") || url.starts_with("data:")
+}
+
+/// Every local image must be a file in `content/`.
+pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (url, at) in images.iter().filter(|(url, _)| !is_remote(url)) {
+        if url.starts_with('/') || url.split('/').any(|part| part == "..") {
+            errors.push(Diagnostic::new(at.clone(), format!("image `{url}` is outside the content folder"))
+                .hint("put the image in content/ and refer to it by its file name"));
+        } else if !assets.contains(url) {
+            let hint = match crate::diagnostic::nearest(url, assets.iter().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "put the image in content/ (png, jpg, gif, svg or webp)".to_string(),
+            };
+            errors.push(Diagnostic::new(at.clone(), format!("image `{url}` not found in content/")).hint(hint));
         }
     }
     errors.into_result(())

@@ -60,14 +60,14 @@ type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 
 /// Expand the inline statistics of every page. Unknown statistics or fields are
 /// reported at file:line:column with the names that exist.
-pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Option<&[String]>) -> Result<Document, Diagnostics> {
+pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Option<&[String]>, assets: &[String]) -> Result<Document, Diagnostics> {
     let fields: Fields = analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
     let mut sorted: Vec<&SourceFile> = content.iter().collect();
     sorted.sort_by_key(|f| (f.stem() != "index", f.path.clone()));
-    let (mut charts, mut tables, mut references, mut citations) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut charts, mut tables, mut references, mut citations, mut images) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for file in sorted {
         let mut page = match expand_page(file, &fields, &caveats) {
             Ok(page) => page,
@@ -80,6 +80,7 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
                 tables.extend(found.tables);
                 references.extend(found.references);
                 citations.extend(found.citations);
+                images.extend(found.images);
             }
             Err(e) => errors.0.extend(e.0),
         }
@@ -90,6 +91,9 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
             errors.0.extend(e.0);
         }
         if let Err(e) = directives::check_citations(&citations, bibliography_keys) {
+            errors.0.extend(e.0);
+        }
+        if let Err(e) = directives::check_images(&images, assets) {
             errors.0.extend(e.0);
         }
     }

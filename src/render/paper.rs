@@ -34,8 +34,8 @@ pub struct Paper {
 
 /// Typeset the paper. `stats_json` is served to the template as `stats.json`.
 pub fn render(
-    document: &Document, charts: &ChartSet, bibliography: Option<&crate::references::Bibliography>, book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
-    date: Option<(i32, u8, u8, u8, u8, u8)>,
+    document: &Document, charts: &ChartSet, bibliography: Option<&crate::references::Bibliography>, assets: &[SourceFile], book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
+    date: Option<(i32, u8, u8, u8, u8, u8)>, standard: crate::config::PdfStandard,
 ) -> Result<Paper, Diagnostics> {
     let mut content = String::new();
     let mut parts = Vec::new();
@@ -59,13 +59,18 @@ pub fn render(
         ("stats.json".to_string(), stats_json.to_vec()),
         ("book.json".to_string(), book_json),
     ]);
+    for asset in assets {
+        if let Some(name) = asset.path.file_name() {
+            files.insert(name.to_string_lossy().into_owned(), asset.bytes.clone());
+        }
+    }
     if let Some(bibliography) = bibliography {
         files.insert("references.bib".to_string(), bibliography.source.clone().into_bytes());
     }
     for chart in &charts.charts {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
-    let project = PaperProject { main: main.clone(), files, date };
+    let project = PaperProject { main: main.clone(), files, date, standard };
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(errors) => Err(Diagnostics(errors.iter().map(|e| locate(e, &parts, &template_path, &main)).collect())),

@@ -12,7 +12,7 @@ use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World, WorldExt};
 use typst_layout::PagedDocument;
-use typst_pdf::{PdfOptions, Timestamp};
+use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
 /// A Typst project held in memory: the main file and the files it may read.
 #[derive(Debug, Clone)]
@@ -23,6 +23,8 @@ pub struct PaperProject {
     pub files: BTreeMap<String, Vec<u8>>,
     /// The date `datetime.today()` returns and the PDF's creation date (UTC).
     pub date: Option<(i32, u8, u8, u8, u8, u8)>,
+    /// The PDF standard to conform to.
+    pub standard: crate::config::PdfStandard,
 }
 
 /// A problem Typst reported: the virtual file, the byte offset in it, and the message.
@@ -126,7 +128,13 @@ pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
         .date
         .and_then(|(y, mo, d, h, mi, s)| Datetime::from_ymd_hms(y, mo, d, h, mi, s))
         .map(Timestamp::new_utc);
-    let options = PdfOptions { ident: Smart::Custom("report".into()), timestamp, ..PdfOptions::default() };
+    let standards = match project.standard {
+        crate::config::PdfStandard::Ua1 => vec![PdfStandard::Ua_1],
+        crate::config::PdfStandard::A2b => vec![PdfStandard::A_2b],
+        crate::config::PdfStandard::None => vec![],
+    };
+    let standards = PdfStandards::new(&standards).map_err(|e| vec![TypstError { file: None, offset: 0, message: e.message().to_string(), hints: vec![] }])?;
+    let options = PdfOptions { ident: Smart::Custom("report".into()), timestamp, standards, ..PdfOptions::default() };
     typst_pdf::pdf(&document, &options).map_err(|errs| convert(&world, &errs))
 }
 
@@ -148,7 +156,7 @@ mod tests {
     use super::*;
 
     fn project(main: &str) -> PaperProject {
-        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)) }
+        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None }
     }
 
     #[test]

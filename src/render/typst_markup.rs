@@ -16,7 +16,8 @@ pub struct Markup {
     pub text: String,
     /// `(offset in text, offset in the Markdown)` at the start of each block, ascending.
     pub source_map: Vec<(usize, usize)>,
-    /// Byte offsets in the Markdown of HTML that has no PDF form and was dropped.
+    /// Byte offsets in the Markdown of HTML blocks, which have no PDF form and
+    /// were dropped. (Inline HTML is printed as written.)
     pub dropped_html: Vec<usize>,
 }
 
@@ -95,6 +96,7 @@ struct Converter<'c> {
     heading_replaced: bool,
     code: Option<(Option<String>, String)>,
     image_alt: Option<String>,
+    image_url: String,
 }
 
 impl Converter<'_> {
@@ -124,7 +126,8 @@ impl Converter<'_> {
             Event::SoftBreak => self.push(" "),
             Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
             Event::Rule => { self.block(offset); self.push("#line(length: 100%)\n\n") }
-            Event::Html(_) | Event::InlineHtml(_) => self.markup.dropped_html.push(offset),
+            Event::Html(_) => self.markup.dropped_html.push(offset),
+            Event::InlineHtml(html) => self.push(&escape(&html)),
             Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
             Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
             Event::InlineMath(m) | Event::DisplayMath(m) => self.push(&escape(&m)),
@@ -181,7 +184,7 @@ impl Converter<'_> {
                 let depth = heading_depth(level);
                 self.push(&format!("{} ", "=".repeat(depth)));
                 if let Some(title) = directives::heading_attr(&attrs, "paper") {
-                    self.push(&escape(title));
+                    self.push(&escape(&title.replace('_', " ")));
                     self.heading_replaced = true;
                 }
                 self.heading_label = id.map(|id| id.to_string());
@@ -214,7 +217,10 @@ impl Converter<'_> {
             Tag::Strong => self.push("#strong["),
             Tag::Strikethrough => self.push("#strike["),
             Tag::Link { dest_url, .. } => self.push(&format!("#link({})[", string(&dest_url))),
-            Tag::Image { .. } => self.image_alt = Some(String::new()),
+            Tag::Image { dest_url, .. } => {
+                self.image_alt = Some(String::new());
+                self.image_url = dest_url.to_string();
+            }
             _ => {}
         }
     }
@@ -256,7 +262,12 @@ impl Converter<'_> {
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => self.push("]"),
             TagEnd::Image => {
                 let alt = self.image_alt.take().unwrap_or_default();
-                self.push(&format!("#emph[{}]", escape(&alt)));
+                let url = std::mem::take(&mut self.image_url);
+                if directives::is_remote(&url) {
+                    self.push(&format!("#link({})[{}]", string(&url), escape(&alt)));
+                } else {
+                    self.push(&format!("#image({}, alt: {})", string(&url), string(&alt)));
+                }
             }
             _ => {}
         }

@@ -1,0 +1,118 @@
+//! The paper: escaping proven by property test, a real paper layout checked with
+//! poppler's pdftotext and pdfinfo, citations, and located errors.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+use proptest::prelude::*;
+use report::charts::ChartSet;
+use report::markdown::directives;
+use report::render::pdf::{self, PaperProject};
+use report::render::typst_markup;
+
+fn compile(markdown: &str) -> Result<Vec<u8>, String> {
+    let markup = typst_markup::convert(markdown, &ChartSet::default());
+    let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None };
+    pdf::render(&project).map_err(|e| format!("{e:?}\n--- markup ---\n{}", markup.text))
+}
+
+/// Pieces of Markdown: constructs, Typst and Tera syntax, and text in many scripts.
+fn token() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "# ", "## ", "###### ", "- ", "* ", "1. ", "2) ", "> ", "> [!NOTE]\n", "```\n", "```rust\n", "    ", "`", "``",
+        "*", "_", "**", "__", "~~", "~", "[", "]", "(", ")", "<", ">", "<b>", "</b>", "<div>\n", "@home", "@", "#", "$",
+        "\\", "/", "//", "/*", "=", "+", "-", "--", "...", "|", "---\n", "***", "\n", "\n\n", "  \n", "\t",
+        "| a | b |\n|:--|--:|\n| 1 | 2 |\n", "Table: cap\n", "[^1]", "[^1]: note\n", "![alt](https://example.org/x.png)", "[link](http://a.b/c?d=e&f)",
+        "<http://x.y>", "{", "}", "{{", "}}", "{%", "%}", "{#", "#}", "\"", "'", "C# at $5", "text", " ", "é", "日本語", "עברית",
+        "🙂", "#sys.inputs", "#let x = 1", "$x^2$", "<label>", "@ref", "\\u{41}", "- [ ] task\n", "- [x] done\n",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Whatever the author writes (and the markdown stage accepts), the Typst compiles.
+    #[test]
+    fn random_markdown_always_compiles(tokens in prop::collection::vec(token(), 0..40)) {
+        let markdown = tokens.concat();
+        let found = directives::scan(Path::new("x.md"), &markdown);
+        prop_assume!(found.as_ref().is_ok_and(|f| f.references.is_empty() && f.citations.is_empty() && f.images.is_empty()));
+        let result = compile(&markdown);
+        prop_assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
+    }
+}
+
+#[test]
+fn typst_syntax_in_prose_prints_as_written() {
+    let pdf = compile("C# at $5 <b>@home [x] \\* #sys.inputs {{ y }} // z /* w */ ~ = - + ` ' \" _a_ *b*\n").unwrap();
+    if tool("pdftotext", &["-v"]) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("a.pdf"), pdf).unwrap();
+        let text = pdftotext(&dir.path().join("a.pdf"));
+        assert!(text.contains("C# at $5 <b>@home [x] * #sys.inputs {{ y }} // z /* w */ ~ = - + ` ' \" a b"), "{text}");
+    }
+}
+
+fn pdfinfo(pdf: &Path) -> String {
+    let out = Command::new("pdfinfo").arg(pdf).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_shipped_paper_reads_like_a_paper() {
+    if !tool("pdftotext", &["-v"]) {
+        return;
+    }
+    let study = shipped_study();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let pdf = study.path().join("site/paper.pdf");
+    let text = pdftotext(&pdf).split_whitespace().collect::<Vec<_>>().join(" ");
+    for needle in [
+        "Abstract.", "1 Introduction", "2 Method", "3 Procedure", "Results", "Discussion", "Limitations", "References",
+        "Figure 1:", "Figure 5:", "Table 1: The two environments compared.",
+        "come from runs on a single node",
+        "[1] A. M. Beltre", "Enabling HPC Workloads on Cloud Infrastructure Using Kubernetes",
+        "+8.8%", "+7.6%", "-2.4%", "-6.9%",
+    ] {
+        assert!(text.contains(needle), "the paper lacks `{needle}`:\n{text}");
+    }
+    assert!(!text.contains("My role"), "page-only sections stay out of the paper");
+    let info = pdfinfo(&pdf);
+    let pages: usize = info.lines().find_map(|l| l.strip_prefix("Pages:")).unwrap().trim().parse().unwrap();
+    assert!((4..=8).contains(&pages), "{pages} pages");
+    for needle in ["Title:           Does MPI pay a price for running on Kubernetes?", "Author:          The report authors",
+        "Keywords:        MPI, Kubernetes", "Subject:         We ran a LAMMPS", "Tagged:          yes",
+        // SOURCE_DATE_EPOCH=1700000000 is 2023-11-14 22:13:20 UTC.
+        "CreationDate:    Tue Nov 14 22:13:20 2023 UTC"] {
+        assert!(info.contains(needle), "pdfinfo lacks `{needle}`:\n{info}");
+    }
+}
+
+#[test]
+fn unknown_citation_keys_fail_at_file_line() {
+    let study = fixture("minimal");
+    fs::write(study.path().join("content/references.bib"), "@misc{known2020,\n  title = {T},\n  year = {2020}\n}\n").unwrap();
+    edit(study.path(), "content/index.md", "time.", "time [@knwon2020].");
+    let output = report(study.path(), &["build"]);
+    let err = stderr(&output);
+    assert!(!output.status.success());
+    assert!(err.contains("content/index.md:3:"), "{err}");
+    assert!(err.contains("unknown citation key `@knwon2020`"), "{err}");
+    assert!(err.contains("did you mean `@known2020`?"), "{err}");
+}
+
+#[test]
+fn html_blocks_are_dropped_from_the_paper_with_a_located_warning() {
+    let study = fixture("minimal");
+    edit(study.path(), "content/index.md", "# Result\n", "# Result\n\n<div class=\"x\">only on the page</div>\n");
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("warning: content/index.md:3:1: HTML has no PDF form"), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    assert!(html.contains("<div class=\"x\">only on the page</div>"));
+}
