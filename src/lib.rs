@@ -92,7 +92,10 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let document = markdown::expand(&project.content, &analysis, keys.as_deref(), &assets)?;
     let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
     let charts = charts::render(&document.charts, &results, config)?;
-    let book = render::BookView::new(config, &analysis, &cited);
+    let mut book = render::BookView::new(config, &analysis, &cited);
+    if book.summary.is_none() {
+        book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
+    }
     let stats = render::json::render(&analysis);
     let html = render::html::render(&document, &charts, &cited, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());

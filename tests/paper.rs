@@ -116,3 +116,38 @@ fn html_blocks_are_dropped_from_the_paper_with_a_located_warning() {
     let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
     assert!(html.contains("<div class=\"x\">only on the page</div>"));
 }
+
+fn caveats(root: &Path) -> Vec<(String, String)> {
+    let output = report(root, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stats: serde_json::Value = serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap();
+    stats["caveats"].as_array().unwrap().iter()
+        .map(|c| (c["kind"].as_str().unwrap().to_string(), c["text"].as_str().unwrap().to_string())).collect()
+}
+
+#[test]
+fn caveats_follow_the_data() {
+    // No node column: the paper says the node counts are unknown.
+    let study = fixture("minimal");
+    let found = caveats(study.path());
+    assert!(found.iter().any(|(k, t)| k == "nodes-unknown" && t.contains("no `nodes` column")), "{found:?}");
+    // The headline difference at 2 processes has a CI across zero (-51.9% to +18.6%, by scipy).
+    assert!(found.iter().any(|(k, t)| k == "not-significant" && t.contains("-16.7%")), "{found:?}");
+
+    // Several node counts, a configuration in one environment, and a single run.
+    let study = fixture("minimal");
+    let csv = fs::read_to_string(study.path().join("results/runs.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().enumerate().map(|(i, l)| {
+        if i == 0 { format!("{l},nodes") } else { format!("{l},{}", if l.contains(",2,") { 2 } else { 1 }) }
+    }).collect();
+    lines.push("base,4,1,3,1".into());
+    fs::write(study.path().join("results/runs.csv"), lines.join("\n") + "\n").unwrap();
+    let found = caveats(study.path());
+    assert!(found.iter().any(|(k, t)| k == "node-counts" && t.contains("on 1 and 2 nodes")), "{found:?}");
+    assert!(found.iter().any(|(k, t)| k == "few-runs" && t.contains("results/runs.csv has 1 configuration with fewer than 3 runs (the smallest has n = 1)")), "{found:?}");
+    assert!(found.iter().any(|(k, t)| k == "unmatched" && t.contains("procs = 4 was measured only in Base")), "{found:?}");
+    if tool("pdftotext", &["-v"]) {
+        let text = pdftotext(&study.path().join("site/paper.pdf")).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(text.contains("Limitations") && text.contains("was measured only in Base"), "{text}");
+    }
+}

@@ -88,16 +88,19 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
 /// Configurations compared with fewer than three runs on a side.
 fn few_runs(groups: &[Group], comparisons: &[Comparison]) -> Option<Caveat> {
     let compared: BTreeSet<(&str, &str)> = comparisons.iter().map(|c| (c.inputs.file.as_str(), c.inputs.column.as_str())).collect();
-    let mut few: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut small: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for g in groups.iter().filter(|g| g.summary.n < 3 && compared.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str()))) {
-        let entry = few.entry(g.inputs.file.as_str()).or_insert((0, usize::MAX));
-        entry.0 += 1;
-        entry.1 = entry.1.min(g.summary.n);
+        let key = format!("{:?} {:?}", g.environment, g.config);
+        let n = small.entry(g.inputs.file.as_str()).or_default().entry(key).or_insert(g.summary.n);
+        *n = (*n).min(g.summary.n);
     }
+    let few: BTreeMap<&str, (usize, usize)> = small.iter()
+        .map(|(file, groups)| (*file, (groups.len(), groups.values().copied().min().unwrap_or(0)))).collect();
     (!few.is_empty()).then(|| Caveat {
         kind: CaveatKind::FewRuns,
         metric: None,
-        text: few.iter().map(|(file, (count, n))| format!("{file} has {count} groups with fewer than 3 runs (the smallest has n = {n}); their intervals are wide or missing."))
+        text: few.iter().map(|(file, (count, n))| format!("{file} has {count} {} with fewer than 3 runs (the smallest has n = {n}); their intervals are wide or missing.",
+            if *count == 1 { "configuration" } else { "configurations" }))
             .collect::<Vec<_>>().join(" "),
     })
 }

@@ -228,6 +228,22 @@ fn tera_error(file: &SourceFile, err: &tera::Error) -> Diagnostics {
         .into()
 }
 
+/// The plain text of the first paragraph of `markdown`: the abstract of a paper
+/// whose book.toml has none.
+pub fn first_paragraph(markdown: &str) -> Option<String> {
+    let mut text: Option<String> = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Paragraph) => text = Some(String::new()),
+            Event::End(TagEnd::Paragraph) if text.as_ref().is_some_and(|t| !t.trim().is_empty()) => return text,
+            Event::Text(t) | Event::Code(t) => text.iter_mut().for_each(|x| x.push_str(&t)),
+            Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The plain text of the first heading of `markdown`.
 fn first_heading(markdown: &str) -> Option<String> {
     let mut title = None;
@@ -260,6 +276,12 @@ mod tests {
 
     fn expand_page_plain(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
         expand_page(file, fields, "")
+    }
+
+    #[test]
+    fn first_paragraph_is_plain_text() {
+        assert_eq!(first_paragraph("# T\n\nA *b* `c`\nd.\n\nNext.").as_deref(), Some("A b c d."));
+        assert_eq!(first_paragraph("# Only a heading"), None);
     }
 
     #[test]

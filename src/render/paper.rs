@@ -103,3 +103,28 @@ fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Di
     diagnostic = diagnostic.hint(hint);
     diagnostic
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typst_errors_in_content_point_at_the_markdown_line() {
+        let first = "# One\n\nText.\n";
+        let second = "# Two\n\nMore text.\n\nLast paragraph.\n";
+        let (m1, m2) = (typst_markup::convert(first, &ChartSet::default()), typst_markup::convert(second, &ChartSet::default()));
+        let parts = [
+            Part { start: 0, path: "content/a.md".into(), markdown: first.into(), markup: m1.clone() },
+            Part { start: m1.text.len(), path: "content/b.md".into(), markdown: second.into(), markup: m2.clone() },
+        ];
+        let offset = m1.text.len() + m2.text.find("Last").unwrap() + 2;
+        let error = TypstError { file: Some("content.typ".into()), offset, message: "boom".into(), hints: vec![] };
+        let d = locate(&error, &parts, Path::new("paper.typ (built-in)"), "");
+        assert_eq!(d.location.to_string(), "content/b.md:5:1");
+        assert!(d.message.contains("boom"));
+        let error = TypstError { file: Some("main.typ".into()), offset: 3, message: "bad".into(), hints: vec!["try".into()] };
+        let d = locate(&error, &parts, Path::new("templates/paper.typ"), "ab\ncd");
+        assert_eq!(d.location.to_string(), "templates/paper.typ:2:1");
+        assert_eq!(d.hint.as_deref(), Some("try"));
+    }
+}
