@@ -99,7 +99,10 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let stats = render::json::render(&analysis);
     let html = render::html::render(&document, &charts, &cited, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());
-    let paper = render::paper::render(&document, &charts, bibliography.as_ref(), &project.assets, &book, &stats, project.paper_template.as_ref(), date, config.paper.standard)?;
+    let paper = render::paper::render(&render::paper::PaperInputs {
+        document: &document, charts: &charts, bibliography: bibliography.as_ref(), assets: &project.assets, book: &book,
+        stats_json: &stats, template: project.paper_template.as_ref(), date, standard: config.paper.standard,
+    })?;
     let mut site = Site::default();
     site.insert("index.html", html);
     site.insert(config.output.pdf.as_str(), paper.pdf);

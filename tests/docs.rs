@@ -1,4 +1,5 @@
-//! docs/book-toml.md is generated from the doc comments of src/config.rs; this
+//! docs/book-toml.md and docs/charts.md are generated from the doc comments of
+//! src/config/ and src/charts/spec.rs; this
 //! test fails when they drift apart. Regenerate with
 //! `UPDATE_DOCS=1 cargo test --test docs`.
 
@@ -7,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 
-/// A struct or enum of config.rs with its doc and its fields or variants.
+/// A struct or enum of a source file, with its doc and its fields or variants.
 #[derive(Debug, Default)]
 struct Item {
     doc: String,
@@ -129,12 +130,16 @@ const CHART_SECTIONS: [(&str, &str); 4] = [
 ];
 
 fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -> String {
-    let mut items = parse(&fs::read_to_string(common::repo().join(source)).unwrap());
+    let read = |path: &str| fs::read_to_string(common::repo().join(path)).unwrap();
+    let mut items = BTreeMap::new();
+    for path in source.split(' ') {
+        items.extend(parse(&read(path)));
+    }
     if source.ends_with("spec.rs") {
-        items.extend(parse(&fs::read_to_string(common::repo().join("src/config.rs")).unwrap()).into_iter().filter(|(k, _)| k == "Better"));
+        items.extend(parse(&read("src/config/data.rs")).into_iter().filter(|(k, _)| k == "Better"));
     }
     let mut out = format!(
-        "# {title}\n\n<!-- Generated from the doc comments of {source} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n"
+        "# {title}\n\n<!-- Generated from the doc comments of {} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n", source.replace(' ', ", ")
     );
     for (section, name) in sections {
         let item = &items[*name];
@@ -167,7 +172,8 @@ fn check(path: &str, generated: String) {
 #[test]
 fn book_toml_reference_is_generated_from_config_doc_comments() {
     let intro = "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
-    check("docs/book-toml.md", generate("src/config.rs", "book.toml reference", intro, &BOOK_SECTIONS));
+    let sources = "src/config/mod.rs src/config/data.rs src/config/metrics.rs";
+    check("docs/book-toml.md", generate(sources, "book.toml reference", intro, &BOOK_SECTIONS));
 }
 
 #[test]

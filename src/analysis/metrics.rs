@@ -98,6 +98,10 @@ fn evaluate_one(metric: &Metric, results: &ResultSet, config: &Config) -> Result
         err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
     })?;
     let env_column = config.study.environment_column.as_str();
+    if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
+        return Err(err(format!("{} has no `{env_column}` column", table.path.display()),
+            "a metric compares environments; add the column, or set [study] environment-column".into()));
+    }
     let candidate = candidate(metric, config).map_err(|m| err(m, "set `candidate` to the environment to compare".into()))?;
     let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
     if let Some(p) = metric.per.as_ref().filter(|p| table.column(p).is_none()) {
@@ -150,6 +154,17 @@ fn environments(table: &Table, column: &str, rows: &[usize]) -> Vec<String> {
     envs
 }
 
+/// Standard error and degrees of freedom of the mean of `k` ratios: sqrt(Σ se²) / k,
+/// with Welch–Satterthwaite degrees of freedom; `None` if any ratio lacks an se.
+fn averaged_interval(ratios: &[stats::Ratio]) -> Option<(f64, f64)> {
+    let k = ratios.len() as f64;
+    let ses: Vec<(f64, f64)> = ratios.iter().map(|r| r.se.zip(r.df)).collect::<Option<_>>()?;
+    let variance: f64 = ses.iter().map(|(se, _)| se * se).sum::<f64>() / (k * k);
+    let parts: Vec<(f64, f64)> = ses.iter().map(|(se, df)| (se * se / (k * k), *df)).collect();
+    let df = variance * variance / parts.iter().map(|(v, df)| v * v / df).sum::<f64>();
+    (variance > 0.0).then(|| (variance.sqrt(), df))
+}
+
 /// The metric's value, interval and p-value from per-group (candidate, baseline) pairs.
 fn compute(metric: &Metric, config: &Config, candidate: &str, pairs: &[(Summary, Option<Summary>)], inputs: Inputs) -> Result<MetricValue, String> {
     let k = pairs.len() as f64;
@@ -180,13 +195,7 @@ fn compute(metric: &Metric, config: &Config, candidate: &str, pairs: &[(Summary,
         environment: config.study.baseline.clone(), mean: ratios.iter().map(|x| x.3).sum::<f64>() / k,
         n: ratios.iter().map(|x| x.2).min().unwrap_or(0),
     });
-    let ses: Option<Vec<(f64, f64)>> = ratios.iter().map(|x| x.0.se.zip(x.0.df)).collect();
-    let interval = ses.and_then(|ses| {
-        let variance: f64 = ses.iter().map(|(se, _)| se * se).sum::<f64>() / (k * k);
-        let parts: Vec<(f64, f64)> = ses.iter().map(|(se, df)| (se * se / (k * k), *df)).collect();
-        let df = variance * variance / parts.iter().map(|(v, df)| v * v / df).sum::<f64>();
-        (variance > 0.0).then(|| (variance.sqrt(), df))
-    });
+    let interval = averaged_interval(&ratios.iter().map(|x| x.0).collect::<Vec<_>>());
     let p = match (pairs, interval) {
         ([(c, Some(b))], _) => stats::welch(c, b).map(|w| w.p),
         (_, Some((se, df))) => Some(stats::p_value((r - 1.0) / se, df)),

@@ -97,32 +97,33 @@ pub fn to_html(source: &str, refs: Refs) -> String {
                 events.push(Event::Start(Tag::Heading { level: demote(level), id, classes, attrs: Vec::new() }));
             }
             Event::End(TagEnd::Heading(level)) => events.push(Event::End(TagEnd::Heading(demote(level)))),
-            Event::Text(text) => {
-                for segment in directives::split(&text) {
-                    events.push(match segment {
-                        Segment::Text(t) => Event::Text(t.to_string().into()),
-                        Segment::Figure(id) => {
-                            let number = refs.charts.get(id).map_or(0, |c| c.number);
-                            Event::InlineHtml(format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into())
-                        }
-                        Segment::Table(id) => {
-                            let number = refs.table_number(id);
-                            Event::InlineHtml(format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into())
-                        }
-                        Segment::Cite(keys) => {
-                            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                            let text = refs.citations.get(&keys).cloned().unwrap_or_default();
-                            Event::InlineHtml(format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0])).into())
-                        }
-                    });
-                }
-            }
+            Event::Text(text) => events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs))),
             other => events.push(other),
         }
     }
     let mut out = String::new();
     html::push_html(&mut out, events.into_iter());
     out
+}
+
+/// Prose text, or the HTML of a cross-reference or citation.
+fn segment(segment: Segment, refs: &Refs) -> Event<'static> {
+    match segment {
+        Segment::Text(t) => Event::Text(t.to_string().into()),
+        Segment::Figure(id) => {
+            let number = refs.charts.get(id).map_or(0, |c| c.number);
+            Event::InlineHtml(format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into())
+        }
+        Segment::Table(id) => {
+            let number = refs.table_number(id);
+            Event::InlineHtml(format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into())
+        }
+        Segment::Cite(keys) => {
+            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            let text = refs.citations.get(&keys).cloned().unwrap_or_default();
+            Event::InlineHtml(format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0])).into())
+        }
+    }
 }
 
 /// The figure of a chart: inline SVG, numbered caption, data table and CSV link.

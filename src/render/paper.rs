@@ -32,11 +32,32 @@ pub struct Paper {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Typeset the paper. `stats_json` is served to the template as `stats.json`.
-pub fn render(
-    document: &Document, charts: &ChartSet, bibliography: Option<&crate::references::Bibliography>, assets: &[SourceFile], book: &BookView, stats_json: &[u8], template: Option<&SourceFile>,
-    date: Option<(i32, u8, u8, u8, u8, u8)>, standard: crate::config::PdfStandard,
-) -> Result<Paper, Diagnostics> {
+/// Everything the paper is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct PaperInputs<'a> {
+    /// The content pages.
+    pub document: &'a Document,
+    /// The charts, embedded as figures.
+    pub charts: &'a ChartSet,
+    /// The bibliography, served as `references.bib`.
+    pub bibliography: Option<&'a crate::references::Bibliography>,
+    /// Images of `content/`.
+    pub assets: &'a [SourceFile],
+    /// Metadata and metrics, served as `book.json`.
+    pub book: &'a BookView,
+    /// Every statistic, served as `stats.json`.
+    pub stats_json: &'a [u8],
+    /// `templates/paper.typ`, if the study has one.
+    pub template: Option<&'a SourceFile>,
+    /// The build's date (UTC): `datetime.today()` and the PDF's creation date.
+    pub date: Option<(i32, u8, u8, u8, u8, u8)>,
+    /// The PDF standard.
+    pub standard: crate::config::PdfStandard,
+}
+
+/// Typeset the paper.
+pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
+    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard } = *inputs;
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();

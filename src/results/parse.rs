@@ -29,10 +29,29 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
     if !errors.is_empty() {
         return Err(errors);
     }
+    let mut dropped = 0;
+    let (cells, lines) = read_rows(&mut reader, bytes, &names, file, &mut errors, &mut dropped);
+    if lines.is_empty() && errors.is_empty() {
+        return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
+            .hint("add one row per run below the header, or delete the file")
+            .into());
+    }
+    let columns = typed_columns(&names, &types, cells, &lines, bytes, file, &mut errors, &mut dropped);
+    if dropped > 0 {
+        errors.push(Diagnostic::new(Location::file(&file.path), format!("{dropped} more errors in this file not shown")));
+    }
+    errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
+}
+
+/// Every row's cells as text, by column, and the line each row starts on.
+fn read_rows(
+    reader: &mut csv::Reader<&[u8]>, bytes: &[u8], names: &[String], file: &SourceFile,
+    errors: &mut Diagnostics, dropped: &mut usize,
+) -> (Vec<Vec<String>>, Vec<u64>) {
+    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
     let mut cells: Vec<Vec<String>> = vec![Vec::new(); names.len()];
     let mut lines = Vec::new();
     let mut record = ByteRecord::new();
-    let mut dropped = 0;
     loop {
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
@@ -45,7 +64,7 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
         }
         let (line, offset) = record.position().map_or((0, 0), |p| (p.line(), p.byte() as usize));
         let mut report = |d: Diagnostic| {
-            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { dropped += 1 }
+            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { *dropped += 1 }
         };
         if record.len() != names.len() {
             let column = field_column(bytes, offset, record.len().min(names.len()));
@@ -66,16 +85,7 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
         }
         lines.push(line);
     }
-    if lines.is_empty() && errors.is_empty() {
-        return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
-            .hint("add one row per run below the header, or delete the file")
-            .into());
-    }
-    let columns = typed_columns(&names, &types, cells, &lines, bytes, file, &mut errors, &mut dropped);
-    if dropped > 0 {
-        errors.push(Diagnostic::new(Location::file(&file.path), format!("{dropped} more errors in this file not shown")));
-    }
-    errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
+    (cells, lines)
 }
 
 /// Header names, checked for emptiness, duplicates and encoding.

@@ -10,6 +10,12 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
+mod data;
+mod metrics;
+
+pub use data::{Better, ColumnType, Dataset, Scaling};
+pub use metrics::{Compare, FilterValue, Metric, Range};
+
 /// The whole `book.toml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -102,167 +108,6 @@ pub struct Environment {
     /// What the environment is: software stack, network, versions.
     #[serde(default)]
     pub description: Option<String>,
-}
-
-/// The schema of one results CSV.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Dataset {
-    /// File name under `results/`; default `<name>.csv`.
-    #[serde(default)]
-    pub file: Option<String>,
-    /// Required columns and their types: `text`, `integer`, `number`, `positive`
-    /// (a number > 0, such as a time), `non-negative` or `percent` (0 to 100).
-    #[serde(default)]
-    pub columns: BTreeMap<String, ColumnType>,
-    /// Columns whose values identify one run; two rows with the same values are an error.
-    #[serde(default)]
-    pub key: Vec<String>,
-    /// Columns that define a configuration (besides the environment); statistics are
-    /// computed per environment and configuration.
-    #[serde(default)]
-    pub group_by: Vec<String>,
-    /// Derived columns, computed per row from an arithmetic expression over other
-    /// columns, for example `cpu_seconds = "loop_time_s * procs * cpu_use_pct / 100"`.
-    #[serde(default)]
-    pub derive: BTreeMap<String, String>,
-    /// Strong-scaling analysis: speedup and parallel efficiency.
-    #[serde(default)]
-    pub scaling: Option<Scaling>,
-    /// Where each derived column's expression is in book.toml (filled in after parsing).
-    #[serde(skip)]
-    pub derive_at: BTreeMap<String, Location>,
-}
-
-/// The type a column's values must have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ColumnType {
-    /// Any text.
-    Text,
-    /// A whole number.
-    Integer,
-    /// A finite number.
-    Number,
-    /// A finite number greater than zero.
-    Positive,
-    /// A finite number, zero or more.
-    NonNegative,
-    /// A finite number from 0 to 100.
-    Percent,
-}
-
-/// Which columns a scaling analysis uses.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Scaling {
-    /// Column holding the number of processes (the smallest count is the reference).
-    pub by: String,
-    /// Column measured, such as throughput or time.
-    pub value: String,
-    /// `higher` when the value is a throughput, `lower` when it is a time.
-    pub better: Better,
-}
-
-/// Which direction of a value is an improvement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Better {
-    /// Larger values are better.
-    Higher,
-    /// Smaller values are better.
-    Lower,
-}
-
-/// A named statistic, computed from one results file.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Metric {
-    /// Identifier used in prose: `{{ stat(name="...") }}`.
-    pub name: String,
-    /// Short label for cards and tables.
-    pub label: String,
-    /// Definition in words, shown with the metric in the page and the paper.
-    #[serde(default)]
-    pub definition: Option<String>,
-    /// Results file stem, such as `lammps`.
-    pub data: String,
-    /// Column (or derived column) whose values are compared.
-    pub value: String,
-    /// Row filter: `{ procs = 32 }`, a list `{ procs = [2, 4] }`, or a range
-    /// `{ procs = { min = 2, max = 32 } }` (inclusive).
-    #[serde(default, rename = "where")]
-    pub filter: BTreeMap<String, FilterValue>,
-    /// `relative` (candidate / baseline − 1), `slowdown` (1 − candidate / baseline),
-    /// `ratio` (candidate / baseline) or `summary` (the value in one environment).
-    #[serde(default)]
-    pub compare: Compare,
-    /// Environment compared against the baseline (or summarised); default: the one
-    /// environment that is not the baseline.
-    #[serde(default)]
-    pub candidate: Option<String>,
-    /// Compute the comparison per value of this column, then average over them.
-    #[serde(default)]
-    pub per: Option<String>,
-    /// Whether a higher or a lower value of this metric is good news.
-    pub better: Better,
-    /// Unit of a `summary` metric, such as `timesteps/s`; comparisons are in %.
-    #[serde(default)]
-    pub unit: Option<String>,
-    /// Decimals shown; default 1.
-    #[serde(default = "default_decimals")]
-    pub decimals: usize,
-    /// Show the metric as a summary card on the page.
-    #[serde(default)]
-    pub headline: bool,
-    /// Where the metric is defined in book.toml (filled in after parsing).
-    #[serde(skip)]
-    pub location: Option<Location>,
-}
-
-fn default_decimals() -> usize {
-    1
-}
-
-/// How a metric compares environments.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Compare {
-    /// candidate / baseline − 1, in percent.
-    #[default]
-    Relative,
-    /// 1 − candidate / baseline, in percent.
-    Slowdown,
-    /// candidate / baseline.
-    Ratio,
-    /// Mean of the candidate environment alone.
-    Summary,
-}
-
-/// One condition of a metric's `where` filter.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum FilterValue {
-    /// Equal to this number.
-    Number(f64),
-    /// Equal to this text.
-    Text(String),
-    /// Equal to any of these.
-    AnyOf(Vec<FilterValue>),
-    /// Within an inclusive range.
-    Range(Range),
-}
-
-/// An inclusive numeric range; either end may be open.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Range {
-    /// Smallest value kept.
-    #[serde(default)]
-    pub min: Option<f64>,
-    /// Largest value kept.
-    #[serde(default)]
-    pub max: Option<f64>,
 }
 
 /// Output settings.

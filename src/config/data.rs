@@ -1,0 +1,77 @@
+//! `[data.NAME]` sections of book.toml: the schema of each results file.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::diagnostic::Location;
+
+/// The schema of one results CSV.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Dataset {
+    /// File name under `results/`; default `<name>.csv`.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Required columns and their types: `text`, `integer`, `number`, `positive`
+    /// (a number > 0, such as a time), `non-negative` or `percent` (0 to 100).
+    #[serde(default)]
+    pub columns: BTreeMap<String, ColumnType>,
+    /// Columns whose values identify one run; two rows with the same values are an error.
+    #[serde(default)]
+    pub key: Vec<String>,
+    /// Columns that define a configuration (besides the environment); statistics are
+    /// computed per environment and configuration.
+    #[serde(default)]
+    pub group_by: Vec<String>,
+    /// Derived columns, computed per row from an arithmetic expression over other
+    /// columns, for example `cpu_seconds = "loop_time_s * procs * cpu_use_pct / 100"`.
+    #[serde(default)]
+    pub derive: BTreeMap<String, String>,
+    /// Strong-scaling analysis: speedup and parallel efficiency.
+    #[serde(default)]
+    pub scaling: Option<Scaling>,
+    /// Where each derived column's expression is in book.toml (filled in after parsing).
+    #[serde(skip)]
+    pub derive_at: BTreeMap<String, Location>,
+}
+
+/// The type a column's values must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ColumnType {
+    /// Any text.
+    Text,
+    /// A whole number.
+    Integer,
+    /// A finite number.
+    Number,
+    /// A finite number greater than zero.
+    Positive,
+    /// A finite number, zero or more.
+    NonNegative,
+    /// A finite number from 0 to 100.
+    Percent,
+}
+
+/// Which columns a scaling analysis uses.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scaling {
+    /// Column holding the number of processes (the smallest count is the reference).
+    pub by: String,
+    /// Column measured, such as throughput or time.
+    pub value: String,
+    /// `higher` when the value is a throughput, `lower` when it is a time.
+    pub better: Better,
+}
+
+/// Which direction of a value is an improvement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Better {
+    /// Larger values are better.
+    Higher,
+    /// Smaller values are better.
+    Lower,
+}
