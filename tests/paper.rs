@@ -151,3 +151,21 @@ fn caveats_follow_the_data() {
         assert!(text.contains("Limitations") && text.contains("was measured only in Base"), "{text}");
     }
 }
+
+#[test]
+fn fonts_are_embedded_and_letter_paper_is_honoured() {
+    if !tool("pdffonts", &["-v"]) {
+        return;
+    }
+    let study = fixture("charts");
+    edit(study.path(), "book.toml", "[study]", "[paper]\nsize = \"us-letter\"\n\n[study]");
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let pdf = study.path().join("site/paper.pdf");
+    let fonts = String::from_utf8_lossy(&Command::new("pdffonts").arg(&pdf).output().unwrap().stdout).into_owned();
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.contains(" yes ")), "every font embedded:\n{fonts}");
+    assert!(rows.iter().all(|r| r.contains("LibertinusSerif") || r.contains("DejaVuSansMono") || r.contains("NewCMMath")), "{fonts}");
+    // US Letter is 8.5 × 11 in = 612 × 792 pt.
+    assert!(pdfinfo(&pdf).contains("Page size:       612 x 792 pts (letter)"), "{}", pdfinfo(&pdf));
+}
