@@ -97,14 +97,25 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
     }
     let stats = render::json::render(&analysis);
-    let html = render::html::render(&document, &charts, &cited, &book, project.page_template.as_ref())?;
     let date = build_date(source_date_epoch, config.book.date.as_deref());
+    let provenance = render::html::Provenance {
+        generator: book.generator.clone(),
+        results_hash: results_hash(&project.results),
+        commit: project.results_commit.clone(),
+        date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
+    };
+    let pages = render::html::render(&render::html::SiteInputs {
+        document: &document, charts: &charts, cited: &cited, book: &book, templates: &project.templates, provenance: &provenance,
+    })?;
     let paper = render::paper::render(&render::paper::PaperInputs {
         document: &document, charts: &charts, bibliography: bibliography.as_ref(), assets: &project.assets, book: &book,
-        stats_json: &stats, template: project.paper_template.as_ref(), date, standard: config.paper.standard,
+        stats_json: &stats, template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date,
+        standard: config.paper.standard,
     })?;
     let mut site = Site::default();
-    site.insert("index.html", html);
+    for (name, content) in pages {
+        site.insert(name, content);
+    }
     site.insert(config.output.pdf.as_str(), paper.pdf);
     site.insert("data/stats.json", stats);
     for asset in &project.assets {
@@ -117,6 +128,18 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
     }
     Ok(Rendered { site, warnings: paper.warnings })
+}
+
+/// The first 12 hex digits of the SHA-256 over every results file (path and bytes).
+fn results_hash(files: &[project::SourceFile]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for file in files {
+        hasher.update(file.path.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        hasher.update(&file.bytes);
+    }
+    hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The build's timestamp: `SOURCE_DATE_EPOCH` if given, else book.toml's date at midnight UTC.

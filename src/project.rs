@@ -47,15 +47,16 @@ pub struct Project {
     pub results: Vec<SourceFile>,
     /// `content/*.md`, sorted by path.
     pub content: Vec<SourceFile>,
-    /// `templates/page.html`, when the study overrides the built-in page template.
-    pub page_template: Option<SourceFile>,
-    /// `templates/paper.typ`, when the study overrides the built-in paper template.
-    pub paper_template: Option<SourceFile>,
+    /// Files of `templates/` that override built-in ones: `*.html` (Tera),
+    /// `style.css` and `app.js`.
+    pub templates: Vec<SourceFile>,
     /// `content/references.bib`, when the study cites anything.
     pub bibliography: Option<SourceFile>,
     /// Images in `content/` (png, jpg, gif, svg, webp), copied to the site and
     /// embedded in the paper.
     pub assets: Vec<SourceFile>,
+    /// The last commit that changed `results/`, when the study is in a git repository.
+    pub results_commit: Option<String>,
 }
 
 /// File extensions of images that content may embed.
@@ -77,14 +78,42 @@ pub fn load(root: &Path) -> Result<Project> {
     Ok(Project {
         results: read_dir(&root, "results", "csv")?,
         content: read_dir(&root, "content", "md")?,
-        page_template: read_optional(&root, "templates/page.html")?,
-        paper_template: read_optional(&root, "templates/paper.typ")?,
+        templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
         assets: IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&root, "content", ext)).collect::<Result<Vec<_>>>()?
             .into_iter().flatten().collect(),
+        results_commit: results_commit(&root),
         config,
         root,
     })
+}
+
+/// The study's template overrides: every file under `templates/` but its README.
+fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
+    let folder = root.join("templates");
+    let mut files = Vec::new();
+    if !folder.is_dir() {
+        return Ok(files);
+    }
+    for entry in WalkDir::new(&folder).min_depth(1).max_depth(3).sort_by_file_name() {
+        let entry = entry.context("cannot list `templates/`")?;
+        let path = entry.path();
+        let wanted = path.extension().is_some_and(|e| e == "html" || e == "typ")
+            || path.file_name().is_some_and(|n| n == "style.css" || n == "app.js");
+        if entry.file_type().is_file() && wanted {
+            files.push(read(root, path.strip_prefix(root).unwrap_or(path))?);
+        }
+    }
+    Ok(files)
+}
+
+/// `git log -1 --format=%h -- results`, if git and a repository are there.
+fn results_commit(root: &Path) -> Option<String> {
+    let output = std::process::Command::new("git")
+        .arg("-C").arg(root).args(["log", "-1", "--format=%h", "--", "results"])
+        .output().ok()?;
+    let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
+    (output.status.success() && !commit.is_empty()).then_some(commit)
 }
 
 /// Read `relative` under `root`, refusing paths that leave the study.

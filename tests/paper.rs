@@ -9,13 +9,12 @@ use std::process::Command;
 
 use common::*;
 use proptest::prelude::*;
-use report::charts::ChartSet;
 use report::markdown::directives;
 use report::render::pdf::{self, PaperProject};
 use report::render::typst_markup;
 
 fn compile(markdown: &str) -> Result<Vec<u8>, String> {
-    let markup = typst_markup::convert(markdown, &ChartSet::default());
+    let markup = typst_markup::convert(markdown, &report::render::Refs::none());
     let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None };
     pdf::render(&project).map_err(|e| format!("{e:?}\n--- markup ---\n{}", markup.text))
 }

@@ -14,13 +14,13 @@ fn every_construct() -> String {
 
 #[test]
 fn typst_markup_of_every_construct() {
-    let markup = typst_markup::convert(&every_construct(), &Default::default());
+    let markup = typst_markup::convert(&every_construct(), &report::render::Refs::none());
     insta::assert_snapshot!(markup.text);
 }
 
 #[test]
 fn html_of_every_construct() {
-    insta::assert_snapshot!(html::to_html(&every_construct(), html::Refs::none()));
+    insta::assert_snapshot!(html::to_html(&every_construct(), report::render::Refs::none()));
 }
 
 #[test]
@@ -34,7 +34,7 @@ fn page_of_the_minimal_fixture() {
 #[test]
 fn typst_markup_of_every_construct_compiles() {
     use report::render::pdf::{PaperProject, render};
-    let markup = typst_markup::convert(&every_construct(), &Default::default());
+    let markup = typst_markup::convert(&every_construct(), &report::render::Refs::none());
     let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"/></svg>";
     let main = format!("#set document(title: [Every construct])\n{}", markup.text);
     let files = [("figure.svg".to_string(), svg.as_bytes().to_vec())].into();

@@ -37,6 +37,8 @@ pub struct Hover {
     pub py: i32,
     /// What the point shows.
     pub text: String,
+    /// Style index of the point's series.
+    pub style: usize,
 }
 
 /// Colour of a style index.
@@ -178,7 +180,7 @@ fn lines(chart: &mut Chart, spec: &ChartSpec, data: &ChartData, at: &dyn Fn(f64,
                 chart.draw_series(std::iter::once(ErrorBar::new_vertical(x, lo, y, at(p.x, hi).1, c.stroke_width(1), 8)))?;
             }
             let xy = at(p.x, p.y);
-            hovers.push(Hover { px: chart.backend_coord(&xy).0, py: chart.backend_coord(&xy).1, text: hover_text(spec, &series.label, p) });
+            hovers.push(Hover { px: chart.backend_coord(&xy).0, py: chart.backend_coord(&xy).1, text: hover_text(spec, &series.label, p), style: series.style });
         }
         chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
         if spec.mark_peak
@@ -234,7 +236,7 @@ fn bars(chart: &mut Chart, data: &ChartData, xs: &[f64], hovers: &mut Vec<Hover>
                 chart.plotting_area().strip_coord_spec().draw(&Text::new("n.s.", (px - 10, py + dy), (FontFamily::Name(FONT), 13).into_font()))?;
             }
             let (px, py) = chart.backend_coord(&(centre, p.y));
-            hovers.push(Hover { px, py, text: relative_text(&series.label, p) });
+            hovers.push(Hover { px, py, text: relative_text(&series.label, p), style: series.style });
         }
         let legend = move |(x, y): (i32, i32)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled());
         chart.draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?.label(series.label.clone()).legend(legend);

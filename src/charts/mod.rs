@@ -28,6 +28,8 @@ pub struct Chart {
     pub description: String,
     /// The numbers behind the chart: a header row, then one row per point.
     pub table: Vec<Vec<String>>,
+    /// The series: style index (the `sN` class of their SVG elements) and label.
+    pub series: Vec<(usize, String)>,
 }
 
 impl Chart {
@@ -77,8 +79,10 @@ fn chart(spec: &ChartSpec, number: usize, results: &ResultSet, config: &Config) 
     })?;
     let title = spec.title.clone().or_else(|| spec.caption.clone()).unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));
     let description = describe(spec, &data);
+    let series: Vec<(usize, String)> = data.series.iter().map(|s| (s.style, s.label.clone())).collect();
     let svg = svg::finish(&raw, &spec.id, &title, &description, &hovers);
-    Ok(Chart { spec: spec.clone(), number, svg, title, description, table: table(spec, &data) })
+    let svg = svg::tag_series(&svg, &series.iter().map(|(style, _)| *style).collect::<Vec<_>>());
+    Ok(Chart { spec: spec.clone(), number, svg, title, description, table: table(spec, &data), series })
 }
 
 /// A sentence per series: its range of values.

@@ -63,6 +63,28 @@ pub struct Book {
     /// Keywords, written into the PDF's metadata.
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// Language of the text, as a BCP 47 tag (`en`, `de`), for the page and the paper.
+    #[serde(default = "default_language")]
+    pub language: String,
+    /// When the study ran, shown under the title (`Spring 2025`).
+    #[serde(default)]
+    pub period: Option<String>,
+    /// Where or why it ran, shown under the title.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// The author's role, shown under the title.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Who took part, shown under the title.
+    #[serde(default)]
+    pub team: Option<String>,
+    /// Tools used, shown as tags under the title.
+    #[serde(default)]
+    pub tools: Vec<String>,
+}
+
+fn default_language() -> String {
+    "en".to_string()
 }
 
 /// One author of the study.

@@ -4,6 +4,7 @@
 //! references are collected here too ([`directives`]).
 
 pub mod directives;
+pub mod front_matter;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -29,6 +30,15 @@ pub struct Page {
     pub markdown: String,
     /// Captioned tables on earlier pages, so that numbering runs on.
     pub tables_before: usize,
+    /// The front matter.
+    pub front: front_matter::FrontMatter,
+}
+
+impl Page {
+    /// The file the page is written to: `index.html` for `index.md`, else `SLUG.html`.
+    pub fn url(&self) -> String {
+        format!("{}.html", self.slug)
+    }
 }
 
 /// Every content page, in file-name order (`index.md` first), and its charts.
@@ -65,38 +75,40 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
-    let mut sorted: Vec<&SourceFile> = content.iter().collect();
-    sorted.sort_by_key(|f| (f.stem() != "index", f.path.clone()));
-    let (mut charts, mut tables, mut references, mut citations, mut images) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for file in sorted {
-        let mut page = match expand_page(file, &fields, &caveats) {
-            Ok(page) => page,
-            Err(e) => { errors.0.extend(e.0); continue }
-        };
-        page.tables_before = tables.len();
+    for file in content {
+        match expand_page(file, &fields, &caveats) {
+            Ok(page) => pages.push(page),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    pages.sort_by_key(|p| (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone()));
+    let mut found = directives::Found::default();
+    for page in &mut pages {
+        page.tables_before = found.tables.len();
         match directives::scan(&page.path, &page.markdown) {
-            Ok(found) => {
-                charts.extend(found.charts);
-                tables.extend(found.tables);
-                references.extend(found.references);
-                citations.extend(found.citations);
-                images.extend(found.images);
+            Ok(f) => {
+                found.charts.extend(f.charts);
+                found.tables.extend(f.tables);
+                found.references.extend(f.references);
+                found.citations.extend(f.citations);
+                found.images.extend(f.images);
             }
             Err(e) => errors.0.extend(e.0),
         }
-        pages.push(page);
     }
     if errors.is_empty() {
-        if let Err(e) = directives::check_references(&references, &charts, &tables) {
-            errors.0.extend(e.0);
-        }
-        if let Err(e) = directives::check_citations(&citations, bibliography_keys) {
-            errors.0.extend(e.0);
-        }
-        if let Err(e) = directives::check_images(&images, assets) {
-            errors.0.extend(e.0);
+        let checks = [
+            directives::check_references(&found.references, &found.charts, &found.tables),
+            directives::check_citations(&found.citations, bibliography_keys),
+            directives::check_images(&found.images, assets),
+        ];
+        for check in checks {
+            if let Err(e) = check {
+                errors.0.extend(e.0);
+            }
         }
     }
+    let directives::Found { charts, tables, citations, .. } = found;
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     errors.into_result(Document { pages, charts, tables, citations })
 }
@@ -114,7 +126,8 @@ fn callout(caveats: &[crate::analysis::Caveat]) -> String {
 }
 
 fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
-    let text = file.text()?;
+    let (front, text) = front_matter::split(&file.path, file.text()?)?;
+    let text = text.as_str();
     check_calls(file, text, fields)?;
     let mut tera = Tera::default();
     let name = file.path.display().to_string();
@@ -131,8 +144,8 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
         .map_err(|err| tera_error(file, &err))?
         .replace(ATTRIBUTE_OPEN, "{#");
     let slug = file.stem();
-    let title = first_heading(&rendered).unwrap_or_else(|| slug.clone());
-    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, tables_before: 0 })
+    let title = front.title.clone().or_else(|| first_heading(&rendered)).unwrap_or_else(|| slug.clone());
+    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, tables_before: 0, front })
 }
 
 /// Stands for `{#` while Tera renders a page (two bytes, like `{#`).

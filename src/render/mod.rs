@@ -13,6 +13,38 @@ use crate::analysis::MetricValue;
 use crate::config::{Better, Compare, Config};
 use crate::format;
 
+/// What the Markdown of both renderers resolves against: charts, captioned
+/// tables, citations and environments of the whole document.
+#[derive(Debug, Clone, Copy)]
+pub struct Refs<'a> {
+    /// Every chart.
+    pub charts: &'a crate::charts::ChartSet,
+    /// Ids of every captioned table, in document order.
+    pub tables: &'a [Option<String>],
+    /// Captioned tables on earlier pages.
+    pub tables_before: usize,
+    /// Formatted citations by the keys cited together.
+    pub citations: &'a std::collections::BTreeMap<Vec<String>, String>,
+    /// The environments, for the ```` ```environments ```` block.
+    pub environments: &'a [EnvironmentView],
+}
+
+impl Refs<'static> {
+    /// No charts, tables, citations or environments: Markdown on its own.
+    pub fn none() -> Self {
+        static CHARTS: std::sync::OnceLock<crate::charts::ChartSet> = std::sync::OnceLock::new();
+        static CITATIONS: std::collections::BTreeMap<Vec<String>, String> = std::collections::BTreeMap::new();
+        Refs { charts: CHARTS.get_or_init(Default::default), tables: &[], tables_before: 0, citations: &CITATIONS, environments: &[] }
+    }
+}
+
+impl Refs<'_> {
+    /// The number of the captioned table `id` (0 if unknown).
+    pub fn table_number(&self, id: &str) -> usize {
+        self.tables.iter().position(|t| t.as_deref() == Some(id)).map_or(0, |i| i + 1)
+    }
+}
+
 /// A metric as both templates see it: the numbers and their formatted text.
 #[derive(Debug, Clone, Serialize)]
 pub struct MetricView {
@@ -28,6 +60,8 @@ pub struct MetricView {
     pub better: Better,
     /// True when the value is good news, false when bad, absent for summaries.
     pub good: Option<bool>,
+    /// `up` or `down`: the sign of the difference; absent for summaries and no change.
+    pub direction: Option<&'static str>,
     /// Whether the interval excludes "no difference".
     pub significant: Option<bool>,
     /// Formatted fields: value, ci, full, n, p, significance, ...
@@ -44,7 +78,9 @@ impl MetricView {
         });
         MetricView {
             name: m.name.clone(), label: m.label.clone(), definition: m.definition.clone(), headline: m.headline,
-            better: m.better, good, significant: m.significant, text: format::metric_fields(m),
+            better: m.better, good,
+            direction: (m.compare != Compare::Summary && m.value != null).then_some(if m.value > null { "up" } else { "down" }),
+            significant: m.significant, text: format::metric_fields(m),
         }
     }
 }
@@ -67,6 +103,12 @@ pub struct BookView {
     pub keywords: Vec<String>,
     /// `a4` or `us-letter`.
     pub paper: &'static str,
+    /// Language of the text (`en`).
+    pub language: String,
+    /// Facts shown under the title: period, context, role, team.
+    pub meta: Vec<MetaItem>,
+    /// Tools used, shown as tags.
+    pub tools: Vec<String>,
     /// Environments in name order.
     pub environments: Vec<EnvironmentView>,
     /// Every metric, in book.toml order.
@@ -81,6 +123,15 @@ pub struct BookView {
     pub pdf: String,
     /// `report` and its version.
     pub generator: String,
+}
+
+/// One fact about the study, with its label.
+#[derive(Debug, Clone, Serialize)]
+pub struct MetaItem {
+    /// Label, such as `Period`.
+    pub label: &'static str,
+    /// Value from book.toml.
+    pub value: String,
 }
 
 /// One entry of the reference list.
@@ -126,6 +177,10 @@ impl BookView {
             date: book.date.clone(),
             summary: book.summary.clone(),
             keywords: book.keywords.clone(),
+            language: book.language.clone(),
+            meta: [("Period", &book.period), ("Context", &book.context), ("Role", &book.role), ("Team", &book.team)]
+                .into_iter().filter_map(|(label, v)| v.clone().map(|value| MetaItem { label, value })).collect(),
+            tools: book.tools.clone(),
             paper: match config.paper.size {
                 crate::config::PaperSize::A4 => "a4",
                 crate::config::PaperSize::UsLetter => "us-letter",

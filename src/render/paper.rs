@@ -61,8 +61,12 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
-    for page in &document.pages {
-        let markup = typst_markup::convert(&page.markdown, charts);
+    let cited = BTreeMap::new();
+    for page in document.pages.iter().filter(|p| p.front.includes(crate::markdown::front_matter::OutputName::Paper)) {
+        let refs = super::Refs {
+            charts, tables: &document.tables, tables_before: page.tables_before, citations: &cited, environments: &book.environments,
+        };
+        let markup = typst_markup::convert(&page.markdown, &refs);
         for &offset in &markup.dropped_html {
             warnings.push(Diagnostic::new(Location::at_offset(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
                 .hint("use Markdown instead of HTML for content that should be in both outputs"));
@@ -133,7 +137,7 @@ mod tests {
     fn typst_errors_in_content_point_at_the_markdown_line() {
         let first = "# One\n\nText.\n";
         let second = "# Two\n\nMore text.\n\nLast paragraph.\n";
-        let (m1, m2) = (typst_markup::convert(first, &ChartSet::default()), typst_markup::convert(second, &ChartSet::default()));
+        let (m1, m2) = (typst_markup::convert(first, &super::super::Refs::none()), typst_markup::convert(second, &super::super::Refs::none()));
         let parts = [
             Part { start: 0, path: "content/a.md".into(), markdown: first.into(), markup: m1.clone() },
             Part { start: m1.text.len(), path: "content/b.md".into(), markdown: second.into(), markup: m2.clone() },

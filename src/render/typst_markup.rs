@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
-use crate::charts::ChartSet;
+use super::Refs;
 use crate::markdown::directives::{self, Segment};
 
 /// Typst markup converted from one Markdown text.
@@ -63,10 +63,10 @@ pub fn string(text: &str) -> String {
 
 /// Convert the Markdown `source` to Typst markup; chart blocks become numbered
 /// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
-pub fn convert(source: &str, charts: &ChartSet) -> Markup {
+pub fn convert(source: &str, refs: &Refs) -> Markup {
     let events = directives::for_output(directives::events(source), directives::Output::Paper);
     let captions = directives::table_captions(&events);
-    let mut converter = Converter { charts: Some(charts), ..Converter::default() };
+    let mut converter = Converter { refs: Some(*refs), ..Converter::default() };
     for (i, (event, range)) in events.into_iter().enumerate() {
         if captions.iter().any(|c| c.skip.contains(&i)) {
             continue;
@@ -82,7 +82,7 @@ pub fn convert(source: &str, charts: &ChartSet) -> Markup {
 
 #[derive(Default)]
 struct Converter<'c> {
-    charts: Option<&'c ChartSet>,
+    refs: Option<Refs<'c>>,
     /// Set while a captioned table is open: the label to put after its figure.
     table_label: Option<String>,
     out: String,
@@ -151,7 +151,7 @@ impl Converter<'_> {
 
     /// A chart block as a numbered figure with alt text and caption.
     fn figure(&mut self, body: &str) {
-        let chart = directives::chart_id(body).and_then(|id| self.charts.and_then(|c| c.get(&id)));
+        let chart = directives::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
         if let Some(chart) = chart {
             let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
             let figure = format!(
@@ -159,6 +159,20 @@ impl Converter<'_> {
                 string(&format!("charts/{}.svg", chart.spec.id)), string(&chart.description), chart.spec.id
             );
             self.push(&figure);
+        }
+    }
+
+    /// The environments of book.toml side by side.
+    fn environments(&mut self) {
+        let envs = self.refs.map(|r| r.environments).unwrap_or_default();
+        let cells: Vec<String> = envs.iter().map(|e| {
+            let baseline = if e.baseline { " (baseline)" } else { "" };
+            let description = e.description.as_deref().map(escape).unwrap_or_default();
+            format!("block(width: 100%, inset: 8pt, stroke: 0.5pt + luma(180), radius: 2pt)[#strong[{}]{}\\ {description}]", escape(&e.label), escape(baseline))
+        }).collect();
+        if !cells.is_empty() {
+            let columns = vec!["1fr"; cells.len()].join(", ");
+            self.push(&format!("#grid(columns: ({columns},), gutter: 8pt, {})\n\n", cells.join(", ")));
         }
     }
 
@@ -242,6 +256,9 @@ impl Converter<'_> {
                 if lang.as_deref() == Some("chart") {
                     return self.figure(&code);
                 }
+                if lang.as_deref() == Some("environments") {
+                    return self.environments();
+                }
                 let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
                 self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
             }
@@ -316,7 +333,7 @@ mod tests {
     use super::*;
 
     fn convert_plain(source: &str) -> Markup {
-        convert(source, &ChartSet::default())
+        convert(source, &Refs::none())
     }
 
     #[test]

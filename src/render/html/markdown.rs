@@ -1,0 +1,215 @@
+//! Markdown to HTML with pulldown-cmark: chart figures (grouped into a
+//! dashboard grid), numbered tables, cross-references, citations, heading
+//! anchors and the environments block.
+
+use std::collections::BTreeMap;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd, html};
+
+use super::super::Refs;
+use crate::charts::Chart;
+use crate::charts::svg::escape;
+use crate::markdown::directives::{self, Segment};
+
+/// Markdown to HTML, with headings one level down (the page title is the
+/// `<h1>`), every heading anchored, chart blocks replaced by their figures,
+/// captioned tables numbered, and references and citations resolved.
+pub fn to_html(source: &str, refs: Refs) -> String {
+    let all = directives::for_output(directives::events(source), directives::Output::Page);
+    let captions = directives::table_captions(&all);
+    let anchors = anchors(&all);
+    let mut events: Vec<Event> = Vec::new();
+    let mut block: Option<(String, String)> = None;
+    let mut tables = refs.tables_before;
+    let mut open_figure = false;
+    for (i, (event, _)) in all.into_iter().enumerate() {
+        if captions.iter().any(|c| c.skip.contains(&i)) {
+            continue;
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => block = Some((lang.to_string(), String::new())),
+            Event::Text(text) if block.is_some() => block.iter_mut().for_each(|b| b.1.push_str(&text)),
+            Event::End(TagEnd::CodeBlock) if block.is_some() => {
+                let (lang, body) = block.take().unwrap_or_default();
+                events.push(Event::Html(directive(&lang, &body, &refs).into()));
+            }
+            Event::Start(Tag::Table(alignments)) => {
+                if let Some(c) = captions.iter().find(|c| c.start == i) {
+                    tables += 1;
+                    let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
+                    events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", escape(&c.caption)).into()));
+                    open_figure = true;
+                }
+                events.push(Event::Start(Tag::Table(alignments)));
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(Event::End(TagEnd::Table));
+                if std::mem::take(&mut open_figure) {
+                    events.push(Event::Html("</figure>\n".into()));
+                }
+            }
+            Event::Start(Tag::Heading { level, classes, .. }) => {
+                let id = anchors.get(&i).cloned().unwrap_or_default();
+                events.push(Event::Start(Tag::Heading { level: demote(level), id: Some(id.into()), classes, attrs: Vec::new() }));
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) = events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. }))) {
+                    let link = format!("<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>", escape(id));
+                    events.push(Event::InlineHtml(link.into()));
+                }
+                events.push(Event::End(TagEnd::Heading(demote(level))));
+            }
+            Event::Text(text) => events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs))),
+            other => events.push(other),
+        }
+    }
+    let mut out = String::new();
+    html::push_html(&mut out, group_figures(events).into_iter());
+    out
+}
+
+fn is_directive(lang: &str) -> bool {
+    matches!(lang, "chart" | "environments")
+}
+
+/// The HTML of a ```` ```chart ```` or ```` ```environments ```` block.
+fn directive(lang: &str, body: &str, refs: &Refs) -> String {
+    match lang {
+        "chart" => directives::chart_id(body).and_then(|id| refs.charts.get(&id)).map(figure).unwrap_or_default(),
+        _ => environments(refs),
+    }
+}
+
+/// Consecutive chart figures go into one dashboard grid: two columns on wide
+/// screens, stacked on narrow ones.
+fn group_figures(events: Vec<Event>) -> Vec<Event> {
+    let is_chart = |e: &Event| matches!(e, Event::Html(h) if h.starts_with("<div class=\"chart\""));
+    let mut out = Vec::with_capacity(events.len() + 4);
+    let mut i = 0;
+    while i < events.len() {
+        let run = events[i..].iter().take_while(|e| is_chart(e)).count();
+        if run >= 2 {
+            out.push(Event::Html("<div class=\"dashboard\">\n".into()));
+            out.extend(events[i..i + run].iter().cloned());
+            out.push(Event::Html("</div>\n".into()));
+            i += run;
+        } else {
+            out.push(events[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A stable, unique id for every heading: its `{#id}`, or a slug of its text.
+fn anchors(events: &[(Event, std::ops::Range<usize>)]) -> BTreeMap<usize, String> {
+    let mut out = BTreeMap::new();
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, (event, _)) in events.iter().enumerate() {
+        let Event::Start(Tag::Heading { id, .. }) = event else { continue };
+        let base = id.as_ref().map(|id| id.to_string()).unwrap_or_else(|| {
+            let text: String = events[i + 1..].iter().take_while(|(e, _)| !matches!(e, Event::End(TagEnd::Heading(_))))
+                .filter_map(|(e, _)| match e { Event::Text(t) | Event::Code(t) => Some(t.to_string()), _ => None }).collect();
+            slug(&text)
+        });
+        let count = used.entry(base.clone()).or_insert(0);
+        *count += 1;
+        out.insert(i, if *count == 1 { base } else { format!("{base}-{count}") });
+    }
+    out
+}
+
+/// Lowercase letters and digits, words joined by `-`.
+pub fn slug(text: &str) -> String {
+    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    if words.is_empty() { "section".to_string() } else { words.join("-") }
+}
+
+/// Prose text, or the HTML of a cross-reference or citation.
+fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
+    match segment {
+        Segment::Text(t) => Event::Text(t.to_string().into()),
+        Segment::Figure(id) => {
+            let number = refs.charts.get(id).map_or(0, |c| c.number);
+            Event::InlineHtml(format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into())
+        }
+        Segment::Table(id) => {
+            let number = refs.table_number(id);
+            Event::InlineHtml(format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into())
+        }
+        Segment::Cite(keys) => {
+            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            let text = refs.citations.get(&keys).cloned().unwrap_or_default();
+            Event::InlineHtml(format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0])).into())
+        }
+    }
+}
+
+/// The figure of a chart: inline SVG, numbered caption, data table and CSV link.
+fn figure(chart: &Chart) -> String {
+    let id = &chart.spec.id;
+    let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+    let mut table = String::from("<table>\n");
+    for (i, row) in chart.table.iter().enumerate() {
+        let cell = if i == 0 { "th" } else { "td" };
+        table.push_str("<tr>");
+        for value in row {
+            table.push_str(&format!("<{cell}>{}</{cell}>", escape(value)));
+        }
+        table.push_str("</tr>\n");
+    }
+    table.push_str("</table>");
+    let series = serde_json::to_string(&chart.series).unwrap_or_default();
+    format!(
+        "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n{}<figcaption><span class=\"figure-number\">Figure {}.</span> {caption}</figcaption>\n</figure>\n\
+         <details><summary>Data behind Figure {}</summary>\n{table}\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
+        escape(&series), chart.svg, chart.number, chart.number
+    )
+}
+
+/// The environments side by side, from book.toml.
+fn environments(refs: &Refs) -> String {
+    let mut out = String::from("<div class=\"environments\">\n");
+    for env in refs.environments {
+        let baseline = if env.baseline { " <small>(baseline)</small>" } else { "" };
+        let description = env.description.as_deref().map(|d| format!("<p>{}</p>", escape(d))).unwrap_or_default();
+        out.push_str(&format!("<section>\n<h3>{}{baseline}</h3>\n{description}\n</section>\n", escape(&env.label)));
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+fn demote(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H2,
+        HeadingLevel::H2 => HeadingLevel::H3,
+        HeadingLevel::H3 => HeadingLevel::H4,
+        HeadingLevel::H4 => HeadingLevel::H5,
+        _ => HeadingLevel::H6,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_move_down_and_get_anchors() {
+        let html = to_html("# A b\n\n## B\n\n# A b\n", Refs::none());
+        assert_eq!(html, "<h2 id=\"a-b\">A b<a class=\"anchor\" href=\"#a-b\" aria-label=\"Link to this section\">#</a></h2>\n\
+            <h3 id=\"b\">B<a class=\"anchor\" href=\"#b\" aria-label=\"Link to this section\">#</a></h3>\n\
+            <h2 id=\"a-b-2\">A b<a class=\"anchor\" href=\"#a-b-2\" aria-label=\"Link to this section\">#</a></h2>\n");
+    }
+
+    #[test]
+    fn raw_text_is_escaped() {
+        assert_eq!(to_html("a < b & c", Refs::none()), "<p>a &lt; b &amp; c</p>\n");
+    }
+
+    #[test]
+    fn slugs_are_stable() {
+        assert_eq!(slug("What we found!"), "what-we-found");
+        assert_eq!(slug("Café 2"), "café-2");
+        assert_eq!(slug("!!"), "section");
+    }
+}

@@ -1,0 +1,168 @@
+//! The web site: every content page rendered to HTML and laid out by Tera
+//! templates (`base.html`, `page.html` and `partials/`, each overridable from
+//! the study's `templates/`), plus the stylesheet and script, named by the hash
+//! of their content.
+
+mod markdown;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use tera::{Context, Tera};
+
+pub use markdown::{slug, to_html};
+
+use super::{BookView, Refs};
+use crate::charts::ChartSet;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::markdown::Document;
+use crate::markdown::front_matter::OutputName;
+use crate::project::SourceFile;
+
+/// The built-in templates, by name.
+pub const BUILT_IN: [(&str, &str); 6] = [
+    ("base.html", include_str!("../../defaults/base.html")),
+    ("page.html", include_str!("../../defaults/page.html")),
+    ("partials/header.html", include_str!("../../defaults/partials/header.html")),
+    ("partials/nav.html", include_str!("../../defaults/partials/nav.html")),
+    ("partials/cards.html", include_str!("../../defaults/partials/cards.html")),
+    ("partials/footer.html", include_str!("../../defaults/partials/footer.html")),
+];
+
+/// The built-in stylesheet (`templates/style.css` replaces it).
+pub const STYLE: &str = include_str!("../../defaults/style.css");
+
+/// The built-in script (`templates/app.js` replaces it).
+pub const SCRIPT: &str = include_str!("../../defaults/app.js");
+
+/// Where the results came from, shown in the footer.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Provenance {
+    /// `report` and its version.
+    pub generator: String,
+    /// The first 12 hex digits of the SHA-256 of the results files.
+    pub results_hash: String,
+    /// The last commit that changed `results/`, when the study is a git repository.
+    pub commit: Option<String>,
+    /// The build date: from `SOURCE_DATE_EPOCH` or book.toml, never the clock.
+    pub date: Option<String>,
+}
+
+/// Everything the site is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteInputs<'a> {
+    /// The content pages.
+    pub document: &'a Document,
+    /// The charts.
+    pub charts: &'a ChartSet,
+    /// Formatted citations.
+    pub cited: &'a crate::references::Formatted,
+    /// Metadata, metrics and caveats.
+    pub book: &'a BookView,
+    /// The study's `templates/` files (`.html`, `style.css`, `app.js`).
+    pub templates: &'a [SourceFile],
+    /// The footer's provenance.
+    pub provenance: &'a Provenance,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct PageView {
+    slug: String,
+    title: String,
+    url: String,
+    is_index: bool,
+    html: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Assets {
+    css: String,
+    js: String,
+}
+
+/// Render the site: file name → content.
+pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let (tera, names) = templates(inputs.templates)?;
+    let mut files = BTreeMap::new();
+    let override_of = |name: &str| inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose();
+    let css = override_of("style.css")?.unwrap_or(STYLE).to_string();
+    let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
+    let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
+    let pages: Vec<PageView> = inputs.document.pages.iter().filter(|p| p.front.includes(OutputName::Page)).map(|p| {
+        let refs = Refs {
+            charts: inputs.charts, tables: &inputs.document.tables, tables_before: p.tables_before,
+            citations: &inputs.cited.citations, environments: &inputs.book.environments,
+        };
+        PageView { slug: p.slug.clone(), title: p.title.clone(), url: p.url(), is_index: p.slug == "index", html: to_html(&p.markdown, refs) }
+    }).collect();
+    let nav: Vec<&PageView> = pages.iter().collect();
+    for page in &pages {
+        let mut context = Context::new();
+        context.insert("book", inputs.book);
+        context.insert("page", page);
+        context.insert("pages", &nav);
+        context.insert("assets", &assets);
+        context.insert("provenance", inputs.provenance);
+        let html = tera.render("page.html", &context).map_err(|err| template_error(&err, &names))?;
+        files.insert(page.url.clone(), html);
+    }
+    files.insert(assets.css, css);
+    files.insert(assets.js, js);
+    Ok(files)
+}
+
+/// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.
+fn hashed(name: &str, ext: &str, content: &str) -> String {
+    let digest = Sha256::digest(content.as_bytes());
+    let hex: String = digest.iter().take(5).map(|b| format!("{b:02x}")).collect();
+    format!("{name}.{hex}.{ext}")
+}
+
+/// The built-in templates, overridden by the study's; and where each came from.
+fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>), Diagnostics> {
+    let mut sources: BTreeMap<String, (String, String)> = BUILT_IN.iter()
+        .map(|(name, text)| (name.to_string(), (text.to_string(), format!("{name} (built-in)")))).collect();
+    for file in overrides.iter().filter(|f| f.path.extension().is_some_and(|e| e == "html")) {
+        let name = file.path.strip_prefix("templates").unwrap_or(&file.path).to_string_lossy().replace('\\', "/");
+        sources.insert(name, (file.text()?.to_string(), file.path.display().to_string()));
+    }
+    let names: BTreeMap<String, String> = sources.iter().map(|(n, (_, p))| (n.clone(), p.clone())).collect();
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.add_raw_templates(sources.into_iter().map(|(name, (text, _))| (name, text)))
+        .map_err(|err| template_error(&err, &names))?;
+    Ok((tera, names))
+}
+
+/// A Tera error, located in the template it names.
+fn template_error(err: &tera::Error, names: &BTreeMap<String, String>) -> Diagnostics {
+    let (line, column, message) = crate::diagnostic::tera_error_parts(err);
+    let mut chain = err.to_string();
+    let mut source = std::error::Error::source(err);
+    while let Some(e) = source {
+        chain.push_str(&e.to_string());
+        source = e.source();
+    }
+    let path = names.iter().rev().find(|(name, _)| chain.contains(&format!("'{name}'")))
+        .map_or_else(|| "templates".to_string(), |(_, path)| path.clone());
+    Diagnostic::new(Location::new(path, line, column), format!("template: {message}"))
+        .hint("fix the template, or delete it from templates/ to use the built-in one")
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn asset_names_carry_a_content_hash() {
+        // sha256("") = e3b0c44298fc1c149afbf4c8996fb924...
+        assert_eq!(hashed("style", "css", ""), "style.e3b0c44298.css");
+    }
+
+    #[test]
+    fn built_in_templates_parse() {
+        assert!(templates(&[]).is_ok());
+    }
+}

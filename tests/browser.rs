@@ -1,0 +1,36 @@
+//! The shipped study's site in a real browser: Debian's Chromium driven by
+//! playwright-core, axe-core for accessibility and vnu-jar for HTML validity
+//! (tests/browser/check.mjs). Screenshots go to target/screenshots/.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+#[test]
+fn the_site_passes_in_a_real_browser() {
+    let modules = repo().join("tests/browser/node_modules");
+    let ready = modules.join("playwright-core").is_dir() && std::path::Path::new("/usr/bin/chromium").exists();
+    if !ready {
+        assert!(std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(), "chromium and `npm ci` in tests/browser are required");
+        eprintln!("SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see README)");
+        return;
+    }
+    if !tool("java", &["-version"]) || !tool("node", &["--version"]) {
+        return;
+    }
+    let study = shipped_study();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shots = repo().join("target/screenshots");
+    let check = Command::new("node")
+        .arg(repo().join("tests/browser/check.mjs"))
+        .arg(study.path().join("site"))
+        .arg(&shots)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}\n{}", String::from_utf8_lossy(&check.stderr));
+    assert!(report.contains("\"failures\": []"), "{report}");
+}

@@ -1,0 +1,136 @@
+// Checks a built report site in a real browser (Debian's Chromium, driven by
+// playwright-core), with axe-core for accessibility and the Nu HTML Checker
+// (vnu-jar, on the machine's Java) for validity.
+//
+//   node check.mjs SITE_DIR SCREENSHOT_DIR
+//
+// Serves SITE_DIR on 127.0.0.1 under the sub-path /study/, loads every page at
+// 375 px and 1440 px in light and dark themes, and fails (exit 1) on console
+// errors, failed requests, broken links or assets, cards that differ from
+// stats.json, serious or critical axe violations, or any vnu error.
+
+import { createServer } from "node:http";
+import { readFile, readdir, stat, mkdir } from "node:fs/promises";
+import { join, extname, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { chromium } from "playwright-core";
+
+const require = createRequire(import.meta.url);
+const [siteDir, shotDir] = process.argv.slice(2).map((p) => resolve(p));
+const BASE = "/study/";
+const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml",
+  ".json": "application/json", ".csv": "text/csv", ".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg" };
+const failures = [];
+const fail = (message) => failures.push(message);
+
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url, "http://localhost");
+  const path = decodeURIComponent(url.pathname);
+  const inside = path.startsWith(BASE) ? resolve(siteDir, "." + path.slice(BASE.length - 1)) : null;
+  try {
+    if (!inside || !inside.startsWith(siteDir)) throw new Error("outside");
+    const file = (await stat(inside)).isDirectory() ? join(inside, "index.html") : inside;
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    res.end(body);
+  } catch {
+    res.writeHead(404);
+    res.end("not found");
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const stats = JSON.parse(await readFile(join(siteDir, "data", "stats.json"), "utf8"));
+const pages = (await readdir(siteDir)).filter((f) => f.endsWith(".html")).sort();
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+await mkdir(shotDir, { recursive: true });
+const weights = {};
+
+for (const page of pages) {
+  for (const width of [375, 1440]) {
+    for (const scheme of ["light", "dark"]) {
+      const label = `${page} at ${width}px, ${scheme}`;
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const tab = await context.newPage();
+      let bytes = 0;
+      tab.on("console", (m) => { if (m.type() === "error") fail(`${label}: console error: ${m.text()}`); });
+      tab.on("pageerror", (e) => fail(`${label}: page error: ${e.message}`));
+      tab.on("requestfailed", (r) => fail(`${label}: request failed: ${r.url()}`));
+      tab.on("response", (r) => {
+        if (r.status() >= 400) fail(`${label}: HTTP ${r.status()} for ${r.url()}`);
+        if (!r.url().startsWith(origin) && !r.url().startsWith("data:")) fail(`${label}: external request to ${r.url()}`);
+      });
+      await tab.goto(origin + BASE + page, { waitUntil: "networkidle" });
+      bytes = await tab.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+        .reduce((sum, e) => sum + (e.decodedBodySize || 0), 0));
+      weights[page] = Math.max(weights[page] ?? 0, bytes);
+      await tab.screenshot({ path: join(shotDir, `${page.replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
+      if (bytes > 200 * 1024) fail(`${label}: page weight ${bytes} bytes is over 200 KB`);
+      if (page === "index.html") await checkCards(tab, label);
+      await checkLinks(tab, label);
+      await checkAxe(tab, label);
+      if (page === "index.html" && width === 1440 && scheme === "light") await checkToggle(tab, label);
+      const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 1) fail(`${label}: the page is ${overflow}px wider than the window`);
+      await context.close();
+    }
+  }
+}
+
+async function checkCards(tab, label) {
+  for (const metric of stats.metrics.filter((m) => m.headline)) {
+    const shown = await tab.locator(`#metric-${metric.name} .number`).textContent().catch(() => null);
+    if (shown?.trim() !== metric.text.value) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${metric.text.value}`);
+  }
+}
+
+async function checkLinks(tab, label) {
+  const targets = await tab.evaluate(() => [...document.querySelectorAll("a[href], link[href], script[src], img[src]")]
+    .map((e) => e.getAttribute("href") ?? e.getAttribute("src")));
+  for (const target of targets) {
+    if (target.startsWith("#")) {
+      const id = decodeURIComponent(target.slice(1));
+      if (!(await tab.evaluate((id) => !!document.getElementById(id), id))) fail(`${label}: link to missing #${id}`);
+      continue;
+    }
+    if (/^[a-z]+:/i.test(target)) {
+      if (!/^(https?|mailto|data):/.test(target)) fail(`${label}: odd link ${target}`);
+      continue;
+    }
+    const url = new URL(target, tab.url()).toString();
+    const response = await tab.request.get(url);
+    if (response.status() !== 200) fail(`${label}: ${target} answers ${response.status()}`);
+  }
+}
+
+async function checkAxe(tab, label) {
+  await tab.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  const result = await tab.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  for (const v of result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
+    fail(`${label}: axe ${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`);
+  }
+}
+
+async function checkToggle(tab, label) {
+  const button = tab.locator(".chart .series-toggle button").first();
+  if ((await button.count()) === 0) return fail(`${label}: no series toggle`);
+  await button.click();
+  const hidden = await tab.evaluate(() => [...document.querySelector(".chart svg").querySelectorAll(".s0")].every((e) => e.style.display === "none"));
+  if (!hidden) fail(`${label}: the series toggle did not hide the series`);
+  if ((await button.getAttribute("aria-pressed")) !== "false") fail(`${label}: aria-pressed not updated`);
+}
+
+await browser.close();
+server.close();
+
+const vnu = spawnSync("java", ["-jar", require.resolve("vnu-jar/build/dist/vnu.jar"), "--errors-only", "--format", "json", ...pages.map((p) => join(siteDir, p))], { encoding: "utf8" });
+const messages = JSON.parse(vnu.stderr || vnu.stdout || '{"messages":[]}').messages ?? [];
+for (const m of messages) fail(`vnu: ${m.url?.split("/").pop()}:${m.lastLine}:${m.firstColumn ?? m.lastColumn}: ${m.message}`);
+
+console.log(JSON.stringify({ pages, weights, failures }, null, 2));
+process.exit(failures.length ? 1 : 0);
