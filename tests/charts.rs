@@ -67,7 +67,7 @@ fn figures_are_numbered_alike_in_page_and_paper() {
     let html = fs::read_to_string(site.join("index.html")).unwrap();
     assert!(html.contains("<a class=\"xref\" href=\"#fig-rate\">Figure 1</a>"), "{html}");
     assert!(html.contains("<a class=\"xref\" href=\"#fig-eff\">Figure 6</a>"), "{html}");
-    assert!(html.contains("<figure class=\"chart\" id=\"fig-diff\" data-series=\"[[1,&quot;Candidate&quot;]]\">"), "{html}");
+    assert!(html.contains("<div class=\"chart\" id=\"fig-diff\" data-series=\"[[1,&quot;Candidate&quot;]]\">"), "{html}");
     assert!(html.contains("<span class=\"figure-number\">Figure 2.</span> Candidate against base."), "{html}");
     assert!(html.contains("<a href=\"data/charts/diff.csv\" download>"), "{html}");
     if tool("pdftotext", &["-v"]) {
