@@ -52,7 +52,7 @@ await mkdir(shotDir, { recursive: true });
 const weights = {};
 
 for (const page of pages) {
-  for (const width of [375, 1440]) {
+  for (const width of [360, 375, 1440, 1920]) {
     for (const scheme of ["light", "dark"]) {
       const label = `${page} at ${width}px, ${scheme}`;
       const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
@@ -69,7 +69,9 @@ for (const page of pages) {
       bytes = await tab.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
         .reduce((sum, e) => sum + (e.decodedBodySize || 0), 0));
       weights[page] = Math.max(weights[page] ?? 0, bytes);
-      await tab.screenshot({ path: join(shotDir, `${page.replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
+      if (width === 375 || width === 1440) {
+        await tab.screenshot({ path: join(shotDir, `${page.replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
+      }
       if (bytes > 200 * 1024) fail(`${label}: page weight ${bytes} bytes is over 200 KB`);
       if (page === "index.html") await checkCards(tab, label);
       await checkLinks(tab, label);
@@ -123,6 +125,21 @@ async function checkToggle(tab, label) {
   const hidden = await tab.evaluate(() => [...document.querySelector(".chart svg").querySelectorAll(".s0")].every((e) => e.style.display === "none"));
   if (!hidden) fail(`${label}: the series toggle did not hide the series`);
   if ((await button.getAttribute("aria-pressed")) !== "false") fail(`${label}: aria-pressed not updated`);
+}
+
+// Without JavaScript the page still shows everything; printing hides the chrome.
+for (const page of pages) {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 900 }, javaScriptEnabled: false });
+  const tab = await context.newPage();
+  await tab.goto(origin + BASE + page, { waitUntil: "networkidle" });
+  const charts = await tab.locator(".chart svg").count();
+  const expected = (await readFile(join(siteDir, page), "utf8")).split('<div class="chart"').length - 1;
+  if (charts !== expected) fail(`${page} without JavaScript: ${charts} of ${expected} charts`);
+  if (page === "index.html") await checkCards(tab, `${page} without JavaScript`);
+  await tab.emulateMedia({ media: "print" });
+  const printed = await tab.evaluate(() => [...document.querySelectorAll("nav, a.pdf, details")].every((e) => getComputedStyle(e).display === "none"));
+  if (!printed) fail(`${page}: the print stylesheet does not hide navigation, the PDF button and data tables`);
+  await context.close();
 }
 
 await browser.close();
