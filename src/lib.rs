@@ -56,6 +56,8 @@ pub struct BuildSummary {
     pub files: Vec<PathBuf>,
     /// Warnings, such as HTML left out of the paper.
     pub warnings: Vec<Diagnostic>,
+    /// Time per stage, loading and writing included.
+    pub timings: Timings,
 }
 
 /// A finished build in memory.
@@ -65,11 +67,16 @@ pub struct Rendered {
     pub site: Site,
     /// Warnings.
     pub warnings: Vec<Diagnostic>,
+    /// Time per stage.
+    pub timings: Timings,
 }
 
 /// Build the study at `root`: load, render, and write the output folder atomically.
 pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
+    let mut clock = std::time::Instant::now();
     let project = project::load(root)?;
+    let mut timings = Timings::default();
+    timings.lap("load", &mut clock);
     let out = match &options.out {
         Some(out) if out.is_absolute() => out.clone(),
         Some(out) => std::env::current_dir()?.join(out),
@@ -77,21 +84,42 @@ pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     };
     output::check_target(&out, &project.root)?;
     let rendered = render(&project, options.source_date_epoch)?;
+    clock = std::time::Instant::now();
+    timings.0.extend(rendered.timings.0);
     output::write(&rendered.site, &out)?;
-    Ok(BuildSummary { out, files: rendered.site.files.keys().cloned().collect(), warnings: rendered.warnings })
+    timings.lap("write", &mut clock);
+    Ok(BuildSummary { out, files: rendered.site.files.keys().cloned().collect(), warnings: rendered.warnings, timings })
 }
 
-/// Run every stage between loading and writing: a pure function of the project.
+/// Time spent per stage, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Timings(pub Vec<(&'static str, std::time::Duration)>);
+
+impl Timings {
+    fn lap(&mut self, stage: &'static str, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        self.0.push((stage, now - *since));
+        *since = now;
+    }
+}
+
+/// Run every stage between loading and writing: a pure function of the project
+/// (the clock is read only to report the time per stage).
 pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let config = &project.config;
+    let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
     let results = results::load(&project.results, config)?;
+    timings.lap("results", &mut clock);
     let analysis = analysis::analyze(&results, config)?;
+    timings.lap("analysis", &mut clock);
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(references::Bibliography::keys);
     let assets: Vec<String> = project.assets.iter().filter_map(|a| a.path.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
     let document = markdown::expand(&project.content, &analysis, keys.as_deref(), &assets)?;
     let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
+    timings.lap("markdown", &mut clock);
     let charts = charts::render(&document.charts, &results, config)?;
+    timings.lap("charts", &mut clock);
     let mut book = render::BookView::new(config, &analysis, &cited);
     if book.summary.is_none() {
         book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
@@ -107,16 +135,24 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let pages = render::html::render(&render::html::SiteInputs {
         document: &document, charts: &charts, cited: &cited, book: &book, templates: &project.templates, provenance: &provenance,
     })?;
+    timings.lap("html", &mut clock);
     let paper = render::paper::render(&render::paper::PaperInputs {
         document: &document, charts: &charts, bibliography: bibliography.as_ref(), assets: &project.assets, book: &book,
         stats_json: &stats, template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date,
         standard: config.paper.standard,
     })?;
+    timings.lap("pdf", &mut clock);
+    let site = assemble(project, pages, paper.pdf, stats, &charts);
+    Ok(Rendered { site, warnings: paper.warnings, timings })
+}
+
+/// Every output file in one [`Site`].
+fn assemble(project: &Project, pages: std::collections::BTreeMap<String, String>, pdf: Vec<u8>, stats: Vec<u8>, charts: &charts::ChartSet) -> Site {
     let mut site = Site::default();
     for (name, content) in pages {
         site.insert(name, content);
     }
-    site.insert(config.output.pdf.as_str(), paper.pdf);
+    site.insert(project.config.output.pdf.as_str(), pdf);
     site.insert("data/stats.json", stats);
     for asset in &project.assets {
         if let Some(name) = asset.path.file_name() {
@@ -127,7 +163,7 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
     }
-    Ok(Rendered { site, warnings: paper.warnings })
+    site
 }
 
 /// The first 12 hex digits of the SHA-256 over every results file (path and bytes).

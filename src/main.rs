@@ -14,6 +14,12 @@ struct Cli {
     /// The study folder (holding book.toml).
     #[arg(long, global = true, default_value = ".")]
     root: PathBuf,
+    /// Print only errors.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also print the time each stage took.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -49,10 +55,15 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             for warning in &summary.warnings {
                 eprintln!("warning: {warning}");
             }
+            if cli.quiet {
+                return Ok(());
+            }
             let out = summary.out.display();
             eprintln!("wrote {} files to {out}/ in {:.2} s", summary.files.len(), started.elapsed().as_secs_f64());
-            for file in &summary.files {
-                eprintln!("  {out}/{}", file.display());
+            if cli.verbose {
+                for (stage, time) in &summary.timings.0 {
+                    eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
+                }
             }
             Ok(())
         }
