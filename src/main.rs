@@ -1,11 +1,17 @@
-//! The `report` command line: parses arguments, calls the library, prints errors once.
+//! The `report` command line: parses arguments, calls the library, prints
+//! diagnostics once, and returns the exit code.
+//!
+//! Exit codes: 0 success; 1 the study has errors (or a command failed);
+//! 2 the command line itself is wrong.
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use report::diagnostic::Diagnostics;
+use report::diagnostic::render::{self, Format, Level};
+use report::diagnostic::{Diagnostic, Diagnostics};
 
 /// Turn benchmark results and Markdown into a web page and a PDF paper.
 #[derive(Debug, Parser)]
@@ -20,6 +26,9 @@ struct Cli {
     /// Also print the time each stage took.
     #[arg(long, short, global = true)]
     verbose: bool,
+    /// How to print errors and warnings.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    message_format: Format,
     #[command(subcommand)]
     command: Command,
 }
@@ -32,54 +41,147 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run every check of a build, the paper included, without writing anything.
+    Check {
+        /// `human`, or `json` for CI annotations (same as --message-format).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+    },
+    /// Create a new study that builds right away.
+    New {
+        /// The folder to create.
+        dir: PathBuf,
+    },
+    /// Serve the study on 127.0.0.1, rebuilding and reloading on every change.
+    Serve {
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Listen on every network interface, not only 127.0.0.1.
+        #[arg(long)]
+        bind_all: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
+    let format = match &cli.command {
+        Command::Check { format: Some(f) } => *f,
+        _ => cli.message_format,
+    };
+    match run(&cli, format) {
+        Ok(code) => code,
         Err(err) => {
-            report_error(&err);
+            print_error(&err, format, &cli.root);
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: &Cli) -> anyhow::Result<()> {
+fn epoch() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse().ok())
+}
+
+fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     match &cli.command {
-        Command::Build { out } => {
-            let started = Instant::now();
-            let epoch = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse().ok());
-            let options = report::BuildOptions { out: out.clone(), source_date_epoch: epoch };
-            let summary = report::build(&cli.root, &options)?;
-            for warning in &summary.warnings {
-                eprintln!("warning: {warning}");
+        Command::Build { out } => build(cli, out.clone(), format),
+        Command::Check { .. } => {
+            let options = report::BuildOptions { out: None, source_date_epoch: epoch() };
+            let warnings = report::check(&cli.root, &options)?;
+            print_diagnostics(&warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+            if format == Format::Json && warnings.is_empty() {
+                println!("[]");
+            } else if !cli.quiet && format != Format::Json {
+                eprintln!("no errors in {}", cli.root.display());
             }
-            if cli.quiet {
-                return Ok(());
-            }
-            let out = summary.out.display();
-            eprintln!("wrote {} files to {out}/ in {:.2} s", summary.files.len(), started.elapsed().as_secs_f64());
-            if cli.verbose {
-                for (stage, time) in &summary.timings.0 {
-                    eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
-                }
-            }
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
+        Command::New { dir } => {
+            let files = report::scaffold::create(dir)?;
+            if !cli.quiet {
+                eprintln!("created a study in {} ({} files); build it with `report --root {} build`", dir.display(), files.len(), dir.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
     }
 }
 
-/// Print the error chain once: each diagnostic on its own, or anyhow's chain.
-fn report_error(err: &anyhow::Error) {
-    if let Some(diagnostics) = err.downcast_ref::<Diagnostics>() {
-        for diagnostic in &diagnostics.0 {
-            eprintln!("error: {diagnostic}");
+fn build(cli: &Cli, out: Option<PathBuf>, format: Format) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let options = report::BuildOptions { out, source_date_epoch: epoch() };
+    let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
+    let result = report::build(&cli.root, &options);
+    if let Some(spinner) = spinner {
+        spinner.finish_and_clear();
+    }
+    let summary = result?;
+    print_diagnostics(&summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+    if !cli.quiet {
+        let out = summary.out.display();
+        eprintln!("wrote {} files to {out}/ in {:.2} s", summary.files.len(), started.elapsed().as_secs_f64());
+        if cli.verbose {
+            for (stage, time) in &summary.timings.0 {
+                eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
+            }
         }
-        if diagnostics.0.len() > 1 {
-            eprintln!("error: build failed with {} errors; the previous output is unchanged", diagnostics.0.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A spinner that appears only if the build takes more than a second.
+fn progress() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_message("building");
+    let shown = bar.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(1));
+        if !shown.is_finished() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown.enable_steady_tick(Duration::from_millis(100));
         }
+    });
+    bar
+}
+
+fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result<ExitCode> {
+    use report::serve::Outcome;
+    let options = report::serve::ServeOptions { root: cli.root.clone(), port, bind_all, source_date_epoch: epoch() };
+    let (root, quiet) = (cli.root.clone(), cli.quiet);
+    let outcome = move |o: &Outcome| match o {
+        Outcome::Built(change, time) if !quiet => eprintln!("rebuilt ({change:?}) in {:.0} ms", time.as_secs_f64() * 1000.0),
+        Outcome::Typeset(time) if !quiet => eprintln!("typeset the paper in {:.0} ms", time.as_secs_f64() * 1000.0),
+        Outcome::Failed(err) => print_error(err, format, &root),
+        _ => {}
+    };
+    report::serve::run(&options, Box::new(outcome), |address| {
+        eprintln!("serving http://{address}/ (Ctrl-C to stop)");
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print the error chain once: each diagnostic rendered, or anyhow's chain.
+fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
+    match err.downcast_ref::<Diagnostics>() {
+        Some(diagnostics) => {
+            print_diagnostics(&diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(), format, root);
+            if diagnostics.0.len() > 1 && format != Format::Json {
+                eprintln!("error: {} errors; nothing was written", diagnostics.0.len());
+            }
+        }
+        None if format == Format::Json => println!("{}", serde_json::json!([{ "level": "error", "message": format!("{err:#}") }])),
+        None => eprintln!("error: {err:#}"),
+    }
+}
+
+fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format, root: &Path) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    let read = |path: &Path| std::fs::read_to_string(if path.is_absolute() { path.to_path_buf() } else { root.join(path) }).ok();
+    if format == Format::Json {
+        print!("{}", render::render(diagnostics, format, &read, false));
     } else {
-        eprintln!("error: {err:#}");
+        render::eprint(diagnostics, format, &read);
     }
 }

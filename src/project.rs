@@ -116,6 +116,24 @@ fn results_commit(root: &Path) -> Option<String> {
     (output.status.success() && !commit.is_empty()).then_some(commit)
 }
 
+impl Project {
+    /// Read `content/` again (pages, images, bibliography), after an edit there.
+    pub fn reload_content(&mut self) -> Result<()> {
+        self.content = read_dir(&self.root, "content", "md")?;
+        self.bibliography = read_optional(&self.root, "content/references.bib")?;
+        self.assets = IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&self.root, "content", ext)).collect::<Result<Vec<_>>>()?
+            .into_iter().flatten().collect();
+        Ok(())
+    }
+
+    /// Read `results/` again, after a results file changed.
+    pub fn reload_results(&mut self) -> Result<()> {
+        self.results = read_dir(&self.root, "results", "csv")?;
+        self.results_commit = results_commit(&self.root);
+        Ok(())
+    }
+}
+
 /// Read `relative` under `root`, refusing paths that leave the study.
 pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
     let full = inside(root, relative)?;

@@ -42,13 +42,21 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Run `report` with `args` in `root`, with a fixed SOURCE_DATE_EPOCH.
+/// Run `report` with `args` in `root`, with a fixed SOURCE_DATE_EPOCH and
+/// one-line diagnostics (`path:line:col: message`).
 pub fn report(root: &Path, args: &[&str]) -> Output {
+    report_with(root, args, "short")
+}
+
+/// Run `report` with diagnostics in `format` (`human`, `short`, `json`).
+pub fn report_with(root: &Path, args: &[&str], format: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_report"))
         .args(args)
         .arg("--root")
         .arg(root)
+        .args(["--message-format", format])
         .env("SOURCE_DATE_EPOCH", "1700000000")
+        .env("NO_COLOR", "1")
         .output()
         .unwrap()
 }

@@ -1,5 +1,7 @@
 //! User-facing diagnostics: located, rustc-style error messages with hints.
 
+pub mod render;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

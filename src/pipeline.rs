@@ -1,0 +1,192 @@
+//! The stages between loading and writing, run in order by [`render`]; `report
+//! serve` runs them separately to rebuild only what a change touches.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::Analysis;
+use crate::charts::ChartSet;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::markdown::Document;
+use crate::output::Site;
+use crate::project::Project;
+use crate::references::{Bibliography, Formatted};
+use crate::render::BookView;
+use crate::results::ResultSet;
+use crate::{analysis, charts, markdown, references, render, results};
+
+/// A finished build in memory.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The files of the output folder.
+    pub site: Site,
+    /// Warnings.
+    pub warnings: Vec<Diagnostic>,
+    /// Time per stage.
+    pub timings: Timings,
+}
+
+/// Time spent per stage, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Timings(pub Vec<(&'static str, std::time::Duration)>);
+
+impl Timings {
+    /// Record the time since `since` for `stage`, and restart the clock.
+    pub fn lap(&mut self, stage: &'static str, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        self.0.push((stage, now - *since));
+        *since = now;
+    }
+}
+
+/// The results stage and the statistics: what a CSV change recomputes.
+#[derive(Debug, Clone)]
+pub struct Analyzed {
+    /// The parsed results.
+    pub results: ResultSet,
+    /// Every statistic.
+    pub analysis: Analysis,
+}
+
+/// Parse the results and compute the statistics.
+pub fn analyze(project: &Project) -> Result<Analyzed, Diagnostics> {
+    let results = results::load(&project.results, &project.config)?;
+    let analysis = analysis::analyze(&results, &project.config)?;
+    Ok(Analyzed { results, analysis })
+}
+
+/// Everything but the PDF: what a content edit recomputes.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The content pages with their statistics filled in.
+    pub document: Document,
+    /// The drawn charts.
+    pub charts: ChartSet,
+    /// The bibliography, if any.
+    pub bibliography: Option<Bibliography>,
+    /// Formatted citations.
+    pub cited: Formatted,
+    /// What both templates see.
+    pub book: BookView,
+    /// `data/stats.json`.
+    pub stats: Vec<u8>,
+    /// The build's date (UTC).
+    pub date: Option<(i32, u8, u8, u8, u8, u8)>,
+    /// The HTML pages, CSS and JS, by file name.
+    pub pages: BTreeMap<String, String>,
+}
+
+/// Markdown, charts and the web pages, from analysed results.
+pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option<i64>, timings: &mut Timings) -> Result<Prepared, Diagnostics> {
+    let (config, mut clock) = (&project.config, std::time::Instant::now());
+    let bibliography = references::load(project.bibliography.as_ref())?;
+    let keys = bibliography.as_ref().map(Bibliography::keys);
+    let assets: Vec<String> = project.assets.iter().filter_map(|a| a.path.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    let document = markdown::expand(&project.content, &analyzed.analysis, keys.as_deref(), &assets)?;
+    let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
+    timings.lap("markdown", &mut clock);
+    let charts = charts::render(&document.charts, &analyzed.results, config)?;
+    timings.lap("charts", &mut clock);
+    let mut book = BookView::new(config, &analyzed.analysis, &cited);
+    if book.summary.is_none() {
+        book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
+    }
+    let stats = render::json::render(&analyzed.analysis);
+    let date = build_date(source_date_epoch, config.book.date.as_deref());
+    let provenance = render::html::Provenance {
+        generator: book.generator.clone(),
+        results_hash: results_hash(&project.results),
+        commit: project.results_commit.clone(),
+        date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
+    };
+    let pages = render::html::render(&render::html::SiteInputs {
+        document: &document, charts: &charts, cited: &cited, book: &book, templates: &project.templates, provenance: &provenance,
+    })?;
+    timings.lap("html", &mut clock);
+    Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
+}
+
+/// Typeset the paper.
+pub fn typeset(project: &Project, prepared: &Prepared) -> Result<render::paper::Paper, Diagnostics> {
+    render::paper::render(&render::paper::PaperInputs {
+        document: &prepared.document, charts: &prepared.charts, bibliography: prepared.bibliography.as_ref(),
+        assets: &project.assets, book: &prepared.book, stats_json: &prepared.stats,
+        template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date: prepared.date,
+        standard: project.config.paper.standard,
+    })
+}
+
+/// Run every stage between loading and writing: a pure function of the project
+/// (the clock is read only to report the time per stage).
+pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
+    let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
+    let analyzed = analyze(project)?;
+    timings.lap("analysis", &mut clock);
+    let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
+    clock = std::time::Instant::now();
+    let paper = typeset(project, &prepared)?;
+    timings.lap("pdf", &mut clock);
+    let site = assemble(project, &prepared, Some(paper.pdf));
+    Ok(Rendered { site, warnings: paper.warnings, timings })
+}
+
+/// Every output file in one [`Site`]; without a PDF when it is still being typeset.
+pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) -> Site {
+    let mut site = Site::default();
+    for (name, content) in &prepared.pages {
+        site.insert(name.as_str(), content.as_bytes());
+    }
+    if let Some(pdf) = pdf {
+        site.insert(project.config.output.pdf.as_str(), pdf);
+    }
+    site.insert("data/stats.json", prepared.stats.clone());
+    for asset in &project.assets {
+        if let Some(name) = asset.path.file_name() {
+            site.insert(name, asset.bytes.clone());
+        }
+    }
+    for chart in &prepared.charts.charts {
+        site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
+        site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
+    }
+    site
+}
+
+/// The first 12 hex digits of the SHA-256 over every results file (path and bytes).
+fn results_hash(files: &[crate::project::SourceFile]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for file in files {
+        hasher.update(file.path.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        hasher.update(&file.bytes);
+    }
+    hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The build's timestamp: `SOURCE_DATE_EPOCH` if given, else book.toml's date at midnight UTC.
+fn build_date(epoch: Option<i64>, book_date: Option<&str>) -> Option<(i32, u8, u8, u8, u8, u8)> {
+    let datetime = match epoch {
+        Some(secs) => time::OffsetDateTime::from_unix_timestamp(secs).ok()?,
+        None => {
+            let mut parts = book_date?.splitn(3, '-').map(str::parse::<i32>);
+            let (y, m, d) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
+            let month = time::Month::try_from(u8::try_from(m).ok()?).ok()?;
+            time::Date::from_calendar_date(y, month, u8::try_from(d).ok()?).ok()?.midnight().assume_utc()
+        }
+    };
+    Some((datetime.year(), datetime.month() as u8, datetime.day(), datetime.hour(), datetime.minute(), datetime.second()))
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_date_prefers_source_date_epoch() {
+        // 1700000000 = 2023-11-14T22:13:20Z (date -u -d @1700000000).
+        assert_eq!(build_date(Some(1_700_000_000), Some("2025-01-02")), Some((2023, 11, 14, 22, 13, 20)));
+        assert_eq!(build_date(None, Some("2025-01-02")), Some((2025, 1, 2, 0, 0, 0)));
+        assert_eq!(build_date(None, Some("soon")), None);
+    }
+}

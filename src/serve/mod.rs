@@ -1,0 +1,143 @@
+//! `report serve`: builds the study in memory, serves it on 127.0.0.1, watches
+//! `content/`, `results/`, `templates/` and `book.toml`, rebuilds what a change
+//! touches, typesets the PDF in the background, and reloads the browser. A build
+//! error is shown in the browser and the terminal while the last good site
+//! stays served.
+
+mod http;
+pub mod session;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
+
+use session::{Change, Session};
+
+/// How `report serve` runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The study folder.
+    pub root: PathBuf,
+    /// Port on 127.0.0.1 (0 picks a free one).
+    pub port: u16,
+    /// Listen on every interface instead of 127.0.0.1 only.
+    pub bind_all: bool,
+    /// `SOURCE_DATE_EPOCH`.
+    pub source_date_epoch: Option<i64>,
+}
+
+/// What the server serves; shared between the server and the rebuilder.
+#[derive(Debug, Default)]
+pub struct State {
+    /// The last good site, by path (`index.html`, `data/stats.json`).
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Bumped on every successful rebuild; the browser reloads when it changes.
+    pub version: u64,
+    /// The error of the last rebuild, rendered as text, if it failed.
+    pub error: Option<String>,
+}
+
+/// Called after every rebuild with its outcome, for the terminal.
+pub type Report = Box<dyn Fn(&Outcome) + Send + Sync>;
+
+/// The outcome of one rebuild.
+pub enum Outcome {
+    /// The site was rebuilt: which change, and how long it took.
+    Built(Change, Duration),
+    /// The PDF was typeset, in how long.
+    Typeset(Duration),
+    /// The rebuild failed.
+    Failed(anyhow::Error),
+}
+
+/// Serve the study until the process is stopped. `report` is told about every
+/// rebuild; `started` receives the address once the server listens.
+pub fn run(options: &ServeOptions, report: Report, started: impl FnOnce(SocketAddr)) -> Result<()> {
+    let root = std::fs::canonicalize(&options.root).with_context(|| format!("cannot open study folder `{}`", options.root.display()))?;
+    let state = Arc::new(Mutex::new(State::default()));
+    let session = Arc::new(Mutex::new(Session::new(&root, options.source_date_epoch)));
+    let report: Arc<Report> = Arc::new(report);
+    rebuild(&session, &state, &report, Change::Study);
+    let host = if options.bind_all { "0.0.0.0" } else { "127.0.0.1" };
+    let server = tiny_http::Server::http((host, options.port)).map_err(|e| anyhow::anyhow!("cannot listen on {host}:{}: {e}", options.port))?;
+    let address = server.server_addr().to_ip().context("the server has no IP address")?;
+    let _watcher = watch(&root, Arc::clone(&session), Arc::clone(&state), Arc::clone(&report))?;
+    started(address);
+    for request in server.incoming_requests() {
+        http::respond(request, &state);
+    }
+    Ok(())
+}
+
+/// Rebuild after `change`, publish the result, and typeset the PDF on another thread.
+fn rebuild(session: &Arc<Mutex<Session>>, state: &Arc<Mutex<State>>, report: &Arc<Report>, change: Change) {
+    let started = std::time::Instant::now();
+    let result = session.lock().map_err(|_| anyhow::anyhow!("a rebuild panicked")).and_then(|mut s| s.rebuild(change));
+    match result {
+        Ok(rebuilt) => {
+            let version = {
+                let mut state = state.lock().expect("state lock");
+                let pdf = state.files.remove("paper.pdf");
+                state.files = rebuilt.site.files.iter().map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b.clone())).collect();
+                if let Some(pdf) = pdf {
+                    state.files.insert("paper.pdf".into(), pdf);
+                }
+                state.version += 1;
+                state.error = None;
+                state.version
+            };
+            report(&Outcome::Built(change, started.elapsed()));
+            let (state, report, job) = (Arc::clone(state), Arc::clone(report), rebuilt.pdf);
+            std::thread::spawn(move || {
+                let clock = std::time::Instant::now();
+                match job.run() {
+                    Ok((name, pdf)) => {
+                        let mut s = state.lock().expect("state lock");
+                        if s.version == version {
+                            s.files.insert(name, pdf);
+                        }
+                        drop(s);
+                        report(&Outcome::Typeset(clock.elapsed()));
+                    }
+                    Err(errors) => fail(&state, &report, errors.into()),
+                }
+            });
+        }
+        Err(err) => fail(state, report, err),
+    }
+}
+
+fn fail(state: &Arc<Mutex<State>>, report: &Arc<Report>, err: anyhow::Error) {
+    let text = match err.downcast_ref::<crate::diagnostic::Diagnostics>() {
+        Some(d) => d.to_string(),
+        None => format!("{err:#}"),
+    };
+    state.lock().expect("state lock").error = Some(text);
+    report(&Outcome::Failed(err));
+}
+
+/// Watch the study's inputs; rebuild on every debounced batch of changes.
+fn watch(root: &Path, session: Arc<Mutex<Session>>, state: Arc<Mutex<State>>, report: Arc<Report>) -> Result<impl Drop> {
+    let watched_root = root.to_path_buf();
+    let mut debouncer = new_debouncer(Duration::from_millis(30), move |events: DebounceEventResult| {
+        let Ok(events) = events else { return };
+        let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
+        if let Some(change) = session::classify(&watched_root, &paths) {
+            rebuild(&session, &state, &report, change);
+        }
+    })?;
+    use notify::RecursiveMode;
+    for folder in ["content", "results", "templates"] {
+        let path = root.join(folder);
+        if path.is_dir() {
+            debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;
+        }
+    }
+    debouncer.watcher().watch(&root.join("book.toml"), RecursiveMode::NonRecursive)?;
+    Ok(debouncer)
+}

@@ -1,0 +1,118 @@
+//! The state `report serve` keeps between rebuilds, so that a change reruns
+//! only the stages it touches: a content edit re-renders the pages without
+//! re-reading the CSVs or recomputing the statistics; a CSV change recomputes
+//! the statistics and the charts; a template or book.toml change reloads all.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::output::Site;
+use crate::pipeline::{self, Analyzed, Prepared, Timings};
+use crate::project::{self, Project};
+
+/// What a set of changed files requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// Only `content/` changed: re-render pages, reuse the statistics.
+    Content,
+    /// `results/` changed: reload the CSVs and recompute everything after.
+    Results,
+    /// `book.toml` or `templates/` changed: reload the whole study.
+    Study,
+}
+
+/// What `paths` (absolute, inside `root`) require, if anything.
+pub fn classify(root: &Path, paths: &[PathBuf]) -> Option<Change> {
+    paths.iter().filter_map(|path| {
+        let relative = path.strip_prefix(root).ok()?;
+        let first = relative.components().next()?.as_os_str().to_str()?;
+        match first {
+            "content" => Some(Change::Content),
+            "results" => Some(Change::Results),
+            "templates" | "book.toml" => Some(Change::Study),
+            _ => None,
+        }
+    }).max()
+}
+
+/// A rebuilt site, without its PDF, and the job that typesets the PDF.
+pub struct Rebuilt {
+    /// Every file but the PDF.
+    pub site: Site,
+    /// Typesets the PDF; run it off the request path.
+    pub pdf: PdfJob,
+    /// Time per stage.
+    pub timings: Timings,
+}
+
+/// The inputs of the paper, owned, so that it can be typeset on another thread.
+pub struct PdfJob {
+    project: Project,
+    prepared: Prepared,
+}
+
+impl PdfJob {
+    /// Typeset the paper: its file name and bytes.
+    pub fn run(self) -> Result<(String, Vec<u8>), crate::diagnostic::Diagnostics> {
+        let paper = pipeline::typeset(&self.project, &self.prepared)?;
+        Ok((self.project.config.output.pdf.clone(), paper.pdf))
+    }
+}
+
+/// The cached stages of a served study.
+pub struct Session {
+    root: PathBuf,
+    epoch: Option<i64>,
+    project: Option<Project>,
+    analyzed: Option<Analyzed>,
+}
+
+impl Session {
+    /// A session for the study at `root`; nothing is loaded yet.
+    pub fn new(root: &Path, epoch: Option<i64>) -> Self {
+        Self { root: root.to_path_buf(), epoch, project: None, analyzed: None }
+    }
+
+    /// Rebuild after `change`, rerunning only the stages it touches.
+    pub fn rebuild(&mut self, change: Change) -> Result<Rebuilt> {
+        let mut timings = Timings::default();
+        let mut clock = std::time::Instant::now();
+        let change = if self.project.is_none() { Change::Study } else { change };
+        match (&mut self.project, change) {
+            (Some(project), Change::Content) => project.reload_content()?,
+            (Some(project), Change::Results) => {
+                project.reload_results()?;
+                self.analyzed = None;
+            }
+            _ => {
+                self.project = Some(project::load(&self.root)?);
+                self.analyzed = None;
+            }
+        }
+        timings.lap("load", &mut clock);
+        let project = self.project.as_ref().expect("loaded above");
+        if self.analyzed.is_none() {
+            self.analyzed = Some(pipeline::analyze(project)?);
+            timings.lap("analysis", &mut clock);
+        }
+        let analyzed = self.analyzed.as_ref().expect("analysed above");
+        let prepared = pipeline::prepare(project, analyzed, self.epoch, &mut timings)?;
+        let site = pipeline::assemble(project, &prepared, None);
+        Ok(Rebuilt { site, pdf: PdfJob { project: project.clone(), prepared }, timings })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_are_classified_by_folder() {
+        let root = Path::new("/s");
+        assert_eq!(classify(root, &[root.join("content/a.md")]), Some(Change::Content));
+        assert_eq!(classify(root, &[root.join("content/a.md"), root.join("results/r.csv")]), Some(Change::Results));
+        assert_eq!(classify(root, &[root.join("book.toml")]), Some(Change::Study));
+        assert_eq!(classify(root, &[root.join("site/index.html"), root.join("target/x")]), None);
+    }
+}
