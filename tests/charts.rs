@@ -96,7 +96,7 @@ fn chart_errors_name_the_line_and_the_choices() {
     let err = fails(|r| edit(r, content, "kind = \"relative\"", "kind = \"pie\""));
     assert!(err.contains("content/index.md:22:8: chart: unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"), "{err}");
     let err = fails(|r| edit(r, content, "y = \"rate\"\nx-scale", "y = \"rat\"\nx-scale"));
-    assert!(err.contains("content/index.md:7:1: chart `rate`: unknown y column `rat`"), "{err}");
+    assert!(err.contains("content/index.md:12:5: chart `rate`: unknown y column `rat`"), "{err}");
     assert!(err.contains("did you mean `rate`?"), "{err}");
     let err = fails(|r| edit(r, content, "data = \"runs.csv\"", "data = \"run.csv\""));
     assert!(err.contains("chart `diff`: unknown data file `run.csv`"), "{err}");

@@ -56,22 +56,25 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
     let at = spec.location.clone().unwrap_or_else(|| Location::file("content"));
     let err = |message: String, hint: String| Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint);
     let stem = spec.data.trim_end_matches(".csv");
+    let at_key = |key: &str, message: String, hint: String| {
+        Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
+    };
     let table = results.tables.get(stem).ok_or_else(|| {
-        err(format!("unknown data file `{}`", spec.data), suggest(stem, results.tables.keys().map(String::as_str)))
+        at_key("data", format!("unknown data file `{}`", spec.data), suggest(stem, results.tables.keys().map(String::as_str)))
     })?;
     let env_column = config.study.environment_column.as_str();
     let series_column = spec.series.as_deref().unwrap_or(env_column);
     for (role, column) in [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)] {
         match table.column(column).map(|c| &c.values) {
-            None => return Err(err(format!("unknown {role} column `{column}` in {}", table.path.display()), suggest(column, table.column_names()))),
+            None => return Err(at_key(role, format!("unknown {role} column `{column}` in {}", table.path.display()), suggest(column, table.column_names()))),
             Some(Values::Text(_)) if role != "series" => {
-                return Err(err(format!("{role} column `{column}` is not numeric"), "plot a numeric column; text columns can be a `series`".into()));
+                return Err(at_key(role, format!("{role} column `{column}` is not numeric"), "plot a numeric column; text columns can be a `series`".into()));
             }
             _ => {}
         }
     }
     let rows = filter::select(table, &spec.filter)
-        .map_err(|c| err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names())))?;
+        .map_err(|c| at_key("where", format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names())))?;
     if rows.is_empty() {
         return Err(err(format!("no rows left after `where` ({})", filter::describe(&spec.filter)), "check the filter against the values in the file".into()));
     }

@@ -68,6 +68,24 @@ pub struct ChartSpec {
     /// Where the directive is (filled in by the parser).
     #[serde(skip)]
     pub location: Option<Location>,
+    /// The TOML body, to point errors at the line of a key.
+    #[serde(skip)]
+    pub body: String,
+}
+
+impl ChartSpec {
+    /// The location of the value of `key` in the block, or of the block itself.
+    pub fn key_location(&self, key: &str) -> Location {
+        let fence = self.location.clone().unwrap_or_else(|| Location::file("content"));
+        for (i, line) in self.body.lines().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix(key) else { continue };
+            if let Some(value) = rest.trim_start().strip_prefix('=') {
+                let column = line.len() - value.trim_start().len() + 1;
+                return Location::new(&fence.path, fence.line + i + 1, column);
+            }
+        }
+        fence
+    }
 }
 
 fn yes() -> bool {
@@ -157,6 +175,7 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
             .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
     }
     spec.location = Some(location.clone());
+    spec.body = body.to_string();
     Ok(spec)
 }
 

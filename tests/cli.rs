@@ -1,0 +1,88 @@
+//! `report new`, `report check` and the rendering of diagnostics.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+#[test]
+fn a_new_study_builds_right_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let study = dir.path().join("study");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in ["book.toml", "content/index.md", "results/runs.csv", ".gitignore"] {
+        assert!(study.join(file).is_file(), "{file}");
+    }
+    let output = report(&study, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.join("site/index.html")).unwrap();
+    // By hand: at 4 threads before = {3.1, 3.0, 3.2} (mean 3.1), after = {2.7, 2.8, 2.7} (mean 2.7333);
+    // 2.7333 / 3.1 − 1 = −11.8%.
+    assert!(html.contains("-11.8%"), "{html}");
+    assert!(html.contains("Figure 1"), "the scaffold uses a chart");
+    // It refuses to overwrite.
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("the folder exists and is not empty"), "{}", stderr(&again));
+}
+
+#[test]
+fn check_writes_nothing_and_sets_the_exit_code() {
+    let study = fixture("minimal");
+    let output = report(study.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!study.path().join("site").exists(), "check must not write");
+    edit(study.path(), "results/runs.csv", "base,1,2,11", "base,1,2,eleven");
+    edit(study.path(), "content/index.md", "name=\"speed\"", "name=\"sped\"");
+    let output = report_with(study.path(), &["check", "--format", "json"], "human");
+    assert_eq!(output.status.code(), Some(1));
+    let diagnostics: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let first = &diagnostics[0];
+    assert_eq!(first["path"], "results/runs.csv");
+    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(3), Some(10)));
+    assert_eq!(first["level"], "error");
+    assert!(first["message"].as_str().unwrap().contains("found `eleven`"));
+    assert!(!study.path().join("site").exists());
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("bild").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// Build the minimal fixture after `change` and return the human diagnostics.
+fn human(change: impl FnOnce(&std::path::Path)) -> String {
+    let study = fixture("minimal");
+    change(study.path());
+    let output = report_with(study.path(), &["build"], "human");
+    assert_eq!(output.status.code(), Some(1));
+    stderr(&output)
+}
+
+#[test]
+fn diagnostics_read_like_rustc() {
+    let cases: Vec<(&str, Box<dyn FnOnce(&std::path::Path)>)> = vec![
+        ("csv_cell", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,2,abc"))),
+        ("csv_missing_column", Box::new(|r| edit(r, "results/runs.csv", "time_s", "time_sec"))),
+        ("csv_unknown_environment", Box::new(|r| edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9"))),
+        ("csv_duplicate_run", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,1,11"))),
+        ("book_toml_unknown_key", Box::new(|r| edit(r, "book.toml", "title = \"Minimal study\"", "title = \"Minimal study\"\ntitel = \"x\""))),
+        ("unknown_statistic", Box::new(|r| edit(r, "content/index.md", "name=\"speed\"", "name=\"sped\""))),
+        ("chart_unknown_key", Box::new(|r| edit(r, "content/index.md", "time.", "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\ncolour = \"red\"\n```"))),
+        ("chart_unknown_column", Box::new(|r| edit(r, "content/index.md", "time.", "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procz\"\ny = \"time_s\"\n```"))),
+        ("template_error", Box::new(|r| {
+            fs::create_dir_all(r.join("templates")).unwrap();
+            fs::write(r.join("templates/page.html"), "{% extends \"base.html\" %}\n{% block main %}{{ page.html | safe }{% endblock main %}\n").unwrap();
+        })),
+        ("typst_error", Box::new(|r| {
+            fs::create_dir_all(r.join("templates")).unwrap();
+            fs::write(r.join("templates/paper.typ"), "#set document(title: [T])\n#let book = json(\"book.json\")\n#book.nope\n").unwrap();
+        })),
+    ];
+    for (name, change) in cases {
+        insta::assert_snapshot!(format!("diagnostic_{name}"), human(change));
+    }
+}
