@@ -13,7 +13,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
 
 /// The citation style of both outputs, by its Typst and hayagriva name.
-pub const STYLE: &str = "ieee";
+pub const STYLE_NAME: &str = "ieee";
 
 /// A parsed bibliography.
 #[derive(Debug, Clone)]
@@ -59,13 +59,21 @@ pub fn load(file: Option<&SourceFile>) -> Result<Option<Bibliography>, Diagnosti
     Ok(Some(Bibliography { path: file.path.clone(), source, library }))
 }
 
+/// The citation style and locales, parsed once per process (about 80 ms).
+fn style() -> Option<&'static (hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)> {
+    static STYLE: std::sync::OnceLock<Option<(hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)>> =
+        std::sync::OnceLock::new();
+    STYLE.get_or_init(|| match ArchivedStyle::by_name(STYLE_NAME).map(ArchivedStyle::get) {
+        Some(Style::Independent(style)) => Some((style, hayagriva::archive::locales())),
+        _ => None,
+    }).as_ref()
+}
+
 /// Format `groups` (keys cited together, in document order) and the list of
 /// the cited entries.
 pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted {
-    let Style::Independent(style) = ArchivedStyle::by_name(STYLE).map(ArchivedStyle::get).expect("hayagriva bundles the IEEE style") else {
-        return Formatted::default();
-    };
-    let locales = hayagriva::archive::locales();
+    let Some((style, locales)) = style() else { return Formatted::default() };
+    let (style, locales) = (style, locales.as_slice());
     let mut driver = BibliographyDriver::new();
     let mut cited = Vec::new();
     for group in groups {
@@ -74,9 +82,9 @@ pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted 
             continue;
         }
         cited.push(group.clone());
-        driver.citation(CitationRequest::from_items(items, &style, &locales));
+        driver.citation(CitationRequest::from_items(items, style, locales));
     }
-    let rendered = driver.finish(BibliographyRequest { style: &style, locale: None, locale_files: &locales });
+    let rendered = driver.finish(BibliographyRequest { style, locale: None, locale_files: locales });
     let html = |children: &hayagriva::ElemChildren| {
         let mut out = String::new();
         let _ = children.write_buf(&mut out, BufWriteFormat::Html);

@@ -64,7 +64,8 @@ fn human(change: impl FnOnce(&std::path::Path)) -> String {
 
 #[test]
 fn diagnostics_read_like_rustc() {
-    let cases: Vec<(&str, Box<dyn FnOnce(&std::path::Path)>)> = vec![
+    type Change = Box<dyn FnOnce(&std::path::Path)>;
+    let cases: Vec<(&str, Change)> = vec![
         ("csv_cell", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,2,abc"))),
         ("csv_missing_column", Box::new(|r| edit(r, "results/runs.csv", "time_s", "time_sec"))),
         ("csv_unknown_environment", Box::new(|r| edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9"))),
