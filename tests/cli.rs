@@ -87,3 +87,19 @@ fn diagnostics_read_like_rustc() {
         insta::assert_snapshot!(format!("diagnostic_{name}"), human(change));
     }
 }
+
+#[test]
+fn links_between_pages_are_checked() {
+    let study = fixture("minimal");
+    fs::write(study.path().join("content/more.md"), "# More\n\nBack to [the result](index.html), the [data](data/stats.json) and [a site](https://example.org).\n").unwrap();
+    edit(study.path(), "content/index.md", "time.", "time. See [more](more.md) and [gone](gone.html#x).");
+    let output = report(study.path(), &["check"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("content/index.md:3:") && err.contains("link to `more.md`, which the site does not have"), "{err}");
+    assert!(err.contains("link to the page as `more.html`"), "{err}");
+    assert!(err.contains("link to `gone.html#x`"), "{err}");
+    edit(study.path(), "content/index.md", "[more](more.md) and [gone](gone.html#x)", "[more](more.html)");
+    let output = report(study.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}

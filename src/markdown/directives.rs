@@ -161,6 +161,8 @@ pub struct Found {
     pub citations: Vec<(Vec<String>, Location)>,
     /// Images: their URL and location.
     pub images: Vec<(String, Location)>,
+    /// Links: their URL and location.
+    pub links: Vec<(String, Location)>,
 }
 
 /// The chart directives, captioned tables and cross-references of a page.
@@ -176,6 +178,7 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> 
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some((range.start, String::new())),
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
             Event::Start(Tag::Image { dest_url, .. }) => found.images.push((dest_url.to_string(), Location::at_offset(path, source, range.start))),
+            Event::Start(Tag::Link { dest_url, .. }) => found.links.push((dest_url.to_string(), Location::at_offset(path, source, range.start))),
             Event::Text(text) if chart.is_some() => chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default(),
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
@@ -382,6 +385,26 @@ pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<
             };
             errors.push(Diagnostic::new(at.clone(), format!("image `{url}` not found in content/")).hint(hint));
         }
+    }
+    errors.into_result(())
+}
+
+/// Every link to another file of the site must name one: a page (`NAME.html`),
+/// an image of `content/`, or a file the build writes. Links to other sites,
+/// `mailto:` and in-page anchors are not checked.
+pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (url, at) in links {
+        let target = url.split(['#', '?']).next().unwrap_or("");
+        if target.is_empty() || target.contains(':') || files.iter().any(|f| f == target) {
+            continue;
+        }
+        let hint = match (target.strip_suffix(".md"), crate::diagnostic::nearest(target, files.iter().map(String::as_str))) {
+            (Some(stem), _) if files.iter().any(|f| *f == format!("{stem}.html")) => format!("link to the page as `{stem}.html`"),
+            (_, Some(best)) => format!("did you mean `{best}`?"),
+            _ => format!("the site's pages: {}", crate::diagnostic::list(files.iter().filter(|f| f.ends_with(".html")).map(String::as_str))),
+        };
+        errors.push(Diagnostic::new(at.clone(), format!("link to `{url}`, which the site does not have")).hint(hint));
     }
     errors.into_result(())
 }

@@ -92,6 +92,7 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
                 found.references.extend(f.references);
                 found.citations.extend(f.citations);
                 found.images.extend(f.images);
+                found.links.extend(f.links);
             }
             Err(e) => errors.0.extend(e.0),
         }
@@ -101,6 +102,7 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
             directives::check_references(&found.references, &found.charts, &found.tables),
             directives::check_citations(&found.citations, bibliography_keys),
             directives::check_images(&found.images, assets),
+            directives::check_links(&found.links, &site_files(&pages, assets, &found.charts)),
         ];
         for check in checks {
             if let Err(e) = check {
@@ -111,6 +113,19 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
     let directives::Found { charts, tables, citations, .. } = found;
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     errors.into_result(Document { pages, charts, tables, citations })
+}
+
+/// The files a content link may point to: the pages, the images, and what
+/// every build writes.
+fn site_files(pages: &[Page], assets: &[String], charts: &[crate::charts::ChartSpec]) -> Vec<String> {
+    let mut files: Vec<String> = pages.iter().filter(|p| p.front.includes(front_matter::OutputName::Page)).map(Page::url).collect();
+    files.extend(assets.iter().cloned());
+    files.extend(["paper.pdf", "data/stats.json"].map(String::from));
+    for chart in charts {
+        files.push(format!("charts/{}.svg", chart.id));
+        files.push(format!("data/charts/{}.csv", chart.id));
+    }
+    files
 }
 
 /// The caveats as a Markdown warning callout, one paragraph each.
