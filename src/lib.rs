@@ -23,6 +23,7 @@ pub mod charts;
 pub mod config;
 pub mod diagnostic;
 pub mod format;
+pub mod import;
 pub mod markdown;
 pub mod output;
 pub mod pipeline;

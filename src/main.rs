@@ -52,6 +52,34 @@ enum Command {
         /// The folder to create.
         dir: PathBuf,
     },
+    /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
+    Import {
+        /// `lammps` or `osu`.
+        #[arg(value_enum)]
+        tool: report::import::Tool,
+        /// Files or folders to import (folders are walked in sorted order).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Environment of the runs (unless the pattern gives {env}).
+        #[arg(long)]
+        env: Option<String>,
+        /// Nodes of the runs (unless the pattern gives {nodes}).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Processes of OSU runs (unless the pattern gives {procs}; default 2).
+        #[arg(long)]
+        procs: Option<u64>,
+        /// Path pattern with {env}, {nodes}, {procs} and {run}, such as
+        /// '{env}/lammps-{nodes}-{procs}-{run}.out'.
+        #[arg(long)]
+        pattern: Option<report::import::Pattern>,
+        /// Results file to append to (default: lammps, or osu_latency, osu_bw, …).
+        #[arg(long)]
+        into: Option<String>,
+        /// Print the rows that would be added, and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Serve the study on 127.0.0.1, rebuilding and reloading on every change.
     Serve {
         /// Port to listen on (0 picks a free one).
@@ -104,6 +132,13 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
+        Command::Import { tool, paths, env, nodes, procs, pattern, into, dry_run } => {
+            let options = report::import::ImportOptions {
+                root: cli.root.clone(), tool: *tool, paths: paths.clone(), env: env.clone(), nodes: *nodes, procs: *procs,
+                pattern: pattern.clone(), into: into.clone(), dry_run: *dry_run,
+            };
+            import(cli, &options)
+        }
     }
 }
 
@@ -142,6 +177,29 @@ fn progress() -> indicatif::ProgressBar {
         }
     });
     bar
+}
+
+fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<ExitCode> {
+    let summary = report::import::run(options)?;
+    for (file, text) in &summary.preview {
+        println!("# would append to {file}:\n{text}");
+    }
+    for (file, reason) in &summary.refused {
+        eprintln!("error: {}: refused: {reason}", file.display());
+    }
+    for file in &summary.skipped {
+        if cli.verbose {
+            eprintln!("skipped {} (already imported)", file.display());
+        }
+    }
+    if !cli.quiet {
+        let verb = if options.dry_run { "would add" } else { "added" };
+        for (file, rows) in &summary.added {
+            eprintln!("{verb} {rows} rows to {file}");
+        }
+        eprintln!("{} files skipped as already imported, {} refused", summary.skipped.len(), summary.refused.len());
+    }
+    Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result<ExitCode> {

@@ -64,7 +64,7 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
         let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else { continue };
         runs += table.len();
         files.push(format!("{} in {}", table.len(), table.path.display()));
-        counts.extend(nodes.iter().filter(|n| !n.is_nan()).map(|n| format::plain(*n)));
+        counts.extend(nodes.iter().filter(|n| !n.is_nan()).map(|n| crate::analysis::filter::KeyPart::Number(*n)));
         if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
             envs.extend(e.iter().cloned());
         }
@@ -72,6 +72,7 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
     let labels: Vec<String> = envs.iter().map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone())).collect();
     let compared = join(&labels);
     let files = join(&files);
+    let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
     match counts.iter().collect::<Vec<_>>().as_slice() {
         [] => Caveat { kind: CaveatKind::NodesUnknown, metric: None, text: format!(
             "The results do not record how many nodes each run used (no `{column}` column), so they cannot say whether a network between nodes was involved.") },

@@ -1,0 +1,314 @@
+//! `report import lammps|osu`: raw benchmark output turned into rows of the
+//! results CSVs. Nothing is lost (every refused file is named, with why) and
+//! nothing is doubled (a file whose content hash is already in the target is
+//! skipped). Existing rows are never rewritten, and the file is replaced
+//! atomically.
+
+pub mod lammps;
+pub mod osu;
+mod pattern;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use sha2::{Digest, Sha256};
+use walkdir::WalkDir;
+
+use crate::format::plain;
+pub use pattern::Pattern;
+
+/// Why a file yields no row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The reason, lowercase.
+    pub reason: String,
+}
+
+impl Refusal {
+    /// A refusal with `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self { reason: reason.into() }
+    }
+}
+
+/// Which tool's output is imported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Tool {
+    /// LAMMPS logs: one row per log.
+    Lammps,
+    /// OSU micro-benchmarks: one row per message size.
+    Osu,
+}
+
+/// What to import and how to label it.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// The study folder.
+    pub root: PathBuf,
+    /// LAMMPS or OSU.
+    pub tool: Tool,
+    /// Files and folders (walked in sorted order).
+    pub paths: Vec<PathBuf>,
+    /// Environment label, unless the pattern gives `{env}`.
+    pub env: Option<String>,
+    /// Node count, unless the pattern gives `{nodes}`.
+    pub nodes: Option<u64>,
+    /// Process count for OSU, unless the pattern gives `{procs}` (default 2).
+    pub procs: Option<u64>,
+    /// Path pattern such as `{env}/lammps-{nodes}-{procs}-{run}.out`.
+    pub pattern: Option<Pattern>,
+    /// Results file stem to append to (default `lammps` or `osu_<benchmark>`).
+    pub into: Option<String>,
+    /// Print the rows instead of writing them.
+    pub dry_run: bool,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Rows added (or, in a dry run, that would be) per results file.
+    pub added: BTreeMap<String, usize>,
+    /// Files skipped because their content is already in the target.
+    pub skipped: Vec<PathBuf>,
+    /// Files refused, with the reason.
+    pub refused: Vec<(PathBuf, String)>,
+    /// In a dry run: the CSV text that would be appended, per results file.
+    pub preview: BTreeMap<String, String>,
+}
+
+/// A parsed file's rows for one results file, before runs are numbered.
+struct Pending {
+    target: String,
+    header: Vec<&'static str>,
+    source: PathBuf,
+    hash: String,
+    labels: pattern::Labels,
+    rows: Vec<Vec<String>>,
+}
+
+/// Import every file under `options.paths`.
+pub fn run(options: &ImportOptions) -> Result<Summary> {
+    let mut summary = Summary::default();
+    let mut pending = Vec::new();
+    for file in files(&options.paths)? {
+        let bytes = fs::read(&file).with_context(|| format!("cannot read `{}`", file.display()))?;
+        match parse_file(options, &file, &bytes) {
+            Ok(p) => pending.extend(p),
+            Err(refusal) => summary.refused.push((file, refusal.reason)),
+        }
+    }
+    let mut targets: BTreeMap<String, Vec<Pending>> = BTreeMap::new();
+    for p in pending {
+        targets.entry(p.target.clone()).or_default().push(p);
+    }
+    for (target, items) in targets {
+        append(options, &target, items, &mut summary)?;
+    }
+    Ok(summary)
+}
+
+/// Every file under `paths`, folders walked in sorted order.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            for entry in WalkDir::new(path).sort_by_file_name() {
+                let entry = entry.with_context(|| format!("cannot list `{}`", path.display()))?;
+                if entry.file_type().is_file() {
+                    out.push(entry.into_path());
+                }
+            }
+        } else if path.is_file() {
+            out.push(path.clone());
+        } else {
+            bail!("`{}` does not exist", path.display());
+        }
+    }
+    Ok(out)
+}
+
+fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<Pending>, Refusal> {
+    let text = String::from_utf8_lossy(bytes);
+    let labels = pattern::labels(options, file)?;
+    let hash: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    let source = file.to_path_buf();
+    match options.tool {
+        Tool::Lammps => {
+            let run = lammps::parse(&text)?;
+            let target = options.into.clone().unwrap_or_else(|| "lammps".into());
+            let row = lammps_row(&run, &labels);
+            Ok(vec![Pending { target, header: LAMMPS_HEADER.to_vec(), source, hash, labels, rows: vec![row] }])
+        }
+        Tool::Osu => {
+            let tables = osu::parse(&text)?;
+            let mut by_benchmark: BTreeMap<osu::Benchmark, Vec<&osu::OsuTable>> = BTreeMap::new();
+            for t in &tables {
+                by_benchmark.entry(t.benchmark).or_default().push(t);
+            }
+            Ok(by_benchmark.into_iter().map(|(benchmark, tables)| {
+                let target = options.into.clone().unwrap_or_else(|| benchmark.file().to_string());
+                let header = osu_header(benchmark);
+                // Each table is a run of its own; several tables in one file are numbered in order.
+                let rows = tables.iter().enumerate().flat_map(|(i, t)| t.rows.iter().map(move |(size, value)| {
+                    vec![i.to_string(), size.to_string(), plain(*value), t.version.clone()]
+                })).collect();
+                Pending { target, header, source: source.clone(), hash: hash.clone(), labels: labels.clone(), rows }
+            }).collect())
+        }
+    }
+}
+
+/// Columns of the LAMMPS results file.
+pub const LAMMPS_HEADER: [&str; 20] = [
+    "environment", "nodes", "procs", "mpi_tasks", "omp_threads", "run", "atoms", "steps", "loop_time_s", "timesteps_per_s",
+    "cpu_use_pct", "pair_pct", "neigh_pct", "comm_pct", "output_pct", "modify_pct", "other_pct", "lammps_version", "source", "source_sha256",
+];
+
+fn osu_header(benchmark: osu::Benchmark) -> Vec<&'static str> {
+    vec!["environment", "nodes", "procs", "run", "size_bytes", benchmark.column(), "osu_version", "source", "source_sha256"]
+}
+
+/// The measured part of a LAMMPS row (labels, run and provenance are added later).
+fn lammps_row(run: &lammps::LammpsRun, labels: &pattern::Labels) -> Vec<String> {
+    let opt = |v: Option<f64>| v.map(plain).unwrap_or_default();
+    let procs = labels.procs.unwrap_or(run.procs);
+    let mut row = vec![
+        procs.to_string(), run.mpi_tasks.map(|v| v.to_string()).unwrap_or_default(),
+        run.omp_threads.map(|v| v.to_string()).unwrap_or_default(), run.atoms.to_string(), run.steps.to_string(),
+        plain(run.loop_time_s), plain(run.timesteps_per_s), opt(run.cpu_use_pct),
+    ];
+    row.extend(run.breakdown.iter().map(|v| opt(*v)));
+    row.push(run.version.clone());
+    row
+}
+
+/// Append the new rows of one results file, skipping files already imported.
+fn append(options: &ImportOptions, target: &str, items: Vec<Pending>, summary: &mut Summary) -> Result<()> {
+    let path = options.root.join("results").join(format!("{target}.csv"));
+    let header = items[0].header.clone();
+    let existing = fs::read(&path).ok();
+    let (known, mut runs) = match &existing {
+        Some(bytes) => read_existing(&path, bytes, &header)?,
+        None => (BTreeSet::new(), BTreeMap::new()),
+    };
+    let mut seen = known;
+    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    if existing.is_none() {
+        writer.write_record(&header)?;
+    }
+    let mut added = 0;
+    for item in items {
+        if !seen.insert(item.hash.clone()) {
+            summary.skipped.push(item.source.clone());
+            continue;
+        }
+        let source = relative(&options.root, &item.source);
+        for record in rows_of(&item, options, &mut runs) {
+            let mut full = record;
+            full.push(source.clone());
+            full.push(item.hash.clone());
+            writer.write_record(&full)?;
+            added += 1;
+        }
+    }
+    let new_text = String::from_utf8(writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?;
+    if added > 0 || existing.is_none() && !new_text.is_empty() {
+        summary.added.insert(format!("results/{target}.csv"), added);
+    }
+    if options.dry_run {
+        summary.preview.insert(format!("results/{target}.csv"), new_text);
+        return Ok(());
+    }
+    if added == 0 {
+        return Ok(());
+    }
+    let mut content = existing.unwrap_or_default();
+    if !content.is_empty() && !content.ends_with(b"\n") {
+        content.push(b'\n');
+    }
+    content.extend_from_slice(new_text.as_bytes());
+    write_atomically(&path, &content)
+}
+
+/// Rows of one file with labels and run numbers in place.
+fn rows_of(item: &Pending, options: &ImportOptions, runs: &mut BTreeMap<(String, String, String), u64>) -> Vec<Vec<String>> {
+    let env = item.labels.env.clone().unwrap_or_default();
+    let nodes = item.labels.nodes.map(|n| n.to_string()).unwrap_or_default();
+    match options.tool {
+        Tool::Lammps => {
+            let procs = item.rows[0][0].clone();
+            let run = next_run(runs, &env, &nodes, &procs, item.labels.run);
+            let mut row = vec![env, nodes];
+            row.extend(item.rows[0][..3].iter().cloned());
+            row.push(run.to_string());
+            row.extend(item.rows[0][3..].iter().cloned());
+            vec![row]
+        }
+        Tool::Osu => {
+            let procs = item.labels.procs.or(options.procs).unwrap_or(2).to_string();
+            let tables = item.rows.iter().map(|r| r[0].clone()).collect::<BTreeSet<_>>().len();
+            let mut numbers: BTreeMap<String, u64> = BTreeMap::new();
+            item.rows.iter().map(|r| {
+                let label = if tables == 1 { item.labels.run } else { None };
+                let run = *numbers.entry(r[0].clone()).or_insert_with(|| next_run(runs, &env, &nodes, &procs, label));
+                vec![env.clone(), nodes.clone(), procs.clone(), run.to_string(), r[1].clone(), r[2].clone(), r[3].clone()]
+            }).collect()
+        }
+    }
+}
+
+/// The run number: from the path, or one more than the highest so far for this
+/// (environment, nodes, procs).
+fn next_run(runs: &mut BTreeMap<(String, String, String), u64>, env: &str, nodes: &str, procs: &str, given: Option<u64>) -> u64 {
+    let highest = runs.entry((env.into(), nodes.into(), procs.into())).or_insert(0);
+    let run = given.unwrap_or(*highest + 1);
+    *highest = (*highest).max(run);
+    run
+}
+
+/// Hashes already imported and the highest run per configuration, after
+/// checking that the existing file has the importer's columns.
+#[allow(clippy::type_complexity)]
+fn read_existing(path: &Path, bytes: &[u8], header: &[&str]) -> Result<(BTreeSet<String>, BTreeMap<(String, String, String), u64>)> {
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(bytes);
+    let found: Vec<String> = reader.headers()?.iter().map(str::to_string).collect();
+    if found != header {
+        bail!(crate::diagnostic::Diagnostics::from(
+            crate::diagnostic::Diagnostic::new(crate::diagnostic::Location::new(path, 1, 1),
+                "this results file has other columns than the importer writes")
+                .hint(format!("import into a new file with `--into NAME`; the importer writes: {}", header.join(","))),
+        ));
+    }
+    let col = |name: &str| found.iter().position(|c| c == name);
+    let (hash, env, nodes, procs, run) = (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
+    let (mut hashes, mut runs) = (BTreeSet::new(), BTreeMap::new());
+    for record in reader.records() {
+        let record = record?;
+        let get = |i: Option<usize>| i.and_then(|i| record.get(i)).unwrap_or("").to_string();
+        hashes.insert(get(hash));
+        let number: u64 = get(run).parse().unwrap_or(0);
+        let highest = runs.entry((get(env), get(nodes), get(procs))).or_insert(0);
+        *highest = (*highest).max(number);
+    }
+    Ok((hashes, runs))
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    absolute.strip_prefix(&root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+}
+
+/// Replace `path` with `content` in one rename, so that an interrupted import
+/// leaves the old file whole.
+fn write_atomically(path: &Path, content: &[u8]) -> Result<()> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(folder)?;
+    let mut file = tempfile::NamedTempFile::new_in(folder)?;
+    std::io::Write::write_all(&mut file, content)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error).with_context(|| format!("cannot replace `{}`", path.display()))?;
+    Ok(())
+}

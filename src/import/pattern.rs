@@ -1,0 +1,97 @@
+//! Path patterns such as `{env}/lammps-{nodes}-{procs}-{run}.out`: labels that
+//! real folders encode in their paths.
+
+use std::path::Path;
+
+use regex::Regex;
+
+use super::{ImportOptions, Refusal};
+
+/// A compiled path pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    text: String,
+    regex: Regex,
+}
+
+/// Labels of one file: from the pattern, else from the options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// Environment.
+    pub env: Option<String>,
+    /// Node count.
+    pub nodes: Option<u64>,
+    /// Process count.
+    pub procs: Option<u64>,
+    /// Run number.
+    pub run: Option<u64>,
+}
+
+impl std::str::FromStr for Pattern {
+    type Err = String;
+
+    /// Compile a pattern; placeholders are `{env}`, `{nodes}`, `{procs}` and `{run}`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let mut regex = String::from("(?:^|/)");
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            regex.push_str(&regex::escape(&rest[..open]));
+            let close = rest[open..].find('}').ok_or_else(|| format!("unclosed `{{` in pattern `{text}`"))? + open;
+            let name = &rest[open + 1..close];
+            regex.push_str(&match name {
+                "env" => "(?P<env>[^/]+?)".to_string(),
+                "nodes" | "procs" | "run" => format!("(?P<{name}>[0-9]+)"),
+                other => return Err(format!("unknown placeholder `{{{other}}}` in pattern `{text}`; use {{env}}, {{nodes}}, {{procs}} or {{run}}")),
+            });
+            rest = &rest[close + 1..];
+        }
+        regex.push_str(&regex::escape(rest));
+        regex.push('$');
+        Ok(Pattern { text: text.to_string(), regex: Regex::new(&regex).map_err(|e| e.to_string())? })
+    }
+}
+
+impl Pattern {
+    /// The labels in `path`, or `None` when it does not match.
+    pub fn labels(&self, path: &Path) -> Option<Labels> {
+        let text = path.to_string_lossy().replace('\\', "/");
+        let captures = self.regex.captures(&text)?;
+        let number = |name: &str| captures.name(name).and_then(|m| m.as_str().parse().ok());
+        Some(Labels {
+            env: captures.name("env").map(|m| m.as_str().to_string()),
+            nodes: number("nodes"),
+            procs: number("procs"),
+            run: number("run"),
+        })
+    }
+}
+
+/// The labels of `file`: the pattern's, completed by the options. A file that
+/// does not match the pattern, or has no environment, is refused.
+pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
+    let mut labels = match &options.pattern {
+        Some(pattern) => pattern.labels(file).ok_or_else(|| Refusal::new(format!("the path does not match the pattern `{}`", pattern.text)))?,
+        None => Labels::default(),
+    };
+    labels.env = labels.env.or_else(|| options.env.clone());
+    labels.nodes = labels.nodes.or(options.nodes);
+    labels.procs = labels.procs.or(options.procs);
+    if labels.env.is_none() {
+        return Err(Refusal::new("no environment: pass --env NAME, or a --pattern with {env}"));
+    }
+    Ok(labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_read_labels_from_paths() {
+        let p: Pattern = "{env}/lammps-{nodes}-{procs}-{run}.out".parse().unwrap();
+        let labels = p.labels(Path::new("../shared/flux/lammps/bare-metal/lammps-16-256-12.out")).unwrap();
+        assert_eq!(labels, Labels { env: Some("bare-metal".into()), nodes: Some(16), procs: Some(256), run: Some(12) });
+        assert_eq!(p.labels(Path::new("bare-metal/other.out")), None);
+        assert!("{env}/{oops}.out".parse::<Pattern>().is_err());
+    }
+}
