@@ -19,7 +19,7 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = tempfile::tempdir().expect("a temporary folder");
-    let options = report::BuildOptions { out: Some(out.path().join("site")), source_date_epoch: Some(1_700_000_000) };
+    let options = report::BuildOptions { out: Some(out.path().join("site")), source_date_epoch: Some(1_700_000_000), base_url: None };
     let runs = 30;
     let full = median((0..runs).map(|_| {
         let start = Instant::now();

@@ -22,6 +22,7 @@ pub mod analysis;
 pub mod charts;
 pub mod config;
 pub mod diagnostic;
+pub mod diff;
 pub mod format;
 pub mod import;
 pub mod markdown;
@@ -49,6 +50,8 @@ pub struct BuildOptions {
     /// Seconds since the Unix epoch to stamp the build with (`SOURCE_DATE_EPOCH`);
     /// default: the date in book.toml.
     pub source_date_epoch: Option<i64>,
+    /// The site's public URL (overrides `[output] base-url`).
+    pub base_url: Option<String>,
 }
 
 /// What a successful build produced.
@@ -62,6 +65,15 @@ pub struct BuildSummary {
     pub warnings: Vec<Diagnostic>,
     /// Time per stage, loading and writing included.
     pub timings: Timings,
+}
+
+/// Load the study, with the options that override book.toml.
+fn load(root: &Path, options: &BuildOptions) -> Result<project::Project> {
+    let mut project = project::load(root)?;
+    if options.base_url.is_some() {
+        project.config.output.base_url.clone_from(&options.base_url);
+    }
+    Ok(project)
 }
 
 /// Where the build would write, after checking that it may.
@@ -78,7 +90,7 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 /// Run every check of a build, the paper's compilation included, without
 /// writing anything. Returns the warnings.
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
-    let project = project::load(root)?;
+    let project = load(root, options)?;
     target(&project, options)?;
     Ok(pipeline::render(&project, options.source_date_epoch)?.warnings)
 }
@@ -86,7 +98,7 @@ pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
 /// Build the study at `root`: load, render, and write the output folder atomically.
 pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let mut clock = std::time::Instant::now();
-    let project = project::load(root)?;
+    let project = load(root, options)?;
     let mut timings = Timings::default();
     timings.lap("load", &mut clock);
     let out = target(&project, options)?;

@@ -40,6 +40,9 @@ enum Command {
         /// Output folder (default: [output] dir in book.toml, `site`).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The site's public URL, for canonical links (default: [output] base-url).
+        #[arg(long)]
+        base_url: Option<String>,
     },
     /// Run every check of a build, the paper included, without writing anything.
     Check {
@@ -51,6 +54,15 @@ enum Command {
     New {
         /// The folder to create.
         dir: PathBuf,
+    },
+    /// Show how each headline metric moved between two stats.json files, or
+    /// between the results at a git revision and now.
+    Diff {
+        /// The old and new stats.json (omit with --against).
+        files: Vec<PathBuf>,
+        /// Compare the results at this git revision with the current ones.
+        #[arg(long, conflicts_with = "files")]
+        against: Option<String>,
     },
     /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
     Import {
@@ -112,9 +124,9 @@ fn epoch() -> Option<i64> {
 
 fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     match &cli.command {
-        Command::Build { out } => build(cli, out.clone(), format),
+        Command::Build { out, base_url } => build(cli, out.clone(), base_url.clone(), format),
         Command::Check { .. } => {
-            let options = report::BuildOptions { out: None, source_date_epoch: epoch() };
+            let options = report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
             let warnings = report::check(&cli.root, &options)?;
             print_diagnostics(&warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
             if format == Format::Json && warnings.is_empty() {
@@ -132,6 +144,22 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
+        Command::Diff { files, against } => {
+            let (old, new) = match (files.as_slice(), against) {
+                ([old, new], None) => (report::diff::read(old)?, report::diff::read(new)?),
+                ([], Some(rev)) => {
+                    let project = report::project::load(&cli.root)?;
+                    let now = report::pipeline::analyze(&project)?;
+                    let new = serde_json::from_slice(&report::render::json::render(&now.analysis))?;
+                    (report::diff::stats_at(&cli.root, rev)?, new)
+                }
+                _ => anyhow::bail!("give two stats.json files, or --against REV"),
+            };
+            for change in report::diff::compare(&old, &new) {
+                println!("- {change}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Import { tool, paths, env, nodes, procs, pattern, into, dry_run } => {
             let options = report::import::ImportOptions {
                 root: cli.root.clone(), tool: *tool, paths: paths.clone(), env: env.clone(), nodes: *nodes, procs: *procs,
@@ -142,9 +170,9 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn build(cli: &Cli, out: Option<PathBuf>, format: Format) -> anyhow::Result<ExitCode> {
+fn build(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>, format: Format) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let options = report::BuildOptions { out, source_date_epoch: epoch() };
+    let options = report::BuildOptions { out, source_date_epoch: epoch(), base_url };
     let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
     let result = report::build(&cli.root, &options);
     if let Some(spinner) = spinner {

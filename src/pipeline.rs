@@ -98,6 +98,7 @@ pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option
         commit: project.results_commit.clone(),
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
+    book.provenance = provenance.clone();
     let pages = render::html::render(&render::html::SiteInputs {
         document: &document, charts: &charts, cited: &cited, book: &book, templates: &project.templates, provenance: &provenance,
     })?;
@@ -148,7 +149,26 @@ pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) ->
         site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
     }
+    if site.files.contains_key(std::path::Path::new(&project.config.output.pdf)) {
+        let manifest = manifest(project, prepared, &site);
+        site.insert("data/manifest.json", manifest);
+    }
     site
+}
+
+/// `data/manifest.json`: every input file and every output file with its SHA-256,
+/// and the provenance of the build.
+fn manifest(project: &Project, prepared: &Prepared, site: &Site) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let hash = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
+    let inputs: BTreeMap<String, String> = project.inputs().iter()
+        .map(|f| (f.path.to_string_lossy().replace('\\', "/"), hash(&f.bytes))).collect();
+    let outputs: BTreeMap<String, String> = site.files.iter()
+        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), hash(b))).collect();
+    let manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
+    let mut bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
 }
 
 /// The first 12 hex digits of the SHA-256 over every results file (path and bytes).

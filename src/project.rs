@@ -43,6 +43,8 @@ pub struct Project {
     pub root: PathBuf,
     /// The parsed `book.toml`.
     pub config: Config,
+    /// `book.toml` as read, for the manifest.
+    pub book: SourceFile,
     /// `results/*.csv`, sorted by path.
     pub results: Vec<SourceFile>,
     /// `content/*.md`, sorted by path.
@@ -75,6 +77,7 @@ pub fn load(root: &Path) -> Result<Project> {
     })?;
     let text = book.text().map_err(Diagnostics::from)?;
     let config = config::parse(book_path, text)?;
+    let book = book.clone();
     Ok(Project {
         results: read_dir(&root, "results", "csv")?,
         content: read_dir(&root, "content", "md")?,
@@ -84,6 +87,7 @@ pub fn load(root: &Path) -> Result<Project> {
             .into_iter().flatten().collect(),
         results_commit: results_commit(&root),
         config,
+        book,
         root,
     })
 }
@@ -117,6 +121,18 @@ fn results_commit(root: &Path) -> Option<String> {
 }
 
 impl Project {
+    /// Every input file, in a stable order: book.toml, results, content,
+    /// images, bibliography, templates.
+    pub fn inputs(&self) -> Vec<&SourceFile> {
+        let mut all = vec![&self.book];
+        all.extend(&self.results);
+        all.extend(&self.content);
+        all.extend(&self.assets);
+        all.extend(&self.bibliography);
+        all.extend(&self.templates);
+        all
+    }
+
     /// Read `content/` again (pages, images, bibliography), after an edit there.
     pub fn reload_content(&mut self) -> Result<()> {
         self.content = read_dir(&self.root, "content", "md")?;

@@ -142,11 +142,16 @@ pub struct Output {
     /// File name of the PDF paper inside the output folder.
     #[serde(default = "default_pdf_name")]
     pub pdf: String,
+    /// Public URL of the site, such as `https://user.github.io/study/`; used
+    /// for canonical links only (every link in the site is relative).
+    /// `--base-url` overrides it.
+    #[serde(default, rename = "base-url")]
+    pub base_url: Option<String>,
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Self { dir: default_output_dir(), pdf: default_pdf_name() }
+        Self { dir: default_output_dir(), pdf: default_pdf_name(), base_url: None }
     }
 }
 

@@ -121,6 +121,10 @@ pub struct BookView {
     pub has_bibliography: bool,
     /// File name of the PDF.
     pub pdf: String,
+    /// The site's public URL, for canonical links.
+    pub base_url: Option<String>,
+    /// Where the results came from (filled in by the pipeline).
+    pub provenance: html::Provenance,
     /// `report` and its version.
     pub generator: String,
 }
@@ -194,6 +198,8 @@ impl BookView {
             references: cited.entries.iter().map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() }).collect(),
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
+            base_url: config.output.base_url.clone(),
+            provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         }
     }
