@@ -81,7 +81,7 @@ pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
     for name in listing.lines().filter(|n| n.ends_with(".csv")) {
         let bytes = git(&["show", &format!("{rev}:{name}")])?;
         let relative = PathBuf::from(name.strip_prefix(&prefix).unwrap_or(name));
-        project.results.push(crate::project::SourceFile { path: relative, bytes });
+        project.results.push(crate::project::SourceFile::new(relative, bytes));
     }
     let analyzed = crate::pipeline::analyze(&project)?;
     Ok(serde_json::from_slice(&crate::render::json::render(&analyzed.analysis))?)

@@ -120,8 +120,16 @@ pub fn typeset(project: &Project, prepared: &Prepared) -> Result<render::paper::
 /// (the clock is read only to report the time per stage).
 pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
-    let analyzed = analyze(project)?;
+    // Hash the inputs (for provenance and the manifest) on the other core while the CSVs are parsed.
+    let (results, ()) = rayon::join(
+        || results::load(&project.results, &project.config),
+        || project.inputs().iter().for_each(|f| { f.sha256(); }),
+    );
+    let results = results?;
+    timings.lap("results", &mut clock);
+    let analysis = analysis::analyze(&results, &project.config)?;
     timings.lap("analysis", &mut clock);
+    let analyzed = Analyzed { results, analysis };
     let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
     clock = std::time::Instant::now();
     let paper = typeset(project, &prepared)?;
@@ -162,7 +170,7 @@ fn manifest(project: &Project, prepared: &Prepared, site: &Site) -> Vec<u8> {
     use sha2::{Digest, Sha256};
     let hash = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
     let inputs: BTreeMap<String, String> = project.inputs().iter()
-        .map(|f| (f.path.to_string_lossy().replace('\\', "/"), hash(&f.bytes))).collect();
+        .map(|f| (f.path.to_string_lossy().replace('\\', "/"), f.sha256().to_string())).collect();
     let outputs: BTreeMap<String, String> = site.files.iter()
         .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), hash(b))).collect();
     let manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
@@ -178,7 +186,7 @@ fn results_hash(files: &[crate::project::SourceFile]) -> String {
     for file in files {
         hasher.update(file.path.to_string_lossy().as_bytes());
         hasher.update([0]);
-        hasher.update(&file.bytes);
+        hasher.update(file.sha256().as_bytes());
     }
     hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect()
 }

@@ -17,6 +17,8 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Raw content; CSVs are checked for UTF-8 by the results stage.
     pub bytes: Vec<u8>,
+    /// SHA-256 of `bytes` in hex, computed once when first asked for.
+    pub hash: std::sync::OnceLock<String>,
 }
 
 impl SourceFile {
@@ -28,6 +30,17 @@ impl SourceFile {
             Diagnostic::new(Location::at_offset(&self.path, text, text.len()), "file is not valid UTF-8")
                 .hint("save the file as UTF-8")
         })
+    }
+
+    /// The SHA-256 of the content, in hex (computed once).
+    pub fn sha256(&self) -> &str {
+        use sha2::{Digest, Sha256};
+        self.hash.get_or_init(|| Sha256::digest(&self.bytes).iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// A file with `path` and `bytes`.
+    pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
+        SourceFile { path: path.into(), bytes, hash: std::sync::OnceLock::new() }
     }
 
     /// The file name without its extension.
@@ -154,7 +167,7 @@ impl Project {
 pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
     let full = inside(root, relative)?;
     let bytes = fs::read(&full).with_context(|| format!("cannot read `{}`", relative.display()))?;
-    Ok(SourceFile { path: relative.to_path_buf(), bytes })
+    Ok(SourceFile::new(relative, bytes))
 }
 
 fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {

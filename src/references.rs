@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn formats_ieee_citations_and_entries() {
-        let file = SourceFile { path: "content/references.bib".into(), bytes: BIB.as_bytes().to_vec() };
+        let file = SourceFile::new("content/references.bib", BIB.as_bytes().to_vec());
         let bib = load(Some(&file)).unwrap().unwrap();
         assert_eq!(bib.keys(), ["a2019"]);
         let formatted = format(&bib, &[vec!["a2019".into()]]);
@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn bad_bibtex_is_located() {
-        let file = SourceFile { path: "content/references.bib".into(), bytes: b"@article{x,\n  title = {unclosed\n".to_vec() };
+        let file = SourceFile::new("content/references.bib", b"@article{x,\n  title = {unclosed\n".to_vec());
         let err = load(Some(&file)).unwrap_err().to_string();
         assert!(err.starts_with("content/references.bib:"), "{err}");
     }

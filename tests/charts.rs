@@ -124,7 +124,7 @@ fn a_million_rows_make_a_small_chart() {
         name: "big".into(),
         path: "results/big.csv".into(),
         columns: vec![
-            Column { name: "environment".into(), values: Values::Text((0..rows).map(|i| if i % 2 == 0 { "base" } else { "cand" }.to_string()).collect()) },
+            Column { name: "environment".into(), values: Values::Text((0..rows).map(|i| if i % 2 == 0 { "base" } else { "cand" }).collect()) },
             Column { name: "procs".into(), values: Values::Number((0..rows).map(|i| f64::from(1 << ((i / 2) % 6))).collect()) },
             Column { name: "rate".into(), values: Values::Number((0..rows).map(|i| 10.0 + (i % 7) as f64).collect()) },
         ],

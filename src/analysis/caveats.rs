@@ -66,7 +66,7 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
         files.push(format!("{} in {}", table.len(), table.path.display()));
         counts.extend(nodes.iter().filter(|n| !n.is_nan()).map(|n| crate::analysis::filter::KeyPart::Number(*n)));
         if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
-            envs.extend(e.iter().cloned());
+            envs.extend(e.words.iter().cloned());
         }
     }
     let labels: Vec<String> = envs.iter().map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone())).collect();

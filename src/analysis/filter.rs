@@ -48,27 +48,39 @@ impl std::fmt::Display for KeyPart {
 pub fn key_part(values: &Values, row: usize) -> KeyPart {
     match values {
         Values::Number(v) => KeyPart::Number(v[row]),
-        Values::Text(v) => KeyPart::Text(v[row].clone()),
+        Values::Text(v) => KeyPart::Text(v.get(row).to_string()),
     }
 }
 
 /// Rows of `rows` grouped by the values of `columns`, in sorted key order.
 pub fn group_rows(table: &Table, columns: &[&str], rows: &[usize]) -> BTreeMap<Vec<KeyPart>, Vec<usize>> {
     let columns: Vec<&Values> = columns.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
-    let mut groups: BTreeMap<Vec<KeyPart>, Vec<usize>> = BTreeMap::new();
+    // Group on compact keys (a number's bits, a text's code) without allocating
+    // per row; name the few groups afterwards.
+    let mut compact: rustc_hash::FxHashMap<Vec<u64>, Vec<usize>> = rustc_hash::FxHashMap::default();
+    let mut key = Vec::with_capacity(columns.len());
     for &row in rows {
-        let key = columns.iter().map(|v| key_part(v, row)).collect();
-        groups.entry(key).or_default().push(row);
+        key.clear();
+        key.extend(columns.iter().map(|v| match v {
+            Values::Number(n) => n[row].to_bits(),
+            Values::Text(t) => u64::from(t.codes[row]),
+        }));
+        match compact.get_mut(key.as_slice()) {
+            Some(rows) => rows.push(row),
+            None => {
+                compact.insert(key.clone(), vec![row]);
+            }
+        }
     }
-    groups
+    compact.into_values().map(|rows| (columns.iter().map(|v| key_part(v, rows[0])).collect(), rows)).collect()
 }
 
 /// Does `condition` hold for the value at `row`?
 fn matches(values: &Values, row: usize, condition: &FilterValue) -> bool {
     match (condition, values) {
         (FilterValue::Number(n), Values::Number(v)) => v[row] == *n,
-        (FilterValue::Text(t), Values::Text(v)) => &v[row] == t,
-        (FilterValue::Number(n), Values::Text(v)) => v[row] == format::plain(*n),
+        (FilterValue::Text(t), Values::Text(v)) => v.get(row) == t,
+        (FilterValue::Number(n), Values::Text(v)) => v.get(row) == format::plain(*n),
         (FilterValue::Text(t), Values::Number(v)) => format::plain(v[row]) == *t,
         (FilterValue::AnyOf(options), _) => options.iter().any(|o| matches(values, row, o)),
         (FilterValue::Range(Range { min, max }), Values::Number(v)) => {
@@ -121,7 +133,7 @@ mod tests {
             path: "results/t.csv".into(),
             columns: vec![
                 Column { name: "procs".into(), values: Values::Number(vec![1.0, 2.0, 4.0, 32.0]) },
-                Column { name: "env".into(), values: Values::Text(vec!["a".into(), "b".into(), "a".into(), "b".into()]) },
+                Column { name: "env".into(), values: Values::Text(["a", "b", "a", "b"].into_iter().collect()) },
             ],
             lines: vec![2, 3, 4, 5],
         }

@@ -18,16 +18,24 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
     }
     let all: Vec<usize> = (0..table.len()).collect();
     let groups = group_rows(table, &by, &all);
-    let skip: Vec<&str> = by.iter().copied().chain(dataset.key.iter().map(String::as_str)).collect();
-    for column in &table.columns {
-        let Some(values) = column.values.numbers() else { continue };
-        if skip.contains(&column.name.as_str()) {
-            continue;
-        }
+    let skip: Vec<&str> = by.iter().copied().chain(dataset.key.iter().map(String::as_str))
+        .chain([config.study.nodes_column.as_str()]).collect();
+    let columns: Vec<&crate::results::Column> = table.columns.iter()
+        .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).collect();
+    // The summaries of each column are independent: compute them in parallel.
+    let computed: Vec<Vec<Option<Summary>>> = {
+        use rayon::prelude::*;
+        columns.par_iter().map(|column| {
+            let values = column.values.numbers().unwrap_or_default();
+            groups.values().map(|rows| {
+                Summary::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
+            }).collect()
+        }).collect()
+    };
+    for (column, per_group) in columns.iter().zip(computed) {
         let mut summaries = BTreeMap::new();
-        for (key, rows) in &groups {
-            let sample: Vec<f64> = rows.iter().map(|&r| values[r]).collect();
-            let Some(summary) = Summary::of(&sample) else { continue };
+        for ((key, _), summary) in groups.iter().zip(per_group) {
+            let Some(summary) = summary else { continue };
             let (env, cfg) = split_key(key, &by, has_env);
             let filter = describe_config(&cfg);
             analysis.groups.push(Group {
@@ -161,7 +169,7 @@ label = "B"
             name: "t".into(),
             path: "results/t.csv".into(),
             columns: vec![
-                Column { name: "environment".into(), values: Values::Text(vec!["a".into(); 4]) },
+                Column { name: "environment".into(), values: Values::Text(["a"; 4].into_iter().collect()) },
                 Column { name: "procs".into(), values: Values::Number(vec![1.0, 2.0, 4.0, 4.0]) },
                 Column { name: "tps".into(), values: Values::Number(vec![10.0, 18.0, 29.0, 31.0]) },
             ],

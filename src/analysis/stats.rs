@@ -45,20 +45,22 @@ impl Summary {
     /// Summarise `values` (NaN values, which mark empty cells, are skipped).
     /// Returns `None` for an empty sample.
     pub fn of(values: &[f64]) -> Option<Summary> {
-        let values: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+        Self::of_owned(values.iter().copied().filter(|v| !v.is_nan()).collect())
+    }
+
+    /// Summarise a sample without NaN values, taking ownership (no copy).
+    pub fn of_owned(values: Vec<f64>) -> Option<Summary> {
         let n = values.len();
         if n == 0 {
             return None;
         }
         let mean = values.iter().mean();
-        let median = Data::new(values.clone()).median();
-        let (sd, ci) = if n >= 2 {
-            let sd = values.iter().std_dev();
+        let sd = (n >= 2).then(|| values.iter().std_dev());
+        let median = Data::new(values).median();
+        let ci = sd.map(|sd| {
             let half = t_quantile((n - 1) as f64) * sd / (n as f64).sqrt();
-            (Some(sd), Some([mean - half, mean + half]))
-        } else {
-            (None, None)
-        };
+            [mean - half, mean + half]
+        });
         Some(Summary { n, mean, median, sd, ci, ci_note: no_interval(n) })
     }
 

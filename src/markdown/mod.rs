@@ -299,7 +299,7 @@ mod tests {
     }
 
     fn file(text: &str) -> SourceFile {
-        SourceFile { path: "content/a.md".into(), bytes: text.as_bytes().to_vec() }
+        SourceFile::new("content/a.md", text.as_bytes().to_vec())
     }
 
     fn expand_page_plain(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {

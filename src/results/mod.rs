@@ -47,7 +47,56 @@ pub enum Values {
     /// Numeric values.
     Number(Vec<f64>),
     /// Text values.
-    Text(Vec<String>),
+    Text(Texts),
+}
+
+/// A text column, each distinct value stored once (a million rows of a few
+/// environment names cost four bytes each).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Texts {
+    /// The distinct values, in order of first appearance.
+    pub words: Vec<String>,
+    /// Per row, the index of its value in `words`.
+    pub codes: Vec<u32>,
+}
+
+impl Texts {
+    /// The value at `row`.
+    pub fn get(&self, row: usize) -> &str {
+        &self.words[self.codes[row] as usize]
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// The values, row by row.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.codes.iter().map(|&c| self.words[c as usize].as_str())
+    }
+}
+
+impl<S: Into<String>> FromIterator<S> for Texts {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut texts = Texts::default();
+        let mut index = std::collections::HashMap::new();
+        for s in iter {
+            let s: String = s.into();
+            let next = texts.words.len() as u32;
+            let code = *index.entry(s.clone()).or_insert_with(|| {
+                texts.words.push(s);
+                next
+            });
+            texts.codes.push(code);
+        }
+        texts
+    }
 }
 
 impl Table {
@@ -77,7 +126,7 @@ impl Values {
     pub fn text_at(&self, row: usize) -> String {
         match self {
             Values::Number(v) => crate::format::plain(v[row]),
-            Values::Text(v) => v[row].clone(),
+            Values::Text(v) => v.get(row).to_string(),
         }
     }
 

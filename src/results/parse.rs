@@ -30,26 +30,27 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
         return Err(errors);
     }
     let mut dropped = 0;
-    let (cells, lines) = read_rows(&mut reader, bytes, &names, file, &mut errors, &mut dropped);
+    let mut builders: Vec<Builder> = types.iter().map(|t| Builder::new(*t)).collect();
+    let lines = read_rows(&mut reader, bytes, &names, file, &mut builders, &mut errors, &mut dropped);
     if lines.is_empty() && errors.is_empty() {
         return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
             .hint("add one row per run below the header, or delete the file")
             .into());
     }
-    let columns = typed_columns(&names, &types, cells, &lines, bytes, file, &mut errors, &mut dropped);
+    let columns = names.iter().zip(builders).map(|(name, b)| Column { name: name.clone(), values: b.finish() }).collect();
     if dropped > 0 {
         errors.push(Diagnostic::new(Location::file(&file.path), format!("{dropped} more errors in this file not shown")));
     }
     errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
 }
 
-/// Every row's cells as text, by column, and the line each row starts on.
+/// Read every row into the column builders, typing each cell as it comes;
+/// returns the line each row starts on.
 fn read_rows(
     reader: &mut csv::Reader<&[u8]>, bytes: &[u8], names: &[String], file: &SourceFile,
-    errors: &mut Diagnostics, dropped: &mut usize,
-) -> (Vec<Vec<String>>, Vec<u64>) {
+    builders: &mut [Builder], errors: &mut Diagnostics, dropped: &mut usize,
+) -> Vec<u64> {
     let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
-    let mut cells: Vec<Vec<String>> = vec![Vec::new(); names.len()];
     let mut lines = Vec::new();
     let mut record = ByteRecord::new();
     loop {
@@ -74,18 +75,106 @@ fn read_rows(
             continue;
         }
         for (i, field) in record.iter().enumerate() {
-            match std::str::from_utf8(field) {
-                Ok(text) => cells[i].push(text.trim().to_string()),
+            let problem = match std::str::from_utf8(field) {
+                Ok(text) => builders[i].push(text.trim()).err().map(|(message, hint)| {
+                    (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
+                }),
                 Err(_) => {
-                    report(Diagnostic::new(located(line, field_column(bytes, offset, i)), "value is not valid UTF-8")
-                        .hint("save the file as UTF-8"));
-                    cells[i].push(String::new());
+                    builders[i].push("").ok();
+                    Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
                 }
+            };
+            if let Some((message, hint)) = problem {
+                let (l, c) = position(bytes, line, i);
+                report(Diagnostic::new(located(l, c), message).hint(hint));
             }
         }
         lines.push(line);
     }
-    (cells, lines)
+    lines
+}
+
+/// One column being read: typed as declared, or numeric until a cell says otherwise.
+enum Builder {
+    /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
+    Number(Option<ColumnType>, Vec<f64>),
+    /// Text, each distinct value stored once.
+    Text(super::Texts, rustc_hash::FxHashMap<String, u32>),
+}
+
+impl Builder {
+    fn new(declared: Option<ColumnType>) -> Self {
+        match declared {
+            Some(ColumnType::Text) => Builder::Text(super::Texts::default(), Default::default()),
+            other => Builder::Number(other, Vec::new()),
+        }
+    }
+
+    /// Add one cell; a bad value is stored as empty and reported.
+    fn push(&mut self, text: &str) -> Result<(), (String, String)> {
+        match self {
+            Builder::Text(texts, index) => {
+                intern(texts, index, text);
+                Ok(())
+            }
+            Builder::Number(declared, values) => match check_cell(text, declared.unwrap_or(ColumnType::Number), declared.is_some()) {
+                Ok(v) => {
+                    values.push(v);
+                    Ok(())
+                }
+                // An undeclared column with a non-number becomes a text column.
+                Err(_) if declared.is_none() && text.parse::<f64>().is_err() => {
+                    let mut texts = super::Texts::default();
+                    let mut index = rustc_hash::FxHashMap::default();
+                    for v in values.iter() {
+                        intern(&mut texts, &mut index, &crate::format::plain(*v));
+                    }
+                    intern(&mut texts, &mut index, text);
+                    *self = Builder::Text(texts, index);
+                    Ok(())
+                }
+                Err(problem) => {
+                    values.push(f64::NAN);
+                    Err(problem)
+                }
+            },
+        }
+    }
+
+    fn finish(self) -> Values {
+        match self {
+            Builder::Number(_, values) if values.iter().all(|v| v.is_nan()) && !values.is_empty() => {
+                let mut texts = super::Texts::default();
+                let mut index = rustc_hash::FxHashMap::default();
+                for _ in &values {
+                    intern(&mut texts, &mut index, "");
+                }
+                Values::Text(texts)
+            }
+            Builder::Number(_, values) => Values::Number(values),
+            Builder::Text(texts, _) => Values::Text(texts),
+        }
+    }
+}
+
+fn intern(texts: &mut super::Texts, index: &mut rustc_hash::FxHashMap<String, u32>, text: &str) {
+    // Runs of the same value are common (results are written grouped): try the last one first.
+    if let Some(&last) = texts.codes.last() {
+        if texts.words[last as usize] == text {
+            texts.codes.push(last);
+            return;
+        }
+    }
+    let code = match index.get(text) {
+        Some(code) => *code,
+        None => {
+            let code = texts.words.len() as u32;
+            texts.words.push(text.to_string());
+            index.insert(text.to_string(), code);
+            code
+        }
+    };
+    texts.codes.push(code);
 }
 
 /// Header names, checked for emptiness, duplicates and encoding.
@@ -119,43 +208,6 @@ fn column_types(names: &[String], dataset: &Dataset, file: &SourceFile, errors: 
         }
     }
     names.iter().map(|n| dataset.columns.get(n).copied()).collect()
-}
-
-/// Convert text cells to typed columns, reporting each bad cell.
-#[allow(clippy::too_many_arguments)]
-fn typed_columns(
-    names: &[String], types: &[Option<ColumnType>], cells: Vec<Vec<String>>, lines: &[u64],
-    bytes: &[u8], file: &SourceFile, errors: &mut Diagnostics, dropped: &mut usize,
-) -> Vec<Column> {
-    let mut columns = Vec::with_capacity(names.len());
-    for (i, (name, texts)) in names.iter().zip(cells).enumerate() {
-        let kind = types[i].unwrap_or_else(|| infer(&texts));
-        if kind == ColumnType::Text {
-            columns.push(Column { name: name.clone(), values: Values::Text(texts) });
-            continue;
-        }
-        let mut numbers = Vec::with_capacity(texts.len());
-        for (row, text) in texts.iter().enumerate() {
-            match check_cell(text, kind, types[i].is_some()) {
-                Ok(v) => numbers.push(v),
-                Err((message, hint)) => {
-                    numbers.push(f64::NAN);
-                    if errors.0.len() >= MAX_ERRORS { *dropped += 1; continue; }
-                    let (line, column) = position(bytes, lines[row], i);
-                    errors.push(Diagnostic::new(Location::new(&file.path, line as usize, column),
-                        format!("column `{name}`: {message}, found `{text}`")).hint(hint));
-                }
-            }
-        }
-        columns.push(Column { name: name.clone(), values: Values::Number(numbers) });
-    }
-    columns
-}
-
-/// An undeclared column is numeric when every non-empty cell parses as a number.
-fn infer(texts: &[String]) -> ColumnType {
-    let numeric = texts.iter().all(|t| t.is_empty() || t.parse::<f64>().is_ok());
-    if numeric && texts.iter().any(|t| !t.is_empty()) { ColumnType::Number } else { ColumnType::Text }
 }
 
 /// Check one cell against `kind`; empty cells are allowed only in undeclared columns.
@@ -252,9 +304,16 @@ mod tests {
 
     #[test]
     fn infers_numbers_and_text() {
-        assert_eq!(infer(&["1".into(), "".into(), "2.5".into()]), ColumnType::Number);
-        assert_eq!(infer(&["1".into(), "x".into()]), ColumnType::Text);
-        assert_eq!(infer(&["".into()]), ColumnType::Text);
+        let column = |cells: &[&str]| {
+            let mut b = Builder::new(None);
+            for c in cells {
+                let _ = b.push(c);
+            }
+            b.finish()
+        };
+        assert!(matches!(column(&["1", "", "2.5"]), Values::Number(v) if v[0] == 1.0 && v[1].is_nan()));
+        assert!(matches!(column(&["1", "x"]), Values::Text(t) if t.get(0) == "1" && t.get(1) == "x"));
+        assert!(matches!(column(&[""]), Values::Text(_)));
     }
 
     #[test]

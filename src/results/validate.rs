@@ -15,8 +15,10 @@ pub(super) fn validate(table: &Table, dataset: &Dataset, config: &Config, file: 
     if let Some(Values::Text(envs)) = table.column(env_column).map(|c| &c.values) {
         let known = config.environments.keys().map(String::as_str);
         let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
-        for (row, env) in envs.iter().enumerate() {
-            if !config.environments.contains_key(env) {
+        let unknown: Vec<u32> = (0..envs.words.len() as u32).filter(|&c| !config.environments.contains_key(&envs.words[c as usize])).collect();
+        for (row, code) in envs.codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)) {
+            let env = &envs.words[*code as usize];
+            {
                 let (line, column) = super::parse::position(&file.bytes, table.lines[row], index);
                 errors.push(
                     Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
