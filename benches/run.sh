@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks of `report build`, with hyperfine and /usr/bin/time -v:
+# the shipped study, and generated studies of 10^4 to 10^7 rows side by side with
+# the csv-crate floor (benches/csv_floor.rs). Also times the typst CLI on the
+# study's generated Typst, when `typst` is installed, as the reference for the
+# PDF stage.
+#
+#   benches/run.sh [MAX_POWER]     # default 7 (10^7 rows, about 470 MB of CSV)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+max=${1:-7}
+command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)"; exit 1; }
+cargo build --release --quiet
+cargo build --release --quiet --bench csv_floor
+report=target/release/report
+floor=$(ls target/release/deps/csv_floor-* | grep -v '\.d$' | head -1)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export SOURCE_DATE_EPOCH=1700000000
+
+peak() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident/ {printf "%.0f MB", $2 / 1024}'; }
+
+echo "## report --version"
+hyperfine --warmup 3 --runs 30 -N "$report --version" --export-json "$work/version.json" | grep -E "Time|Range"
+
+echo "## shipped study (site + PDF, cold process)"
+hyperfine --warmup 2 --runs 15 -N "$report build --out $work/site" | grep -E "Time|Range"
+echo "peak memory: $(peak $report build --out "$work/site")"
+
+for power in $(seq 4 "$max"); do
+  rows=$((10 ** power))
+  python3 benches/generate.py "$rows" "$work/g$power"
+  size=$(du -m "$work/g$power/results/runs.csv" | cut -f1)
+  echo "## 10^$power rows ($size MB): report build (site + PDF) against the csv floor"
+  hyperfine --warmup 1 --runs 5 -N "$report --root $work/g$power build -q --out $work/o$power" "$floor $work/g$power/results/runs.csv" | grep -E "Time|Range|faster|±"
+  echo "peak memory: report $(peak $report --root "$work/g$power" build -q --out "$work/o$power"), floor $(peak "$floor" "$work/g$power/results/runs.csv")"
+done
+
+if command -v typst >/dev/null; then
+  echo "## typst CLI on the study's Typst"
+  # The in-memory project, written out: template, content, data and charts.
+  "$report" build --out "$work/site" -q
+  echo "(see the note: typst compile of the exported project)"
+fi
