@@ -204,8 +204,9 @@ pub enum PaperSize {
 pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     let config: Config = toml::from_str(text).map_err(|err| {
         let offset = err.span().map_or(0, |span| span.start);
-        let message = err.message().trim_end_matches('.').to_string();
-        let message = message[..1].to_lowercase() + &message[1..];
+        let message = err.message().trim_end_matches('.');
+        let mut chars = message.chars();
+        let message = chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default();
         Diagnostic::new(Location::at_offset(path, text, offset), message)
             .hint("see docs/book-toml.md for every key book.toml accepts")
     })?;
@@ -223,6 +224,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     check(path, text, &config)?;
     Ok(config)
 }
+
+/// Most decimals a metric may show.
+pub const MAX_DECIMALS: usize = 12;
 
 /// Cross-field checks that serde cannot express.
 fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
@@ -243,6 +247,10 @@ fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
         if names.insert(metric.name.as_str(), ()).is_some() {
             errors.push(Diagnostic::new(location.clone(), format!("metric `{}` is defined twice", metric.name))
                 .hint("give each metric a unique name"));
+        }
+        if metric.decimals > MAX_DECIMALS {
+            errors.push(Diagnostic::new(location.clone(), format!("metric `{}` asks for {} decimals", metric.name, metric.decimals))
+                .hint(format!("use at most {MAX_DECIMALS} decimals")));
         }
         if let Some(candidate) = &metric.candidate
             && !config.environments.contains_key(candidate) {

@@ -16,6 +16,9 @@ use crate::project::SourceFile;
 /// The built-in paper template.
 pub const DEFAULT_TEMPLATE: &str = include_str!("../defaults/paper.typ");
 
+/// Most Typst errors reported; the rest are counted.
+const MAX_ERRORS: usize = 20;
+
 /// A converted page and where it starts in `content.typ`.
 struct Part {
     start: usize,
@@ -98,7 +101,13 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     let project = PaperProject { main: main.clone(), files, date, standard };
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
-        Err(errors) => Err(Diagnostics(errors.iter().map(|e| locate(e, &parts, &template_path, &main)).collect())),
+        Err(errors) => {
+            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| locate(e, &parts, &template_path, &main)).collect();
+            if errors.len() > MAX_ERRORS {
+                located.push(Diagnostic::new(Location::file(&template_path), format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS)));
+            }
+            Err(Diagnostics(located))
+        }
     }
 }
 

@@ -29,6 +29,9 @@ impl Markup {
     }
 }
 
+/// Deepest nesting of lists and quotes kept in the paper; deeper ones are flattened.
+const MAX_NESTING: usize = 8;
+
 /// Escape author text for Typst markup: every ASCII punctuation character but the
 /// comma is backslash-escaped, which Typst reads as that literal character.
 pub fn escape(text: &str) -> String {
@@ -85,6 +88,8 @@ struct Converter<'c> {
     refs: Option<Refs<'c>>,
     /// Set while a captioned table is open: the label to put after its figure.
     table_label: Option<String>,
+    /// Open lists, items and quotes: true where flattened.
+    nesting: Vec<bool>,
     out: String,
     markup: Markup,
     footnotes: BTreeMap<String, String>,
@@ -190,6 +195,18 @@ impl Converter<'_> {
     }
 
     fn start(&mut self, tag: Tag, offset: usize) {
+        // Beyond MAX_NESTING, lists and quotes are flattened: Typst refuses deep
+        // nesting, and no paper needs it.
+        if matches!(tag, Tag::BlockQuote(_) | Tag::List(_) | Tag::Item) {
+            let flatten = self.nesting.iter().filter(|n| !**n).count() >= MAX_NESTING;
+            self.nesting.push(flatten);
+            if flatten {
+                if matches!(tag, Tag::Item) {
+                    self.push(" • ");
+                }
+                return;
+            }
+        }
         match tag {
             Tag::Paragraph => self.block(offset),
             Tag::Heading { level, id, attrs, .. } => {
@@ -240,6 +257,9 @@ impl Converter<'_> {
     }
 
     fn end(&mut self, tag: TagEnd) {
+        if matches!(tag, TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item) && self.nesting.pop().unwrap_or(false) {
+            return;
+        }
         match tag {
             TagEnd::Paragraph => self.push("\n\n"),
             TagEnd::Heading(_) => {

@@ -197,7 +197,7 @@ fn header_names(headers: &ByteRecord, bytes: &[u8], file: &SourceFile, errors: &
 
 /// The declared type of each header column; `None` for undeclared ones (inferred later).
 fn column_types(names: &[String], dataset: &Dataset, file: &SourceFile, errors: &mut Diagnostics) -> Vec<Option<ColumnType>> {
-    let required = dataset.columns.keys().chain(&dataset.key).chain(&dataset.group_by);
+    let required: std::collections::BTreeSet<&String> = dataset.columns.keys().chain(&dataset.key).chain(&dataset.group_by).collect();
     for name in required {
         if !names.contains(name) {
             errors.push(

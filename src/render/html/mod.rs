@@ -128,11 +128,48 @@ fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>
         sources.insert(name, (file.text()?.to_string(), file.path.display().to_string()));
     }
     let names: BTreeMap<String, String> = sources.iter().map(|(n, (_, p))| (n.clone(), p.clone())).collect();
+    check_cycles(&sources)?;
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_templates(sources.into_iter().map(|(name, (text, _))| (name, text)))
         .map_err(|err| template_error(&err, &names))?;
     Ok((tera, names))
+}
+
+/// Templates that include, extend or import each other in a circle would
+/// recurse without end in Tera: refuse them, at the line of the closing step.
+fn check_cycles(sources: &BTreeMap<String, (String, String)>) -> Result<(), Diagnostics> {
+    let pattern = regex::Regex::new(r#"\{%-?\s*(?:include|extends|import)\s+"([^"]+)""#).map_err(|e| {
+        Diagnostics::from(Diagnostic::new(Location::file("templates"), e.to_string()))
+    })?;
+    let edges: BTreeMap<&str, Vec<(&str, usize)>> = sources.iter().map(|(name, (text, _))| {
+        let targets = pattern.captures_iter(text).filter_map(|c| {
+            let m = c.get(1)?;
+            Some((m.as_str(), text[..m.start()].matches('\n').count() + 1))
+        }).collect();
+        (name.as_str(), targets)
+    }).collect();
+    for start in edges.keys() {
+        let mut path = vec![*start];
+        let mut stack = vec![(*start, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            let Some((target, line)) = edges.get(node).and_then(|t| t.get(next)).copied() else {
+                path.pop();
+                continue;
+            };
+            stack.push((node, next + 1));
+            if target == *start {
+                let at = Location::new(&sources[node].1, line, 0);
+                return Err(Diagnostic::new(at, format!("template `{node}` leads back to `{start}`: {} → {target}", path.join(" → ")))
+                    .hint("a template cannot include, extend or import itself, directly or through others").into());
+            }
+            if edges.contains_key(target) && !path.contains(&target) {
+                path.push(target);
+                stack.push((target, 0));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A Tera error, located in the template it names.
