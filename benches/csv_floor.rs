@@ -10,7 +10,8 @@ fn main() {
     let path = std::env::args().nth(1).filter(|a| a != "--bench").expect("usage: csv_floor FILE.csv");
     let mut reader = csv::Reader::from_path(&path).expect("a readable CSV");
     let mut record = csv::ByteRecord::new();
-    let mut groups: HashMap<(Vec<u8>, Vec<u8>), (u64, Vec<f64>)> = HashMap::new();
+    type Sums = (u64, Vec<f64>);
+    let mut groups: HashMap<(Vec<u8>, Vec<u8>), Sums> = HashMap::new();
     while reader.read_byte_record(&mut record).expect("valid CSV") {
         let key = (record[0].to_vec(), record[2].to_vec());
         let entry = groups.entry(key).or_insert_with(|| (0, vec![0.0; record.len()]));

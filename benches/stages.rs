@@ -36,7 +36,7 @@ fn stages(c: &mut Criterion) {
     let markdown = &prepared.document.pages[0].markdown;
     let refs = Refs {
         charts: &prepared.charts, tables: &prepared.document.tables, tables_before: 0,
-        citations: &prepared.cited.citations, environments: &prepared.book.environments,
+        citations: &prepared.cited.citations, environments: &prepared.book.environments, raw_html: false,
     };
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));

@@ -18,6 +18,8 @@
 //! 7. [`format`] is the one place where numbers become text, for every output.
 //! 8. [`output::write`] writes the site atomically.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod analysis;
 pub mod charts;
 pub mod config;

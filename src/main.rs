@@ -4,6 +4,8 @@
 //! Exit codes: 0 success; 1 the study has errors (or a command failed);
 //! 2 the command line itself is wrong.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -91,6 +91,7 @@ pub fn load(root: &Path) -> Result<Project> {
     let text = book.text().map_err(Diagnostics::from)?;
     let config = config::parse(book_path, text)?;
     let book = book.clone();
+    check_results_size(&root, config.output.max_results_mb)?;
     Ok(Project {
         results: read_dir(&root, "results", "csv")?,
         content: read_dir(&root, "content", "md")?,
@@ -103,6 +104,21 @@ pub fn load(root: &Path) -> Result<Project> {
         book,
         root,
     })
+}
+
+/// Refuse to read more results than `[output] max-results-mb`, before reading any.
+fn check_results_size(root: &Path, limit_mb: u64) -> Result<()> {
+    let folder = root.join("results");
+    let total: u64 = WalkDir::new(&folder).min_depth(1).max_depth(1).into_iter().filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "csv"))
+        .filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
+    if total > limit_mb * 1024 * 1024 {
+        return Err(Diagnostics::from(
+            Diagnostic::new(Location::file("results"), format!("the results files hold {} MB; a build reads at most {limit_mb} MB", total / (1024 * 1024)))
+                .hint("aggregate or split the data, or raise [output] max-results-mb in book.toml if the machine has the memory (about 3 MB per MB of CSV)"),
+        ).into());
+    }
+    Ok(())
 }
 
 /// The study's template overrides: every file under `templates/` but its README.

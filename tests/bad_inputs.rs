@@ -114,3 +114,17 @@ fn wait(mut child: std::process::Child, limit: Duration) -> std::process::Output
     }
     child.wait_with_output().unwrap()
 }
+
+#[test]
+fn too_much_data_stops_with_a_clear_error() {
+    let study = fixture("minimal");
+    edit(study.path(), "book.toml", "[study]", "[output]\nmax-results-mb = 1\n\n[study]");
+    let mut big = String::from("environment,procs,run,time_s\n");
+    for i in 0..120_000 {
+        big.push_str(&format!("base,1,{},10.5\n", i + 100));
+    }
+    fs::write(study.path().join("results/extra.csv"), big).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("results: the results files hold 2 MB; a build reads at most 1 MB"), "{}", stderr(&output));
+}

@@ -109,6 +109,7 @@ fn unknown_citation_keys_fail_at_file_line() {
 fn html_blocks_are_dropped_from_the_paper_with_a_located_warning() {
     let study = fixture("minimal");
     edit(study.path(), "content/index.md", "# Result\n", "# Result\n\n<div class=\"x\">only on the page</div>\n");
+    edit(study.path(), "book.toml", "[study]", "[output]\nraw-html = true\n\n[study]");
     let output = report(study.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains("warning: content/index.md:3:1: HTML has no PDF form"), "{}", stderr(&output));

@@ -147,11 +147,23 @@ pub struct Output {
     /// `--base-url` overrides it.
     #[serde(default, rename = "base-url")]
     pub base_url: Option<String>,
+    /// Pass raw HTML in content through to the page. Off by default: raw HTML is
+    /// shown as text, so that content can never run a script in the page.
+    #[serde(default, rename = "raw-html")]
+    pub raw_html: bool,
+    /// Most megabytes of results files a build reads; beyond it, the build
+    /// stops with an error instead of running out of memory.
+    #[serde(default = "default_max_results_mb", rename = "max-results-mb")]
+    pub max_results_mb: u64,
+}
+
+fn default_max_results_mb() -> u64 {
+    512
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Self { dir: default_output_dir(), pdf: default_pdf_name(), base_url: None }
+        Self { dir: default_output_dir(), pdf: default_pdf_name(), base_url: None, raw_html: false, max_results_mb: default_max_results_mb() }
     }
 }
 

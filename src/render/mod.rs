@@ -27,6 +27,8 @@ pub struct Refs<'a> {
     pub citations: &'a std::collections::BTreeMap<Vec<String>, String>,
     /// The environments, for the ```` ```environments ```` block.
     pub environments: &'a [EnvironmentView],
+    /// Pass raw HTML through to the page (else it is shown as text).
+    pub raw_html: bool,
 }
 
 impl Refs<'static> {
@@ -34,7 +36,7 @@ impl Refs<'static> {
     pub fn none() -> Self {
         static CHARTS: std::sync::OnceLock<crate::charts::ChartSet> = std::sync::OnceLock::new();
         static CITATIONS: std::collections::BTreeMap<Vec<String>, String> = std::collections::BTreeMap::new();
-        Refs { charts: CHARTS.get_or_init(Default::default), tables: &[], tables_before: 0, citations: &CITATIONS, environments: &[] }
+        Refs { charts: CHARTS.get_or_init(Default::default), tables: &[], tables_before: 0, citations: &CITATIONS, environments: &[], raw_html: false }
     }
 }
 
@@ -123,6 +125,8 @@ pub struct BookView {
     pub pdf: String,
     /// The site's public URL, for canonical links.
     pub base_url: Option<String>,
+    /// Whether raw HTML in content reaches the page.
+    pub raw_html: bool,
     /// Where the results came from (filled in by the pipeline).
     pub provenance: html::Provenance,
     /// `report` and its version.
@@ -199,6 +203,7 @@ impl BookView {
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
             base_url: config.output.base_url.clone(),
+            raw_html: config.output.raw_html,
             provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         }

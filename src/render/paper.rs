@@ -67,7 +67,7 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     let cited = BTreeMap::new();
     for page in document.pages.iter().filter(|p| p.front.includes(crate::markdown::front_matter::OutputName::Paper)) {
         let refs = super::Refs {
-            charts, tables: &document.tables, tables_before: page.tables_before, citations: &cited, environments: &book.environments,
+            charts, tables: &document.tables, tables_before: page.tables_before, citations: &cited, environments: &book.environments, raw_html: false,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         for &offset in &markup.dropped_html {

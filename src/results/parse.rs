@@ -159,12 +159,11 @@ impl Builder {
 
 fn intern(texts: &mut super::Texts, index: &mut rustc_hash::FxHashMap<String, u32>, text: &str) {
     // Runs of the same value are common (results are written grouped): try the last one first.
-    if let Some(&last) = texts.codes.last() {
-        if texts.words[last as usize] == text {
+    if let Some(&last) = texts.codes.last()
+        && texts.words[last as usize] == text {
             texts.codes.push(last);
             return;
         }
-    }
     let code = match index.get(text) {
         Some(code) => *code,
         None => {

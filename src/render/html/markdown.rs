@@ -60,6 +60,13 @@ pub fn to_html(source: &str, refs: Refs) -> String {
                 events.push(Event::End(TagEnd::Heading(demote(level))));
             }
             Event::Text(text) => events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs))),
+            // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
+            Event::Html(html) if !refs.raw_html => {
+                events.push(Event::Start(Tag::Paragraph));
+                events.push(Event::Text(html.trim_end().to_string().into()));
+                events.push(Event::End(TagEnd::Paragraph));
+            }
+            Event::InlineHtml(html) if !refs.raw_html => events.push(Event::Text(html)),
             other => events.push(other),
         }
     }

@@ -92,7 +92,7 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     let pages: Vec<PageView> = inputs.document.pages.iter().filter(|p| p.front.includes(OutputName::Page)).map(|p| {
         let refs = Refs {
             charts: inputs.charts, tables: &inputs.document.tables, tables_before: p.tables_before,
-            citations: &inputs.cited.citations, environments: &inputs.book.environments,
+            citations: &inputs.cited.citations, environments: &inputs.book.environments, raw_html: inputs.book.raw_html,
         };
         PageView { slug: p.slug.clone(), title: p.title.clone(), url: p.url(), is_index: p.slug == "index", html: to_html(&p.markdown, refs) }
     }).collect();
