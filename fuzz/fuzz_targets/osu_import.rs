@@ -1,0 +1,7 @@
+//! Any text as OSU output: the importer yields tables or a refusal.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|text: &str| {
+    let _ = report::import::osu::parse(text);
+});
