@@ -82,20 +82,47 @@ impl Texts {
     }
 }
 
-impl<S: Into<String>> FromIterator<S> for Texts {
+impl<S: AsRef<str>> FromIterator<S> for Texts {
     fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
-        let mut texts = Texts::default();
-        let mut index = std::collections::HashMap::new();
+        let mut builder = TextsBuilder::default();
         for s in iter {
-            let s: String = s.into();
-            let next = texts.words.len() as u32;
-            let code = *index.entry(s.clone()).or_insert_with(|| {
-                texts.words.push(s);
-                next
-            });
-            texts.codes.push(code);
+            builder.push(s.as_ref());
         }
-        texts
+        builder.finish()
+    }
+}
+
+/// Builds a [`Texts`] one value at a time, storing each distinct value once.
+#[derive(Debug, Default)]
+pub struct TextsBuilder {
+    texts: Texts,
+    index: rustc_hash::FxHashMap<String, u32>,
+}
+
+impl TextsBuilder {
+    /// Append `text` as the next row.
+    pub fn push(&mut self, text: &str) {
+        // Runs of the same value are common (results are written grouped): try the last one first.
+        if let Some(&last) = self.texts.codes.last()
+            && self.texts.words[last as usize] == text {
+            self.texts.codes.push(last);
+            return;
+        }
+        let code = match self.index.get(text) {
+            Some(code) => *code,
+            None => {
+                let code = self.texts.words.len() as u32;
+                self.texts.words.push(text.to_string());
+                self.index.insert(text.to_string(), code);
+                code
+            }
+        };
+        self.texts.codes.push(code);
+    }
+
+    /// The finished column.
+    pub fn finish(self) -> Texts {
+        self.texts
     }
 }
 

@@ -2,7 +2,7 @@
 
 use csv::{ByteRecord, ReaderBuilder};
 
-use super::{Column, Table, Values};
+use super::{Column, Table, TextsBuilder, Values};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
@@ -99,13 +99,13 @@ enum Builder {
     /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
     Number(Option<ColumnType>, Vec<f64>),
     /// Text, each distinct value stored once.
-    Text(super::Texts, rustc_hash::FxHashMap<String, u32>),
+    Text(TextsBuilder),
 }
 
 impl Builder {
     fn new(declared: Option<ColumnType>) -> Self {
         match declared {
-            Some(ColumnType::Text) => Builder::Text(super::Texts::default(), Default::default()),
+            Some(ColumnType::Text) => Builder::Text(TextsBuilder::default()),
             other => Builder::Number(other, Vec::new()),
         }
     }
@@ -113,8 +113,8 @@ impl Builder {
     /// Add one cell; a bad value is stored as empty and reported.
     fn push(&mut self, text: &str) -> Result<(), (String, String)> {
         match self {
-            Builder::Text(texts, index) => {
-                intern(texts, index, text);
+            Builder::Text(texts) => {
+                texts.push(text);
                 Ok(())
             }
             Builder::Number(declared, values) => match check_cell(text, declared.unwrap_or(ColumnType::Number), declared.is_some()) {
@@ -124,13 +124,12 @@ impl Builder {
                 }
                 // An undeclared column with a non-number becomes a text column.
                 Err(_) if declared.is_none() && text.parse::<f64>().is_err() => {
-                    let mut texts = super::Texts::default();
-                    let mut index = rustc_hash::FxHashMap::default();
+                    let mut texts = TextsBuilder::default();
                     for v in values.iter() {
-                        intern(&mut texts, &mut index, &crate::format::plain(*v));
+                        texts.push(&crate::format::plain(*v));
                     }
-                    intern(&mut texts, &mut index, text);
-                    *self = Builder::Text(texts, index);
+                    texts.push(text);
+                    *self = Builder::Text(texts);
                     Ok(())
                 }
                 Err(problem) => {
@@ -144,36 +143,12 @@ impl Builder {
     fn finish(self) -> Values {
         match self {
             Builder::Number(_, values) if values.iter().all(|v| v.is_nan()) && !values.is_empty() => {
-                let mut texts = super::Texts::default();
-                let mut index = rustc_hash::FxHashMap::default();
-                for _ in &values {
-                    intern(&mut texts, &mut index, "");
-                }
-                Values::Text(texts)
+                Values::Text(values.iter().map(|_| "").collect())
             }
             Builder::Number(_, values) => Values::Number(values),
-            Builder::Text(texts, _) => Values::Text(texts),
+            Builder::Text(texts) => Values::Text(texts.finish()),
         }
     }
-}
-
-fn intern(texts: &mut super::Texts, index: &mut rustc_hash::FxHashMap<String, u32>, text: &str) {
-    // Runs of the same value are common (results are written grouped): try the last one first.
-    if let Some(&last) = texts.codes.last()
-        && texts.words[last as usize] == text {
-            texts.codes.push(last);
-            return;
-        }
-    let code = match index.get(text) {
-        Some(code) => *code,
-        None => {
-            let code = texts.words.len() as u32;
-            texts.words.push(text.to_string());
-            index.insert(text.to_string(), code);
-            code
-        }
-    };
-    texts.codes.push(code);
 }
 
 /// Header names, checked for emptiness, duplicates and encoding.
