@@ -167,12 +167,10 @@ pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) ->
 /// `data/manifest.json`: every input file and every output file with its SHA-256,
 /// and the provenance of the build.
 fn manifest(project: &Project, prepared: &Prepared, site: &Site) -> Vec<u8> {
-    use sha2::{Digest, Sha256};
-    let hash = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
     let inputs: BTreeMap<String, String> = project.inputs().iter()
         .map(|f| (f.path.to_string_lossy().replace('\\', "/"), f.sha256().to_string())).collect();
     let outputs: BTreeMap<String, String> = site.files.iter()
-        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), hash(b))).collect();
+        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), crate::project::sha256_hex(b))).collect();
     let manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
     let mut bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     bytes.push(b'\n');
@@ -188,7 +186,7 @@ fn results_hash(files: &[crate::project::SourceFile]) -> String {
         hasher.update([0]);
         hasher.update(file.sha256().as_bytes());
     }
-    hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect()
+    crate::project::hex(&hasher.finalize()[..6])
 }
 
 /// The build's timestamp: `SOURCE_DATE_EPOCH` if given, else book.toml's date at midnight UTC.

@@ -34,8 +34,7 @@ impl SourceFile {
 
     /// The SHA-256 of the content, in hex (computed once).
     pub fn sha256(&self) -> &str {
-        use sha2::{Digest, Sha256};
-        self.hash.get_or_init(|| Sha256::digest(&self.bytes).iter().map(|b| format!("{b:02x}")).collect())
+        self.hash.get_or_init(|| sha256_hex(&self.bytes))
     }
 
     /// A file with `path` and `bytes`.
@@ -47,6 +46,17 @@ impl SourceFile {
     pub fn stem(&self) -> String {
         self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
+}
+
+/// Lowercase hexadecimal digits of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(bytes))
 }
 
 /// Everything a build reads, in memory.

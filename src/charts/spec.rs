@@ -167,7 +167,7 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
         let inner = Location::at_offset(&location.path, body, offset);
         let at = Location::new(&location.path, location.line + inner.line, inner.column);
         let message = err.message().trim_end_matches('.');
-        crate::diagnostic::Diagnostic::new(at, format!("chart: {}", lowercase(message)))
+        crate::diagnostic::Diagnostic::new(at, format!("chart: {}", crate::diagnostic::lowercase_first(message)))
             .hint("see docs/charts.md for the keys a chart accepts")
     })?;
     if spec.id.is_empty() || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
@@ -177,11 +177,6 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
     spec.location = Some(location.clone());
     spec.body = body.to_string();
     Ok(spec)
-}
-
-fn lowercase(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default()
 }
 
 #[cfg(test)]

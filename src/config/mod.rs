@@ -216,9 +216,7 @@ pub enum PaperSize {
 pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     let config: Config = toml::from_str(text).map_err(|err| {
         let offset = err.span().map_or(0, |span| span.start);
-        let message = err.message().trim_end_matches('.');
-        let mut chars = message.chars();
-        let message = chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default();
+        let message = crate::diagnostic::lowercase_first(err.message().trim_end_matches('.'));
         Diagnostic::new(Location::at_offset(path, text, offset), message)
             .hint("see docs/book-toml.md for every key book.toml accepts")
     })?;

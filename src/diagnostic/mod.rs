@@ -189,10 +189,13 @@ pub fn tera_error_parts(err: &tera::Error) -> (usize, usize, String) {
         .unwrap_or((0, 0));
     let innermost = chain.last().map(String::as_str).unwrap_or_default();
     let message = innermost.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("template error");
-    let message = message.trim_start_matches("= ");
-    let mut chars = message.chars();
-    let message = chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default();
-    (line, column, message)
+    (line, column, lowercase_first(message.trim_start_matches("= ")))
+}
+
+/// `text` with its first letter in lowercase, as diagnostics are written.
+pub fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default()
 }
 
 #[cfg(test)]

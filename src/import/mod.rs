@@ -13,7 +13,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use sha2::{Digest, Sha256};
 use walkdir::WalkDir;
 
 use crate::format::plain;
@@ -132,7 +131,7 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<Pending>, Refusal> {
     let text = String::from_utf8_lossy(bytes);
     let labels = pattern::labels(options, file)?;
-    let hash: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    let hash = crate::project::sha256_hex(bytes);
     let source = file.to_path_buf();
     match options.tool {
         Tool::Lammps => {

@@ -8,7 +8,6 @@ mod markdown;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 pub use markdown::{slug, to_html};
@@ -114,9 +113,8 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
 
 /// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.
 fn hashed(name: &str, ext: &str, content: &str) -> String {
-    let digest = Sha256::digest(content.as_bytes());
-    let hex: String = digest.iter().take(5).map(|b| format!("{b:02x}")).collect();
-    format!("{name}.{hex}.{ext}")
+    let hex = crate::project::sha256_hex(content.as_bytes());
+    format!("{name}.{}.{ext}", &hex[..10])
 }
 
 /// The built-in templates, overridden by the study's; and where each came from.
