@@ -81,7 +81,8 @@ pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(Bibliography::keys);
     let assets: Vec<String> = project.assets.iter().filter_map(|a| a.path.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
-    let document = markdown::expand(&project.content, &analyzed.analysis, keys.as_deref(), &assets)?;
+    let known = markdown::Known { bibliography_keys: keys.as_deref(), assets: &assets, pdf: &config.output.pdf };
+    let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
     timings.lap("markdown", &mut clock);
     let charts = charts::render(&document.charts, &analyzed.results, config)?;

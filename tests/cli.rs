@@ -103,3 +103,16 @@ fn links_between_pages_are_checked() {
     let output = report(study.path(), &["check"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
+
+#[test]
+fn links_to_the_paper_follow_its_configured_name() {
+    let study = fixture("minimal");
+    edit(study.path(), "book.toml", "[study]", "[output]\npdf = \"study.pdf\"\n\n[study]");
+    edit(study.path(), "content/index.md", "time.", "time. Read [the paper](study.pdf).");
+    let output = report(study.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    edit(study.path(), "content/index.md", "(study.pdf)", "(paper.pdf)");
+    let output = report(study.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("link to `paper.pdf`, which the site does not have"), "{}", stderr(&output));
+}

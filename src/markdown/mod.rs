@@ -68,9 +68,20 @@ pub fn options() -> Options {
 /// Fields of every metric, formatted, by metric name.
 type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 
+/// What references in the content may name besides what the content defines.
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    /// Keys of `content/references.bib`, if the study has one.
+    pub bibliography_keys: Option<&'a [String]>,
+    /// File names of the images in `content/`.
+    pub assets: &'a [String],
+    /// File name of the PDF in the site (`[output] pdf`).
+    pub pdf: &'a str,
+}
+
 /// Expand the inline statistics of every page. Unknown statistics or fields are
 /// reported at file:line:column with the names that exist.
-pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Option<&[String]>, assets: &[String]) -> Result<Document, Diagnostics> {
+pub fn expand(content: &[SourceFile], analysis: &Analysis, known: Known) -> Result<Document, Diagnostics> {
     let fields: Fields = analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
@@ -100,9 +111,9 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
     if errors.is_empty() {
         let checks = [
             directives::check_references(&found.references, &found.charts, &found.tables),
-            directives::check_citations(&found.citations, bibliography_keys),
-            directives::check_images(&found.images, assets),
-            directives::check_links(&found.links, &site_files(&pages, assets, &found.charts)),
+            directives::check_citations(&found.citations, known.bibliography_keys),
+            directives::check_images(&found.images, known.assets),
+            directives::check_links(&found.links, &site_files(&pages, known, &found.charts)),
         ];
         for check in checks {
             if let Err(e) = check {
@@ -117,10 +128,10 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, bibliography_keys: Op
 
 /// The files a content link may point to: the pages, the images, and what
 /// every build writes.
-fn site_files(pages: &[Page], assets: &[String], charts: &[crate::charts::ChartSpec]) -> Vec<String> {
+fn site_files(pages: &[Page], known: Known, charts: &[crate::charts::ChartSpec]) -> Vec<String> {
     let mut files: Vec<String> = pages.iter().filter(|p| p.front.includes(front_matter::OutputName::Page)).map(Page::url).collect();
-    files.extend(assets.iter().cloned());
-    files.extend(["paper.pdf", "data/stats.json"].map(String::from));
+    files.extend(known.assets.iter().cloned());
+    files.extend([known.pdf, "data/stats.json", "data/manifest.json"].map(String::from));
     for chart in charts {
         files.push(format!("charts/{}.svg", chart.id));
         files.push(format!("data/charts/{}.csv", chart.id));

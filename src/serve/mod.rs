@@ -82,10 +82,12 @@ fn rebuild(session: &Arc<Mutex<Session>>, state: &Arc<Mutex<State>>, report: &Ar
         Ok(rebuilt) => {
             let version = {
                 let mut state = state.lock().expect("state lock");
-                let pdf = state.files.remove("paper.pdf");
+                // The previous PDF is served until the new one is typeset.
+                let name = rebuilt.pdf.name().to_string();
+                let pdf = state.files.remove(&name);
                 state.files = rebuilt.site.files.iter().map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b.clone())).collect();
                 if let Some(pdf) = pdf {
-                    state.files.insert("paper.pdf".into(), pdf);
+                    state.files.insert(name, pdf);
                 }
                 state.version += 1;
                 state.error = None;

@@ -53,6 +53,11 @@ pub struct PdfJob {
 }
 
 impl PdfJob {
+    /// The PDF's file name in the site (`[output] pdf`).
+    pub fn name(&self) -> &str {
+        &self.project.config.output.pdf
+    }
+
     /// Typeset the paper: its file name and bytes.
     pub fn run(self) -> Result<(String, Vec<u8>), crate::diagnostic::Diagnostics> {
         let paper = pipeline::typeset(&self.project, &self.prepared)?;
