@@ -7,7 +7,7 @@ use super::spec::{Aggregate, ChartSpec, Kind};
 use crate::analysis::filter::{self, KeyPart, group_rows};
 use crate::analysis::stats::{self, Summary};
 use crate::config::{Better, Config};
-use crate::diagnostic::{Diagnostic, Location, suggest};
+use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
 
 /// One point of a series: an aggregated group of runs.
@@ -53,7 +53,7 @@ pub struct ChartData {
 
 /// Compute the data of `spec` from `results`.
 pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result<ChartData, Diagnostic> {
-    let at = spec.location.clone().unwrap_or_else(|| Location::file("content"));
+    let at = spec.at();
     let err = |message: String, hint: String| Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint);
     let stem = spec.data.trim_end_matches(".csv");
     let at_key = |key: &str, message: String, hint: String| {

@@ -74,7 +74,7 @@ pub fn render(specs: &[ChartSpec], results: &ResultSet, config: &Config) -> Resu
 fn chart(spec: &ChartSpec, number: usize, results: &ResultSet, config: &Config) -> Result<Chart, Diagnostic> {
     let data = data::compute(spec, results, config)?;
     let (raw, hovers) = draw::draw(spec, &data).map_err(|e| {
-        Diagnostic::new(spec.location.clone().unwrap_or_else(|| crate::diagnostic::Location::file("content")),
+        Diagnostic::new(spec.at(),
             format!("chart `{}`: cannot draw: {e}", spec.id)).hint("check the chart's data and scales")
     })?;
     let title = spec.title.clone().or_else(|| spec.caption.clone()).unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));

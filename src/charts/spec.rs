@@ -74,9 +74,14 @@ pub struct ChartSpec {
 }
 
 impl ChartSpec {
+    /// Where the directive is: its fence line.
+    pub fn at(&self) -> Location {
+        self.location.clone().unwrap_or_else(|| Location::file("content"))
+    }
+
     /// The location of the value of `key` in the block, or of the block itself.
     pub fn key_location(&self, key: &str) -> Location {
-        let fence = self.location.clone().unwrap_or_else(|| Location::file("content"));
+        let fence = self.at();
         for (i, line) in self.body.lines().enumerate() {
             let Some(rest) = line.trim_start().strip_prefix(key) else { continue };
             if let Some(value) = rest.trim_start().strip_prefix('=') {

@@ -219,7 +219,7 @@ pub fn check_references(references: &[(RefKind, String, Location)], charts: &[Ch
     let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
     for spec in charts {
         if let Some(first) = seen.insert(&spec.id, spec) {
-            let at = spec.location.clone().unwrap_or_else(|| Location::file("content"));
+            let at = spec.at();
             let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
             errors.push(Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
                 .hint(format!("the first is at {first_at}; give each chart a unique id")));
