@@ -64,19 +64,14 @@ fn every_failure_class_is_located_and_leaves_the_previous_output() {
         let root = study.path();
         let output = report(root, &["build"]);
         assert!(output.status.success(), "{name}: the fixture must build first: {}", stderr(&output));
-        let before: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(root.join("site")).sort_by_file_name().into_iter()
-            .map(|e| e.unwrap()).filter(|e| e.file_type().is_file())
-            .map(|e| (e.path().display().to_string(), fs::read(e.path()).unwrap())).collect();
+        let before = contents(&root.join("site"));
         break_it(root);
         let output = report(root, &["build"]);
         let err = stderr(&output).replace(&root.display().to_string(), "STUDY");
         assert_eq!(output.status.code(), Some(1), "{name}: expected exit 1:\n{err}");
         assert!(!err.contains("panicked"), "{name} panicked:\n{err}");
         insta::assert_snapshot!(format!("bad_{name}"), err);
-        let after: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(root.join("site")).sort_by_file_name().into_iter()
-            .map(|e| e.unwrap()).filter(|e| e.file_type().is_file())
-            .map(|e| (e.path().display().to_string(), fs::read(e.path()).unwrap())).collect();
-        assert!(before == after, "{name}: the previous output changed");
+        assert!(before == contents(&root.join("site")), "{name}: the previous output changed");
     }
 }
 

@@ -86,6 +86,14 @@ pub fn pdftotext(pdf: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Every file under `dir` (path relative to it) with its bytes, sorted by path.
+pub fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walkdir::WalkDir::new(dir).sort_by_file_name().into_iter()
+        .map(|e| e.unwrap()).filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().strip_prefix(dir).unwrap().to_path_buf(), fs::read(e.path()).unwrap()))
+        .collect()
+}
+
 /// Replace `from` by `to` in `root/file`.
 pub fn edit(root: &Path, file: &str, from: &str, to: &str) {
     let path = root.join(file);
