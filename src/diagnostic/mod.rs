@@ -172,12 +172,7 @@ pub fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
 /// Line, column and innermost message of a Tera error: its parse errors carry
 /// `--> line:col`; render errors carry no position (line and column 0).
 pub fn tera_error_parts(err: &tera::Error) -> (usize, usize, String) {
-    let mut chain = Vec::new();
-    let mut source: Option<&dyn std::error::Error> = Some(err);
-    while let Some(e) = source {
-        chain.push(e.to_string());
-        source = e.source();
-    }
+    let chain = error_chain(err);
     let detail = chain.join("\n");
     let (line, column) = detail
         .split("--> ")
@@ -190,6 +185,17 @@ pub fn tera_error_parts(err: &tera::Error) -> (usize, usize, String) {
     let innermost = chain.last().map(String::as_str).unwrap_or_default();
     let message = innermost.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("template error");
     (line, column, lowercase_first(message.trim_start_matches("= ")))
+}
+
+/// The messages of `err` and of every error behind it, outermost first.
+pub fn error_chain(err: &dyn std::error::Error) -> Vec<String> {
+    let mut chain = Vec::new();
+    let mut source = Some(err);
+    while let Some(e) = source {
+        chain.push(e.to_string());
+        source = e.source();
+    }
+    chain
 }
 
 /// `text` with its first letter in lowercase, as diagnostics are written.

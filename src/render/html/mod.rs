@@ -173,12 +173,7 @@ fn check_cycles(sources: &BTreeMap<String, (String, String)>) -> Result<(), Diag
 /// A Tera error, located in the template it names.
 fn template_error(err: &tera::Error, names: &BTreeMap<String, String>) -> Diagnostics {
     let (line, column, message) = crate::diagnostic::tera_error_parts(err);
-    let mut chain = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(e) = source {
-        chain.push_str(&e.to_string());
-        source = e.source();
-    }
+    let chain = crate::diagnostic::error_chain(err).concat();
     let path = names.iter().rev().find(|(name, _)| chain.contains(&format!("'{name}'")))
         .map_or_else(|| "templates".to_string(), |(_, path)| path.clone());
     Diagnostic::new(Location::new(path, line, column), format!("template: {message}"))
