@@ -113,7 +113,7 @@ pub fn typeset(project: &Project, prepared: &Prepared) -> Result<render::paper::
         document: &prepared.document, charts: &prepared.charts, bibliography: prepared.bibliography.as_ref(),
         assets: &project.assets, book: &prepared.book, stats_json: &prepared.stats,
         template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date: prepared.date,
-        standard: project.config.paper.standard,
+        standard: project.config.paper.standard, fonts: &project.fonts,
     })
 }
 

@@ -80,9 +80,14 @@ pub struct Project {
     /// Images in `content/` (png, jpg, gif, svg, webp), copied to the site and
     /// embedded in the paper.
     pub assets: Vec<SourceFile>,
+    /// Font files of `fonts/` (ttf, otf, ttc) for the paper, sorted by path.
+    pub fonts: Vec<SourceFile>,
     /// The last commit that changed `results/`, when the study is in a git repository.
     pub results_commit: Option<String>,
 }
+
+/// File extensions of the font files a study may add in `fonts/`.
+pub const FONT_EXTENSIONS: [&str; 3] = ["ttf", "otf", "ttc"];
 
 /// File extensions of images that content may embed.
 pub const IMAGE_EXTENSIONS: [&str; 6] = ["png", "jpg", "jpeg", "gif", "svg", "webp"];
@@ -109,6 +114,7 @@ pub fn load(root: &Path) -> Result<Project> {
         bibliography: read_optional(&root, "content/references.bib")?,
         assets: IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&root, "content", ext)).collect::<Result<Vec<_>>>()?
             .into_iter().flatten().collect(),
+        fonts: read_fonts(&root)?,
         results_commit: results_commit(&root),
         config,
         book,
@@ -150,6 +156,14 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
     Ok(files)
 }
 
+/// The font files of `fonts/`, sorted by path.
+fn read_fonts(root: &Path) -> Result<Vec<SourceFile>> {
+    let mut fonts: Vec<SourceFile> = FONT_EXTENSIONS.iter().map(|ext| read_dir(root, "fonts", ext))
+        .collect::<Result<Vec<_>>>()?.into_iter().flatten().collect();
+    fonts.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(fonts)
+}
+
 /// `git log -1 --format=%h -- results`, if git and a repository are there.
 fn results_commit(root: &Path) -> Option<String> {
     let output = std::process::Command::new("git")
@@ -161,7 +175,7 @@ fn results_commit(root: &Path) -> Option<String> {
 
 impl Project {
     /// Every input file, in a stable order: book.toml, results, content,
-    /// images, bibliography, templates.
+    /// images, bibliography, templates, fonts.
     pub fn inputs(&self) -> Vec<&SourceFile> {
         let mut all = vec![&self.book];
         all.extend(&self.results);
@@ -169,6 +183,7 @@ impl Project {
         all.extend(&self.assets);
         all.extend(&self.bibliography);
         all.extend(&self.templates);
+        all.extend(&self.fonts);
         all
     }
 

@@ -15,7 +15,7 @@ use report::render::typst_markup;
 
 fn compile(markdown: &str) -> Result<Vec<u8>, String> {
     let markup = typst_markup::convert(markdown, &report::render::Refs::none());
-    let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None };
+    let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None, fonts: vec![] };
     pdf::render(&project).map_err(|e| format!("{e:?}\n--- markup ---\n{}", markup.text))
 }
 
@@ -168,4 +168,32 @@ fn fonts_are_embedded_and_letter_paper_is_honoured() {
     assert!(rows.iter().all(|r| r.contains("LibertinusSerif") || r.contains("DejaVuSansMono") || r.contains("NewCMMath")), "{fonts}");
     // US Letter is 8.5 × 11 in = 612 × 792 pt.
     assert!(pdfinfo(&pdf).contains("Page size:       612 x 792 pts (letter)"), "{}", pdfinfo(&pdf));
+}
+
+/// Text in every script reaches both outputs: as written in the page, and in the
+/// PDF with the embedded fallback faces (CJK, Arabic, emoji) doing the drawing.
+#[test]
+fn every_script_prints_in_both_outputs() {
+    let study = fixture("minimal");
+    let scripts = "Latin é, Ελληνικά, Русский, עברית, العربية, 日本語, 中文, 한국어, emoji 🙂🚀";
+    edit(study.path(), "content/index.md", "# Result", &format!("# Result 結果\n\n{scripts}\n"));
+    edit(study.path(), "book.toml", "label = \"Time at 2 processes\"", "label = \"時間 زمن 🚀\"");
+    let out = report(study.path(), &["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    assert!(html.contains(scripts) && html.contains("時間 زمن 🚀"), "page lost text");
+    if !tool("pdffonts", &["-v"]) {
+        return;
+    }
+    let pdf = study.path().join("site/paper.pdf");
+    let fonts = Command::new("pdffonts").arg(&pdf).output().unwrap();
+    let fonts = String::from_utf8_lossy(&fonts.stdout);
+    for face in ["LibertinusSerif", "NotoNaskhArabic", "WenQuanYiMicroHei", "NotoEmoji"] {
+        assert!(fonts.contains(face), "{face} not embedded:\n{fonts}");
+    }
+    assert!(fonts.lines().skip(2).all(|l| l.contains(" yes ")), "a font is not embedded:\n{fonts}");
+    let text = pdftotext(&pdf);
+    for word in ["Ελληνικά", "Русский", "日本語", "中文", "한국어", "🙂", "結果", "時間"] {
+        assert!(text.contains(word), "{word} missing from the PDF text:\n{text}");
+    }
 }

@@ -186,6 +186,14 @@ pub struct Paper {
     /// default), `a-2b` (archival) or `none` (tagged, without a standard).
     #[serde(default)]
     pub standard: PdfStandard,
+    /// Font families to typeset the text in, tried in order before the built-in
+    /// ones (Libertinus Serif, then Noto Naskh Arabic, WenQuanYi Micro Hei and
+    /// Noto Emoji for other scripts). Put the font files in the study's `fonts/`
+    /// folder (.ttf, .otf, .ttc); they are embedded in the PDF. For a Chinese
+    /// paper that keeps Latin text in Libertinus:
+    /// `fonts = ["Libertinus Serif", "Noto Serif CJK SC"]`.
+    #[serde(default)]
+    pub fonts: Vec<String>,
 }
 
 /// A PDF standard to conform to.

@@ -105,6 +105,9 @@ pub struct BookView {
     pub keywords: Vec<String>,
     /// `a4` or `us-letter`.
     pub paper: &'static str,
+    /// The paper's font families in the order Typst tries them: `[paper] fonts`,
+    /// Libertinus Serif, then the embedded faces for other scripts.
+    pub fonts: Vec<String>,
     /// Language of the text (`en`).
     pub language: String,
     /// Facts shown under the title: period, context, role, team.
@@ -193,6 +196,9 @@ impl BookView {
                 crate::config::PaperSize::A4 => "a4",
                 crate::config::PaperSize::UsLetter => "us-letter",
             },
+            fonts: config.paper.fonts.iter().map(String::as_str)
+                .chain(std::iter::once("Libertinus Serif")).chain(pdf::FALLBACK_FAMILIES)
+                .map(str::to_string).collect(),
             environments: config.environments.iter().map(|(name, e)| EnvironmentView {
                 name: name.clone(), label: e.label.clone(), description: e.description.clone(),
                 baseline: *name == config.study.baseline,

@@ -56,11 +56,13 @@ pub struct PaperInputs<'a> {
     pub date: Option<(i32, u8, u8, u8, u8, u8)>,
     /// The PDF standard.
     pub standard: crate::config::PdfStandard,
+    /// The study's font files (`fonts/`).
+    pub fonts: &'a [SourceFile],
 }
 
 /// Typeset the paper.
 pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
-    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard } = *inputs;
+    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard, fonts } = *inputs;
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
@@ -98,7 +100,8 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     for chart in &charts.charts {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
-    let project = PaperProject { main: main.clone(), files, date, standard };
+    let fonts = fonts.iter().map(|f| (f.path.display().to_string(), f.bytes.clone())).collect();
+    let project = PaperProject { main: main.clone(), files, date, standard, fonts };
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(errors) => {

@@ -3,7 +3,7 @@
 //! embedded fonts and exports a deterministic PDF.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use typst::diag::{FileError, FileResult, Severity, SourceDiagnostic};
 use typst::foundations::{Bytes, Datetime, Smart};
@@ -25,6 +25,8 @@ pub struct PaperProject {
     pub date: Option<(i32, u8, u8, u8, u8, u8)>,
     /// The PDF standard to conform to.
     pub standard: crate::config::PdfStandard,
+    /// The study's own font files (`fonts/`), by path, added to the embedded ones.
+    pub fonts: Vec<(String, Vec<u8>)>,
 }
 
 /// A problem Typst reported: the virtual file, the byte offset in it, and the message.
@@ -40,18 +42,62 @@ pub struct TypstError {
     pub hints: Vec<String>,
 }
 
+/// Families of the embedded fallback faces, in the order the paper tries
+/// them after its text font: Arabic script, CJK, then emoji.
+pub const FALLBACK_FAMILIES: [&str; 3] = ["Noto Naskh Arabic", "WenQuanYi Micro Hei", "Noto Emoji"];
+
+/// The fallback faces themselves (see `src/defaults/fonts/README.md` for
+/// their sources and licences).
+const FALLBACK_FONTS: [&[u8]; 3] = [
+    include_bytes!("../defaults/fonts/NotoNaskhArabic-Regular.ttf"),
+    include_bytes!("../defaults/fonts/wqy-microhei.ttc"),
+    include_bytes!("../defaults/fonts/NotoEmoji-Regular.ttf"),
+];
+
+/// A font book and the faces it indexes.
+struct Fonts {
+    book: LazyHash<FontBook>,
+    faces: Vec<Font>,
+}
+
+impl Fonts {
+    fn new(faces: Vec<Font>) -> Self {
+        Self { book: LazyHash::new(FontBook::from_fonts(&faces)), faces }
+    }
+}
+
 /// Fonts embedded in the binary: Libertinus Serif, New Computer Modern Math and
 /// DejaVu Sans Mono from typst-assets (the GPL-licensed New Computer Modern text
-/// faces are left out).
-fn fonts() -> &'static (LazyHash<FontBook>, Vec<Font>) {
-    static FONTS: OnceLock<(LazyHash<FontBook>, Vec<Font>)> = OnceLock::new();
+/// faces are left out), and the fallback faces for other scripts. Parsed once,
+/// on first use.
+fn embedded() -> &'static Arc<Fonts> {
+    static FONTS: OnceLock<Arc<Fonts>> = OnceLock::new();
     FONTS.get_or_init(|| {
-        let fonts: Vec<Font> = typst_assets::fonts()
+        let faces = typst_assets::fonts()
+            .chain(FALLBACK_FONTS)
             .flat_map(|data| Font::iter(Bytes::new(data)))
             .filter(|font| font.info().family != "New Computer Modern")
             .collect();
-        (LazyHash::new(FontBook::from_fonts(&fonts)), fonts)
+        Arc::new(Fonts::new(faces))
     })
+}
+
+/// The embedded fonts plus the study's, or an error naming a file that holds no font.
+fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
+    if project.fonts.is_empty() {
+        return Ok(embedded().clone());
+    }
+    let mut faces = embedded().faces.clone();
+    for (path, data) in &project.fonts {
+        let before = faces.len();
+        faces.extend(Font::iter(Bytes::new(data.clone())));
+        if faces.len() == before {
+            let message = "this file holds no font Typst can read".to_string();
+            let hints = vec!["put only TrueType or OpenType fonts (.ttf, .otf, .ttc) in `fonts/`".to_string()];
+            return Err(vec![TypstError { file: Some(path.clone()), offset: 0, message, hints }]);
+        }
+    }
+    Ok(Arc::new(Fonts::new(faces)))
 }
 
 struct PaperWorld {
@@ -59,6 +105,7 @@ struct PaperWorld {
     main: FileId,
     sources: BTreeMap<String, (FileId, Bytes)>,
     today: Option<Datetime>,
+    fonts: Arc<Fonts>,
 }
 
 fn file_id(path: &str) -> Option<FileId> {
@@ -66,7 +113,7 @@ fn file_id(path: &str) -> Option<FileId> {
 }
 
 impl PaperWorld {
-    fn new(project: &PaperProject) -> Self {
+    fn new(project: &PaperProject, fonts: Arc<Fonts>) -> Self {
         let mut sources = BTreeMap::new();
         let main = file_id("main.typ").expect("`main.typ` is a valid virtual path");
         sources.insert("main.typ".to_string(), (main, Bytes::from_string(project.main.clone())));
@@ -76,7 +123,7 @@ impl PaperWorld {
             }
         }
         let today = project.date.and_then(|(y, m, d, _, _, _)| Datetime::from_ymd(y, m, d));
-        Self { library: LazyHash::new(Library::default()), main, sources, today }
+        Self { library: LazyHash::new(Library::default()), main, sources, today, fonts }
     }
 
     fn path_of(&self, id: FileId) -> Option<&str> {
@@ -90,7 +137,7 @@ impl World for PaperWorld {
     }
 
     fn book(&self) -> &LazyHash<FontBook> {
-        &fonts().0
+        &self.fonts.book
     }
 
     fn main(&self) -> FileId {
@@ -112,7 +159,7 @@ impl World for PaperWorld {
     }
 
     fn font(&self, index: usize) -> Option<Font> {
-        fonts().1.get(index).cloned()
+        self.fonts.faces.get(index).cloned()
     }
 
     fn today(&self, _offset: Option<typst::foundations::Duration>) -> Option<Datetime> {
@@ -122,7 +169,7 @@ impl World for PaperWorld {
 
 /// Compile `project` and export it as PDF bytes.
 pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
-    let world = PaperWorld::new(project);
+    let world = PaperWorld::new(project, fonts_for(project)?);
     let document = typst::compile::<PagedDocument>(&world).output.map_err(|errs| convert(&world, &errs))?;
     let timestamp = project
         .date
@@ -156,7 +203,7 @@ mod tests {
     use super::*;
 
     fn project(main: &str) -> PaperProject {
-        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None }
+        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None, fonts: vec![] }
     }
 
     #[test]
@@ -172,5 +219,41 @@ mod tests {
         assert_eq!(errors[0].file.as_deref(), Some("main.typ"));
         assert_eq!(errors[0].offset, 4);
         assert!(errors[0].message.contains("unknown variable"), "{:?}", errors);
+    }
+
+    #[test]
+    fn every_script_has_an_embedded_face() {
+        let fonts = embedded();
+        // The first family of the paper's list that covers the text, as Typst picks it.
+        let family = |text: &str| {
+            std::iter::once("Libertinus Serif").chain(FALLBACK_FAMILIES).find(|name| {
+                fonts.book.select(&name.to_lowercase(), typst::text::FontVariant::default())
+                    .and_then(|index| fonts.book.info(index))
+                    .is_some_and(|info| text.chars().all(|c| info.coverage.contains(c as u32)))
+            })
+        };
+        assert_eq!(family("Grüße, Привет, αβγ, עברית"), Some("Libertinus Serif"));
+        assert_eq!(family("日本語 繁體"), Some("WenQuanYi Micro Hei"));
+        assert_eq!(family("한국어"), Some("WenQuanYi Micro Hei"));
+        assert_eq!(family("ひらがなカタカナ"), Some("WenQuanYi Micro Hei"));
+        assert_eq!(family("العربية فارسی"), Some("Noto Naskh Arabic"));
+        assert_eq!(family("🙂🚀👍"), Some("Noto Emoji"));
+        assert!(fonts.book.contains_family("libertinus serif"));
+        assert!(!fonts.book.contains_family("new computer modern"));
+        for name in FALLBACK_FAMILIES {
+            assert!(fonts.book.contains_family(&name.to_lowercase()), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_study_font_that_is_not_a_font_is_named() {
+        let mut bad = project("Hi");
+        bad.fonts = vec![("fonts/notes.ttf".into(), b"not a font".to_vec())];
+        let errors = render(&bad).unwrap_err();
+        assert_eq!(errors[0].file.as_deref(), Some("fonts/notes.ttf"));
+        assert!(errors[0].message.contains("no font"), "{errors:?}");
+        let mut good = project("#set text(font: \"Noto Emoji\")\nHi");
+        good.fonts = vec![("fonts/emoji.ttf".into(), FALLBACK_FONTS[2].to_vec())];
+        assert!(render(&good).is_ok());
     }
 }

@@ -1,5 +1,5 @@
 //! `report serve`: builds the study in memory, serves it on 127.0.0.1, watches
-//! `content/`, `results/`, `templates/` and `book.toml`, rebuilds what a change
+//! `content/`, `results/`, `templates/`, `fonts/` and `book.toml`, rebuilds what a change
 //! touches, typesets the PDF in the background, and reloads the browser. A build
 //! error is shown in the browser and the terminal while the last good site
 //! stays served.
@@ -134,7 +134,7 @@ fn watch(root: &Path, session: Arc<Mutex<Session>>, state: Arc<Mutex<State>>, re
         }
     })?;
     use notify::RecursiveMode;
-    for folder in ["content", "results", "templates"] {
+    for folder in ["content", "results", "templates", "fonts"] {
         let path = root.join(folder);
         if path.is_dir() {
             debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;

@@ -18,7 +18,7 @@ pub enum Change {
     Content,
     /// `results/` changed: reload the CSVs and recompute everything after.
     Results,
-    /// `book.toml` or `templates/` changed: reload the whole study.
+    /// `book.toml`, `templates/` or `fonts/` changed: reload the whole study.
     Study,
 }
 
@@ -30,7 +30,7 @@ pub fn classify(root: &Path, paths: &[PathBuf]) -> Option<Change> {
         match first {
             "content" => Some(Change::Content),
             "results" => Some(Change::Results),
-            "templates" | "book.toml" => Some(Change::Study),
+            "templates" | "fonts" | "book.toml" => Some(Change::Study),
             _ => None,
         }
     }).max()
