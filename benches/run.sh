@@ -36,9 +36,19 @@ for power in $(seq 4 "$max"); do
   echo "peak memory: report $(peak $report --root "$work/g$power" build -q --out "$work/o$power"), floor $(peak "$floor" "$work/g$power/results/runs.csv")"
 done
 
-if command -v typst >/dev/null; then
-  echo "## typst CLI on the study's Typst"
-  # The in-memory project, written out: template, content, data and charts.
-  "$report" build --out "$work/site" -q
-  echo "(see the note: typst compile of the exported project)"
+# The reference for the PDF stage: the typst CLI (`cargo install typst-cli`, or
+# TYPST=/path/to/typst) on the same document, exported by `report typst`.
+typst=${TYPST:-$(command -v typst || true)}
+if [ -n "$typst" ]; then
+  echo "## PDF stage against the typst CLI ($("$typst" --version))"
+  "$report" typst "$work/typ" -q
+  hyperfine --warmup 2 --runs 15 -N --export-json "$work/typst.json" \
+    "$typst compile --ignore-system-fonts --font-path $work/typ/fonts --creation-timestamp $SOURCE_DATE_EPOCH $work/typ/main.typ $work/typ.pdf" \
+    | grep -E "Time|Range"
+  # report's PDF stage (font set-up, compile, export) in 15 cold processes.
+  pdf_ms=$(for _ in $(seq 15); do "$report" build --verbose --out "$work/site" 2>&1 | awk '$1 == "pdf" {print $2}'; done | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
+  cli_ms=$(python3 -c "import json; print(round(json.load(open('$work/typst.json'))['results'][0]['median'] * 1000, 1))")
+  echo "report's PDF stage: median $pdf_ms ms; typst CLI, whole process: median $cli_ms ms; ratio $(python3 -c "print(round($pdf_ms / $cli_ms, 2))")"
+else
+  echo "## typst CLI not found: install it (cargo install typst-cli) or set TYPST to compare the PDF stage"
 fi

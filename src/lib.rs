@@ -69,6 +69,24 @@ pub struct BuildSummary {
     pub timings: Timings,
 }
 
+/// Write the paper as a Typst project to `options.out` (atomically, like a
+/// build), to edit by hand or to compile with the typst CLI:
+/// `typst compile --font-path fonts main.typ`.
+pub fn typst(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
+    let mut clock = std::time::Instant::now();
+    let project = load(root, options)?;
+    let mut timings = Timings::default();
+    timings.lap("load", &mut clock);
+    let out = target(&project, options)?;
+    let analyzed = pipeline::analyze(&project)?;
+    let prepared = pipeline::prepare(&project, &analyzed, options.source_date_epoch, &mut timings)?;
+    let (site, warnings) = pipeline::typst_source(&project, &prepared)?;
+    clock = std::time::Instant::now();
+    output::write(&site, &out)?;
+    timings.lap("write", &mut clock);
+    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings })
+}
+
 /// Load the study, with the options that override book.toml.
 fn load(root: &Path, options: &BuildOptions) -> Result<project::Project> {
     let mut project = project::load(root)?;

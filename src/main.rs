@@ -94,6 +94,12 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Write the paper as a Typst project (main.typ, content.typ, data, charts,
+    /// fonts) to edit by hand or compile with `typst compile --font-path fonts main.typ`.
+    Typst {
+        /// The folder to write (replaced whole, like the output folder).
+        out: PathBuf,
+    },
     /// Serve the study on 127.0.0.1, rebuilding and reloading on every change.
     Serve {
         /// Port to listen on (0 picks a free one).
@@ -146,6 +152,16 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
+        Command::Typst { out } => {
+            let options = report::BuildOptions { out: Some(out.clone()), source_date_epoch: epoch(), base_url: None };
+            let summary = report::typst(&cli.root, &options)?;
+            print_diagnostics(&summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+            if !cli.quiet {
+                eprintln!("wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
+                    summary.files.len(), summary.out.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Diff { files, against } => {
             let (old, new) = match (files.as_slice(), against) {
                 ([old, new], None) => (report::diff::read(old)?, report::diff::read(new)?),

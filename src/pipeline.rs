@@ -109,12 +109,38 @@ pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option
 
 /// Typeset the paper.
 pub fn typeset(project: &Project, prepared: &Prepared) -> Result<render::paper::Paper, Diagnostics> {
-    render::paper::render(&render::paper::PaperInputs {
+    render::paper::render(&paper_inputs(project, prepared))
+}
+
+/// What the paper is made of, from the project and the prepared stages.
+fn paper_inputs<'a>(project: &'a Project, prepared: &'a Prepared) -> render::paper::PaperInputs<'a> {
+    render::paper::PaperInputs {
         document: &prepared.document, charts: &prepared.charts, bibliography: prepared.bibliography.as_ref(),
         assets: &project.assets, book: &prepared.book, stats_json: &prepared.stats,
         template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date: prepared.date,
         standard: project.config.paper.standard, fonts: &project.fonts,
-    })
+    }
+}
+
+/// The paper as a Typst project, as files: the template as `main.typ`, the
+/// converted content, data, charts and images, and every font besides those
+/// the typst CLI embeds, under `fonts/`.
+pub fn typst_source(project: &Project, prepared: &Prepared) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
+    let source = render::paper::source(&paper_inputs(project, prepared))?;
+    let mut site = Site::default();
+    site.insert("main.typ", source.project.main.as_bytes());
+    for (path, bytes) in &source.project.files {
+        site.insert(path.as_str(), bytes.as_slice());
+    }
+    for (name, bytes) in render::pdf::FALLBACK_FONTS {
+        site.insert(format!("fonts/{name}"), bytes);
+    }
+    for (path, bytes) in &source.project.fonts {
+        if let Some(name) = std::path::Path::new(path).file_name() {
+            site.insert(std::path::Path::new("fonts").join(name), bytes.as_slice());
+        }
+    }
+    Ok((site, source.warnings))
 }
 
 /// Run every stage between loading and writing: a pure function of the project

@@ -197,3 +197,37 @@ fn every_script_prints_in_both_outputs() {
         assert!(text.contains(word), "{word} missing from the PDF text:\n{text}");
     }
 }
+
+/// `report typst` writes a self-contained Typst project: compiled on its own
+/// (here with the same Typst library; in benches/run.sh with the typst CLI),
+/// it gives the very PDF the build wrote.
+#[test]
+fn the_exported_typst_project_typesets_the_same_paper() {
+    let study = fixture("minimal");
+    assert!(report(study.path(), &["build"]).status.success());
+    let dir = study.path().join("paper-typst");
+    let out = report(study.path(), &["typst", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // SOURCE_DATE_EPOCH=1700000000 is 2023-11-14 22:13:20 UTC.
+    let mut project = PaperProject { main: String::new(), files: Default::default(), date: Some((2023, 11, 14, 22, 13, 20)), standard: report::config::PdfStandard::Ua1, fonts: vec![] };
+    for (path, bytes) in contents(&dir) {
+        let name = path.to_string_lossy().into_owned();
+        match name.as_str() {
+            "main.typ" => project.main = String::from_utf8(bytes).unwrap(),
+            ".report-output" => {}
+            _ if name.starts_with("fonts/") => {}
+            _ => { project.files.insert(name, bytes); }
+        }
+    }
+    for name in ["content.typ", "book.json", "stats.json"] {
+        assert!(project.files.contains_key(name), "{name} missing");
+    }
+    for font in ["NotoEmoji-Regular.ttf", "NotoNaskhArabic-Regular.ttf", "wqy-microhei.ttc"] {
+        assert!(dir.join("fonts").join(font).is_file(), "{font} missing");
+    }
+    let pdf = pdf::render(&project).unwrap();
+    assert!(pdf == fs::read(study.path().join("site/paper.pdf")).unwrap(), "the exported project typesets another PDF");
+    // The export is refused where a build would be: over the study's own folders.
+    let out = report(study.path(), &["typst", study.path().join("content").to_str().unwrap()]);
+    assert!(!out.status.success() && stderr(&out).contains("inside the study's `content/` folder"), "{}", stderr(&out));
+}

@@ -60,8 +60,33 @@ pub struct PaperInputs<'a> {
     pub fonts: &'a [SourceFile],
 }
 
+/// The paper as a Typst project, before it is compiled: what `report typst` writes.
+pub struct Source {
+    /// The template, the converted content and the files they read.
+    pub project: PaperProject,
+    /// Things the author should know, located.
+    pub warnings: Vec<Diagnostic>,
+    parts: Vec<Part>,
+    template_path: PathBuf,
+}
+
 /// Typeset the paper.
 pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
+    let Source { project, warnings, parts, template_path } = source(inputs)?;
+    match pdf::render(&project) {
+        Ok(pdf) => Ok(Paper { pdf, warnings }),
+        Err(errors) => {
+            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| locate(e, &parts, &template_path, &project.main)).collect();
+            if errors.len() > MAX_ERRORS {
+                located.push(Diagnostic::new(Location::file(&template_path), format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS)));
+            }
+            Err(Diagnostics(located))
+        }
+    }
+}
+
+/// Convert the content and gather the template and data files into a Typst project.
+pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
     let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard, fonts } = *inputs;
     let mut content = String::new();
     let mut parts = Vec::new();
@@ -101,17 +126,8 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
     let fonts = fonts.iter().map(|f| (f.path.display().to_string(), f.bytes.clone())).collect();
-    let project = PaperProject { main: main.clone(), files, date, standard, fonts };
-    match pdf::render(&project) {
-        Ok(pdf) => Ok(Paper { pdf, warnings }),
-        Err(errors) => {
-            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| locate(e, &parts, &template_path, &main)).collect();
-            if errors.len() > MAX_ERRORS {
-                located.push(Diagnostic::new(Location::file(&template_path), format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS)));
-            }
-            Err(Diagnostics(located))
-        }
-    }
+    let project = PaperProject { main, files, date, standard, fonts };
+    Ok(Source { project, warnings, parts, template_path })
 }
 
 /// Point a Typst error at the Markdown or template line behind it.

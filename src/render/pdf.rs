@@ -46,12 +46,12 @@ pub struct TypstError {
 /// them after its text font: Arabic script, CJK, then emoji.
 pub const FALLBACK_FAMILIES: [&str; 3] = ["Noto Naskh Arabic", "WenQuanYi Micro Hei", "Noto Emoji"];
 
-/// The fallback faces themselves (see `src/defaults/fonts/README.md` for
-/// their sources and licences).
-const FALLBACK_FONTS: [&[u8]; 3] = [
-    include_bytes!("../defaults/fonts/NotoNaskhArabic-Regular.ttf"),
-    include_bytes!("../defaults/fonts/wqy-microhei.ttc"),
-    include_bytes!("../defaults/fonts/NotoEmoji-Regular.ttf"),
+/// The fallback faces themselves, by file name (see `src/defaults/fonts/README.md`
+/// for their sources and licences).
+pub const FALLBACK_FONTS: [(&str, &[u8]); 3] = [
+    ("NotoNaskhArabic-Regular.ttf", include_bytes!("../defaults/fonts/NotoNaskhArabic-Regular.ttf")),
+    ("wqy-microhei.ttc", include_bytes!("../defaults/fonts/wqy-microhei.ttc")),
+    ("NotoEmoji-Regular.ttf", include_bytes!("../defaults/fonts/NotoEmoji-Regular.ttf")),
 ];
 
 /// A font book and the faces it indexes.
@@ -74,7 +74,7 @@ fn embedded() -> &'static Arc<Fonts> {
     static FONTS: OnceLock<Arc<Fonts>> = OnceLock::new();
     FONTS.get_or_init(|| {
         let faces = typst_assets::fonts()
-            .chain(FALLBACK_FONTS)
+            .chain(FALLBACK_FONTS.map(|(_, data)| data))
             .flat_map(|data| Font::iter(Bytes::new(data)))
             .filter(|font| font.info().family != "New Computer Modern")
             .collect();
@@ -253,7 +253,7 @@ mod tests {
         assert_eq!(errors[0].file.as_deref(), Some("fonts/notes.ttf"));
         assert!(errors[0].message.contains("no font"), "{errors:?}");
         let mut good = project("#set text(font: \"Noto Emoji\")\nHi");
-        good.fonts = vec![("fonts/emoji.ttf".into(), FALLBACK_FONTS[2].to_vec())];
+        good.fonts = vec![("fonts/emoji.ttf".into(), FALLBACK_FONTS[2].1.to_vec())];
         assert!(render(&good).is_ok());
     }
 }

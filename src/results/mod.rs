@@ -3,6 +3,7 @@
 
 mod derive;
 mod parse;
+mod split;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -100,6 +101,11 @@ pub struct TextsBuilder {
 }
 
 impl TextsBuilder {
+    /// A builder with room for `rows` rows.
+    pub fn with_capacity(rows: usize) -> Self {
+        Self { texts: Texts { words: Vec::new(), codes: Vec::with_capacity(rows) }, index: Default::default() }
+    }
+
     /// Append `text` as the next row.
     pub fn push(&mut self, text: &str) {
         // Runs of the same value are common (results are written grouped): try the last one first.
@@ -108,16 +114,25 @@ impl TextsBuilder {
             self.texts.codes.push(last);
             return;
         }
-        let code = match self.index.get(text) {
-            Some(code) => *code,
-            None => {
-                let code = self.texts.words.len() as u32;
-                self.texts.words.push(text.to_string());
-                self.index.insert(text.to_string(), code);
-                code
-            }
-        };
+        let code = self.code(text);
         self.texts.codes.push(code);
+    }
+
+    /// Append every row of `other`, mapping its distinct values onto this column's.
+    pub fn append(&mut self, other: Texts) {
+        let map: Vec<u32> = other.words.iter().map(|word| self.code(word)).collect();
+        self.texts.codes.extend(other.codes.iter().map(|&c| map[c as usize]));
+    }
+
+    /// The code of `text`, adding it as a new distinct value if needed.
+    fn code(&mut self, text: &str) -> u32 {
+        if let Some(&code) = self.index.get(text) {
+            return code;
+        }
+        let code = self.texts.words.len() as u32;
+        self.texts.words.push(text.to_string());
+        self.index.insert(text.to_string(), code);
+        code
     }
 
     /// The finished column.

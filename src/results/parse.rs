@@ -2,16 +2,23 @@
 
 use csv::{ByteRecord, ReaderBuilder};
 
+use super::split::{self, Context, Rows, Span, estimate_rows, read_span, read_spans};
 use super::{Column, Table, TextsBuilder, Values};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
 
 /// Most problems reported per file; the rest are counted.
-const MAX_ERRORS: usize = 50;
+pub(super) const MAX_ERRORS: usize = 50;
 
-/// Parse one CSV file. Every bad cell is reported with its line and column.
+/// Parse one CSV file, on every core for a large file. Every bad cell is
+/// reported with its line and column.
 pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
+    parse_in(file, dataset, rayon::current_num_threads())
+}
+
+/// [`parse`] in at most `parts` spans.
+fn parse_in(file: &SourceFile, dataset: &Dataset, parts: usize) -> Result<Table, Diagnostics> {
     let bytes = file.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&file.bytes);
     let mut errors = Diagnostics::default();
     let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
@@ -29,9 +36,12 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut dropped = 0;
-    let mut builders: Vec<Builder> = types.iter().map(|t| Builder::new(*t)).collect();
-    let lines = read_rows(&mut reader, bytes, &names, file, &mut builders, &mut errors, &mut dropped);
+    let body = reader.position().clone();
+    let context = Context { bytes, names: &names, file, types: &types };
+    let spans = split::spans(bytes, body.byte() as usize, body.line(), parts);
+    let whole = Span { start: body.byte() as usize, end: bytes.len(), line: body.line() };
+    let Rows { builders, lines, mut errors, dropped, .. } =
+        read_spans(&context, &spans).unwrap_or_else(|| read_span(&context, whole, estimate_rows(bytes, whole)));
     if lines.is_empty() && errors.is_empty() {
         return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
             .hint("add one row per run below the header, or delete the file")
@@ -44,58 +54,8 @@ pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagn
     errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
 }
 
-/// Read every row into the column builders, typing each cell as it comes;
-/// returns the line each row starts on.
-fn read_rows(
-    reader: &mut csv::Reader<&[u8]>, bytes: &[u8], names: &[String], file: &SourceFile,
-    builders: &mut [Builder], errors: &mut Diagnostics, dropped: &mut usize,
-) -> Vec<u64> {
-    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
-    let mut lines = Vec::new();
-    let mut record = ByteRecord::new();
-    loop {
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(err) => {
-                let line = err.position().map_or(0, |p| p.line());
-                errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
-                break;
-            }
-        }
-        let (line, offset) = record.position().map_or((0, 0), |p| (p.line(), p.byte() as usize));
-        let mut report = |d: Diagnostic| {
-            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { *dropped += 1 }
-        };
-        if record.len() != names.len() {
-            let column = field_column(bytes, offset, record.len().min(names.len()));
-            report(Diagnostic::new(located(line, column), format!(
-                "row has {} fields but the header has {}", record.len(), names.len()))
-                .hint("every row needs one value per header column; quote values that contain commas"));
-            continue;
-        }
-        for (i, field) in record.iter().enumerate() {
-            let problem = match std::str::from_utf8(field) {
-                Ok(text) => builders[i].push(text.trim()).err().map(|(message, hint)| {
-                    (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
-                }),
-                Err(_) => {
-                    builders[i].push("").ok();
-                    Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
-                }
-            };
-            if let Some((message, hint)) = problem {
-                let (l, c) = position(bytes, line, i);
-                report(Diagnostic::new(located(l, c), message).hint(hint));
-            }
-        }
-        lines.push(line);
-    }
-    lines
-}
-
 /// One column being read: typed as declared, or numeric until a cell says otherwise.
-enum Builder {
+pub(super) enum Builder {
     /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
     Number(Option<ColumnType>, Vec<f64>),
     /// Text, each distinct value stored once.
@@ -103,15 +63,15 @@ enum Builder {
 }
 
 impl Builder {
-    fn new(declared: Option<ColumnType>) -> Self {
+    pub(super) fn new(declared: Option<ColumnType>, capacity: usize) -> Self {
         match declared {
-            Some(ColumnType::Text) => Builder::Text(TextsBuilder::default()),
-            other => Builder::Number(other, Vec::new()),
+            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity)),
+            other => Builder::Number(other, Vec::with_capacity(capacity)),
         }
     }
 
     /// Add one cell; a bad value is stored as empty and reported.
-    fn push(&mut self, text: &str) -> Result<(), (String, String)> {
+    pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
         match self {
             Builder::Text(texts) => {
                 texts.push(text);
@@ -138,6 +98,17 @@ impl Builder {
                 }
             },
         }
+    }
+
+    /// Append the cells of the same column from the next span; `None` when
+    /// the two spans inferred different types for an undeclared column.
+    pub(super) fn append(&mut self, next: Builder) -> Option<()> {
+        match (self, next) {
+            (Builder::Number(_, values), Builder::Number(_, more)) => values.extend(more),
+            (Builder::Text(texts), Builder::Text(more)) => texts.append(more.finish()),
+            _ => return None,
+        }
+        Some(())
     }
 
     fn finish(self) -> Values {
@@ -235,7 +206,7 @@ fn line_offset(bytes: &[u8], line: u64) -> usize {
 }
 
 /// 1-based column of field `index` in a record that starts at byte `offset` (on one line).
-fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
+pub(super) fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
     let start = field_start(bytes, offset, index);
     String::from_utf8_lossy(&bytes[offset..start]).chars().count() + 1
 }
@@ -279,7 +250,7 @@ mod tests {
     #[test]
     fn infers_numbers_and_text() {
         let column = |cells: &[&str]| {
-            let mut b = Builder::new(None);
+            let mut b = Builder::new(None, 0);
             for c in cells {
                 let _ = b.push(c);
             }
@@ -301,5 +272,33 @@ mod tests {
         assert_eq!(check_cell("32", ColumnType::Integer, true), Ok(32.0));
         assert_eq!(check_cell("", ColumnType::Number, false).map(f64::is_nan), Ok(true));
         assert!(check_cell("", ColumnType::Number, true).is_err());
+    }
+
+    #[test]
+    fn spans_read_in_parallel_give_what_one_reader_gives() {
+        let mut text = String::from("environment,procs,time_s,note\n");
+        for i in 0..200_000 {
+            let time = if i == 150_000 { "oops".to_string() } else { format!("{}.5", i % 7 + 1) };
+            let note = if i == 190_000 { "text".to_string() } else { format!("{}", i % 3) };
+            text.push_str(&format!("{},{},{time},{note}\n", ["base", "cand"][i % 2], 1 << (i % 4)));
+        }
+        text.push_str("cand,1\n");
+        let file = SourceFile::new("results/runs.csv", text.into_bytes());
+        let mut dataset = Dataset::default();
+        dataset.columns.insert("time_s".into(), ColumnType::Positive);
+        let render = |r: Result<Table, Diagnostics>| match r {
+            Ok(t) => format!("{:?}", (t.lines, t.columns.iter().map(|c| format!("{}={:?}", c.name, c.values)).collect::<Vec<_>>())),
+            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
+        };
+        let one = render(parse_in(&file, &dataset, 1));
+        assert!(one.contains("results/runs.csv:150002:"), "{}", &one[..one.len().min(400)]);
+        assert!(one.contains("results/runs.csv:200002:"), "{}", &one[..one.len().min(400)]);
+        assert_eq!(render(parse_in(&file, &dataset, 4)), one);
+        // Without the bad cells, the table itself (an inferred column turning to text late) matches too.
+        let clean = String::from_utf8(file.bytes.clone()).unwrap().replace("oops", "2.5").replace("cand,1\n", "");
+        let file = SourceFile::new("results/runs.csv", clean.into_bytes());
+        let one = render(parse_in(&file, &dataset, 1));
+        assert!(one.starts_with("([2, 3, 4"), "{}", &one[..100]);
+        assert_eq!(render(parse_in(&file, &dataset, 4)), one);
     }
 }

@@ -1,0 +1,204 @@
+//! Reading a CSV file's rows in spans of whole lines, one span per core, and
+//! joining the spans' columns as if one reader had read them all.
+
+use csv::{ByteRecord, ReaderBuilder};
+
+use super::parse::{Builder, MAX_ERRORS, field_column, position};
+use crate::config::ColumnType;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::project::SourceFile;
+
+/// Files smaller than this are parsed in one span: threads would cost more than they save.
+const MIN_SPAN_BYTES: usize = 1 << 20;
+
+/// A run of whole rows of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Span {
+    /// Byte offset of the first row.
+    pub start: usize,
+    /// Byte offset just past the last row.
+    pub end: usize,
+    /// 1-based line of the first row.
+    pub line: u64,
+}
+
+/// The rows from byte `start` (on line `line`) to the end, cut into at most
+/// `parts` spans at line ends. A file with a quote character stays in one
+/// span, since a quoted field may hold a line break.
+pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<Span> {
+    let whole = Span { start, end: bytes.len(), line };
+    let length = bytes.len().saturating_sub(start);
+    let parts = parts.min(length / MIN_SPAN_BYTES).max(1);
+    if parts == 1 || memchr::memchr(b'"', &bytes[start..]).is_some() {
+        return vec![whole];
+    }
+    let mut spans = Vec::with_capacity(parts);
+    let mut current = whole;
+    for part in 1..parts {
+        let target = (start + length * part / parts).max(current.start);
+        let Some(newline) = memchr::memchr(b'\n', &bytes[target..]) else { break };
+        let end = target + newline + 1;
+        let lines = memchr::memchr_iter(b'\n', &bytes[current.start..end]).count() as u64;
+        spans.push(Span { end, ..current });
+        current = Span { start: end, end: bytes.len(), line: current.line + lines };
+    }
+    spans.push(current);
+    spans.retain(|s| s.start < s.end);
+    spans
+}
+
+/// What every span's reader needs to know about the file.
+pub(super) struct Context<'a> {
+    pub bytes: &'a [u8],
+    pub names: &'a [String],
+    pub file: &'a SourceFile,
+    pub types: &'a [Option<ColumnType>],
+}
+
+/// The rows of one span, typed into columns, with the problems found.
+pub(super) struct Rows {
+    pub builders: Vec<Builder>,
+    /// The line each row starts on.
+    pub lines: Vec<u64>,
+    pub errors: Diagnostics,
+    pub dropped: usize,
+    /// The CSV reader stopped on an error before the span's end.
+    pub malformed: bool,
+}
+
+impl Rows {
+    /// Append the rows of the span after this one. `None` when the spans cannot
+    /// be joined as if read in one go: a span stopped early, or an undeclared
+    /// column was inferred as numbers in one span and as text in another.
+    fn append(&mut self, next: Rows) -> Option<()> {
+        if self.malformed || next.malformed {
+            return None;
+        }
+        for (builder, other) in self.builders.iter_mut().zip(next.builders) {
+            builder.append(other)?;
+        }
+        self.lines.extend(next.lines);
+        for error in next.errors.0 {
+            if self.errors.0.len() < MAX_ERRORS { self.errors.push(error) } else { self.dropped += 1 }
+        }
+        self.dropped += next.dropped;
+        Some(())
+    }
+}
+
+/// Read the spans on every core and join them in file order; `None` when
+/// they must be read again in one span.
+pub(super) fn read_spans(context: &Context, spans: &[Span]) -> Option<Rows> {
+    use rayon::prelude::*;
+    // The first span's columns get room for every row, so the others append without copying it.
+    let all = estimate_rows(context.bytes, Span { end: context.bytes.len(), ..*spans.first()? });
+    let mut parts = spans.par_iter().enumerate()
+        .map(|(i, span)| read_span(context, *span, if i == 0 { all } else { estimate_rows(context.bytes, *span) }))
+        .collect::<Vec<_>>().into_iter();
+    let mut rows = parts.next()?;
+    for part in parts {
+        rows.append(part)?;
+    }
+    (!rows.malformed).then_some(rows)
+}
+
+/// About how many rows `span` holds, from the line length of its first 64 KiB
+/// (a little over, so that the columns rarely grow).
+pub(super) fn estimate_rows(bytes: &[u8], span: Span) -> usize {
+    let sample = &bytes[span.start..span.end.min(span.start + (1 << 16))];
+    let lines = memchr::memchr_iter(b'\n', sample).count() + 1;
+    ((span.end - span.start) as f64 * lines as f64 / sample.len().max(1) as f64 * 1.02) as usize + 16
+}
+
+/// Read every row of `span`, typing each cell as it comes, into columns with
+/// room for `capacity` rows.
+pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows {
+    let Context { bytes, names, file, types } = *context;
+    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
+    let mut rows = Rows {
+        builders: types.iter().map(|t| Builder::new(*t, capacity)).collect(),
+        lines: Vec::with_capacity(capacity), errors: Diagnostics::default(), dropped: 0, malformed: false,
+    };
+    let mut reader = ReaderBuilder::new().flexible(true).has_headers(false).from_reader(&bytes[span.start..span.end]);
+    let mut record = ByteRecord::new();
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(err) => {
+                let line = err.position().map_or(0, |p| span.line + p.line() - 1);
+                rows.errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
+                rows.malformed = true;
+                break;
+            }
+        }
+        let (line, offset) = record.position().map_or((0, 0), |p| (span.line + p.line() - 1, span.start + p.byte() as usize));
+        let Rows { builders, errors, dropped, .. } = &mut rows;
+        let mut report = |d: Diagnostic| {
+            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { *dropped += 1 }
+        };
+        if record.len() != names.len() {
+            let column = field_column(bytes, offset, record.len().min(names.len()));
+            report(Diagnostic::new(located(line, column), format!(
+                "row has {} fields but the header has {}", record.len(), names.len()))
+                .hint("every row needs one value per header column; quote values that contain commas"));
+            continue;
+        }
+        for (i, field) in record.iter().enumerate() {
+            let problem = match std::str::from_utf8(field) {
+                Ok(text) => builders[i].push(trim(text)).err().map(|(message, hint)| {
+                    (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
+                }),
+                Err(_) => {
+                    builders[i].push("").ok();
+                    Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
+                }
+            };
+            if let Some((message, hint)) = problem {
+                let (l, c) = position(bytes, line, i);
+                report(Diagnostic::new(located(l, c), message).hint(hint));
+            }
+        }
+        rows.lines.push(line);
+    }
+    rows
+}
+
+/// `text` without surrounding whitespace; most cells have none, and are returned as they are.
+fn trim(text: &str) -> &str {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(a), Some(b)) if a.is_ascii_graphic() && b.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_cover_the_rows_once_and_end_on_line_ends() {
+        let row = "base,1,1,10.5\n";
+        let text = format!("a,b,c,d\n{}", row.repeat(300_000));
+        let bytes = text.as_bytes();
+        let found = spans(bytes, 8, 2, 3);
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].start, 8);
+        assert_eq!(found[2].end, bytes.len());
+        for pair in found.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start);
+            assert_eq!(bytes[pair[0].end - 1], b'\n');
+            // The next span's line is one past the newlines before it.
+            let newlines = bytes[..pair[1].start].iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(pair[1].line, newlines + 1);
+        }
+    }
+
+    #[test]
+    fn small_or_quoted_files_stay_whole() {
+        let small = b"a\n1\n2\n";
+        assert_eq!(spans(small, 2, 2, 4), vec![Span { start: 2, end: 6, line: 2 }]);
+        let quoted = format!("a\n{}\"x\ny\"\n", "1\n".repeat(1 << 20));
+        assert_eq!(spans(quoted.as_bytes(), 2, 2, 4).len(), 1);
+    }
+}
