@@ -39,6 +39,7 @@ label = "Bare metal"
 label = "Kubernetes"
 
 [data.runs]
+key = ["environment", "procs", "run"]
 group-by = ["procs"]
 columns = { environment = "text", procs = "integer", timesteps_per_s = "positive" }
 

@@ -128,7 +128,7 @@ fn a_million_rows_make_a_small_chart() {
             Column { name: "procs".into(), values: Values::Number((0..rows).map(|i| f64::from(1 << ((i / 2) % 6))).collect()) },
             Column { name: "rate".into(), values: Values::Number((0..rows).map(|i| 10.0 + (i % 7) as f64).collect()) },
         ],
-        lines: (2..rows as u64 + 2).collect(),
+        lines: (2..rows as u32 + 2).collect(),
     };
     let results = ResultSet { tables: [("big".to_string(), table)].into() };
     let config = report::config::parse(Path::new("book.toml"), &fs::read_to_string(repo().join("tests/fixtures/charts/book.toml")).unwrap()).unwrap();

@@ -52,12 +52,30 @@ pub fn key_part(values: &Values, row: usize) -> KeyPart {
     }
 }
 
-/// Rows of `rows` grouped by the values of `columns`, in sorted key order.
+/// Rows of `rows` grouped by the values of `columns`, in sorted key order;
+/// each group's rows keep their order.
 pub fn group_rows(table: &Table, columns: &[&str], rows: &[usize]) -> BTreeMap<Vec<KeyPart>, Vec<usize>> {
+    use rayon::prelude::*;
     let columns: Vec<&Values> = columns.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
-    // Group on compact keys (a number's bits, a text's code) without allocating
-    // per row; name the few groups afterwards.
-    let mut compact: rustc_hash::FxHashMap<Vec<u64>, Vec<usize>> = rustc_hash::FxHashMap::default();
+    // Group slices of the rows on every core, then join the slices' groups in order.
+    let parts: Vec<Compact> = rows.par_chunks(1 << 16).map(|chunk| group_compact(&columns, chunk)).collect();
+    let mut parts = parts.into_iter();
+    let mut all = parts.next().unwrap_or_default();
+    for part in parts {
+        for (key, rows) in part {
+            all.entry(key).or_default().extend(rows);
+        }
+    }
+    all.into_values().map(|rows| (columns.iter().map(|v| key_part(v, rows[0])).collect(), rows)).collect()
+}
+
+/// Rows grouped on compact keys: a number's bits, a text's code.
+type Compact = rustc_hash::FxHashMap<Vec<u64>, Vec<usize>>;
+
+/// Group `rows` on compact keys, without allocating per row (the few groups
+/// are named afterwards).
+fn group_compact(columns: &[&Values], rows: &[usize]) -> Compact {
+    let mut compact = Compact::default();
     let mut key = Vec::with_capacity(columns.len());
     for &row in rows {
         key.clear();
@@ -72,7 +90,7 @@ pub fn group_rows(table: &Table, columns: &[&str], rows: &[usize]) -> BTreeMap<V
             }
         }
     }
-    compact.into_values().map(|rows| (columns.iter().map(|v| key_part(v, rows[0])).collect(), rows)).collect()
+    compact
 }
 
 /// Does `condition` hold for the value at `row`?
@@ -157,5 +175,24 @@ mod tests {
         let groups = group_rows(&t, &["procs"], &[3, 0, 1]);
         let keys: Vec<String> = groups.keys().map(|k| k[0].to_string()).collect();
         assert_eq!(keys, ["1", "2", "32"]);
+    }
+
+    #[test]
+    fn groups_of_many_rows_keep_row_order() {
+        let n = 200_003;
+        let t = Table {
+            name: "t".into(),
+            path: "results/t.csv".into(),
+            columns: vec![Column { name: "procs".into(), values: Values::Number((0..n).map(|i| (i % 3) as f64).collect()) }],
+            lines: vec![0; n],
+        };
+        let rows: Vec<usize> = (0..n).collect();
+        let groups = group_rows(&t, &["procs"], &rows);
+        assert_eq!(groups.len(), 3);
+        for (i, (key, rows)) in groups.iter().enumerate() {
+            assert_eq!(key[0], KeyPart::Number(i as f64));
+            let expected: Vec<usize> = (i..n).step_by(3).collect();
+            assert!(rows == &expected, "group {i} lost its order");
+        }
     }
 }

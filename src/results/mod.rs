@@ -29,8 +29,8 @@ pub struct Table {
     pub path: PathBuf,
     /// Columns in file order, derived columns last.
     pub columns: Vec<Column>,
-    /// The 1-based line on which each row starts.
-    pub lines: Vec<u64>,
+    /// The 1-based line on which each row starts (`u32::MAX` past four billion lines).
+    pub lines: Vec<u32>,
 }
 
 /// One column of a table.

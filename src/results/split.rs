@@ -59,7 +59,7 @@ pub(super) struct Context<'a> {
 pub(super) struct Rows {
     pub builders: Vec<Builder>,
     /// The line each row starts on.
-    pub lines: Vec<u64>,
+    pub lines: Vec<u32>,
     pub errors: Diagnostics,
     pub dropped: usize,
     /// The CSV reader stopped on an error before the span's end.
@@ -159,7 +159,7 @@ pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows 
                 report(Diagnostic::new(located(l, c), message).hint(hint));
             }
         }
-        rows.lines.push(line);
+        rows.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
     }
     rows
 }

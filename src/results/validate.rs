@@ -1,11 +1,12 @@
 //! Whole-table checks: known environments and unique runs.
 
-use std::collections::BTreeMap;
-
 use super::{Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
+
+/// Most duplicate runs or unknown environments reported per file.
+const MAX_SHOWN: usize = 50;
 
 /// Check a parsed table against the study: every environment is declared in
 /// book.toml and no run appears twice.
@@ -19,14 +20,14 @@ pub(super) fn validate(table: &Table, dataset: &Dataset, config: &Config, file: 
         for (row, code) in envs.codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)) {
             let env = &envs.words[*code as usize];
             {
-                let (line, column) = super::parse::position(&file.bytes, table.lines[row], index);
+                let (line, column) = super::parse::position(&file.bytes, u64::from(table.lines[row]), index);
                 errors.push(
                     Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
                         .hint(format!("declare it as [environments.{env}] in book.toml, or fix the name: {}",
                             suggest(env, known.clone()))),
                 );
             }
-            if errors.0.len() >= 50 {
+            if errors.0.len() >= MAX_SHOWN {
                 break;
             }
         }
@@ -41,20 +42,89 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
         return;
     }
     let columns: Vec<_> = dataset.key.iter().filter_map(|k| table.column(k)).collect();
-    let mut seen: BTreeMap<Vec<String>, u64> = BTreeMap::new();
-    for row in 0..table.len() {
-        let key: Vec<String> = columns.iter().map(|c| c.values.text_at(row)).collect();
-        let line = table.lines[row];
-        if let Some(first) = seen.get(&key) {
-            let described: Vec<String> =
-                columns.iter().zip(&key).map(|(c, v)| format!("{} = {v}", c.name)).collect();
-            errors.push(
-                Diagnostic::new(Location::new(&file.path, line as usize, 1),
-                    format!("duplicate run ({}), first seen on line {first}", described.join(", ")))
-                    .hint("each run appears once; renumber the run or delete the repeated row"),
-            );
-        } else {
-            seen.insert(key, line);
+    // Each row is hashed on compact key parts (a number's bits, a text's code);
+    // sorting the (hash, row) pairs brings equal keys together, in row order,
+    // without allocating per row or probing a table at random.
+    let part = |c: &crate::results::Column, row: usize| match &c.values {
+        Values::Number(v) => v[row].to_bits(),
+        Values::Text(t) => u64::from(t.codes[row]),
+    };
+    let hash = |row: usize| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
+        columns.iter().for_each(|c| hasher.write_u64(part(c, row)));
+        hasher.finish()
+    };
+    let same = |a: u32, b: u32| columns.iter().all(|c| part(c, a as usize) == part(c, b as usize));
+    let mut hashed: Vec<(u64, u32)> = (0..table.len()).map(|row| (hash(row), row as u32)).collect();
+    rayon::slice::ParallelSliceMut::par_sort_unstable(hashed.as_mut_slice());
+    // Each repeated row and the first row with its key.
+    let mut repeated: Vec<(u32, u32)> = Vec::new();
+    for run in hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+        let mut firsts: Vec<u32> = Vec::new();
+        for &(_, row) in run {
+            match firsts.iter().find(|&&first| same(first, row)) {
+                Some(&first) => repeated.push((row, first)),
+                None => firsts.push(row),
+            }
         }
+    }
+    repeated.sort_unstable();
+    for &(row, first) in repeated.iter().take(MAX_SHOWN) {
+        let described: Vec<String> =
+            columns.iter().map(|c| format!("{} = {}", c.name, c.values.text_at(row as usize))).collect();
+        errors.push(
+            Diagnostic::new(Location::new(&file.path, table.lines[row as usize] as usize, 1),
+                format!("duplicate run ({}), first seen on line {}", described.join(", "), table.lines[first as usize]))
+                .hint("each run appears once; renumber the run or delete the repeated row"),
+        );
+    }
+    if repeated.len() > MAX_SHOWN {
+        errors.push(Diagnostic::new(Location::file(&file.path), format!("{} more duplicate runs not shown", repeated.len() - MAX_SHOWN)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Column;
+
+    fn table(envs: &[&str], runs: &[f64]) -> Table {
+        Table {
+            name: "t".into(),
+            path: "results/t.csv".into(),
+            columns: vec![
+                Column { name: "environment".into(), values: Values::Text(envs.iter().collect()) },
+                Column { name: "run".into(), values: Values::Number(runs.to_vec()) },
+            ],
+            lines: (2..2 + runs.len() as u32).collect(),
+        }
+    }
+
+    fn found(table: &Table) -> Vec<String> {
+        let dataset = Dataset { key: vec!["environment".into(), "run".into()], ..Dataset::default() };
+        let file = SourceFile::new("results/t.csv", Vec::new());
+        let mut errors = Diagnostics::default();
+        duplicates(table, &dataset, &file, &mut errors);
+        errors.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect()
+    }
+
+    #[test]
+    fn repeated_runs_name_their_first_line_in_file_order() {
+        let t = table(&["a", "b", "a", "a", "a", "b"], &[1.0, 1.0, 1.0, 2.0, 1.0, 2.0]);
+        assert_eq!(found(&t), [
+            "results/t.csv:4:1: duplicate run (environment = a, run = 1), first seen on line 2",
+            "results/t.csv:6:1: duplicate run (environment = a, run = 1), first seen on line 2",
+        ]);
+    }
+
+    #[test]
+    fn many_repeats_are_capped() {
+        let envs = vec!["a"; 61];
+        let t = table(&envs, &[7.0; 61]);
+        let errors = found(&t);
+        assert_eq!(errors.len(), MAX_SHOWN + 1);
+        assert_eq!(errors[0], "results/t.csv:3:1: duplicate run (environment = a, run = 7), first seen on line 2");
+        assert_eq!(errors[MAX_SHOWN], "results/t.csv: 10 more duplicate runs not shown");
     }
 }
