@@ -112,7 +112,7 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let project = load(root, options)?;
     target(&project, options)?;
-    Ok(pipeline::render(&project, options.source_date_epoch)?.warnings)
+    Ok(pipeline::render(project, options.source_date_epoch)?.warnings)
 }
 
 /// Build the study at `root`: load, render, and write the output folder atomically.
@@ -122,7 +122,7 @@ pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let mut timings = Timings::default();
     timings.lap("load", &mut clock);
     let out = target(&project, options)?;
-    let rendered = pipeline::render(&project, options.source_date_epoch)?;
+    let rendered = pipeline::render(project, options.source_date_epoch)?;
     clock = std::time::Instant::now();
     timings.0.extend(rendered.timings.0);
     output::write(&rendered.site, &out)?;

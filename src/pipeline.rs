@@ -8,7 +8,7 @@ use crate::charts::ChartSet;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::markdown::Document;
 use crate::output::Site;
-use crate::project::Project;
+use crate::project::{Project, SourceFile};
 use crate::references::{Bibliography, Formatted};
 use crate::render::BookView;
 use crate::results::ResultSet;
@@ -144,8 +144,10 @@ pub fn typst_source(project: &Project, prepared: &Prepared) -> Result<(Site, Vec
 }
 
 /// Run every stage between loading and writing: a pure function of the project
-/// (the clock is read only to report the time per stage).
-pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
+/// (the clock is read only to report the time per stage). The project is taken
+/// whole so that the CSV bytes can be let go once parsed: a large results file
+/// is then never in memory twice, as text and as columns, past its parsing.
+pub fn render(mut project: Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
     // Hash the inputs (for provenance and the manifest) on the other core while the CSVs are parsed.
     let (results, ()) = rayon::join(
@@ -153,15 +155,16 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         || project.inputs().iter().for_each(|f| { f.sha256(); }),
     );
     let results = results?;
+    project.results.iter_mut().for_each(SourceFile::release);
     timings.lap("results", &mut clock);
     let analysis = analysis::analyze(&results, &project.config)?;
     timings.lap("analysis", &mut clock);
     let analyzed = Analyzed { results, analysis };
-    let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
+    let prepared = prepare(&project, &analyzed, source_date_epoch, &mut timings)?;
     clock = std::time::Instant::now();
-    let paper = typeset(project, &prepared)?;
+    let paper = typeset(&project, &prepared)?;
     timings.lap("pdf", &mut clock);
-    let site = assemble(project, &prepared, Some(paper.pdf));
+    let site = assemble(&project, &prepared, Some(paper.pdf));
     Ok(Rendered { site, warnings: paper.warnings, timings })
 }
 

@@ -37,6 +37,13 @@ impl SourceFile {
         self.hash.get_or_init(|| sha256_hex(&self.bytes))
     }
 
+    /// Let go of the content once it is no longer needed, keeping its SHA-256
+    /// (which is computed first if it was not yet).
+    pub fn release(&mut self) {
+        self.sha256();
+        self.bytes = Vec::new();
+    }
+
     /// A file with `path` and `bytes`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
         SourceFile { path: path.into(), bytes, hash: std::sync::OnceLock::new() }
@@ -253,6 +260,15 @@ pub fn inside(root: &Path, relative: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_released_file_keeps_its_hash() {
+        let mut file = SourceFile::new("results/a.csv", b"abc".to_vec());
+        file.release();
+        assert!(file.bytes.is_empty());
+        // SHA-256("abc"), from FIPS 180-2's examples.
+        assert_eq!(file.sha256(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
 
     #[test]
     fn refuses_paths_outside_the_root() {

@@ -81,6 +81,8 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
     check_log_scales(spec, table, &rows).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     let groups = group_rows(table, &[series_column, &spec.x], &rows);
     let samples = samples(table, &spec.y, &groups);
+    // A chart of a million rows should not hold its row lists while it summarises.
+    drop((rows, groups));
     let styles = style_order(config, &samples);
     let label = |key: &str| config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone());
     let series = match spec.kind {
