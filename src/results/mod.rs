@@ -94,28 +94,40 @@ impl<S: AsRef<str>> FromIterator<S> for Texts {
 }
 
 /// Builds a [`Texts`] one value at a time, storing each distinct value once.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TextsBuilder {
     texts: Texts,
     index: rustc_hash::FxHashMap<String, u32>,
+    /// The codes of the last two distinct values pushed (`u32::MAX`: none yet).
+    recent: [u32; 2],
+}
+
+impl Default for TextsBuilder {
+    fn default() -> Self {
+        Self { texts: Texts::default(), index: Default::default(), recent: [u32::MAX; 2] }
+    }
 }
 
 impl TextsBuilder {
     /// A builder with room for `rows` rows.
     pub fn with_capacity(rows: usize) -> Self {
-        Self { texts: Texts { words: Vec::new(), codes: Vec::with_capacity(rows) }, index: Default::default() }
+        Self { texts: Texts { words: Vec::new(), codes: Vec::with_capacity(rows) }, ..Self::default() }
     }
 
     /// Append `text` as the next row.
     pub fn push(&mut self, text: &str) {
-        // Runs of the same value are common (results are written grouped): try the last one first.
-        if let Some(&last) = self.texts.codes.last()
-            && self.texts.words[last as usize] == text {
-            self.texts.codes.push(last);
-            return;
+        // Results are written grouped or interleaved: try the last two distinct values first.
+        for recent in self.recent {
+            if self.texts.words.get(recent as usize).is_some_and(|w| w == text) {
+                self.texts.codes.push(recent);
+                return;
+            }
         }
         let code = self.code(text);
         self.texts.codes.push(code);
+        if self.recent[0] != code {
+            self.recent = [code, self.recent[0]];
+        }
     }
 
     /// Append every row of `other`, mapping its distinct values onto this column's.
@@ -224,5 +236,23 @@ fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics
                     .hint(format!("book.toml declares `[data.{name}]`; add the file or remove the section")),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_store_each_value_once_in_any_order() {
+        let texts: Texts = ["a", "b", "a", "c", "b", "a", "a"].into_iter().collect();
+        assert_eq!(texts.words, ["a", "b", "c"]);
+        assert_eq!(texts.codes, [0, 1, 0, 2, 1, 0, 0]);
+        let mut builder = TextsBuilder::with_capacity(2);
+        builder.push("c");
+        builder.append(texts);
+        let joined = builder.finish();
+        assert_eq!(joined.words, ["c", "a", "b"]);
+        assert_eq!(joined.iter().collect::<Vec<_>>(), ["c", "a", "b", "a", "c", "b", "a", "a"]);
     }
 }

@@ -145,6 +145,9 @@ pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows 
             continue;
         }
         for (i, field) in record.iter().enumerate() {
+            if builders[i].push_number(field) {
+                continue;
+            }
             let problem = match std::str::from_utf8(field) {
                 Ok(text) => builders[i].push(trim(text)).err().map(|(message, hint)| {
                     (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
