@@ -116,7 +116,9 @@ pub fn select(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Result<V
         let values = &table.column(column).ok_or_else(|| column.clone())?.values;
         conditions.push((values, condition));
     }
-    Ok((0..table.len()).filter(|&row| conditions.iter().all(|(v, c)| matches(v, row, c))).collect())
+    use rayon::prelude::*;
+    // In row order, on every core.
+    Ok((0..table.len()).into_par_iter().filter(|&row| conditions.iter().all(|(v, c)| matches(v, row, c))).collect())
 }
 
 /// A filter in words, such as `procs = 32` or `procs in 2..=32`.

@@ -22,15 +22,16 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
         .chain([config.study.nodes_column.as_str()]).collect();
     let columns: Vec<&crate::results::Column> = table.columns.iter()
         .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).collect();
-    // The summaries of each column are independent: compute them in parallel.
+    // The summary of each column in each group is independent: compute them all in parallel.
     let computed: Vec<Vec<Option<Summary>>> = {
         use rayon::prelude::*;
-        columns.par_iter().map(|column| {
-            let values = column.values.numbers().unwrap_or_default();
-            groups.values().map(|rows| {
-                Summary::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
-            }).collect()
-        }).collect()
+        let rows: Vec<&Vec<usize>> = groups.values().collect();
+        let pairs: Vec<(usize, usize)> = (0..columns.len()).flat_map(|c| (0..rows.len()).map(move |g| (c, g))).collect();
+        let flat: Vec<Option<Summary>> = pairs.par_iter().map(|&(c, g)| {
+            let values = columns[c].values.numbers().unwrap_or_default();
+            Summary::of_owned(rows[g].iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
+        }).collect();
+        flat.chunks(rows.len().max(1)).map(<[_]>::to_vec).collect()
     };
     for (column, per_group) in columns.iter().zip(computed) {
         let mut summaries = BTreeMap::new();

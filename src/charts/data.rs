@@ -80,9 +80,8 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
     }
     check_log_scales(spec, table, &rows).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     let groups = group_rows(table, &[series_column, &spec.x], &rows);
-    let samples = samples(table, &spec.y, &groups);
-    // A chart of a million rows should not hold its row lists while it summarises.
-    drop((rows, groups));
+    drop(rows);
+    let samples = summaries(table, &spec.y, &groups);
     let styles = style_order(config, &samples);
     let label = |key: &str| config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone());
     let series = match spec.kind {
@@ -98,14 +97,23 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
     Ok(ChartData { ideal, x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()), y_label: y_label(spec), series })
 }
 
-type Samples = BTreeMap<String, BTreeMap<KeyPart, Vec<f64>>>;
+/// The summary of `y` per series and x (a series whose every value is empty has no points).
+type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
 
-fn samples(table: &Table, y: &str, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>) -> Samples {
+/// Summarise `y` in every group, on every core.
+fn summaries(table: &Table, y: &str, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>) -> Samples {
+    use rayon::prelude::*;
     let values = table.column(y).and_then(|c| c.values.numbers()).unwrap_or_default();
+    let groups: Vec<(&Vec<KeyPart>, &Vec<usize>)> = groups.iter().collect();
+    let summaries: Vec<Option<Summary>> = groups.par_iter()
+        .map(|(_, rows)| Summary::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect()))
+        .collect();
     let mut out: Samples = BTreeMap::new();
-    for (key, rows) in groups {
-        let sample = rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect();
-        out.entry(key[0].to_string()).or_default().insert(key[1].clone(), sample);
+    for ((key, _), summary) in groups.into_iter().zip(summaries) {
+        let series = out.entry(key[0].to_string()).or_default();
+        if let Some(summary) = summary {
+            series.insert(key[1].clone(), summary);
+        }
     }
     out
 }
@@ -126,13 +134,12 @@ fn x_of(key: &KeyPart) -> f64 {
 
 fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
     samples.iter().map(|(key, by_x)| {
-        let points = by_x.iter().filter_map(|(x, sample)| {
-            let s = Summary::of(sample)?;
+        let points = by_x.iter().map(|(x, s)| {
             let (y, ci) = match spec.aggregate {
                 Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
                 Aggregate::Median => (s.median, None),
             };
-            Some(Point { x: x_of(x), y, ci, n: s.n, significant: None })
+            Point { x: x_of(x), y, ci, n: s.n, significant: None }
         }).collect();
         (key.clone(), points)
     }).collect()
@@ -142,9 +149,9 @@ fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
 fn relative(samples: &Samples, baseline: &str) -> Option<Vec<(String, Vec<Point>)>> {
     let base = samples.get(baseline)?;
     Some(samples.iter().filter(|(k, _)| *k != baseline).map(|(key, by_x)| {
-        let points = by_x.iter().filter_map(|(x, sample)| {
-            let (c, b) = (Summary::of(sample)?, Summary::of(base.get(x)?)?);
-            let r = stats::ratio(&c, &b);
+        let points = by_x.iter().filter_map(|(x, c)| {
+            let b = base.get(x)?;
+            let r = stats::ratio(c, b);
             let ci = r.se.zip(r.df).map(|(se, df)| {
                 let half = stats::t_quantile(df) * se;
                 [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
@@ -159,7 +166,7 @@ fn relative(samples: &Samples, baseline: &str) -> Option<Vec<(String, Vec<Point>
 /// Speedup (or efficiency) of the mean against the smallest x, per series.
 fn scaling(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
     samples.iter().map(|(key, by_x)| {
-        let means: Vec<(f64, Summary)> = by_x.iter().filter_map(|(x, s)| Some((x_of(x), Summary::of(s)?))).collect();
+        let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
         let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else { return (key.clone(), Vec::new()) };
         let points = means.iter().map(|(x, s)| {
             let speedup = match spec.better { Better::Higher => s.mean / m0, Better::Lower => m0 / s.mean };
