@@ -24,16 +24,25 @@ echo "## report --version"
 hyperfine --warmup 3 --runs 30 -N "$report --version" --export-json "$work/version.json" | grep -E "Time|Range"
 
 echo "## shipped study (site + PDF, cold process)"
-hyperfine --warmup 2 --runs 15 -N "$report build --out $work/site" | grep -E "Time|Range"
+hyperfine --warmup 2 --runs 15 -N --export-json "$work/study.json" "$report build --out $work/site" | grep -E "Time|Range"
+python3 -c "import json; print(f\"median: {json.load(open('$work/study.json'))['results'][0]['median'] * 1000:.0f} ms\")"
 echo "peak memory: $(peak $report build --out "$work/site")"
+
+median_ratio() {
+  python3 -c "import json, sys; r = json.load(open(sys.argv[1]))['results']; a, b = r[0]['median'], r[1]['median']; print(f'median: report {a * 1000:.0f} ms, floor {b * 1000:.0f} ms, ratio {a / b:.2f}')" "$1"
+}
 
 for power in $(seq 4 "$max"); do
   rows=$((10 ** power))
+  runs=$([ "$power" -ge 7 ] && echo 5 || echo 10)
   python3 benches/generate.py "$rows" "$work/g$power"
   size=$(du -m "$work/g$power/results/runs.csv" | cut -f1)
   echo "## 10^$power rows ($size MB): report build (site + PDF) against the csv floor"
-  hyperfine --warmup 1 --runs 5 -N "$report --root $work/g$power build -q --out $work/o$power" "$floor $work/g$power/results/runs.csv" | grep -E "Time|Range|faster|±"
+  hyperfine --warmup 1 --runs "$runs" -N --export-json "$work/h$power.json" \
+    "$report --root $work/g$power build -q --out $work/o$power" "$floor $work/g$power/results/runs.csv" | grep -E "Time|Range"
+  median_ratio "$work/h$power.json"
   echo "peak memory: report $(peak $report --root "$work/g$power" build -q --out "$work/o$power"), floor $(peak "$floor" "$work/g$power/results/runs.csv")"
+  rm -rf "$work/g$power" "$work/o$power"
 done
 
 # The reference for the PDF stage: the typst CLI (`cargo install typst-cli`, or

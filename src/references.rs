@@ -59,6 +59,12 @@ pub fn load(file: Option<&SourceFile>) -> Result<Option<Bibliography>, Diagnosti
     Ok(Some(Bibliography { path: file.path.clone(), source, library }))
 }
 
+/// Parse the citation style now (on a worker thread, while other stages run)
+/// rather than when the first citation is formatted.
+pub fn warm_up() {
+    style();
+}
+
 /// The citation style and locales, parsed once per process (about 80 ms).
 fn style() -> Option<&'static (hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)> {
     static STYLE: std::sync::OnceLock<Option<(hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)>> =

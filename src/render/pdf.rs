@@ -82,6 +82,12 @@ fn embedded() -> &'static Arc<Fonts> {
     })
 }
 
+/// Parse the embedded fonts now (on a worker thread, while other stages run)
+/// rather than when the paper is first compiled.
+pub fn warm_up() {
+    embedded();
+}
+
 /// The embedded fonts plus the study's, or an error naming a file that holds no font.
 fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
     if project.fonts.is_empty() {
