@@ -4,7 +4,7 @@
 //! A build runs these steps, one module each:
 //!
 //! 1. [`project::load`] reads `book.toml` ([`config`]), `results/*.csv`,
-//!    `content/*.md` and `templates/` into memory. This and step 8 are the only
+//!    `content/*.md`, `templates/` and `fonts/` into memory. This and step 8 are the only
 //!    steps that touch the filesystem.
 //! 2. [`results::load`] parses and validates the CSVs into a [`results::ResultSet`].
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
@@ -17,6 +17,9 @@
 //!    `report serve` ([`serve`]) reruns only the steps a change touches.
 //! 7. [`format`] is the one place where numbers become text, for every output.
 //! 8. [`output::write`] writes the site atomically.
+//!
+//! `report typst` ([`typst`](fn@typst)) runs steps 1 to 5 and writes the paper's Typst
+//! project ([`pipeline::typst_source`]) instead of typesetting it.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 

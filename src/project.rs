@@ -138,7 +138,7 @@ fn check_results_size(root: &Path, limit_mb: u64) -> Result<()> {
     if total > limit_mb * 1024 * 1024 {
         return Err(Diagnostics::from(
             Diagnostic::new(Location::file("results"), format!("the results files hold {} MB; a build reads at most {limit_mb} MB", total / (1024 * 1024)))
-                .hint("aggregate or split the data, or raise [output] max-results-mb in book.toml if the machine has the memory (about 3 MB per MB of CSV)"),
+                .hint("aggregate or split the data, or raise [output] max-results-mb in book.toml if the machine has the memory (a build needs about 2.5 MB of memory per MB of CSV)"),
         ).into());
     }
     Ok(())
