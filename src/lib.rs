@@ -76,18 +76,11 @@ pub struct BuildSummary {
 /// build), to edit by hand or to compile with the typst CLI:
 /// `typst compile --font-path fonts main.typ`.
 pub fn typst(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
-    let mut clock = std::time::Instant::now();
-    let project = load(root, options)?;
-    let mut timings = Timings::default();
-    timings.lap("load", &mut clock);
-    let out = target(&project, options)?;
+    let (project, out, mut timings) = open(root, options)?;
     let analyzed = pipeline::analyze(&project)?;
     let prepared = pipeline::prepare(&project, &analyzed, options.source_date_epoch, &mut timings)?;
     let (site, warnings) = pipeline::typst_source(&project, &prepared)?;
-    clock = std::time::Instant::now();
-    output::write(&site, &out)?;
-    timings.lap("write", &mut clock);
-    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings })
+    write(&site, out, warnings, timings)
 }
 
 /// Load the study, with the options that override book.toml.
@@ -120,16 +113,27 @@ pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
 
 /// Build the study at `root`: load, render, and write the output folder atomically.
 pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
+    let (project, out, mut timings) = open(root, options)?;
+    let rendered = pipeline::render(project, options.source_date_epoch)?;
+    timings.0.extend(rendered.timings.0);
+    write(&rendered.site, out, rendered.warnings, timings)
+}
+
+/// Load the study, timed, and where it may write: how `build` and `typst` begin.
+fn open(root: &Path, options: &BuildOptions) -> Result<(project::Project, PathBuf, Timings)> {
     let mut clock = std::time::Instant::now();
     let project = load(root, options)?;
     let mut timings = Timings::default();
     timings.lap("load", &mut clock);
     let out = target(&project, options)?;
-    let rendered = pipeline::render(project, options.source_date_epoch)?;
-    clock = std::time::Instant::now();
-    timings.0.extend(rendered.timings.0);
-    output::write(&rendered.site, &out)?;
+    Ok((project, out, timings))
+}
+
+/// Write `site` to `out` atomically, timed: how `build` and `typst` end.
+fn write(site: &output::Site, out: PathBuf, warnings: Vec<Diagnostic>, mut timings: Timings) -> Result<BuildSummary> {
+    let mut clock = std::time::Instant::now();
+    output::write(site, &out)?;
     timings.lap("write", &mut clock);
-    Ok(BuildSummary { out, files: rendered.site.files.keys().cloned().collect(), warnings: rendered.warnings, timings })
+    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings })
 }
 
