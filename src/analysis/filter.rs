@@ -79,10 +79,7 @@ fn group_compact(columns: &[&Values], rows: &[usize]) -> Compact {
     let mut key = Vec::with_capacity(columns.len());
     for &row in rows {
         key.clear();
-        key.extend(columns.iter().map(|v| match v {
-            Values::Number(n) => n[row].to_bits(),
-            Values::Text(t) => u64::from(t.codes[row]),
-        }));
+        key.extend(columns.iter().map(|v| v.key_bits(row)));
         match compact.get_mut(key.as_slice()) {
             Some(rows) => rows.push(row),
             None => {

@@ -29,7 +29,7 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
         let pairs: Vec<(usize, usize)> = (0..columns.len()).flat_map(|c| (0..rows.len()).map(move |g| (c, g))).collect();
         let flat: Vec<Option<Summary>> = pairs.par_iter().map(|&(c, g)| {
             let values = columns[c].values.numbers().unwrap_or_default();
-            Summary::of_owned(rows[g].iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
+            Summary::of_rows(values, rows[g])
         }).collect();
         flat.chunks(rows.len().max(1)).map(<[_]>::to_vec).collect()
     };

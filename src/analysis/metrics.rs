@@ -116,7 +116,7 @@ fn evaluate_one(metric: &Metric, results: &ResultSet, config: &Config) -> Result
         if *env != candidate {
             continue;
         }
-        let sample = |rows: &Vec<usize>| Summary::of(&rows.iter().map(|&r| values[r]).collect::<Vec<_>>());
+        let sample = |rows: &Vec<usize>| Summary::of_rows(values, rows);
         let base = keys.get(&(config_key.clone(), config.study.baseline.clone())).and_then(|r| sample(r));
         if let Some(cand) = sample(rows) {
             pairs.push((cand, base));

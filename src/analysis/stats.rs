@@ -47,6 +47,11 @@ impl Summary {
         Self::of_owned(values.iter().copied().filter(|v| !v.is_nan()).collect())
     }
 
+    /// Summarise `values` at `rows` (NaN values, which mark empty cells, are skipped).
+    pub fn of_rows(values: &[f64], rows: &[usize]) -> Option<Summary> {
+        Self::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
+    }
+
     /// Summarise a sample without NaN values, taking ownership (no copy).
     ///
     /// The mean and standard deviation are the textbook two-pass sums and the

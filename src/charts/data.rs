@@ -106,7 +106,7 @@ fn summaries(table: &Table, y: &str, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>
     let values = table.column(y).and_then(|c| c.values.numbers()).unwrap_or_default();
     let groups: Vec<(&Vec<KeyPart>, &Vec<usize>)> = groups.iter().collect();
     let summaries: Vec<Option<Summary>> = groups.par_iter()
-        .map(|(_, rows)| Summary::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect()))
+        .map(|(_, rows)| Summary::of_rows(values, rows))
         .collect();
     let mut out: Samples = BTreeMap::new();
     for ((key, _), summary) in groups.into_iter().zip(summaries) {

@@ -191,6 +191,15 @@ impl Values {
             Values::Text(_) => None,
         }
     }
+
+    /// The value at `row` as a compact key part, for grouping and comparing
+    /// rows without allocating: a number's bits, a text's code.
+    pub fn key_bits(&self, row: usize) -> u64 {
+        match self {
+            Values::Number(v) => v[row].to_bits(),
+            Values::Text(t) => u64::from(t.codes[row]),
+        }
+    }
 }
 
 /// Parse and validate every results file against the schemas in `config`.

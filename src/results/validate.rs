@@ -49,19 +49,15 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     // brings equal keys together, in row order, without allocating per row or
     // probing a table at random. Rows whose hashes merely collide are told
     // apart by comparing their keys.
-    let part = |c: &crate::results::Column, row: usize| match &c.values {
-        Values::Number(v) => v[row].to_bits(),
-        Values::Text(t) => u64::from(t.codes[row]),
-    };
     // foldhash's quality hasher mixes every input bit into the high bits kept
     // below (FxHash leaves them nearly constant for small numbers); fixed seed, so deterministic.
     let hash = |row: usize| {
         use std::hash::{BuildHasher, Hasher};
         let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
-        columns.iter().for_each(|c| hasher.write_u64(part(c, row)));
+        columns.iter().for_each(|c| hasher.write_u64(c.values.key_bits(row)));
         hasher.finish()
     };
-    let same = |a: u32, b: u32| columns.iter().all(|c| part(c, a as usize) == part(c, b as usize));
+    let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
     let mut hashed: Vec<u64> = (0..table.len()).into_par_iter().map(|row| (hash(row) & !0xFFFF_FFFF) | row as u64).collect();
     hashed.par_sort_unstable();
     // Each repeated row and the first row with its key.
