@@ -34,7 +34,7 @@ pub fn check_target(out: &Path, root: &Path) -> Result<(), Diagnostics> {
     if root.starts_with(out) {
         return refuse("the output folder would replace the study folder", hint);
     }
-    for input in ["content", "results", "templates", "fonts"] {
+    for input in crate::project::INPUT_FOLDERS {
         if out.starts_with(root.join(input)) {
             return refuse(&format!("the output folder is inside the study's `{input}/` folder"), hint);
         }

@@ -84,14 +84,18 @@ pub struct Project {
     pub templates: Vec<SourceFile>,
     /// `content/references.bib`, when the study cites anything.
     pub bibliography: Option<SourceFile>,
-    /// Images in `content/` (png, jpg, gif, svg, webp), copied to the site and
-    /// embedded in the paper.
+    /// Images in `content/` (png, jpg, gif, svg, webp), sorted by name, copied
+    /// to the site and embedded in the paper.
     pub assets: Vec<SourceFile>,
     /// Font files of `fonts/` (ttf, otf, ttc) for the paper, sorted by path.
     pub fonts: Vec<SourceFile>,
     /// The last commit that changed `results/`, when the study is in a git repository.
     pub results_commit: Option<String>,
 }
+
+/// The study's input folders (besides `book.toml`): a build reads them, `report
+/// serve` watches them, and no output folder may lie inside one.
+pub const INPUT_FOLDERS: [&str; 4] = ["content", "results", "templates", "fonts"];
 
 /// File extensions of the font files a study may add in `fonts/`.
 pub const FONT_EXTENSIONS: [&str; 3] = ["ttf", "otf", "ttc"];
@@ -115,13 +119,12 @@ pub fn load(root: &Path) -> Result<Project> {
     let book = book.clone();
     check_results_size(&root, config.output.max_results_mb)?;
     Ok(Project {
-        results: read_dir(&root, "results", "csv")?,
-        content: read_dir(&root, "content", "md")?,
+        results: read_dir(&root, "results", &["csv"])?,
+        content: read_dir(&root, "content", &["md"])?,
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
-        assets: IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&root, "content", ext)).collect::<Result<Vec<_>>>()?
-            .into_iter().flatten().collect(),
-        fonts: read_fonts(&root)?,
+        assets: read_dir(&root, "content", &IMAGE_EXTENSIONS)?,
+        fonts: read_dir(&root, "fonts", &FONT_EXTENSIONS)?,
         results_commit: results_commit(&root),
         config,
         book,
@@ -163,14 +166,6 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
     Ok(files)
 }
 
-/// The font files of `fonts/`, sorted by path.
-fn read_fonts(root: &Path) -> Result<Vec<SourceFile>> {
-    let mut fonts: Vec<SourceFile> = FONT_EXTENSIONS.iter().map(|ext| read_dir(root, "fonts", ext))
-        .collect::<Result<Vec<_>>>()?.into_iter().flatten().collect();
-    fonts.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(fonts)
-}
-
 /// `git log -1 --format=%h -- results`, if git and a repository are there.
 fn results_commit(root: &Path) -> Option<String> {
     let output = std::process::Command::new("git")
@@ -196,16 +191,15 @@ impl Project {
 
     /// Read `content/` again (pages, images, bibliography), after an edit there.
     pub fn reload_content(&mut self) -> Result<()> {
-        self.content = read_dir(&self.root, "content", "md")?;
+        self.content = read_dir(&self.root, "content", &["md"])?;
         self.bibliography = read_optional(&self.root, "content/references.bib")?;
-        self.assets = IMAGE_EXTENSIONS.iter().map(|ext| read_dir(&self.root, "content", ext)).collect::<Result<Vec<_>>>()?
-            .into_iter().flatten().collect();
+        self.assets = read_dir(&self.root, "content", &IMAGE_EXTENSIONS)?;
         Ok(())
     }
 
     /// Read `results/` again, after a results file changed.
     pub fn reload_results(&mut self) -> Result<()> {
-        self.results = read_dir(&self.root, "results", "csv")?;
+        self.results = read_dir(&self.root, "results", &["csv"])?;
         self.results_commit = results_commit(&self.root);
         Ok(())
     }
@@ -223,8 +217,8 @@ fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
     if root.join(relative).exists() { read(root, relative).map(Some) } else { Ok(None) }
 }
 
-/// The files with extension `ext` directly in `root/dir`, sorted by name.
-fn read_dir(root: &Path, dir: &str, ext: &str) -> Result<Vec<SourceFile>> {
+/// The files with one of the extensions `exts` directly in `root/dir`, sorted by name.
+fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
     let folder = root.join(dir);
     if !folder.is_dir() {
         return Ok(Vec::new());
@@ -233,7 +227,7 @@ fn read_dir(root: &Path, dir: &str, ext: &str) -> Result<Vec<SourceFile>> {
     for entry in WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
         let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
         let path = entry.path();
-        if path.extension().is_some_and(|e| e == ext) && !entry.file_type().is_dir() {
+        if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) && !entry.file_type().is_dir() {
             let relative = path.strip_prefix(root).unwrap_or(path);
             files.push(read(root, relative)?);
         }

@@ -134,7 +134,7 @@ fn watch(root: &Path, session: Arc<Mutex<Session>>, state: Arc<Mutex<State>>, re
         }
     })?;
     use notify::RecursiveMode;
-    for folder in ["content", "results", "templates", "fonts"] {
+    for folder in crate::project::INPUT_FOLDERS {
         let path = root.join(folder);
         if path.is_dir() {
             debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;
