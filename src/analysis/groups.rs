@@ -22,21 +22,20 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
         .chain([config.study.nodes_column.as_str()]).collect();
     let columns: Vec<&crate::results::Column> = table.columns.iter()
         .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).collect();
-    // The summary of each column in each group is independent: compute them all in parallel.
-    let computed: Vec<Vec<Option<Summary>>> = {
+    // The summary of each column in each group is independent: compute them all
+    // in parallel, column by column, group by group.
+    let rows: Vec<&Vec<usize>> = groups.values().collect();
+    let computed: Vec<Option<Summary>> = {
         use rayon::prelude::*;
-        let rows: Vec<&Vec<usize>> = groups.values().collect();
-        let pairs: Vec<(usize, usize)> = (0..columns.len()).flat_map(|c| (0..rows.len()).map(move |g| (c, g))).collect();
-        let flat: Vec<Option<Summary>> = pairs.par_iter().map(|&(c, g)| {
-            let values = columns[c].values.numbers().unwrap_or_default();
-            Summary::of_rows(values, rows[g])
-        }).collect();
-        flat.chunks(rows.len().max(1)).map(<[_]>::to_vec).collect()
+        (0..columns.len() * rows.len()).into_par_iter().map(|i| {
+            let values = columns[i / rows.len()].values.numbers().unwrap_or_default();
+            Summary::of_rows(values, rows[i % rows.len()])
+        }).collect()
     };
-    for (column, per_group) in columns.iter().zip(computed) {
+    for (column, per_group) in columns.iter().zip(computed.chunks(rows.len().max(1))) {
         let mut summaries = BTreeMap::new();
         for ((key, _), summary) in groups.iter().zip(per_group) {
-            let Some(summary) = summary else { continue };
+            let Some(summary) = summary.clone() else { continue };
             let (env, cfg) = split_key(key, &by, has_env);
             let filter = describe_config(&cfg);
             analysis.groups.push(Group {

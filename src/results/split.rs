@@ -78,11 +78,14 @@ impl Rows {
             builder.append(other)?;
         }
         self.lines.extend(next.lines);
-        for error in next.errors.0 {
-            if self.errors.0.len() < MAX_ERRORS { self.errors.push(error) } else { self.dropped += 1 }
-        }
+        next.errors.0.into_iter().for_each(|error| self.report(error));
         self.dropped += next.dropped;
         Some(())
+    }
+
+    /// Keep `problem` if fewer than [`MAX_ERRORS`] are kept, else count it.
+    fn report(&mut self, problem: Diagnostic) {
+        if self.errors.0.len() < MAX_ERRORS { self.errors.push(problem) } else { self.dropped += 1 }
     }
 }
 
@@ -133,33 +136,30 @@ pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows 
             }
         }
         let (line, offset) = record.position().map_or((0, 0), |p| (span.line + p.line() - 1, span.start + p.byte() as usize));
-        let Rows { builders, errors, dropped, .. } = &mut rows;
-        let mut report = |d: Diagnostic| {
-            if errors.0.len() < MAX_ERRORS { errors.push(d) } else { *dropped += 1 }
-        };
         if record.len() != names.len() {
             let column = field_column(bytes, offset, record.len().min(names.len()));
-            report(Diagnostic::new(located(line, column), format!(
+            rows.report(Diagnostic::new(located(line, column), format!(
                 "row has {} fields but the header has {}", record.len(), names.len()))
                 .hint("every row needs one value per header column; quote values that contain commas"));
             continue;
         }
         for (i, field) in record.iter().enumerate() {
-            if builders[i].push_number(field) {
+            let builder = &mut rows.builders[i];
+            if builder.push_number(field) {
                 continue;
             }
             let problem = match std::str::from_utf8(field) {
-                Ok(text) => builders[i].push(trim(text)).err().map(|(message, hint)| {
+                Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
                     (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
                 }),
                 Err(_) => {
-                    builders[i].push("").ok();
+                    builder.push("").ok();
                     Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
                 }
             };
             if let Some((message, hint)) = problem {
                 let (l, c) = position(bytes, line, i);
-                report(Diagnostic::new(located(l, c), message).hint(hint));
+                rows.report(Diagnostic::new(located(l, c), message).hint(hint));
             }
         }
         rows.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
