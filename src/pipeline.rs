@@ -8,7 +8,7 @@ use crate::charts::ChartSet;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::markdown::Document;
 use crate::output::Site;
-use crate::project::{Project, SourceFile};
+use crate::project::Project;
 use crate::references::{Bibliography, Formatted};
 use crate::render::BookView;
 use crate::results::ResultSet;
@@ -144,10 +144,9 @@ pub fn typst_source(project: &Project, prepared: &Prepared) -> Result<(Site, Vec
 }
 
 /// Run every stage between loading and writing: a pure function of the project
-/// (the clock is read only to report the time per stage). The project is taken
-/// whole so that the CSV bytes can be let go once parsed: a large results file
-/// is then never in memory twice, as text and as columns, past its parsing.
-pub fn render(mut project: Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
+/// (the clock is read only to report the time per stage), but for the results
+/// files, which [`results::load`] streams from disk.
+pub fn render(project: Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
     // The one-off costs of later stages (the citation style, about 80 ms, and
     // the fonts) are paid on a worker thread while the results are read.
@@ -155,13 +154,13 @@ pub fn render(mut project: Project, source_date_epoch: Option<i64>) -> Result<Re
         rayon::spawn(references::warm_up);
     }
     rayon::spawn(render::pdf::warm_up);
-    // Hash the inputs (for provenance and the manifest) on the other core while the CSVs are parsed.
+    // Hash the inputs (for provenance and the manifest) on the other core while
+    // the CSVs are parsed; the results stage hashes the CSVs as it streams them.
     let (results, ()) = rayon::join(
         || results::load(&project.results, &project.config),
-        || project.inputs().iter().for_each(|f| { f.sha256(); }),
+        || project.inputs().iter().filter(|f| f.disk.is_none()).for_each(|f| { f.sha256(); }),
     );
     let results = results?;
-    project.results.iter_mut().for_each(SourceFile::release);
     timings.lap("results", &mut clock);
     let analysis = analysis::analyze(&results, &project.config)?;
     timings.lap("analysis", &mut clock);

@@ -1,5 +1,6 @@
-//! Loading a study from disk: `book.toml`, `results/*.csv`, `content/*.md` and
-//! `templates/`, read into memory once so that every later stage is pure.
+//! Loading a study from disk: `book.toml`, `content/*.md`, `templates/` and
+//! `fonts/`, read into memory once so that every later stage is pure, and
+//! `results/*.csv`, checked and listed, which the results stage streams.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -15,8 +16,13 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 pub struct SourceFile {
     /// Path relative to the study root, such as `results/lammps.csv`.
     pub path: PathBuf,
-    /// Raw content; CSVs are checked for UTF-8 by the results stage.
+    /// Raw content; CSVs are checked for UTF-8 by the results stage. Empty
+    /// for a file left on disk ([`SourceFile::disk`]).
     pub bytes: Vec<u8>,
+    /// The absolute path of a file left on disk to be streamed by the stage
+    /// that reads it (results files, which can be large); `None` when
+    /// `bytes` holds the content.
+    pub disk: Option<PathBuf>,
     /// SHA-256 of `bytes` in hex, computed once when first asked for.
     pub hash: std::sync::OnceLock<String>,
 }
@@ -32,21 +38,50 @@ impl SourceFile {
         })
     }
 
-    /// The SHA-256 of the content, in hex (computed once).
+    /// The SHA-256 of the content, in hex (computed once; for a file on disk,
+    /// by the stage that streams it, or else by reading it here).
     pub fn sha256(&self) -> &str {
-        self.hash.get_or_init(|| sha256_hex(&self.bytes))
+        self.hash.get_or_init(|| {
+            use sha2::{Digest, Sha256};
+            let mut hasher = Sha256::new();
+            match self.open() {
+                Ok(mut reader) => { std::io::copy(&mut reader, &mut hasher).ok(); }
+                Err(_) => hasher.update(b""),
+            }
+            hex(&hasher.finalize())
+        })
     }
 
-    /// Let go of the content once it is no longer needed, keeping its SHA-256
-    /// (which is computed first if it was not yet).
-    pub fn release(&mut self) {
-        self.sha256();
-        self.bytes = Vec::new();
+    /// A reader over the content: the bytes in memory, or the file on disk.
+    pub fn open(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
+        match &self.disk {
+            Some(path) => Ok(Box::new(std::fs::File::open(path)?)),
+            None => Ok(Box::new(self.bytes.as_slice())),
+        }
+    }
+
+    /// The size of the content in bytes (for a file on disk, as it was listed).
+    pub fn len(&self) -> u64 {
+        match &self.disk {
+            Some(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            None => self.bytes.len() as u64,
+        }
+    }
+
+    /// True for empty content.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// A file with `path` and `bytes`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
-        SourceFile { path: path.into(), bytes, hash: std::sync::OnceLock::new() }
+        SourceFile { path: path.into(), bytes, disk: None, hash: std::sync::OnceLock::new() }
+    }
+
+    /// A file at `path` (relative to the study root) left on disk at `full`,
+    /// to be streamed when read.
+    pub fn on_disk(path: impl Into<PathBuf>, full: PathBuf) -> Self {
+        SourceFile { disk: Some(full), ..Self::new(path, Vec::new()) }
     }
 
     /// The file name without its extension.
@@ -119,7 +154,7 @@ pub fn load(root: &Path) -> Result<Project> {
     let book = book.clone();
     check_results_size(&root, config.output.max_results_mb)?;
     Ok(Project {
-        results: read_dir(&root, "results", &["csv"])?,
+        results: list_results(&root)?,
         content: read_dir(&root, "content", &["md"])?,
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
@@ -199,7 +234,7 @@ impl Project {
 
     /// Read `results/` again, after a results file changed.
     pub fn reload_results(&mut self) -> Result<()> {
-        self.results = read_dir(&self.root, "results", &["csv"])?;
+        self.results = list_results(&self.root)?;
         self.results_commit = results_commit(&self.root);
         Ok(())
     }
@@ -219,6 +254,21 @@ fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
 
 /// The files with one of the extensions `exts` directly in `root/dir`, sorted by name.
 fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
+    list(root, dir, exts)?.into_iter().map(|relative| read(root, &relative)).collect()
+}
+
+/// `results/*.csv`, sorted by name, checked to lie inside the study but left
+/// on disk: the results stage streams them, so that a large file is never
+/// held whole in memory.
+fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
+    list(root, "results", &["csv"])?.into_iter()
+        .map(|relative| Ok(SourceFile::on_disk(&relative, fs::canonicalize(inside(root, &relative)?)?)))
+        .collect()
+}
+
+/// The paths, relative to `root`, of the files with one of the extensions
+/// `exts` directly in `root/dir`, sorted by name.
+fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
     let folder = root.join(dir);
     if !folder.is_dir() {
         return Ok(Vec::new());
@@ -228,8 +278,7 @@ fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
         let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
         let path = entry.path();
         if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) && !entry.file_type().is_dir() {
-            let relative = path.strip_prefix(root).unwrap_or(path);
-            files.push(read(root, relative)?);
+            files.push(path.strip_prefix(root).unwrap_or(path).to_path_buf());
         }
     }
     Ok(files)
@@ -254,15 +303,6 @@ pub fn inside(root: &Path, relative: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_released_file_keeps_its_hash() {
-        let mut file = SourceFile::new("results/a.csv", b"abc".to_vec());
-        file.release();
-        assert!(file.bytes.is_empty());
-        // SHA-256("abc"), from FIPS 180-2's examples.
-        assert_eq!(file.sha256(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    }
 
     #[test]
     fn refuses_paths_outside_the_root() {

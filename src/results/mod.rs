@@ -4,6 +4,7 @@
 mod derive;
 mod parse;
 mod split;
+mod stream;
 mod validate;
 
 use std::collections::BTreeMap;

@@ -47,9 +47,12 @@ pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<
     spans
 }
 
-/// What every span's reader needs to know about the file.
+/// What every span's reader needs to know about the file and the block read.
 pub(super) struct Context<'a> {
+    /// The block of the file being read.
     pub bytes: &'a [u8],
+    /// The 1-based line of the block's first byte.
+    pub line: u64,
     pub names: &'a [String],
     pub file: &'a SourceFile,
     pub types: &'a [Option<ColumnType>],
@@ -67,10 +70,18 @@ pub(super) struct Rows {
 }
 
 impl Rows {
+    /// No rows yet, with room for `capacity` in columns of `types`.
+    pub(super) fn new(types: &[Option<ColumnType>], capacity: usize) -> Self {
+        Rows {
+            builders: types.iter().map(|t| Builder::new(*t, capacity)).collect(),
+            lines: Vec::with_capacity(capacity), errors: Diagnostics::default(), dropped: 0, malformed: false,
+        }
+    }
+
     /// Append the rows of the span after this one. `None` when the spans cannot
     /// be joined as if read in one go: a span stopped early, or an undeclared
     /// column was inferred as numbers in one span and as text in another.
-    fn append(&mut self, next: Rows) -> Option<()> {
+    pub(super) fn append(&mut self, next: Rows) -> Option<()> {
         if self.malformed || next.malformed {
             return None;
         }
@@ -89,53 +100,62 @@ impl Rows {
     }
 }
 
-/// Read the spans on every core and join them in file order; `None` when
-/// they must be read again in one span.
-pub(super) fn read_spans(context: &Context, spans: &[Span]) -> Option<Rows> {
+/// Read the spans on every core and append their rows to `rows`, in file
+/// order; `None` when they must be read again by one reader.
+pub(super) fn read_spans(context: &Context, spans: &[Span], rows: &mut Rows) -> Option<()> {
     use rayon::prelude::*;
-    // The first span's columns get room for every row, so the others append without copying it.
-    let all = estimate_rows(context.bytes, Span { end: context.bytes.len(), ..*spans.first()? });
-    let mut parts = spans.par_iter().enumerate()
-        .map(|(i, span)| read_span(context, *span, if i == 0 { all } else { estimate_rows(context.bytes, *span) }))
-        .collect::<Vec<_>>().into_iter();
-    let mut rows = parts.next()?;
+    let (first, rest) = spans.split_first()?;
+    // The first span continues `rows` in place; the others are read beside it and appended.
+    let ((), parts) = rayon::join(
+        || read_span_into(context, *first, rows),
+        || rest.par_iter()
+            .map(|span| read_span(context, *span, estimate_rows(&context.bytes[span.start..span.end], span.end - span.start)))
+            .collect::<Vec<Rows>>(),
+    );
+    if rows.malformed {
+        return None;
+    }
     for part in parts {
         rows.append(part)?;
     }
-    (!rows.malformed).then_some(rows)
+    (!rows.malformed).then_some(())
 }
 
-/// About how many rows `span` holds, from the line length of its first 64 KiB
-/// (a little over, so that the columns rarely grow).
-pub(super) fn estimate_rows(bytes: &[u8], span: Span) -> usize {
-    let sample = &bytes[span.start..span.end.min(span.start + (1 << 16))];
+/// About how many rows `length` bytes of rows hold, from the line length of
+/// the first 64 KiB of `rows` (a little over, so that the columns rarely grow).
+pub(super) fn estimate_rows(rows: &[u8], length: usize) -> usize {
+    let sample = &rows[..rows.len().min(1 << 16)];
     let lines = memchr::memchr_iter(b'\n', sample).count() + 1;
-    ((span.end - span.start) as f64 * lines as f64 / sample.len().max(1) as f64 * 1.02) as usize + 16
+    (length as f64 * lines as f64 / sample.len().max(1) as f64 * 1.02) as usize + 16
 }
 
 /// Read every row of `span`, typing each cell as it comes, into columns with
 /// room for `capacity` rows.
 pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows {
-    let Context { bytes, names, file, types } = *context;
+    let mut rows = Rows::new(context.types, capacity);
+    read_span_into(context, span, &mut rows);
+    rows
+}
+
+/// Read every row of `span` into `rows`, after the rows already there.
+pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
+    let Context { bytes, names, file, .. } = *context;
     let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
-    let mut rows = Rows {
-        builders: types.iter().map(|t| Builder::new(*t, capacity)).collect(),
-        lines: Vec::with_capacity(capacity), errors: Diagnostics::default(), dropped: 0, malformed: false,
-    };
     let mut reader = ReaderBuilder::new().flexible(true).has_headers(false).from_reader(&bytes[span.start..span.end]);
     let mut record = ByteRecord::new();
+    let mut lines = Lines { byte: span.start, line: span.line };
     loop {
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(err) => {
-                let line = err.position().map_or(0, |p| span.line + p.line() - 1);
+                let line = err.position().map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize).0);
                 rows.errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
                 rows.malformed = true;
                 break;
             }
         }
-        let (line, offset) = record.position().map_or((0, 0), |p| (span.line + p.line() - 1, span.start + p.byte() as usize));
+        let (line, offset) = record.position().map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize));
         if record.len() != names.len() {
             let column = field_column(bytes, offset, record.len().min(names.len()));
             rows.report(Diagnostic::new(located(line, column), format!(
@@ -158,13 +178,42 @@ pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows 
                 }
             };
             if let Some((message, hint)) = problem {
-                let (l, c) = position(bytes, line, i);
+                let (l, c) = context.position(line, i);
                 rows.report(Diagnostic::new(located(l, c), message).hint(hint));
             }
         }
         rows.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
     }
-    rows
+}
+
+/// Line numbers of records, counted from their byte offsets. The reader's own
+/// count is one short after a `\r\n` line end or a blank line, because a
+/// record's position is taken before the line ends that precede it.
+struct Lines {
+    /// A byte offset reached, and its line.
+    byte: usize,
+    line: u64,
+}
+
+impl Lines {
+    /// The line and byte offset at which the record read from `offset` starts,
+    /// past the line ends before it. Offsets come in increasing order, so each
+    /// byte is counted once.
+    fn at(&mut self, bytes: &[u8], offset: usize) -> (u64, usize) {
+        let skipped = bytes[offset..].iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
+        let start = offset + skipped;
+        self.line += memchr::memchr_iter(b'\n', &bytes[self.byte..start]).count() as u64;
+        self.byte = start;
+        (self.line, start)
+    }
+}
+
+impl Context<'_> {
+    /// Line and column of field `index` of the record starting on `line`, in this block.
+    pub fn position(&self, line: u64, index: usize) -> (u64, usize) {
+        let (l, c) = position(self.bytes, line + 1 - self.line, index);
+        (l + self.line - 1, c)
+    }
 }
 
 /// `text` without surrounding whitespace; most cells have none, and are returned as they are.

@@ -19,19 +19,15 @@ pub(super) fn validate(table: &Table, dataset: &Dataset, config: &Config, file: 
         let known = config.environments.keys().map(String::as_str);
         let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
         let unknown: Vec<u32> = (0..envs.words.len() as u32).filter(|&c| !config.environments.contains_key(&envs.words[c as usize])).collect();
-        for (row, code) in envs.codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)) {
-            let env = &envs.words[*code as usize];
-            {
-                let (line, column) = super::parse::position(&file.bytes, u64::from(table.lines[row]), index);
-                errors.push(
-                    Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
-                        .hint(format!("declare it as [environments.{env}] in book.toml, or fix the name: {}",
-                            suggest(env, known.clone()))),
-                );
-            }
-            if errors.0.len() >= MAX_SHOWN {
-                break;
-            }
+        let rows: Vec<usize> = envs.codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)).map(|(row, _)| row).take(MAX_SHOWN).collect();
+        // The file is read again for the columns: this is the error path.
+        let wanted: Vec<(u64, usize)> = rows.iter().map(|&row| (u64::from(table.lines[row]), index)).collect();
+        for (&row, (line, column)) in rows.iter().zip(super::parse::locate(file, &wanted)) {
+            let env = envs.get(row);
+            errors.push(
+                Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
+                    .hint(format!("declare it as [environments.{env}] in book.toml, or fix the name: {}", suggest(env, known.clone()))),
+            );
         }
     }
     duplicates(table, dataset, file, &mut errors);
