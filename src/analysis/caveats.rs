@@ -64,7 +64,7 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
         let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else { continue };
         runs += table.len();
         files.push(format!("{} in {}", table.len(), table.path.display()));
-        counts.extend(nodes.iter().filter(|n| !n.is_nan()).map(|n| crate::analysis::filter::KeyPart::Number(*n)));
+        nodes.for_each(|chunk| counts.extend(chunk.iter().filter(|n| !n.is_nan()).map(|n| crate::analysis::filter::KeyPart::Number(*n))));
         if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
             envs.extend(e.words.iter().cloned());
         }

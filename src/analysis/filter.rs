@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::config::{FilterValue, Range};
 use crate::format;
-use crate::results::{Table, Values};
+use crate::results::{CHUNK_ROWS, Chunks, Table, Values};
 
 /// One value of a grouping column, ordered numerically when numeric.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,75 +47,183 @@ impl std::fmt::Display for KeyPart {
 /// The value of `values` at `row` as a key part.
 pub fn key_part(values: &Values, row: usize) -> KeyPart {
     match values {
-        Values::Number(v) => KeyPart::Number(v[row]),
+        Values::Number(v) => KeyPart::Number(v.get(row)),
         Values::Text(v) => KeyPart::Text(v.get(row).to_string()),
     }
 }
 
-/// Rows of `rows` grouped by the values of `columns`, in sorted key order;
-/// each group's rows keep their order.
-pub fn group_rows(table: &Table, columns: &[&str], rows: &[usize]) -> BTreeMap<Vec<KeyPart>, Vec<usize>> {
-    use rayon::prelude::*;
-    let columns: Vec<&Values> = columns.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
-    // Group slices of the rows on every core, then join the slices' groups in order.
-    let parts: Vec<Compact> = rows.par_chunks(1 << 16).map(|chunk| group_compact(&columns, chunk)).collect();
-    let mut parts = parts.into_iter();
-    let mut all = parts.next().unwrap_or_default();
-    for part in parts {
-        for (key, rows) in part {
-            all.entry(key).or_default().extend(rows);
-        }
-    }
-    all.into_values().map(|rows| (columns.iter().map(|v| key_part(v, rows[0])).collect(), rows)).collect()
+/// One group of rows: its key, its first row, and per value column its
+/// values without the empty (NaN) ones, in row order.
+#[derive(Debug, Clone)]
+pub struct Grouped {
+    /// The values of the grouping columns.
+    pub key: Vec<KeyPart>,
+    /// The group's first row.
+    pub first: usize,
+    /// Number of rows.
+    pub rows: usize,
+    /// Per value column, the sample.
+    pub samples: Vec<Chunks<f64>>,
 }
 
-/// Rows grouped on compact keys: a number's bits, a text's code.
-type Compact = rustc_hash::FxHashMap<Vec<u64>, Vec<usize>>;
+/// A condition of a filter, ready to test chunk by chunk.
+enum Test<'a> {
+    /// On a numeric column.
+    Number(&'a Chunks<f64>, &'a FilterValue),
+    /// On a text column: whether each distinct value passes.
+    Text(&'a Chunks<u32>, Vec<bool>),
+}
 
-/// Group `rows` on compact keys, without allocating per row (the few groups
-/// are named afterwards).
-fn group_compact(columns: &[&Values], rows: &[usize]) -> Compact {
-    let mut compact = Compact::default();
-    let mut key = Vec::with_capacity(columns.len());
-    for &row in rows {
-        key.clear();
-        key.extend(columns.iter().map(|v| v.key_bits(row)));
-        match compact.get_mut(key.as_slice()) {
-            Some(rows) => rows.push(row),
-            None => {
-                compact.insert(key.clone(), vec![row]);
+/// The rows of `table` that satisfy every condition of `filter`, grouped by
+/// the values of the columns `by` (in sorted key order), with the values of
+/// the numeric columns `values` in each group: one pass over the table, chunk
+/// by chunk, a run of chunks per core. `Err` names the first filter column the
+/// table lacks.
+pub fn aggregate(table: &Table, filter: &BTreeMap<String, FilterValue>, by: &[&str], values: &[&str]) -> Result<Vec<Grouped>, String> {
+    use rayon::prelude::*;
+    let tests = tests(table, filter)?;
+    let by: Vec<&Values> = by.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
+    let columns: Vec<Option<&Chunks<f64>>> = values.iter().map(|c| table.column(c).and_then(|c| c.values.numbers())).collect();
+    let scan = Scan { table, tests: &tests, by: &by, columns: &columns };
+    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+    let parts: Vec<Partial> = (0..cores).into_par_iter().map(|c| scan.run(chunks * c / cores..chunks * (c + 1) / cores)).collect();
+    // Join the runs in order, so that each sample keeps its rows' order.
+    let mut all = Partial::default();
+    for part in parts {
+        for (bits, group) in part.groups {
+            match all.index.get(&bits) {
+                Some(&g) => {
+                    let into = &mut all.groups[g].1;
+                    into.rows += group.rows;
+                    for (sample, more) in into.samples.iter_mut().zip(&group.samples) {
+                        (0..more.chunk_count()).for_each(|i| sample.extend(&more.chunk(i)));
+                    }
+                }
+                None => {
+                    all.index.insert(bits.clone(), all.groups.len());
+                    all.groups.push((bits, group));
+                }
             }
         }
     }
-    compact
+    let mut groups: Vec<Grouped> = all.groups.into_iter().map(|(_, mut g)| {
+        g.key = by.iter().map(|v| key_part(v, g.first)).collect();
+        g
+    }).collect();
+    groups.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(groups)
 }
 
-/// Does `condition` hold for the value at `row`?
-fn matches(values: &Values, row: usize, condition: &FilterValue) -> bool {
-    match (condition, values) {
-        (FilterValue::Number(n), Values::Number(v)) => v[row] == *n,
-        (FilterValue::Text(t), Values::Text(v)) => v.get(row) == t,
-        (FilterValue::Number(n), Values::Text(v)) => v.get(row) == format::plain(*n),
-        (FilterValue::Text(t), Values::Number(v)) => format::plain(v[row]) == *t,
-        (FilterValue::AnyOf(options), _) => options.iter().any(|o| matches(values, row, o)),
-        (FilterValue::Range(Range { min, max }), Values::Number(v)) => {
-            min.is_none_or(|m| v[row] >= m) && max.is_none_or(|m| v[row] <= m)
+/// Groups found in a run of chunks, on compact keys (a number's bits, a
+/// text's code), in order of first row.
+#[derive(Default)]
+struct Partial {
+    index: rustc_hash::FxHashMap<Vec<u64>, usize>,
+    groups: Vec<(Vec<u64>, Grouped)>,
+}
+
+/// What [`aggregate`] reads.
+struct Scan<'a> {
+    table: &'a Table,
+    tests: &'a [Test<'a>],
+    by: &'a [&'a Values],
+    columns: &'a [Option<&'a Chunks<f64>>],
+}
+
+impl Scan<'_> {
+    /// The groups of the rows of `chunks` (their keys named later).
+    fn run(&self, chunks: std::ops::Range<usize>) -> Partial {
+        let store = self.table.lines.store();
+        let mut part = Partial::default();
+        let mut key = Vec::with_capacity(self.by.len());
+        let mut buffers: Vec<Vec<f64>> = self.columns.iter().map(|_| Vec::new()).collect();
+        for i in chunks {
+            let passes = passing(self.tests, i, CHUNK_ROWS.min(self.table.len() - i * CHUNK_ROWS));
+            let keys: Vec<Vec<u64>> = self.by.iter().map(|v| v.chunk_bits(i)).collect();
+            let values: Vec<Option<&[f64]>> = self.columns.iter().zip(&mut buffers).map(|(c, b)| c.map(|c| c.chunk_with(i, b))).collect();
+            for (r, _) in passes.iter().enumerate().filter(|(_, pass)| **pass) {
+                key.clear();
+                key.extend(keys.iter().map(|k| k[r]));
+                let g = match part.index.get(key.as_slice()) {
+                    Some(&g) => g,
+                    None => {
+                        let samples = self.columns.iter().map(|_| Chunks::new(store)).collect();
+                        let group = Grouped { key: Vec::new(), first: i * CHUNK_ROWS + r, rows: 0, samples };
+                        part.index.insert(key.clone(), part.groups.len());
+                        part.groups.push((key.clone(), group));
+                        part.groups.len() - 1
+                    }
+                };
+                let group = &mut part.groups[g].1;
+                group.rows += 1;
+                for (sample, chunk) in group.samples.iter_mut().zip(&values) {
+                    if let Some(v) = chunk.as_ref().map(|c| c[r]).filter(|v| !v.is_nan()) {
+                        sample.push(v);
+                    }
+                }
+            }
         }
-        (FilterValue::Range(_), Values::Text(_)) => false,
+        part
     }
 }
 
-/// The rows of `table` that satisfy every condition of `filter`, or the name of
-/// the first filter column the table lacks.
-pub fn select(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Result<Vec<usize>, String> {
-    let mut conditions = Vec::new();
+/// The first row that satisfies every condition of `filter` and whose value
+/// of the numeric column `column` satisfies `test`.
+pub fn first_row(table: &Table, filter: &BTreeMap<String, FilterValue>, column: &str, test: impl Fn(f64) -> bool) -> Option<usize> {
+    let values = table.column(column)?.values.numbers()?;
+    let tests = tests(table, filter).ok()?;
+    (0..values.chunk_count()).find_map(|i| {
+        let passes = passing(&tests, i, CHUNK_ROWS.min(table.len() - i * CHUNK_ROWS));
+        values.chunk(i).iter().zip(passes).position(|(&v, pass)| pass && test(v)).map(|r| i * CHUNK_ROWS + r)
+    })
+}
+
+/// The conditions of `filter`, ready to test; `Err` names a column the table lacks.
+fn tests<'a>(table: &'a Table, filter: &'a BTreeMap<String, FilterValue>) -> Result<Vec<Test<'a>>, String> {
+    let mut tests = Vec::new();
     for (column, condition) in filter {
-        let values = &table.column(column).ok_or_else(|| column.clone())?.values;
-        conditions.push((values, condition));
+        tests.push(match &table.column(column).ok_or_else(|| column.clone())?.values {
+            Values::Number(v) => Test::Number(v, condition),
+            Values::Text(t) => Test::Text(&t.codes, t.words.iter().map(|w| matches_text(w, condition)).collect()),
+        });
     }
-    use rayon::prelude::*;
-    // In row order, on every core.
-    Ok((0..table.len()).into_par_iter().filter(|&row| conditions.iter().all(|(v, c)| matches(v, row, c))).collect())
+    Ok(tests)
+}
+
+/// Which of the `len` rows of chunk `i` pass every test.
+fn passing(tests: &[Test], i: usize, len: usize) -> Vec<bool> {
+    let mut passes = vec![true; len];
+    for test in tests {
+        match test {
+            Test::Number(values, condition) => {
+                passes.iter_mut().zip(values.chunk(i).iter()).for_each(|(p, &v)| *p = *p && matches_number(v, condition));
+            }
+            Test::Text(codes, pass) => {
+                passes.iter_mut().zip(codes.chunk(i).iter()).for_each(|(p, &c)| *p = *p && pass[c as usize]);
+            }
+        }
+    }
+    passes
+}
+
+/// Does `condition` hold for the number `v`?
+fn matches_number(v: f64, condition: &FilterValue) -> bool {
+    match condition {
+        FilterValue::Number(n) => v == *n,
+        FilterValue::Text(t) => format::plain(v) == *t,
+        FilterValue::AnyOf(options) => options.iter().any(|o| matches_number(v, o)),
+        FilterValue::Range(Range { min, max }) => min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m),
+    }
+}
+
+/// Does `condition` hold for the text `t`?
+fn matches_text(t: &str, condition: &FilterValue) -> bool {
+    match condition {
+        FilterValue::Number(n) => t == format::plain(*n),
+        FilterValue::Text(x) => t == x,
+        FilterValue::AnyOf(options) => options.iter().any(|o| matches_text(t, o)),
+        FilterValue::Range(_) => false,
+    }
 }
 
 /// A filter in words, such as `procs = 32` or `procs in 2..=32`.
@@ -142,56 +250,63 @@ fn describe_one(condition: &FilterValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Column;
+    use crate::results::Store;
 
     fn table() -> Table {
-        Table {
-            name: "t".into(),
-            path: "results/t.csv".into(),
-            columns: vec![
-                Column { name: "procs".into(), values: Values::Number(vec![1.0, 2.0, 4.0, 32.0]) },
-                Column { name: "env".into(), values: Values::Text(["a", "b", "a", "b"].into_iter().collect()) },
-            ],
-            lines: vec![2, 3, 4, 5],
-        }
+        Table::new("t", "results/t.csv", vec![
+            ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 32.0])),
+            ("env", Values::Text(["a", "b", "a", "b"].into_iter().collect())),
+        ])
+    }
+
+    /// The `procs` values of the rows `filter` selects.
+    fn selected(t: &Table, filter: &str) -> Result<Vec<f64>, String> {
+        let filter: BTreeMap<String, FilterValue> = toml::from_str(filter).unwrap();
+        let groups = aggregate(t, &filter, &[], &["procs"])?;
+        Ok(groups.first().map(|g| g.samples[0].to_vec()).unwrap_or_default())
     }
 
     #[test]
     fn selects_by_value_list_and_range() {
         let t = table();
+        assert_eq!(selected(&t, "procs = 32"), Ok(vec![32.0]));
+        assert_eq!(selected(&t, "procs = [1, 4]"), Ok(vec![1.0, 4.0]));
+        assert_eq!(selected(&t, "procs = { min = 2, max = 4 }"), Ok(vec![2.0, 4.0]));
+        assert_eq!(selected(&t, "env = \"b\"\nprocs = { min = 4 }"), Ok(vec![32.0]));
+        assert_eq!(selected(&t, "env = [\"a\", \"c\"]"), Ok(vec![1.0, 4.0]));
+        assert_eq!(selected(&t, "procs = 3"), Ok(vec![]));
+        assert_eq!(selected(&t, "nope = 1"), Err("nope".to_string()));
         let f = |s: &str| -> BTreeMap<String, FilterValue> { toml::from_str(s).unwrap() };
-        assert_eq!(select(&t, &f("procs = 32")).unwrap(), vec![3]);
-        assert_eq!(select(&t, &f("procs = [1, 4]")).unwrap(), vec![0, 2]);
-        assert_eq!(select(&t, &f("procs = { min = 2, max = 4 }")).unwrap(), vec![1, 2]);
-        assert_eq!(select(&t, &f("env = \"b\"\nprocs = { min = 4 }")).unwrap(), vec![3]);
-        assert_eq!(select(&t, &f("nope = 1")), Err("nope".to_string()));
         assert_eq!(describe(&f("procs = { min = 2, max = 32 }")), "procs in 2..=32");
     }
 
     #[test]
     fn groups_sort_numerically() {
-        let t = table();
-        let groups = group_rows(&t, &["procs"], &[3, 0, 1]);
-        let keys: Vec<String> = groups.keys().map(|k| k[0].to_string()).collect();
-        assert_eq!(keys, ["1", "2", "32"]);
+        let groups = aggregate(&table(), &BTreeMap::new(), &["procs"], &[]).unwrap();
+        let keys: Vec<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
+        assert_eq!(keys, ["1", "2", "4", "32"]);
     }
 
     #[test]
-    fn groups_of_many_rows_keep_row_order() {
+    fn groups_of_many_rows_keep_row_order_in_memory_or_on_disk() {
         let n = 200_003;
-        let t = Table {
-            name: "t".into(),
-            path: "results/t.csv".into(),
-            columns: vec![Column { name: "procs".into(), values: Values::Number((0..n).map(|i| (i % 3) as f64).collect()) }],
-            lines: vec![0; n],
-        };
-        let rows: Vec<usize> = (0..n).collect();
-        let groups = group_rows(&t, &["procs"], &rows);
+        // A budget of one chunk: most of the columns and samples go to disk.
+        let store = Store::new(CHUNK_ROWS * 8);
+        let mut procs = Chunks::new(&store);
+        let mut value = Chunks::new(&store);
+        for i in 0..n {
+            procs.push((i % 3) as f64);
+            value.push(i as f64);
+        }
+        let t = Table::new("t", "results/t.csv", vec![("procs", Values::Number(procs)), ("value", Values::Number(value))]);
+        assert!(store.spilled() > 0);
+        let groups = aggregate(&t, &BTreeMap::new(), &["procs"], &["value"]).unwrap();
         assert_eq!(groups.len(), 3);
-        for (i, (key, rows)) in groups.iter().enumerate() {
-            assert_eq!(key[0], KeyPart::Number(i as f64));
-            let expected: Vec<usize> = (i..n).step_by(3).collect();
-            assert!(rows == &expected, "group {i} lost its order");
+        for (i, group) in groups.iter().enumerate() {
+            assert_eq!((group.key[0].clone(), group.first), (KeyPart::Number(i as f64), i));
+            let expected: Vec<f64> = (i..n).step_by(3).map(|v| v as f64).collect();
+            assert!(group.samples[0].to_vec() == expected, "group {i} lost its order");
+            assert_eq!(group.rows, expected.len());
         }
     }
 }

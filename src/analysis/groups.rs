@@ -2,11 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use super::filter::{KeyPart, group_rows};
+use super::filter::{KeyPart, aggregate};
 use super::stats::{self, Summary};
 use super::{Analysis, Comparison, Group, Inputs, ScalingPoint, Side};
 use crate::config::{Better, Config, Dataset};
 use crate::results::{Table, Values};
+
 
 /// Add the summaries, comparisons and scaling points of `table` to `analysis`.
 pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analysis: &mut Analysis) {
@@ -16,41 +17,37 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
     if has_env {
         by.insert(0, env_column);
     }
-    let all: Vec<usize> = (0..table.len()).collect();
-    let groups = group_rows(table, &by, &all);
     let skip: Vec<&str> = by.iter().copied().chain(dataset.key.iter().map(String::as_str))
         .chain([config.study.nodes_column.as_str()]).collect();
-    let columns: Vec<&crate::results::Column> = table.columns.iter()
-        .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).collect();
-    // The summary of each column in each group is independent: compute them all
-    // in parallel, column by column, group by group.
-    let rows: Vec<&Vec<usize>> = groups.values().collect();
+    let columns: Vec<&str> = table.columns.iter()
+        .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).map(|c| c.name.as_str()).collect();
+    let groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
+    // The summary of each column in each group is independent: compute them all in parallel.
     let computed: Vec<Option<Summary>> = {
         use rayon::prelude::*;
-        (0..columns.len() * rows.len()).into_par_iter().map(|i| {
-            let values = columns[i / rows.len()].values.numbers().unwrap_or_default();
-            Summary::of_rows(values, rows[i % rows.len()])
-        }).collect()
+        (0..columns.len() * groups.len()).into_par_iter()
+            .map(|i| Summary::of_sample(&groups[i % groups.len()].samples[i / groups.len()]))
+            .collect()
     };
-    for (column, per_group) in columns.iter().zip(computed.chunks(rows.len().max(1))) {
+    for (c, column) in columns.iter().enumerate() {
         let mut summaries = BTreeMap::new();
-        for ((key, _), summary) in groups.iter().zip(per_group) {
+        for (group, summary) in groups.iter().zip(&computed[c * groups.len()..(c + 1) * groups.len()]) {
             let Some(summary) = summary.clone() else { continue };
-            let (env, cfg) = split_key(key, &by, has_env);
+            let (env, cfg) = split_key(&group.key, &by, has_env);
             let filter = describe_config(&cfg);
             analysis.groups.push(Group {
-                id: group_id(&table.name, &column.name, env.as_deref(), &filter),
-                inputs: inputs(table, &column.name, env.as_deref(), &filter),
+                id: group_id(&table.name, column, env.as_deref(), &filter),
+                inputs: inputs(table, column, env.as_deref(), &filter),
                 environment: env.clone(),
                 config: cfg.clone(),
                 summary: summary.clone(),
             });
             summaries.insert((cfg, env), summary);
         }
-        compare(table, &column.name, &summaries, config, analysis);
+        compare(table, column, &summaries, config, analysis);
     }
     if let Some(scaling) = &dataset.scaling {
-        scale(table, scaling, &groups, &by, has_env, analysis);
+        scale(table, scaling, has_env.then_some(env_column), analysis);
     }
 }
 
@@ -83,27 +80,19 @@ fn compare(table: &Table, column: &str, summaries: &Summaries, config: &Config, 
 }
 
 /// Speedup and efficiency against the smallest process count, per environment.
-fn scale(
-    table: &Table, scaling: &crate::config::Scaling, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>,
-    by: &[&str], has_env: bool, analysis: &mut Analysis,
-) {
-    let (Some(procs), Some(values)) = (
-        table.column(&scaling.by).and_then(|c| c.values.numbers()),
-        table.column(&scaling.value).and_then(|c| c.values.numbers()),
-    ) else {
+fn scale(table: &Table, scaling: &crate::config::Scaling, env: Option<&str>, analysis: &mut Analysis) {
+    if table.column(&scaling.by).and_then(|c| c.values.numbers()).is_none() {
         return;
-    };
-    let mut per_env: BTreeMap<Option<String>, BTreeMap<KeyPart, Vec<f64>>> = BTreeMap::new();
-    for rows in groups.values() {
-        for &row in rows {
-            let env = has_env.then(|| table.column(by[0]).map(|c| c.values.text_at(row))).flatten();
-            per_env.entry(env).or_default().entry(KeyPart::Number(procs[row])).or_default().push(values[row]);
-        }
     }
-    for (env, points) in per_env {
-        let means: Vec<(f64, Summary)> = points.into_iter()
-            .filter_map(|(k, v)| Summary::of(&v).map(|s| (if let KeyPart::Number(p) = k { p } else { 0.0 }, s)))
-            .collect();
+    let by: Vec<&str> = env.into_iter().chain([scaling.by.as_str()]).collect();
+    let Ok(groups) = aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]) else { return };
+    let mut per_env: BTreeMap<Option<String>, Vec<(f64, Summary)>> = BTreeMap::new();
+    for group in &groups {
+        let Some(summary) = Summary::of_sample(&group.samples[0]) else { continue };
+        let procs = if let Some(KeyPart::Number(p)) = group.key.last() { *p } else { 0.0 };
+        per_env.entry(env.map(|_| group.key[0].to_string())).or_default().push((procs, summary));
+    }
+    for (env, means) in per_env {
         let Some((p0, s0)) = means.first().cloned() else { continue };
         for (p, s) in means {
             let speedup = match scaling.better { Better::Higher => s.mean / s0.mean, Better::Lower => s0.mean / s.mean };
@@ -148,7 +137,6 @@ fn inputs(table: &Table, column: &str, env: Option<&str>, filter: &str) -> Input
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Column;
 
     fn config() -> Config {
         crate::config::parse(std::path::Path::new("book.toml"), r#"
@@ -165,16 +153,11 @@ label = "B"
 
     #[test]
     fn speedup_and_efficiency_by_hand() {
-        let table = Table {
-            name: "t".into(),
-            path: "results/t.csv".into(),
-            columns: vec![
-                Column { name: "environment".into(), values: Values::Text(["a"; 4].into_iter().collect()) },
-                Column { name: "procs".into(), values: Values::Number(vec![1.0, 2.0, 4.0, 4.0]) },
-                Column { name: "tps".into(), values: Values::Number(vec![10.0, 18.0, 29.0, 31.0]) },
-            ],
-            lines: vec![2, 3, 4, 5],
-        };
+        let table = Table::new("t", "results/t.csv", vec![
+            ("environment", Values::Text(["a"; 4].into_iter().collect())),
+            ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 4.0])),
+            ("tps", Values::numbers_of(&[10.0, 18.0, 29.0, 31.0])),
+        ]);
         let dataset = Dataset {
             group_by: vec!["procs".into()],
             scaling: Some(crate::config::Scaling { by: "procs".into(), value: "tps".into(), better: Better::Higher }),

@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::filter::{self, group_rows};
+use super::filter;
 use super::stats::{self, Summary};
 use super::Inputs;
 use crate::config::{Better, Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
-use crate::results::{ResultSet, Table, Values};
+use crate::results::{ResultSet, Values};
 
 /// One side of a comparison: an environment's mean and run count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,9 +94,6 @@ fn evaluate_one(metric: &Metric, results: &ResultSet, config: &Config) -> Result
         Some(Values::Text(_)) => return Err(err(format!("column `{}` is not numeric", metric.value), "compare a numeric column".into())),
         None => return Err(err(format!("unknown column `{}` in {}", metric.value, table.path.display()), suggest(&metric.value, table.column_names()))),
     }
-    let rows = filter::select(table, &metric.filter).map_err(|c| {
-        err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
-    })?;
     let env_column = config.study.environment_column.as_str();
     if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
         return Err(err(format!("{} has no `{env_column}` column", table.path.display()),
@@ -108,22 +105,22 @@ fn evaluate_one(metric: &Metric, results: &ResultSet, config: &Config) -> Result
         return Err(err(format!("unknown column `{p}` in `per`"), suggest(p, table.column_names())));
     }
     let envs = [env_column].into_iter().chain(per.iter().copied()).collect::<Vec<_>>();
-    let groups = group_rows(table, &envs, &rows);
-    let values = table.column(&metric.value).and_then(|c| c.values.numbers()).unwrap_or_default();
+    let groups = filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()]).map_err(|c| {
+        err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
+    })?;
     let mut pairs = Vec::new();
-    let keys: BTreeMap<_, _> = groups.iter().map(|(k, r)| ((k[1..].to_vec(), k[0].to_string()), r)).collect();
-    for ((config_key, env), rows) in &keys {
+    let keys: BTreeMap<_, _> = groups.iter().map(|g| ((g.key[1..].to_vec(), g.key[0].to_string()), &g.samples[0])).collect();
+    for ((config_key, env), sample) in &keys {
         if *env != candidate {
             continue;
         }
-        let sample = |rows: &Vec<usize>| Summary::of_rows(values, rows);
-        let base = keys.get(&(config_key.clone(), config.study.baseline.clone())).and_then(|r| sample(r));
-        if let Some(cand) = sample(rows) {
+        let base = keys.get(&(config_key.clone(), config.study.baseline.clone())).and_then(|b| Summary::of_sample(b));
+        if let Some(cand) = Summary::of_sample(sample) {
             pairs.push((cand, base));
         }
     }
     if pairs.is_empty() {
-        let found = environments(table, env_column, &rows);
+        let found: std::collections::BTreeSet<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
         return Err(err(
             format!("no rows of `{candidate}` match `where` ({}) in {}", filter::describe(&metric.filter), table.path.display()),
             format!("environments in the selected rows: {}; check the filter", list(found.iter().map(String::as_str))),
@@ -144,14 +141,6 @@ fn candidate(metric: &Metric, config: &Config) -> Result<String, String> {
         (_, [one]) => Ok((*one).clone()),
         _ => Err(format!("cannot tell which environment to compare with `{}`", config.study.baseline)),
     }
-}
-
-fn environments(table: &Table, column: &str, rows: &[usize]) -> Vec<String> {
-    let Some(c) = table.column(column) else { return Vec::new() };
-    let mut envs: Vec<String> = rows.iter().map(|&r| c.values.text_at(r)).collect();
-    envs.sort();
-    envs.dedup();
-    envs
 }
 
 /// Standard error and degrees of freedom of the mean of `k` ratios: sqrt(Σ se²) / k,

@@ -4,6 +4,8 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+use crate::results::Chunks;
+
 /// Confidence level of every interval.
 pub const CONFIDENCE: f64 = 0.95;
 
@@ -47,9 +49,28 @@ impl Summary {
         Self::of_owned(values.iter().copied().filter(|v| !v.is_nan()).collect())
     }
 
-    /// Summarise `values` at `rows` (NaN values, which mark empty cells, are skipped).
-    pub fn of_rows(values: &[f64], rows: &[usize]) -> Option<Summary> {
-        Self::of_owned(rows.iter().map(|&r| values[r]).filter(|v| !v.is_nan()).collect())
+    /// Summarise a sample without NaN values held in chunks, perhaps on disk.
+    /// A sample of up to [`IN_MEMORY`] values is summarised in memory; a
+    /// larger one chunk by chunk, with the same sums in the same order and its
+    /// median selected exactly by [`nth`], so that memory stays flat.
+    pub fn of_sample(sample: &Chunks<f64>) -> Option<Summary> {
+        let n = sample.len();
+        if n <= IN_MEMORY {
+            return Self::of_owned(sample.to_vec());
+        }
+        let (mut sum, mut lo, mut hi) = (0.0, f64::INFINITY, f64::NEG_INFINITY);
+        sample.for_each(|chunk| chunk.iter().for_each(|&v| {
+            sum += v;
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }));
+        let mean = sum / n as f64;
+        let mut squares = 0.0;
+        sample.for_each(|chunk| chunk.iter().for_each(|&v| squares += (v - mean) * (v - mean)));
+        let sd = (squares / (n - 1) as f64).sqrt();
+        let upper = nth(sample, n / 2, lo, hi);
+        let median = if n % 2 == 1 { upper } else { (nth(sample, n / 2 - 1, lo, hi) + upper) / 2.0 };
+        Some(Self::from_parts(n, mean, median, Some(sd)))
     }
 
     /// Summarise a sample without NaN values, taking ownership (no copy).
@@ -63,14 +84,19 @@ impl Summary {
         if n == 0 {
             return None;
         }
-        let mean = values.iter().sum::<f64>() / n as f64;
+        let mean = values.iter().fold(0.0, |sum, v| sum + v) / n as f64;
         let sd = (n >= 2).then(|| (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt());
         let median = median(&mut values);
+        Some(Self::from_parts(n, mean, median, sd))
+    }
+
+    /// The summary of `n` values with this mean, median and standard deviation.
+    fn from_parts(n: usize, mean: f64, median: f64, sd: Option<f64>) -> Summary {
         let ci = sd.map(|sd| {
             let half = t_quantile((n - 1) as f64) * sd / (n as f64).sqrt();
             [mean - half, mean + half]
         });
-        Some(Summary { n, mean, median, sd, ci, ci_note: no_interval(n) })
+        Summary { n, mean, median, sd, ci, ci_note: no_interval(n) }
     }
 
     /// Squared standard error of the mean; absent when n < 2.
@@ -80,6 +106,51 @@ impl Summary {
 }
 
 /// The median of a non-empty sample without NaN (the mean of the middle two for an even count).
+/// Samples up to this many values are summarised in memory (8 MiB).
+pub const IN_MEMORY: usize = 1 << 20;
+
+/// The `k`-th smallest (from 0) of the values of `sample`, all within [`lo`,
+/// `hi`], read chunk by chunk: a histogram of 2^16 buckets over [lo, hi] finds
+/// the bucket that holds it, and that bucket's values are selected in memory,
+/// or, if too many, the bucket is split in turn. The bucket of a value only
+/// grows with the value, so a bucket's values are exactly those between its
+/// least and greatest; each round leaves fewer values, and equal ones end it.
+fn nth(sample: &Chunks<f64>, mut k: usize, mut lo: f64, mut hi: f64) -> f64 {
+    const BUCKETS: usize = 1 << 16;
+    for _ in 0..64 {
+        if lo >= hi {
+            return lo;
+        }
+        // Halved, so that hi − lo cannot overflow.
+        let scale = BUCKETS as f64 / (hi * 0.5 - lo * 0.5);
+        let bucket = |v: f64| (((v * 0.5 - lo * 0.5) * scale) as usize).min(BUCKETS - 1);
+        let (mut counts, mut least, mut most) = (vec![0usize; BUCKETS], vec![f64::INFINITY; BUCKETS], vec![f64::NEG_INFINITY; BUCKETS]);
+        sample.for_each(|chunk| for &v in chunk.iter().filter(|&&v| lo <= v && v <= hi) {
+            let b = bucket(v);
+            counts[b] += 1;
+            least[b] = least[b].min(v);
+            most[b] = most[b].max(v);
+        });
+        let mut b = 0;
+        while k >= counts[b] {
+            k -= counts[b];
+            b += 1;
+        }
+        if counts[b] <= IN_MEMORY {
+            let (l, h) = (least[b], most[b]);
+            let mut values = Vec::with_capacity(counts[b]);
+            sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| l <= v && v <= h)));
+            return *values.select_nth_unstable_by(k, f64::total_cmp).1;
+        }
+        (lo, hi) = (least[b], most[b]);
+    }
+    // Not reached for real numbers; select among what is left, in memory.
+    let mut values = Vec::new();
+    sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| lo <= v && v <= hi)));
+    let k = k.min(values.len().saturating_sub(1));
+    *values.select_nth_unstable_by(k, f64::total_cmp).1
+}
+
 fn median(values: &mut [f64]) -> f64 {
     let (count, middle) = (values.len(), values.len() / 2);
     let (lower, upper, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
@@ -163,6 +234,38 @@ mod tests {
         let half = 4.302652729749462 / 3f64.sqrt();
         let ci = s.ci.unwrap();
         assert!(close(ci[0], 2.0 - half, 1e-9) && close(ci[1], 2.0 + half, 1e-9), "{ci:?}");
+    }
+
+    /// A sample too large for memory is summarised from disk, chunk by chunk,
+    /// to the same bits as in memory (the median of the in-memory path is a
+    /// full selection, checked against sorting here too).
+    #[test]
+    fn a_large_sample_on_disk_gives_the_same_summary() {
+        use crate::results::{Chunks, Store};
+        let n = 2 * IN_MEMORY + 3;
+        // Many repeats, a wide range and a cluster: 1e-300, 1e300, and most values near 30.
+        let values: Vec<f64> = (0..n).map(|i| match i % 10 {
+            0 => 1e-300,
+            1 => 1e300,
+            2 => 30.0,
+            _ => 30.0 + ((i * 7919) % 1_000_003) as f64 * 1e-9,
+        }).collect();
+        for n in [n, n - 1] {
+            let sample = &values[..n];
+            let mut on_disk = Chunks::new(&Store::new(0));
+            on_disk.extend(sample);
+            assert_eq!(on_disk.store().spilled(), (n / crate::results::CHUNK_ROWS * crate::results::CHUNK_ROWS * 8) as u64);
+            let in_memory = Summary::of_owned(sample.to_vec()).unwrap();
+            assert_eq!(Summary::of_sample(&on_disk).unwrap(), in_memory);
+            let mut sorted = sample.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+            assert_eq!(in_memory.median, median);
+        }
+        // Equal values end the selection at once.
+        let mut same = Chunks::new(&Store::new(0));
+        same.extend(&vec![2.5; IN_MEMORY + 1]);
+        assert_eq!(Summary::of_sample(&same).unwrap().median, 2.5);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::spec::{Aggregate, ChartSpec, Kind};
-use crate::analysis::filter::{self, KeyPart, group_rows};
+use crate::analysis::filter::{self, Grouped, KeyPart};
 use crate::analysis::stats::{self, Summary};
 use crate::config::{Better, Config};
 use crate::diagnostic::{Diagnostic, suggest};
@@ -73,15 +73,13 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
             _ => {}
         }
     }
-    let rows = filter::select(table, &spec.filter)
+    let groups = filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
         .map_err(|c| at_key("where", format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names())))?;
-    if rows.is_empty() {
+    if groups.is_empty() {
         return Err(err(format!("no rows left after `where` ({})", filter::describe(&spec.filter)), "check the filter against the values in the file".into()));
     }
-    check_log_scales(spec, table, &rows).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
-    let groups = group_rows(table, &[series_column, &spec.x], &rows);
-    drop(rows);
-    let samples = summaries(table, &spec.y, &groups);
+    check_log_scales(spec, table).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    let samples = summaries(&groups);
     let styles = style_order(config, &samples);
     let label = |key: &str| config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone());
     let series = match spec.kind {
@@ -101,18 +99,14 @@ pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result
 type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
 
 /// Summarise `y` in every group, on every core.
-fn summaries(table: &Table, y: &str, groups: &BTreeMap<Vec<KeyPart>, Vec<usize>>) -> Samples {
+fn summaries(groups: &[Grouped]) -> Samples {
     use rayon::prelude::*;
-    let values = table.column(y).and_then(|c| c.values.numbers()).unwrap_or_default();
-    let groups: Vec<(&Vec<KeyPart>, &Vec<usize>)> = groups.iter().collect();
-    let summaries: Vec<Option<Summary>> = groups.par_iter()
-        .map(|(_, rows)| Summary::of_rows(values, rows))
-        .collect();
+    let summaries: Vec<Option<Summary>> = groups.par_iter().map(|g| Summary::of_sample(&g.samples[0])).collect();
     let mut out: Samples = BTreeMap::new();
-    for ((key, _), summary) in groups.into_iter().zip(summaries) {
-        let series = out.entry(key[0].to_string()).or_default();
+    for (group, summary) in groups.iter().zip(summaries) {
+        let series = out.entry(group.key[0].to_string()).or_default();
         if let Some(summary) = summary {
-            series.insert(key[1].clone(), summary);
+            series.insert(group.key[1].clone(), summary);
         }
     }
     out
@@ -190,15 +184,14 @@ fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f6
     })
 }
 
-fn check_log_scales(spec: &ChartSpec, table: &Table, rows: &[usize]) -> Result<(), String> {
+fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), String> {
     for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
         if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
             continue;
         }
-        let values = table.column(column).and_then(|c| c.values.numbers()).unwrap_or_default();
-        if let Some(&row) = rows.iter().find(|&&r| values[r] <= 0.0) {
-            return Err(format!("the log {axis} axis cannot show `{column}` = {} ({}:{})",
-                crate::format::plain(values[row]), table.path.display(), table.lines[row]));
+        if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
+            let value = table.column(column).map(|c| c.values.text_at(row)).unwrap_or_default();
+            return Err(format!("the log {axis} axis cannot show `{column}` = {value} ({}:{})", table.path.display(), table.lines.get(row)));
         }
     }
     Ok(())

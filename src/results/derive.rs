@@ -2,7 +2,9 @@
 
 use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Node, Value};
 
-use super::{Column, Table, Values};
+use std::sync::Arc;
+
+use super::{Chunks, Column, Store, Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 
@@ -24,7 +26,7 @@ pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> 
         let mut columns = Vec::new();
         for input in &inputs {
             match table.column(input).map(|c| &c.values) {
-                Some(Values::Number(v)) => columns.push(v.clone()),
+                Some(Values::Number(v)) => columns.push(v),
                 Some(Values::Text(_)) => errors.push(Diagnostic::new(at(),
                     format!("derived column `{name}`: column `{input}` is not numeric"))
                     .hint("a derived column can only use numeric columns")),
@@ -35,7 +37,7 @@ pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> 
         if columns.len() != inputs.len() {
             continue;
         }
-        match evaluate(&node, &inputs, &columns, table.len()) {
+        match evaluate(&node, &inputs, &columns, table.len(), table.lines.store()) {
             Ok(values) => table.columns.push(Column { name: name.clone(), values: Values::Number(values) }),
             Err(err) => errors.push(Diagnostic::new(at(), format!("derived column `{name}`: {err}"))
                 .hint("check the expression in book.toml")),
@@ -44,20 +46,30 @@ pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> 
     errors.into_result(())
 }
 
-/// Evaluate `node` once per row with `inputs` bound to that row's values.
-fn evaluate(node: &Node<DefaultNumericTypes>, inputs: &[String], columns: &[Vec<f64>], rows: usize) -> Result<Vec<f64>, String> {
+/// Evaluate `node` once per row with `inputs` bound to that row's values, chunk by chunk.
+fn evaluate(
+    node: &Node<DefaultNumericTypes>, inputs: &[String], columns: &[&Chunks<f64>], rows: usize, store: &Arc<Store>,
+) -> Result<Chunks<f64>, String> {
     let mut context = HashMapContext::<DefaultNumericTypes>::new();
-    let mut out = Vec::with_capacity(rows);
-    for row in 0..rows {
-        if columns.iter().any(|c| c[row].is_nan()) {
-            out.push(f64::NAN);
-            continue;
-        }
-        for (input, column) in inputs.iter().zip(columns) {
-            context.set_value(input.clone(), Value::Float(column[row])).map_err(|e| e.to_string())?;
-        }
+    let mut out = Chunks::new(store);
+    let Some(first) = columns.first() else {
+        // No inputs: the same value in every row.
         let value = node.eval_number_with_context(&context).map_err(|e| e.to_string())?;
-        out.push(value);
+        (0..rows).for_each(|_| out.push(value));
+        return Ok(out);
+    };
+    for i in 0..first.chunk_count() {
+        let chunks: Vec<_> = columns.iter().map(|c| c.chunk(i)).collect();
+        for row in 0..chunks[0].len() {
+            if chunks.iter().any(|c| c[row].is_nan()) {
+                out.push(f64::NAN);
+                continue;
+            }
+            for (input, chunk) in inputs.iter().zip(&chunks) {
+                context.set_value(input.clone(), Value::Float(chunk[row])).map_err(|e| e.to_string())?;
+            }
+            out.push(node.eval_number_with_context(&context).map_err(|e| e.to_string())?);
+        }
     }
     Ok(out)
 }

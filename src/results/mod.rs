@@ -2,8 +2,11 @@
 //! [`ResultSet`].
 
 mod derive;
+mod filling;
 mod parse;
+mod read;
 mod split;
+pub mod store;
 mod stream;
 mod validate;
 
@@ -13,6 +16,7 @@ use std::path::PathBuf;
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
+pub use store::{CHUNK_ROWS, Chunks, Store};
 
 /// Every results file of the study, keyed by file stem.
 #[derive(Debug, Clone, Default)]
@@ -21,7 +25,8 @@ pub struct ResultSet {
     pub tables: BTreeMap<String, Table>,
 }
 
-/// One results file: one row per run, stored by column.
+/// One results file: one row per run, stored by column in chunks of
+/// [`store::CHUNK_ROWS`] rows (chunk `i` of every column holds the same rows).
 #[derive(Debug, Clone)]
 pub struct Table {
     /// File stem, used by metrics and charts to name the table.
@@ -31,7 +36,7 @@ pub struct Table {
     /// Columns in file order, derived columns last.
     pub columns: Vec<Column>,
     /// The 1-based line on which each row starts (`u32::MAX` past four billion lines).
-    pub lines: Vec<u32>,
+    pub lines: Chunks<u32>,
 }
 
 /// One column of a table.
@@ -44,28 +49,28 @@ pub struct Column {
 }
 
 /// A column's values: numbers (`NaN` marks an empty cell) or text.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Values {
     /// Numeric values.
-    Number(Vec<f64>),
+    Number(Chunks<f64>),
     /// Text values.
     Text(Texts),
 }
 
 /// A text column, each distinct value stored once (a million rows of a few
 /// environment names cost four bytes each).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Texts {
     /// The distinct values, in order of first appearance.
     pub words: Vec<String>,
     /// Per row, the index of its value in `words`.
-    pub codes: Vec<u32>,
+    pub codes: Chunks<u32>,
 }
 
 impl Texts {
     /// The value at `row`.
     pub fn get(&self, row: usize) -> &str {
-        &self.words[self.codes[row] as usize]
+        &self.words[self.codes.get(row) as usize]
     }
 
     /// Number of rows.
@@ -77,11 +82,6 @@ impl Texts {
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }
-
-    /// The values, row by row.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.codes.iter().map(|&c| self.words[c as usize].as_str())
-    }
 }
 
 impl<S: AsRef<str>> FromIterator<S> for Texts {
@@ -90,14 +90,24 @@ impl<S: AsRef<str>> FromIterator<S> for Texts {
         for s in iter {
             builder.push(s.as_ref());
         }
-        builder.finish()
+        let (words, codes) = builder.finish();
+        Texts { words, codes: Chunks::of(&codes) }
     }
 }
 
-/// Builds a [`Texts`] one value at a time, storing each distinct value once.
+/// The distinct values of a block's text column and, per row, the index of its value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BlockTexts {
+    /// The distinct values, in order of first appearance.
+    pub words: Vec<String>,
+    /// Per row, the index of its value in `words`.
+    pub codes: Vec<u32>,
+}
+
+/// Builds a text column one value at a time, storing each distinct value once.
 #[derive(Debug)]
 pub struct TextsBuilder {
-    texts: Texts,
+    texts: BlockTexts,
     index: rustc_hash::FxHashMap<String, u32>,
     /// The codes of the last two distinct values pushed (`u32::MAX`: none yet).
     recent: [u32; 2],
@@ -105,14 +115,14 @@ pub struct TextsBuilder {
 
 impl Default for TextsBuilder {
     fn default() -> Self {
-        Self { texts: Texts::default(), index: Default::default(), recent: [u32::MAX; 2] }
+        Self { texts: BlockTexts::default(), index: Default::default(), recent: [u32::MAX; 2] }
     }
 }
 
 impl TextsBuilder {
     /// A builder with room for `rows` rows.
     pub fn with_capacity(rows: usize) -> Self {
-        Self { texts: Texts { words: Vec::new(), codes: Vec::with_capacity(rows) }, ..Self::default() }
+        Self { texts: BlockTexts { words: Vec::new(), codes: Vec::with_capacity(rows) }, ..Self::default() }
     }
 
     /// Append `text` as the next row.
@@ -132,9 +142,31 @@ impl TextsBuilder {
     }
 
     /// Append every row of `other`, mapping its distinct values onto this column's.
-    pub fn append(&mut self, other: Texts) {
+    pub fn append(&mut self, other: BlockTexts) {
         let map: Vec<u32> = other.words.iter().map(|word| self.code(word)).collect();
         self.texts.codes.extend(other.codes.iter().map(|&c| map[c as usize]));
+    }
+
+    /// Move every row of `other` to the end of this column (`other` keeps its distinct values).
+    pub fn append_from(&mut self, other: &mut TextsBuilder) {
+        let map: Vec<u32> = other.texts.words.iter().map(|word| self.code(word)).collect();
+        self.texts.codes.extend(other.texts.codes.iter().map(|&c| map[c as usize]));
+        other.clear_codes();
+    }
+
+    /// The codes of the rows pushed since the last [`TextsBuilder::clear_codes`].
+    pub fn codes(&self) -> &[u32] {
+        &self.texts.codes
+    }
+
+    /// Forget the rows, keeping the distinct values (and their codes).
+    pub fn clear_codes(&mut self) {
+        self.texts.codes.clear();
+    }
+
+    /// The distinct values so far.
+    pub fn words(&self) -> &[String] {
+        &self.texts.words
     }
 
     /// The code of `text`, adding it as a new distinct value if needed.
@@ -148,13 +180,24 @@ impl TextsBuilder {
         code
     }
 
-    /// The finished column.
-    pub fn finish(self) -> Texts {
-        self.texts
+    /// The distinct values and the codes of the rows.
+    pub fn finish(self) -> (Vec<String>, Vec<u32>) {
+        (self.texts.words, self.texts.codes)
     }
 }
 
 impl Table {
+    /// A table of `columns` (all of the same length), rows on lines 2, 3, ...
+    pub fn new(name: &str, path: &str, columns: Vec<(&str, Values)>) -> Table {
+        let rows = columns.first().map_or(0, |(_, v)| v.len());
+        Table {
+            name: name.into(),
+            path: path.into(),
+            columns: columns.into_iter().map(|(name, values)| Column { name: name.into(), values }).collect(),
+            lines: Chunks::of(&(2..rows as u32 + 2).collect::<Vec<_>>()),
+        }
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.lines.len()
@@ -177,16 +220,34 @@ impl Table {
 }
 
 impl Values {
+    /// Numbers, from a slice (for tests and small data).
+    pub fn numbers_of(values: &[f64]) -> Values {
+        Values::Number(Chunks::of(values))
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Number(v) => v.len(),
+            Values::Text(t) => t.len(),
+        }
+    }
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The value at `row` as display text (numbers in their shortest exact form).
     pub fn text_at(&self, row: usize) -> String {
         match self {
-            Values::Number(v) => crate::format::plain(v[row]),
+            Values::Number(v) => crate::format::plain(v.get(row)),
             Values::Text(v) => v.get(row).to_string(),
         }
     }
 
     /// The numbers, when the column is numeric.
-    pub fn numbers(&self) -> Option<&[f64]> {
+    pub fn numbers(&self) -> Option<&Chunks<f64>> {
         match self {
             Values::Number(v) => Some(v),
             Values::Text(_) => None,
@@ -197,15 +258,29 @@ impl Values {
     /// rows without allocating: a number's bits, a text's code.
     pub fn key_bits(&self, row: usize) -> u64 {
         match self {
-            Values::Number(v) => v[row].to_bits(),
-            Values::Text(t) => u64::from(t.codes[row]),
+            Values::Number(v) => v.get(row).to_bits(),
+            Values::Text(t) => u64::from(t.codes.get(row)),
+        }
+    }
+
+    /// Chunk `i` as compact key parts (see [`Values::key_bits`]).
+    pub fn chunk_bits(&self, i: usize) -> Vec<u64> {
+        match self {
+            Values::Number(v) => v.chunk(i).iter().map(|x| x.to_bits()).collect(),
+            Values::Text(t) => t.codes.chunk(i).iter().map(|&c| u64::from(c)).collect(),
         }
     }
 }
 
 /// Parse and validate every results file against the schemas in `config`.
-/// Reports every problem in every file, not just the first.
+/// Reports every problem in every file, not just the first. The columns stay
+/// in memory up to [`store::MEMORY_BUDGET`] and go to a temporary file past it.
 pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnostics> {
+    load_in(files, config, &Store::new(store::MEMORY_BUDGET))
+}
+
+/// [`load`] into `store`.
+pub fn load_in(files: &[SourceFile], config: &Config, store: &std::sync::Arc<Store>) -> Result<ResultSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut tables = BTreeMap::new();
     for file in files {
@@ -216,7 +291,7 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
             .find(|(key, d)| d.file.as_deref().map_or(**key == name, |f| file.path.ends_with(f)))
             .map(|(_, d)| d.clone())
             .unwrap_or_default();
-        match parse::parse(file, &dataset) {
+        match parse::parse(file, &dataset, store) {
             Ok(mut table) => {
                 let problems = validate::validate(&table, &dataset, config, file);
                 if problems.is_empty() {
@@ -257,12 +332,12 @@ mod tests {
     fn texts_store_each_value_once_in_any_order() {
         let texts: Texts = ["a", "b", "a", "c", "b", "a", "a"].into_iter().collect();
         assert_eq!(texts.words, ["a", "b", "c"]);
-        assert_eq!(texts.codes, [0, 1, 0, 2, 1, 0, 0]);
+        assert_eq!(texts.codes.to_vec(), [0, 1, 0, 2, 1, 0, 0]);
         let mut builder = TextsBuilder::with_capacity(2);
         builder.push("c");
-        builder.append(texts);
-        let joined = builder.finish();
-        assert_eq!(joined.words, ["c", "a", "b"]);
-        assert_eq!(joined.iter().collect::<Vec<_>>(), ["c", "a", "b", "a", "c", "b", "a", "a"]);
+        builder.append(BlockTexts { words: texts.words.clone(), codes: texts.codes.to_vec() });
+        let (words, codes) = builder.finish();
+        assert_eq!(words, ["c", "a", "b"]);
+        assert_eq!(codes, [0, 1, 2, 1, 0, 2, 1, 1]);
     }
 }

@@ -2,9 +2,12 @@
 
 use csv::{ByteRecord, ReaderBuilder};
 
-use super::split::{self, Context, Rows, Span, estimate_rows, read_span_into, read_spans};
-use super::stream::{BLOCK_BYTES, Block, Blocks};
-use super::{Column, Table, TextsBuilder, Values};
+use std::sync::Arc;
+
+use super::read::{Header, cannot_read, open, read_blocks};
+use super::split::{Rows, Span};
+use super::stream::{BLOCK_BYTES, Block};
+use super::{Store, Table, TextsBuilder};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
@@ -14,12 +17,12 @@ pub(super) const MAX_ERRORS: usize = 50;
 
 /// Parse one CSV file, on every core for a large file. Every bad cell is
 /// reported with its line and column.
-pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
-    parse_in(file, dataset, rayon::current_num_threads(), BLOCK_BYTES)
+pub(super) fn parse(file: &SourceFile, dataset: &Dataset, store: &Arc<Store>) -> Result<Table, Diagnostics> {
+    parse_in(file, dataset, store, rayon::current_num_threads(), BLOCK_BYTES)
 }
 
 /// [`parse`] in blocks of about `block` bytes, each in at most `parts` spans.
-fn parse_in(file: &SourceFile, dataset: &Dataset, parts: usize, block: usize) -> Result<Table, Diagnostics> {
+pub(super) fn parse_in(file: &SourceFile, dataset: &Dataset, store: &Arc<Store>, parts: usize, block: usize) -> Result<Table, Diagnostics> {
     let mut blocks = open(file, block)?;
     let first = blocks.next_block().map_err(|err| cannot_read(file, &err))?.unwrap_or(Block { bytes: Vec::new(), line: 1 });
     let bom = if first.bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
@@ -44,80 +47,25 @@ fn parse_in(file: &SourceFile, dataset: &Dataset, parts: usize, block: usize) ->
     let body = Span { start: bom + start, end: 0, line: 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64 };
     let header = Header { names: &names, types: &types, body };
     // On every core; then by one reader if the spans cannot be joined.
-    let (rows, hash) = match read_blocks(file, &header, parts, blocks, Some(first))? {
+    let (filled, rows, hash) = match read_blocks(file, &header, store, parts, blocks, Some(first))? {
         Some(read) => read,
-        None => read_blocks(file, &header, 1, open(file, block)?, None)?
+        None => read_blocks(file, &header, store, 1, open(file, block)?, None)?
             .ok_or_else(|| cannot_read(file, &std::io::ErrorKind::Other.into()))?,
     };
     if let Some(hash) = hash {
         file.hash.set(hash).ok();
     }
-    let Rows { builders, lines, mut errors, dropped, .. } = rows;
-    if lines.is_empty() && errors.is_empty() {
+    let Rows { mut errors, dropped, .. } = rows;
+    if filled.len() == 0 && errors.is_empty() {
         return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
             .hint("add one row per run below the header, or delete the file")
             .into());
     }
-    let columns = names.iter().zip(builders).map(|(name, b)| Column { name: name.clone(), values: b.finish() }).collect();
+    let (columns, lines) = filled.finish(&names);
     if dropped > 0 {
         errors.push(Diagnostic::new(Location::file(&file.path), format!("{dropped} more errors in this file not shown")));
     }
     errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
-}
-
-/// The header of a file: its column names and types, and where its rows begin.
-struct Header<'a> {
-    names: &'a [String],
-    types: &'a [Option<ColumnType>],
-    /// Where the first row starts, in the first block (`end` unused).
-    body: Span,
-}
-
-/// The file's blocks of about `block` bytes, from its start.
-fn open(file: &SourceFile, block: usize) -> Result<Blocks<'_>, Diagnostics> {
-    Ok(Blocks::new(file.open().map_err(|err| cannot_read(file, &err))?, block))
-}
-
-/// Read every row of the file, block by block (`first`, if already read,
-/// then the rest of `blocks`), each block in at most `parts` spans, with the
-/// file's SHA-256 if it was read to the end. `None` when spans cannot be
-/// joined as if one reader had read them (never for `parts` = 1).
-fn read_blocks(
-    file: &SourceFile, header: &Header, parts: usize, mut blocks: Blocks, mut first: Option<Block>,
-) -> Result<Option<(Rows, Option<String>)>, Diagnostics> {
-    let mut rows: Option<Rows> = None;
-    let mut start = header.body.start;
-    loop {
-        let block = match first.take() {
-            Some(block) => block,
-            None => match blocks.next_block().map_err(|err| cannot_read(file, &err))? {
-                Some(block) => block,
-                None => break,
-            },
-        };
-        let context = Context { bytes: &block.bytes, line: block.line, names: header.names, file, types: header.types };
-        let line = if start > 0 { header.body.line } else { block.line };
-        let span = Span { start: start.min(block.bytes.len()), end: block.bytes.len(), line };
-        start = 0;
-        // The columns get room for the whole file's rows at the first block.
-        let all = rows.get_or_insert_with(|| Rows::new(header.types, estimate_rows(&block.bytes[span.start..], file.len() as usize)));
-        if parts == 1 {
-            read_span_into(&context, span, all);
-            if all.malformed {
-                break; // One reader stops at malformed CSV.
-            }
-        } else if read_spans(&context, &split::spans(&block.bytes, span.start, span.line, parts), all).is_none() {
-            return Ok(None);
-        }
-    }
-    Ok(Some((rows.unwrap_or_else(|| Rows::new(header.types, 0)), blocks.sha256())))
-}
-
-/// The error for a results file that cannot be read.
-fn cannot_read(file: &SourceFile, err: &std::io::Error) -> Diagnostics {
-    Diagnostic::new(Location::file(&file.path), format!("cannot read the file: {err}"))
-        .hint("check that the file exists and is readable, then build again")
-        .into()
 }
 
 /// One column being read: typed as declared, or numeric until a cell says otherwise.
@@ -182,24 +130,28 @@ impl Builder {
         true
     }
 
-    /// Append the cells of the same column from the next span; `None` when
-    /// the two spans inferred different types for an undeclared column.
-    pub(super) fn append(&mut self, next: Builder) -> Option<()> {
+    /// Move the cells of the same column from the next span to the end of
+    /// this one; `None` when the two spans inferred different types for an
+    /// undeclared column.
+    pub(super) fn append(&mut self, next: &mut Builder) -> Option<()> {
         match (self, next) {
-            (Builder::Number(_, values), Builder::Number(_, more)) => values.extend(more),
-            (Builder::Text(texts), Builder::Text(more)) => texts.append(more.finish()),
+            (Builder::Number(_, values), Builder::Number(_, more)) => {
+                values.extend_from_slice(more);
+                more.clear();
+            }
+            (Builder::Text(texts), Builder::Text(more)) => texts.append_from(more),
             _ => return None,
         }
         Some(())
     }
 
-    fn finish(self) -> Values {
+    /// Empty, ready for the next span: of the declared type, or numeric until a
+    /// cell says otherwise (the room already taken is kept).
+    pub(super) fn reset(&mut self, declared: Option<ColumnType>) {
         match self {
-            Builder::Number(_, values) if values.iter().all(|v| v.is_nan()) && !values.is_empty() => {
-                Values::Text(values.iter().map(|_| "").collect())
-            }
-            Builder::Number(_, values) => Values::Number(values),
-            Builder::Text(texts) => Values::Text(texts.finish()),
+            Builder::Number(_, values) => values.clear(),
+            Builder::Text(texts) if declared == Some(ColumnType::Text) => texts.clear_codes(),
+            Builder::Text(_) => *self = Builder::new(declared, 0),
         }
     }
 }
@@ -276,29 +228,6 @@ fn describe(kind: ColumnType) -> &'static str {
     }
 }
 
-/// Line and 1-based character column of field `index` of the records starting
-/// on each of the `wanted` lines, read again from the file: for error
-/// messages only. Column 1 where the file cannot be read again.
-pub(super) fn locate(file: &SourceFile, wanted: &[(u64, usize)]) -> Vec<(u64, usize)> {
-    let mut found: Vec<(u64, usize)> = wanted.iter().map(|&(line, _)| (line, 1)).collect();
-    let Ok(mut blocks) = open(file, BLOCK_BYTES) else { return found };
-    while let Ok(Some(block)) = blocks.next_block() {
-        let last = block.line + memchr::memchr_iter(b'\n', &block.bytes).count() as u64;
-        // A record starts in the block that holds its line; a line at a block's
-        // end belongs to the next block, which is read later and wins.
-        for (at, &(line, index)) in found.iter_mut().zip(wanted) {
-            if (block.line..=last).contains(&line) {
-                let (l, c) = position(&block.bytes, line + 1 - block.line, index);
-                *at = (l + block.line - 1, c);
-            }
-        }
-        if wanted.iter().all(|&(line, _)| line < last) {
-            break;
-        }
-    }
-    found
-}
-
 /// Line and 1-based character column of field `index` of the record starting on `line`.
 pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
     let offset = line_offset(bytes, line);
@@ -341,6 +270,7 @@ fn field_start(bytes: &[u8], offset: usize, index: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Values;
 
     #[test]
     fn field_columns_skip_quoted_commas() {
@@ -358,31 +288,15 @@ mod tests {
     }
 
     #[test]
-    fn bad_cells_are_found_on_their_line_after_crlf_and_blank_lines() {
-        let mut dataset = Dataset::default();
-        dataset.columns.insert("b".into(), ColumnType::Positive);
-        // Counted by hand: `x` sits on line 4, column 3, in every file.
-        for text in ["a,b\r\n1,2\r\n3,4\r\n5,x\r\n", "a,b\n1,2\n\n5,x\n", "a,b\r\n\r\n1,2\r\n5,x"] {
-            let file = SourceFile::new("results/r.csv", text.as_bytes().to_vec());
-            for (parts, block) in [(1, usize::MAX / 2), (1, 3)] {
-                let errors = parse_in(&file, &dataset, parts, block).unwrap_err();
-                assert_eq!(errors.0[0].location.to_string(), "results/r.csv:4:3", "{text:?} in blocks of {block}");
-            }
-        }
-    }
-
-    #[test]
     fn infers_numbers_and_text() {
         let column = |cells: &[&str]| {
-            let mut b = Builder::new(None, 0);
-            for c in cells {
-                let _ = b.push(c);
-            }
-            b.finish()
+            let text = format!("c,d\n{}", cells.iter().map(|c| format!("{c},1\n")).collect::<String>());
+            let file = SourceFile::new("results/r.csv", text.into_bytes());
+            parse_in(&file, &Dataset::default(), &Store::new(0), 1, usize::MAX / 2).unwrap().columns.remove(0).values
         };
-        assert!(matches!(column(&["1", "", "2.5"]), Values::Number(v) if v[0] == 1.0 && v[1].is_nan()));
+        assert!(matches!(column(&["1", "", "2.5"]), Values::Number(v) if v.get(0) == 1.0 && v.get(1).is_nan()));
         assert!(matches!(column(&["1", "x"]), Values::Text(t) if t.get(0) == "1" && t.get(1) == "x"));
-        assert!(matches!(column(&[""]), Values::Text(_)));
+        assert!(matches!(column(&["", ""]), Values::Text(t) if t.words == [""]));
     }
 
     #[test]
@@ -396,77 +310,6 @@ mod tests {
         assert_eq!(check_cell("32", ColumnType::Integer, true), Ok(32.0));
         assert_eq!(check_cell("", ColumnType::Number, false).map(f64::is_nan), Ok(true));
         assert!(check_cell("", ColumnType::Number, true).is_err());
-    }
-
-    #[test]
-    fn spans_read_in_parallel_give_what_one_reader_gives() {
-        let mut text = String::from("environment,procs,time_s,note\n");
-        for i in 0..200_000 {
-            let time = if i == 150_000 { "oops".to_string() } else { format!("{}.5", i % 7 + 1) };
-            let note = if i == 190_000 { "text".to_string() } else { format!("{}", i % 3) };
-            text.push_str(&format!("{},{},{time},{note}\n", ["base", "cand"][i % 2], 1 << (i % 4)));
-        }
-        text.push_str("cand,1\n");
-        let file = SourceFile::new("results/runs.csv", text.into_bytes());
-        let mut dataset = Dataset::default();
-        dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        let render = |r: Result<Table, Diagnostics>| match r {
-            Ok(t) => format!("{:?}", (t.lines, t.columns.iter().map(|c| format!("{}={:?}", c.name, c.values)).collect::<Vec<_>>())),
-            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
-        };
-        // One reader reading one block is the reference; blocks of 1 KB to 16 MB
-        // (about 2,500 blocks down to one), one span or four per block, must give the same.
-        let all = usize::MAX / 2;
-        let one = render(parse_in(&file, &dataset, 1, all));
-        assert!(one.contains("results/runs.csv:150002:"), "{}", &one[..one.len().min(400)]);
-        assert!(one.contains("results/runs.csv:200002:"), "{}", &one[..one.len().min(400)]);
-        for (parts, block) in [(4, all), (4, BLOCK_BYTES), (4, 1 << 20), (1, 1000), (2, 1000), (4, 70_001)] {
-            assert_eq!(render(parse_in(&file, &dataset, parts, block)), one, "{parts} spans, blocks of {block} bytes");
-        }
-        // Without the bad cells, the table itself (an inferred column turning to text late) matches too.
-        let clean = String::from_utf8(file.bytes.clone()).unwrap().replace("oops", "2.5").replace("cand,1\n", "");
-        let file = SourceFile::new("results/runs.csv", clean.into_bytes());
-        let one = render(parse_in(&file, &dataset, 1, all));
-        assert!(one.starts_with("([2, 3, 4"), "{}", &one[..100]);
-        for (parts, block) in [(4, all), (1, 1000), (4, 1000), (4, 70_001)] {
-            assert_eq!(render(parse_in(&file, &dataset, parts, block)), one, "{parts} spans, blocks of {block} bytes");
-        }
-    }
-
-    #[test]
-    fn small_blocks_read_quotes_marks_and_bad_rows_as_one_block_does() {
-        let rows = "base,1,2.5\n".repeat(40);
-        let cases = [
-            // A quoted field with a line break, after the first blocks.
-            format!("environment,procs,time_s\n{rows}\"ba\nse\",2,3.5\n{rows}"),
-            // A byte order mark, Windows line ends and a bad cell near the end.
-            format!("\u{feff}environment,procs,time_s\r\n{}base,2,x\r\nbase,4,1\r\n", rows.replace('\n', "\r\n")),
-            // Malformed CSV (a quote left open) after the first blocks.
-            format!("environment,procs,time_s\n{rows}base,\"2,3\n{rows}"),
-            // A row with too few fields, and a file without a final line end.
-            format!("environment,procs,time_s\n{rows}base,2\n{rows}base,8,9"),
-        ];
-        let mut dataset = Dataset::default();
-        dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        let render = |r: Result<Table, Diagnostics>| match r {
-            Ok(t) => format!("{:?}", (t.lines, t.columns.iter().map(|c| format!("{}={:?}", c.name, c.values)).collect::<Vec<_>>())),
-            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
-        };
-        for text in cases {
-            let file = SourceFile::new("results/runs.csv", text.into_bytes());
-            let one = render(parse_in(&file, &dataset, 1, usize::MAX / 2));
-            for (parts, block) in [(1, 7), (2, 7), (2, 64), (4, 100)] {
-                assert_eq!(render(parse_in(&file, &dataset, parts, block)), one, "{parts} spans, blocks of {block} bytes");
-            }
-        }
-    }
-
-    #[test]
-    fn locate_finds_columns_in_any_block() {
-        let text = format!("a,b,c\n{}x,yy,zzz\n", "1,2,3\n".repeat(100));
-        let file = SourceFile::new("results/r.csv", text.into_bytes());
-        // Line 102 holds `x,yy,zzz`: field 2 starts at column 6.
-        assert_eq!(locate(&file, &[(102, 2), (2, 1), (200, 0)]), [(102, 6), (2, 3), (200, 1)]);
     }
 
     /// The fast path may only accept what std's parser accepts, with the same bits.

@@ -81,60 +81,53 @@ impl Rows {
     /// Append the rows of the span after this one. `None` when the spans cannot
     /// be joined as if read in one go: a span stopped early, or an undeclared
     /// column was inferred as numbers in one span and as text in another.
-    pub(super) fn append(&mut self, next: Rows) -> Option<()> {
+    pub(super) fn append(&mut self, next: &mut Rows) -> Option<()> {
         if self.malformed || next.malformed {
             return None;
         }
-        for (builder, other) in self.builders.iter_mut().zip(next.builders) {
+        for (builder, other) in self.builders.iter_mut().zip(next.builders.iter_mut()) {
             builder.append(other)?;
         }
-        self.lines.extend(next.lines);
-        next.errors.0.into_iter().for_each(|error| self.report(error));
-        self.dropped += next.dropped;
+        self.lines.extend_from_slice(&next.lines);
+        next.lines.clear();
+        std::mem::take(&mut next.errors).0.into_iter().for_each(|error| self.report(error));
+        self.dropped += std::mem::take(&mut next.dropped);
         Some(())
     }
 
+    /// Empty, ready for the next span or block, keeping the room already taken.
+    pub(super) fn reset(&mut self, types: &[Option<ColumnType>]) {
+        self.builders.iter_mut().zip(types).for_each(|(b, t)| b.reset(*t));
+        self.lines.clear();
+        (self.errors, self.dropped, self.malformed) = (Diagnostics::default(), 0, false);
+    }
+
     /// Keep `problem` if fewer than [`MAX_ERRORS`] are kept, else count it.
-    fn report(&mut self, problem: Diagnostic) {
+    pub(super) fn report(&mut self, problem: Diagnostic) {
         if self.errors.0.len() < MAX_ERRORS { self.errors.push(problem) } else { self.dropped += 1 }
     }
 }
 
 /// Read the spans on every core and append their rows to `rows`, in file
-/// order; `None` when they must be read again by one reader.
-pub(super) fn read_spans(context: &Context, spans: &[Span], rows: &mut Rows) -> Option<()> {
+/// order, reading all but the first span into `spare` (kept from block to
+/// block, so that its room is reused); `None` when they must be read again by
+/// one reader.
+pub(super) fn read_spans(context: &Context, spans: &[Span], rows: &mut Rows, spare: &mut Vec<Rows>) -> Option<()> {
     use rayon::prelude::*;
     let (first, rest) = spans.split_first()?;
+    spare.resize_with(rest.len().max(spare.len()), || Rows::new(context.types, 0));
     // The first span continues `rows` in place; the others are read beside it and appended.
-    let ((), parts) = rayon::join(
+    rayon::join(
         || read_span_into(context, *first, rows),
-        || rest.par_iter()
-            .map(|span| read_span(context, *span, estimate_rows(&context.bytes[span.start..span.end], span.end - span.start)))
-            .collect::<Vec<Rows>>(),
+        || rest.par_iter().zip(spare.par_iter_mut()).for_each(|(span, part)| {
+            part.reset(context.types);
+            read_span_into(context, *span, part);
+        }),
     );
-    if rows.malformed {
-        return None;
-    }
-    for part in parts {
+    for part in &mut spare[..rest.len()] {
         rows.append(part)?;
     }
     (!rows.malformed).then_some(())
-}
-
-/// About how many rows `length` bytes of rows hold, from the line length of
-/// the first 64 KiB of `rows` (a little over, so that the columns rarely grow).
-pub(super) fn estimate_rows(rows: &[u8], length: usize) -> usize {
-    let sample = &rows[..rows.len().min(1 << 16)];
-    let lines = memchr::memchr_iter(b'\n', sample).count() + 1;
-    (length as f64 * lines as f64 / sample.len().max(1) as f64 * 1.02) as usize + 16
-}
-
-/// Read every row of `span`, typing each cell as it comes, into columns with
-/// room for `capacity` rows.
-pub(super) fn read_span(context: &Context, span: Span, capacity: usize) -> Rows {
-    let mut rows = Rows::new(context.types, capacity);
-    read_span_into(context, span, &mut rows);
-    rows
 }
 
 /// Read every row of `span` into `rows`, after the rows already there.
@@ -143,19 +136,19 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
     let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
     let mut reader = ReaderBuilder::new().flexible(true).has_headers(false).from_reader(&bytes[span.start..span.end]);
     let mut record = ByteRecord::new();
-    let mut lines = Lines { byte: span.start, line: span.line };
+    let lines = Lines { line: span.line };
     loop {
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(err) => {
-                let line = err.position().map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize).0);
+                let line = err.position().map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize, p.line()).0);
                 rows.errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
                 rows.malformed = true;
                 break;
             }
         }
-        let (line, offset) = record.position().map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize));
+        let (line, offset) = record.position().map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize, p.line()));
         if record.len() != names.len() {
             let column = field_column(bytes, offset, record.len().min(names.len()));
             rows.report(Diagnostic::new(located(line, column), format!(
@@ -186,25 +179,20 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
     }
 }
 
-/// Line numbers of records, counted from their byte offsets. The reader's own
-/// count is one short after a `\r\n` line end or a blank line, because a
-/// record's position is taken before the line ends that precede it.
+/// Line numbers of records. The reader's own count is one short after a
+/// `\r\n` line end or a blank line, because a record's position is taken
+/// before the line ends that precede it; those are counted here.
 struct Lines {
-    /// A byte offset reached, and its line.
-    byte: usize,
+    /// The line of the span's first byte.
     line: u64,
 }
 
 impl Lines {
-    /// The line and byte offset at which the record read from `offset` starts,
-    /// past the line ends before it. Offsets come in increasing order, so each
-    /// byte is counted once.
-    fn at(&mut self, bytes: &[u8], offset: usize) -> (u64, usize) {
-        let skipped = bytes[offset..].iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
-        let start = offset + skipped;
-        self.line += memchr::memchr_iter(b'\n', &bytes[self.byte..start]).count() as u64;
-        self.byte = start;
-        (self.line, start)
+    /// The line and byte offset at which the record read from `offset` (on
+    /// `line`, by the reader's count) starts, past the line ends before it.
+    fn at(&self, bytes: &[u8], offset: usize, line: u64) -> (u64, usize) {
+        let skipped = &bytes[offset..offset + bytes[offset..].iter().take_while(|&&b| b == b'\r' || b == b'\n').count()];
+        (self.line + line - 1 + memchr::memchr_iter(b'\n', skipped).count() as u64, offset + skipped.len())
     }
 }
 

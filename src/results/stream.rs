@@ -1,13 +1,11 @@
 //! Reading a results file block by block, as runs of whole rows cut at line
-//! ends and hashed as they are read, so that a large file is never held whole.
+//! ends, so that a large file is never held whole.
 
 use std::io::Read;
 
-use sha2::{Digest, Sha256};
-
 /// Bytes read per block: large enough that each block still splits into a
 /// span per core, small enough to stay a small part of the memory a build uses.
-pub(super) const BLOCK_BYTES: usize = 16 << 20;
+pub(super) const BLOCK_BYTES: usize = 8 << 20;
 
 /// Whole rows of the file, in order.
 pub(super) struct Block {
@@ -17,23 +15,24 @@ pub(super) struct Block {
     pub line: u64,
 }
 
-/// A file's content, block by block.
+/// A file's content, block by block. The blocks cover the content once, in order.
 pub(super) struct Blocks<'a> {
     source: Box<dyn Read + Send + 'a>,
     /// Bytes read past the end of the last block.
     carry: Vec<u8>,
+    /// A block's buffer given back, to read the next into.
+    spare: Vec<u8>,
     /// The line of `carry`'s first byte.
     line: u64,
     /// Bytes per block.
     size: usize,
-    hasher: Sha256,
     eof: bool,
 }
 
 impl<'a> Blocks<'a> {
     /// Blocks of about `size` bytes from `source`.
     pub fn new(source: Box<dyn Read + Send + 'a>, size: usize) -> Self {
-        Blocks { source, carry: Vec::new(), line: 1, size: size.max(1), hasher: Sha256::new(), eof: false }
+        Blocks { source, carry: Vec::new(), spare: Vec::new(), line: 1, size: size.max(1), eof: false }
     }
 
     /// The next block: whole lines from where the last one ended, or, once a
@@ -44,7 +43,10 @@ impl<'a> Blocks<'a> {
         if self.eof && self.carry.is_empty() {
             return Ok(None);
         }
-        let mut bytes = std::mem::take(&mut self.carry);
+        let mut bytes = std::mem::take(&mut self.spare);
+        bytes.clear();
+        bytes.extend_from_slice(&self.carry);
+        self.carry.clear();
         // The carried bytes have no quote: they followed the last cut.
         let (mut scanned, mut quoted) = (bytes.len(), false);
         loop {
@@ -59,7 +61,7 @@ impl<'a> Blocks<'a> {
                 continue;
             }
             if let Some(newline) = memchr::memrchr(b'\n', &bytes) {
-                self.carry = bytes[newline + 1..].to_vec();
+                self.carry.extend_from_slice(&bytes[newline + 1..]);
                 bytes.truncate(newline + 1);
                 break;
             }
@@ -77,18 +79,16 @@ impl<'a> Blocks<'a> {
         self.eof && self.carry.is_empty()
     }
 
-    /// Append up to `want` more bytes of the source to `bytes`, hashing them.
+    /// Append up to `want` more bytes of the source to `bytes`.
     fn fill(&mut self, bytes: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-        let start = bytes.len();
         let read = (&mut self.source).take(want as u64).read_to_end(bytes)?;
-        self.hasher.update(&bytes[start..]);
         self.eof = read < want;
         Ok(())
     }
 
-    /// The SHA-256 of the whole content in hex, once every block was read.
-    pub fn sha256(self) -> Option<String> {
-        self.done().then(|| crate::project::hex(&self.hasher.finalize()))
+    /// Give back a block's buffer, to read the next block into without a new allocation.
+    pub fn recycle(&mut self, bytes: Vec<u8>) {
+        self.spare = bytes;
     }
 }
 
@@ -102,7 +102,9 @@ mod tests {
         while let Some(block) = blocks.next_block().unwrap() {
             all.push((String::from_utf8(block.bytes).unwrap(), block.line));
         }
-        assert_eq!(blocks.sha256().unwrap(), crate::project::sha256_hex(text.as_bytes()));
+        assert!(blocks.done());
+        // The blocks cover the text once, in order.
+        assert_eq!(all.iter().map(|(b, _)| b.as_str()).collect::<String>(), text);
         all
     }
 

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::{Table, Values};
+use super::{CHUNK_ROWS, Chunks, Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
@@ -19,10 +19,19 @@ pub(super) fn validate(table: &Table, dataset: &Dataset, config: &Config, file: 
         let known = config.environments.keys().map(String::as_str);
         let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
         let unknown: Vec<u32> = (0..envs.words.len() as u32).filter(|&c| !config.environments.contains_key(&envs.words[c as usize])).collect();
-        let rows: Vec<usize> = envs.codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)).map(|(row, _)| row).take(MAX_SHOWN).collect();
+        let mut rows: Vec<usize> = Vec::new();
+        if !unknown.is_empty() {
+            for i in 0..envs.codes.chunk_count() {
+                let codes = envs.codes.chunk(i);
+                rows.extend(codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)).map(|(r, _)| i * CHUNK_ROWS + r).take(MAX_SHOWN - rows.len()));
+                if rows.len() == MAX_SHOWN {
+                    break;
+                }
+            }
+        }
         // The file is read again for the columns: this is the error path.
-        let wanted: Vec<(u64, usize)> = rows.iter().map(|&row| (u64::from(table.lines[row]), index)).collect();
-        for (&row, (line, column)) in rows.iter().zip(super::parse::locate(file, &wanted)) {
+        let wanted: Vec<(u64, usize)> = rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
+        for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
             let env = envs.get(row);
             errors.push(
                 Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
@@ -47,33 +56,43 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     // apart by comparing their keys.
     // foldhash's quality hasher mixes every input bit into the high bits kept
     // below (FxHash leaves them nearly constant for small numbers); fixed seed, so deterministic.
-    let hash = |row: usize| {
-        use std::hash::{BuildHasher, Hasher};
-        let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
-        columns.iter().for_each(|c| hasher.write_u64(c.values.key_bits(row)));
-        hasher.finish()
-    };
-    let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
-    let mut hashed: Vec<u64> = (0..table.len()).into_par_iter().map(|row| (hash(row) & !0xFFFF_FFFF) | row as u64).collect();
-    hashed.par_sort_unstable();
-    // Each repeated row and the first row with its key.
-    let mut repeated: Vec<(u32, u32)> = Vec::new();
-    for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
-        let mut firsts: Vec<u32> = Vec::new();
-        for row in run.iter().map(|&h| h as u32) {
-            match firsts.iter().find(|&&first| same(first, row)) {
-                Some(&first) => repeated.push((row, first)),
-                None => firsts.push(row),
-            }
+    // The entries go to one of 16 parts by the hash's top bits, each part in
+    // chunks that leave memory past the budget; each part is then sorted on its own.
+    let mut parts: Vec<Chunks<u64>> = (0..16).map(|_| Chunks::new(table.lines.store())).collect();
+    for i in 0..table.lines.chunk_count() {
+        let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
+        for r in 0..keys.first().map_or(0, Vec::len) {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
+            keys.iter().for_each(|k| hasher.write_u64(k[r]));
+            let hash = hasher.finish();
+            parts[(hash >> 60) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
         }
     }
+    let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
+    // Each repeated row and the first row with its key.
+    let mut repeated: Vec<(u32, u32)> = parts.par_iter().flat_map_iter(|part| {
+        let mut hashed = part.to_vec();
+        hashed.sort_unstable();
+        let mut repeated = Vec::new();
+        for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
+            let mut firsts: Vec<u32> = Vec::new();
+            for row in run.iter().map(|&h| h as u32) {
+                match firsts.iter().find(|&&first| same(first, row)) {
+                    Some(&first) => repeated.push((row, first)),
+                    None => firsts.push(row),
+                }
+            }
+        }
+        repeated
+    }).collect();
     repeated.sort_unstable();
     for &(row, first) in repeated.iter().take(MAX_SHOWN) {
         let described: Vec<String> =
             columns.iter().map(|c| format!("{} = {}", c.name, c.values.text_at(row as usize))).collect();
         errors.push(
-            Diagnostic::new(Location::new(&file.path, table.lines[row as usize] as usize, 1),
-                format!("duplicate run ({}), first seen on line {}", described.join(", "), table.lines[first as usize]))
+            Diagnostic::new(Location::new(&file.path, table.lines.get(row as usize) as usize, 1),
+                format!("duplicate run ({}), first seen on line {}", described.join(", "), table.lines.get(first as usize)))
                 .hint("each run appears once; renumber the run or delete the repeated row"),
         );
     }
@@ -93,7 +112,7 @@ mod tests {
             path: "results/t.csv".into(),
             columns: vec![
                 Column { name: "environment".into(), values: Values::Text(envs.iter().collect()) },
-                Column { name: "run".into(), values: Values::Number(runs.to_vec()) },
+                Column { name: "run".into(), values: Values::numbers_of(runs) },
             ],
             lines: (2..2 + runs.len() as u32).collect(),
         }

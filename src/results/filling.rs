@@ -1,0 +1,118 @@
+//! A table's columns filled block by block: each block's rows are moved into
+//! chunked columns ([`Chunks`]), so that only one block is ever held as vectors.
+
+use std::sync::Arc;
+
+use super::parse::Builder;
+use super::split::Rows;
+use super::{BlockTexts, Chunks, Column, Store, Texts, TextsBuilder, Values};
+
+/// One column being filled.
+enum Filling {
+    Number(Chunks<f64>),
+    Text(TextsBuilder, Chunks<u32>),
+}
+
+/// The columns of a table being filled, and the line of each row.
+pub(super) struct Filled {
+    columns: Vec<Filling>,
+    lines: Chunks<u32>,
+    store: Arc<Store>,
+}
+
+impl Filled {
+    /// No rows yet, in `columns` columns.
+    pub fn new(store: &Arc<Store>, columns: usize) -> Self {
+        Filled {
+            columns: (0..columns).map(|_| Filling::Number(Chunks::new(store))).collect(),
+            lines: Chunks::new(store),
+            store: Arc::clone(store),
+        }
+    }
+
+    /// Move the rows read so far out of `rows` (its columns keep their types and
+    /// distinct values). An undeclared column typed as numbers so far and as
+    /// text in `rows` is turned to text if `convert`, as one reader would do;
+    /// else `false` is returned, and the file must be read again by one reader.
+    pub fn take(&mut self, rows: &mut Rows, convert: bool) -> bool {
+        for (filling, builder) in self.columns.iter_mut().zip(rows.builders.iter_mut()) {
+            let empty = filling_len(filling) == 0;
+            match (&mut *filling, builder) {
+                (Filling::Number(chunks), Builder::Number(_, values)) => {
+                    chunks.extend(values);
+                    values.clear();
+                }
+                (Filling::Text(texts, codes), Builder::Text(block)) => {
+                    let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
+                    block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+                    block.clear_codes();
+                }
+                (Filling::Number(chunks), Builder::Text(block)) if empty || convert => {
+                    // The numbers so far become their shortest text, as when one
+                    // reader meets the first non-number of an undeclared column.
+                    let mut texts = TextsBuilder::default();
+                    let mut codes = Chunks::new(&self.store);
+                    chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code_of(&crate::format::plain(*v)))));
+                    let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
+                    block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+                    block.clear_codes();
+                    *filling = Filling::Text(texts, codes);
+                }
+                _ => return false,
+            }
+        }
+        self.lines.extend(&rows.lines);
+        rows.lines.clear();
+        true
+    }
+
+    /// The finished columns, named, and the lines. A column of only empty
+    /// cells is text (of empty values).
+    pub fn finish(self, names: &[String]) -> (Vec<Column>, Chunks<u32>) {
+        let columns = names.iter().zip(self.columns).map(|(name, filling)| {
+            let values = match filling {
+                Filling::Number(chunks) if !chunks.is_empty() && all_nan(&chunks) => {
+                    let mut codes = Chunks::new(&self.store);
+                    (0..chunks.len()).for_each(|_| codes.push(0));
+                    Values::Text(Texts { words: vec![String::new()], codes })
+                }
+                Filling::Number(chunks) => Values::Number(chunks),
+                Filling::Text(texts, codes) => Values::Text(Texts { words: texts.finish().0, codes }),
+            };
+            Column { name: name.clone(), values }
+        }).collect();
+        (columns, self.lines)
+    }
+
+    /// Number of rows taken.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+fn filling_len(filling: &Filling) -> usize {
+    match filling {
+        Filling::Number(chunks) => chunks.len(),
+        Filling::Text(_, codes) => codes.len(),
+    }
+}
+
+fn all_nan(chunks: &Chunks<f64>) -> bool {
+    let mut all = true;
+    chunks.for_each(|values| all = all && values.iter().all(|v| v.is_nan()));
+    all
+}
+
+impl TextsBuilder {
+    /// The code of `text`, adding it as a distinct value if new (without adding a row).
+    pub(super) fn code_of(&mut self, text: &str) -> u32 {
+        self.code(text)
+    }
+}
+
+impl From<TextsBuilder> for BlockTexts {
+    fn from(builder: TextsBuilder) -> Self {
+        let (words, codes) = builder.finish();
+        BlockTexts { words, codes }
+    }
+}
