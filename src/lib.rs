@@ -3,10 +3,13 @@
 //!
 //! A build runs these steps, one module each:
 //!
-//! 1. [`project::load`] reads `book.toml` ([`config`]), `results/*.csv`,
-//!    `content/*.md`, `templates/` and `fonts/` into memory. This and step 8 are the only
-//!    steps that touch the filesystem.
-//! 2. [`results::load`] parses and validates the CSVs into a [`results::ResultSet`].
+//! 1. [`project::load`] reads `book.toml` ([`config`]), `content/*.md`,
+//!    `templates/` and `fonts/` into memory, and lists `results/*.csv`.
+//! 2. [`results::load`] streams the CSVs block by block, parsing and validating
+//!    them into a [`results::ResultSet`] whose columns are held in chunks: in
+//!    memory up to a budget, in a temporary file past it ([`results::store`]),
+//!    so that memory stays flat however many rows there are. Steps 1, 2 and 8
+//!    are the only ones that touch the filesystem.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
 //! 4. [`markdown::expand`] fills the inline statistics into the pages of a
 //!    [`markdown::Document`] and collects its chart directives.

@@ -119,6 +119,7 @@ fn paper_inputs<'a>(project: &'a Project, prepared: &'a Prepared) -> render::pap
         assets: &project.assets, book: &prepared.book, stats_json: &prepared.stats,
         template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date: prepared.date,
         standard: project.config.paper.standard, fonts: &project.fonts,
+        families: &project.config.paper.fonts, config: &project.book,
     }
 }
 

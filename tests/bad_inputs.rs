@@ -54,7 +54,9 @@ const CASES: &[(&str, Break)] = &[
     ("path_data_outside", |r| append_content(r, &format!("{CHART}data = \"../../etc/passwd\"\n```\n").replace("data = \"runs\"\n", ""))),
     ("path_image_outside", |r| append_content(r, "\n![secret](../../etc/passwd)\n")),
     ("path_output_is_root", |r| edit(r, "book.toml", "[study]", "[output]\ndir = \".\"\n\n[study]")),
-    ("path_output_is_content", |r| edit(r, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]")),    ("font_file_not_a_font", |r| write(r, "fonts/Body.ttf", "this is not a font")),
+    ("path_output_is_content", |r| edit(r, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]")),
+    ("font_file_not_a_font", |r| write(r, "fonts/Body.ttf", "this is not a font")),
+    ("font_family_unknown", |r| edit(r, "book.toml", "[study]", "[paper]\nfonts = [\"Libertinus Serif\", \"Libertinus Sreif\"]\n\n[study]")),
 ];
 
 #[test]

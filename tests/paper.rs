@@ -15,7 +15,7 @@ use report::render::typst_markup;
 
 fn compile(markdown: &str) -> Result<Vec<u8>, String> {
     let markup = typst_markup::convert(markdown, &report::render::Refs::none());
-    let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None, fonts: vec![] };
+    let project = PaperProject { main: markup.text.clone(), files: Default::default(), date: None, standard: report::config::PdfStandard::None, fonts: vec![], families: vec![] };
     pdf::render(&project).map_err(|e| format!("{e:?}\n--- markup ---\n{}", markup.text))
 }
 
@@ -209,7 +209,7 @@ fn the_exported_typst_project_typesets_the_same_paper() {
     let out = report(study.path(), &["typst", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     // SOURCE_DATE_EPOCH=1700000000 is 2023-11-14 22:13:20 UTC.
-    let mut project = PaperProject { main: String::new(), files: Default::default(), date: Some((2023, 11, 14, 22, 13, 20)), standard: report::config::PdfStandard::Ua1, fonts: vec![] };
+    let mut project = PaperProject { main: String::new(), files: Default::default(), date: Some((2023, 11, 14, 22, 13, 20)), standard: report::config::PdfStandard::Ua1, fonts: vec![], families: vec![] };
     for (path, bytes) in contents(&dir) {
         let name = path.to_string_lossy().into_owned();
         match name.as_str() {

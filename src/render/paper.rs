@@ -58,6 +58,10 @@ pub struct PaperInputs<'a> {
     pub standard: crate::config::PdfStandard,
     /// The study's font files (`fonts/`).
     pub fonts: &'a [SourceFile],
+    /// The font families book.toml asks for (`[paper] fonts`).
+    pub families: &'a [String],
+    /// book.toml itself, to point at a family no font has.
+    pub config: &'a SourceFile,
 }
 
 /// The paper as a Typst project, before it is compiled: what `report typst` writes.
@@ -76,7 +80,10 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(errors) => {
-            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| locate(e, &parts, &template_path, &project.main)).collect();
+            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| match e.file.as_deref() {
+                Some(pdf::FAMILY_ERROR_FILE) => locate_family(e, inputs),
+                _ => locate(e, &parts, &template_path, &project.main),
+            }).collect();
             if errors.len() > MAX_ERRORS {
                 located.push(Diagnostic::new(Location::file(&template_path), format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS)));
             }
@@ -87,7 +94,7 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
 
 /// Convert the content and gather the template and data files into a Typst project.
 pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
-    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard, fonts } = *inputs;
+    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard, fonts, families, .. } = *inputs;
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
@@ -126,8 +133,16 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
     let fonts = fonts.iter().map(|f| (f.path.display().to_string(), f.bytes.clone())).collect();
-    let project = PaperProject { main, files, date, standard, fonts };
+    let project = PaperProject { main, files, date, standard, fonts, families: families.to_vec() };
     Ok(Source { project, warnings, parts, template_path })
+}
+
+/// Point an error about a family of `[paper] fonts` at the family in book.toml.
+fn locate_family(error: &TypstError, inputs: &PaperInputs) -> Diagnostic {
+    let text = inputs.config.text().unwrap_or_default();
+    let family = inputs.families.get(error.offset).map(String::as_str).unwrap_or_default();
+    let offset = text.find(&format!("\"{family}\"")).map_or(0, |i| i + 1);
+    Diagnostic::new(Location::at_offset(&inputs.config.path, text, offset), error.message.clone()).hint(error.hints.join("; "))
 }
 
 /// Point a Typst error at the Markdown or template line behind it.

@@ -27,7 +27,13 @@ pub struct PaperProject {
     pub standard: crate::config::PdfStandard,
     /// The study's own font files (`fonts/`), by path, added to the embedded ones.
     pub fonts: Vec<(String, Vec<u8>)>,
+    /// The families book.toml's `[paper] fonts` asks for: each must be among the fonts.
+    pub families: Vec<String>,
 }
+
+/// The file of a [`TypstError`] about a family of `[paper] fonts`; its
+/// offset is the family's index in [`PaperProject::families`].
+pub const FAMILY_ERROR_FILE: &str = "book.toml";
 
 /// A problem Typst reported: the virtual file, the byte offset in it, and the message.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +112,21 @@ fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
     Ok(Arc::new(Fonts::new(faces)))
 }
 
+/// The families of `[paper] fonts` that no font has (Typst would only warn,
+/// and set the text in the next family without a word).
+fn missing_families(project: &PaperProject, fonts: &Fonts) -> Vec<TypstError> {
+    let known: Vec<&str> = fonts.book.families().map(|(family, _)| family).collect();
+    project.families.iter().enumerate()
+        .filter(|(_, family)| !fonts.book.contains_family(&family.to_lowercase()))
+        .map(|(index, family)| TypstError {
+            file: Some(FAMILY_ERROR_FILE.into()),
+            offset: index,
+            message: format!("no font of the family `{family}`, in `fonts/` or built in"),
+            hints: vec![format!("add its .ttf, .otf or .ttc files to `fonts/`, or fix the name: {}", crate::diagnostic::suggest(family, known.iter().copied()))],
+        })
+        .collect()
+}
+
 struct PaperWorld {
     library: LazyHash<Library>,
     main: FileId,
@@ -175,7 +196,12 @@ impl World for PaperWorld {
 
 /// Compile `project` and export it as PDF bytes.
 pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
-    let world = PaperWorld::new(project, fonts_for(project)?);
+    let fonts = fonts_for(project)?;
+    let missing = missing_families(project, &fonts);
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let world = PaperWorld::new(project, fonts);
     let document = typst::compile::<PagedDocument>(&world).output.map_err(|errs| convert(&world, &errs))?;
     let timestamp = project
         .date
@@ -209,7 +235,7 @@ mod tests {
     use super::*;
 
     fn project(main: &str) -> PaperProject {
-        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None, fonts: vec![] }
+        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None, fonts: vec![], families: vec![] }
     }
 
     #[test]
@@ -261,5 +287,17 @@ mod tests {
         let mut good = project("#set text(font: \"Noto Emoji\")\nHi");
         good.fonts = vec![("fonts/emoji.ttf".into(), FALLBACK_FONTS[2].1.to_vec())];
         assert!(render(&good).is_ok());
+    }
+
+    #[test]
+    fn every_family_asked_for_must_be_among_the_fonts() {
+        let mut paper = project("Hi");
+        // Family names match whatever their case; the built-in fallbacks count.
+        paper.families = vec!["libertinus SERIF".into(), "Noto Emoji".into(), "Comic Sans".into(), "DejaVu Sans Mono".into()];
+        let errors = render(&paper).unwrap_err();
+        let missing: Vec<(Option<&str>, usize)> = errors.iter().map(|e| (e.file.as_deref(), e.offset)).collect();
+        assert_eq!(missing, [(Some(FAMILY_ERROR_FILE), 2)]);
+        paper.families.remove(2);
+        assert!(render(&paper).is_ok());
     }
 }

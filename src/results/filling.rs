@@ -35,35 +35,15 @@ impl Filled {
     /// text in `rows` is turned to text if `convert`, as one reader would do;
     /// else `false` is returned, and the file must be read again by one reader.
     pub fn take(&mut self, rows: &mut Rows, convert: bool) -> bool {
-        for (filling, builder) in self.columns.iter_mut().zip(rows.builders.iter_mut()) {
-            let empty = filling_len(filling) == 0;
-            match (&mut *filling, builder) {
-                (Filling::Number(chunks), Builder::Number(_, values)) => {
-                    chunks.extend(values);
-                    values.clear();
-                }
-                (Filling::Text(texts, codes), Builder::Text(block)) => {
-                    let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
-                    block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
-                    block.clear_codes();
-                }
-                (Filling::Number(chunks), Builder::Text(block)) if empty || convert => {
-                    // The numbers so far become their shortest text, as when one
-                    // reader meets the first non-number of an undeclared column.
-                    let mut texts = TextsBuilder::default();
-                    let mut codes = Chunks::new(&self.store);
-                    chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code_of(&crate::format::plain(*v)))));
-                    let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
-                    block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
-                    block.clear_codes();
-                    *filling = Filling::Text(texts, codes);
-                }
-                _ => return false,
-            }
-        }
+        use rayon::prelude::*;
+        // Each column on its own core.
+        let store = &self.store;
+        let taken: Vec<bool> = self.columns.par_iter_mut().zip(rows.builders.par_iter_mut())
+            .map(|(filling, builder)| take_column(filling, builder, convert, store))
+            .collect();
         self.lines.extend(&rows.lines);
         rows.lines.clear();
-        true
+        taken.into_iter().all(|ok| ok)
     }
 
     /// The finished columns, named, and the lines. A column of only empty
@@ -88,6 +68,35 @@ impl Filled {
     pub fn len(&self) -> usize {
         self.lines.len()
     }
+}
+
+/// Move a block's cells of one column into `filling`; see [`Filled::take`].
+fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, store: &Arc<Store>) -> bool {
+    let empty = filling_len(filling) == 0;
+    match (&mut *filling, builder) {
+        (Filling::Number(chunks), Builder::Number(_, values)) => {
+            chunks.extend(values);
+            values.clear();
+        }
+        (Filling::Text(texts, codes), Builder::Text(block)) => {
+            let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
+            block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+            block.clear_codes();
+        }
+        (Filling::Number(chunks), Builder::Text(block)) if empty || convert => {
+            // The numbers so far become their shortest text, as when one
+            // reader meets the first non-number of an undeclared column.
+            let mut texts = TextsBuilder::default();
+            let mut codes = Chunks::new(store);
+            chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code_of(&crate::format::plain(*v)))));
+            let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
+            block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+            block.clear_codes();
+            *filling = Filling::Text(texts, codes);
+        }
+        _ => return false,
+    }
+    true
 }
 
 fn filling_len(filling: &Filling) -> usize {

@@ -1,5 +1,6 @@
-//! The results stage: raw CSV files parsed and validated into a typed, columnar
-//! [`ResultSet`].
+//! The results stage: raw CSV files streamed, parsed and validated into a
+//! typed, columnar [`ResultSet`], its columns in chunks that leave memory past
+//! a budget ([`store`]).
 
 mod derive;
 mod filling;

@@ -39,39 +39,54 @@ pub(super) fn read_blocks(
     let (mut all, mut rows, mut spare) = (Rows::new(header.types, 0), Rows::new(header.types, 0), Vec::new());
     let mut hasher = sha2::Sha256::new();
     let mut start = header.body.start;
-    loop {
-        let block = match first.take() {
-            Some(block) => block,
-            None => match blocks.next_block().map_err(|err| cannot_read(file, &err))? {
-                Some(block) => block,
-                None => break,
-            },
-        };
+    let mut current = match first.take() {
+        Some(block) => Some(block),
+        None => blocks.next_block().map_err(|err| cannot_read(file, &err))?,
+    };
+    while let Some(block) = current.take() {
         let context = Context { bytes: &block.bytes, line: block.line, names: header.names, file, types: header.types };
         let line = if start > 0 { header.body.line } else { block.line };
         let span = Span { start: start.min(block.bytes.len()), end: block.bytes.len(), line };
         start = 0;
-        // The blocks cover the file once, in order: hashed beside the parsing.
-        if parts == 1 {
-            rayon::join(|| hasher.update(&block.bytes), || read_span_into(&context, span, &mut all));
-            filled.take(&mut all, true);
-            if all.malformed {
-                return Ok(Some((filled, all, None))); // One reader stops at malformed CSV.
+        // The next block is read while this one is parsed, and the blocks,
+        // which cover the file once and in order, are hashed beside the parsing.
+        let (next, flow) = rayon::join(|| blocks.next_block(), || {
+            if parts == 1 {
+                rayon::join(|| hasher.update(&block.bytes), || read_span_into(&context, span, &mut all));
+                filled.take(&mut all, true);
+                // One reader stops at malformed CSV.
+                return if all.malformed { Flow::Stop } else { Flow::Go };
             }
-        } else {
             rows.reset(header.types);
             let spans = split::spans(&block.bytes, span.start, span.line, parts);
             let ((), read) = rayon::join(|| hasher.update(&block.bytes), || read_spans(&context, &spans, &mut rows, &mut spare));
             if read.is_none() || !filled.take(&mut rows, false) {
-                return Ok(None);
+                return Flow::Again;
             }
             std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
             all.dropped += rows.dropped;
+            Flow::Go
+        });
+        match flow {
+            Flow::Go => {}
+            Flow::Stop => return Ok(Some((filled, all, None))),
+            Flow::Again => return Ok(None),
         }
         blocks.recycle(block.bytes);
+        current = next.map_err(|err| cannot_read(file, &err))?;
     }
     let hash = blocks.done().then(|| crate::project::hex(&hasher.finalize()));
     Ok(Some((filled, all, hash)))
+}
+
+/// What [`read_blocks`] does after a block.
+enum Flow {
+    /// Read the next block.
+    Go,
+    /// Stop: the CSV is malformed.
+    Stop,
+    /// Spans could not be joined: read the file again by one reader.
+    Again,
 }
 
 /// The error for a results file that cannot be read.

@@ -58,21 +58,26 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     // below (FxHash leaves them nearly constant for small numbers); fixed seed, so deterministic.
     // The entries go to one of 16 parts by the hash's top bits, each part in
     // chunks that leave memory past the budget; each part is then sorted on its own.
-    let mut parts: Vec<Chunks<u64>> = (0..16).map(|_| Chunks::new(table.lines.store())).collect();
-    for i in 0..table.lines.chunk_count() {
-        let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
-        for r in 0..keys.first().map_or(0, Vec::len) {
-            use std::hash::{BuildHasher, Hasher};
-            let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
-            keys.iter().for_each(|k| hasher.write_u64(k[r]));
-            let hash = hasher.finish();
-            parts[(hash >> 60) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
+    // A run of chunks per core, each with its own 16 parts.
+    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+    let runs: Vec<Vec<Chunks<u64>>> = (0..cores).into_par_iter().map(|core| {
+        let mut parts: Vec<Chunks<u64>> = (0..16).map(|_| Chunks::new(table.lines.store())).collect();
+        for i in chunks * core / cores..chunks * (core + 1) / cores {
+            let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
+            for r in 0..keys.first().map_or(0, Vec::len) {
+                use std::hash::{BuildHasher, Hasher};
+                let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
+                keys.iter().for_each(|k| hasher.write_u64(k[r]));
+                let hash = hasher.finish();
+                parts[(hash >> 60) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
+            }
         }
-    }
+        parts
+    }).collect();
     let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
     // Each repeated row and the first row with its key.
-    let mut repeated: Vec<(u32, u32)> = parts.par_iter().flat_map_iter(|part| {
-        let mut hashed = part.to_vec();
+    let mut repeated: Vec<(u32, u32)> = (0..16).into_par_iter().flat_map_iter(|part| {
+        let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
         hashed.sort_unstable();
         let mut repeated = Vec::new();
         for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
