@@ -73,6 +73,8 @@ pub struct BuildSummary {
     pub warnings: Vec<Diagnostic>,
     /// Time per stage, loading and writing included.
     pub timings: Timings,
+    /// Bytes of results written to a temporary file past the memory budget.
+    pub spilled: u64,
 }
 
 /// Write the paper as a Typst project to `options.out` (atomically, like a
@@ -119,7 +121,9 @@ pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let (project, out, mut timings) = open(root, options)?;
     let rendered = pipeline::render(project, options.source_date_epoch)?;
     timings.0.extend(rendered.timings.0);
-    write(&rendered.site, out, rendered.warnings, timings)
+    let mut summary = write(&rendered.site, out, rendered.warnings, timings)?;
+    summary.spilled = rendered.spilled;
+    Ok(summary)
 }
 
 /// Load the study, timed, and where it may write: how `build` and `typst` begin.
@@ -137,6 +141,6 @@ fn write(site: &output::Site, out: PathBuf, warnings: Vec<Diagnostic>, mut timin
     let mut clock = std::time::Instant::now();
     output::write(site, &out)?;
     timings.lap("write", &mut clock);
-    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings })
+    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings, spilled: 0 })
 }
 

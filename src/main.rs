@@ -205,6 +205,9 @@ fn build(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>, format: Form
             for (stage, time) in &summary.timings.0 {
                 eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
             }
+            if summary.spilled > 0 {
+                eprintln!("  results past the memory budget: {:.0} MB in a temporary file", summary.spilled as f64 / 1e6);
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -23,6 +23,8 @@ pub struct Rendered {
     pub warnings: Vec<Diagnostic>,
     /// Time per stage.
     pub timings: Timings,
+    /// Bytes of results written to the temporary file, past the memory budget.
+    pub spilled: u64,
 }
 
 /// Time spent per stage, in order.
@@ -171,7 +173,7 @@ pub fn render(project: Project, source_date_epoch: Option<i64>) -> Result<Render
     let paper = typeset(&project, &prepared)?;
     timings.lap("pdf", &mut clock);
     let site = assemble(&project, &prepared, Some(paper.pdf));
-    Ok(Rendered { site, warnings: paper.warnings, timings })
+    Ok(Rendered { site, warnings: paper.warnings, timings, spilled: analyzed.results.spilled() })
 }
 
 /// Every output file in one [`Site`]; without a PDF when it is still being typeset.

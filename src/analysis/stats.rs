@@ -58,18 +58,14 @@ impl Summary {
         if n <= IN_MEMORY {
             return Self::of_owned(sample.to_vec());
         }
-        let (mut sum, mut lo, mut hi) = (0.0, f64::INFINITY, f64::NEG_INFINITY);
-        sample.for_each(|chunk| chunk.iter().for_each(|&v| {
-            sum += v;
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }));
+        let mut sum = 0.0;
+        sample.for_each(|chunk| chunk.iter().for_each(|&v| sum += v));
         let mean = sum / n as f64;
         let mut squares = 0.0;
         sample.for_each(|chunk| chunk.iter().for_each(|&v| squares += (v - mean) * (v - mean)));
         let sd = (squares / (n - 1) as f64).sqrt();
-        let upper = nth(sample, n / 2, lo, hi);
-        let median = if n % 2 == 1 { upper } else { (nth(sample, n / 2 - 1, lo, hi) + upper) / 2.0 };
+        let upper = nth(sample, n / 2);
+        let median = if n % 2 == 1 { upper } else { (nth(sample, n / 2 - 1) + upper) / 2.0 };
         Some(Self::from_parts(n, mean, median, Some(sd)))
     }
 
@@ -109,48 +105,47 @@ impl Summary {
 /// Samples up to this many values are summarised in memory (8 MiB).
 pub const IN_MEMORY: usize = 1 << 20;
 
-/// The `k`-th smallest (from 0) of the values of `sample`, all within [`lo`,
-/// `hi`], read chunk by chunk: a histogram of 2^16 buckets over [lo, hi] finds
-/// the bucket that holds it, and that bucket's values are selected in memory,
-/// or, if too many, the bucket is split in turn. The bucket of a value only
-/// grows with the value, so a bucket's values are exactly those between its
-/// least and greatest; each round leaves fewer values, and equal ones end it.
-fn nth(sample: &Chunks<f64>, mut k: usize, mut lo: f64, mut hi: f64) -> f64 {
-    const BUCKETS: usize = 1 << 16;
-    for _ in 0..64 {
-        if lo >= hi {
-            return lo;
-        }
-        // Halved, so that hi − lo cannot overflow.
-        let scale = BUCKETS as f64 / (hi * 0.5 - lo * 0.5);
-        let bucket = |v: f64| (((v * 0.5 - lo * 0.5) * scale) as usize).min(BUCKETS - 1);
-        let (mut counts, mut least, mut most) = (vec![0usize; BUCKETS], vec![f64::INFINITY; BUCKETS], vec![f64::NEG_INFINITY; BUCKETS]);
-        sample.for_each(|chunk| for &v in chunk.iter().filter(|&&v| lo <= v && v <= hi) {
-            let b = bucket(v);
-            counts[b] += 1;
-            least[b] = least[b].min(v);
-            most[b] = most[b].max(v);
+/// The `k`-th smallest (from 0) of the values of `sample` in the order of
+/// [`f64::total_cmp`], read chunk by chunk: a radix selection on the value's
+/// bits made to sort as unsigned integers. Each round counts the next 16 bits
+/// of the values that share the bits fixed so far, and fixes the 16 bits of
+/// the bucket that holds the `k`-th; once a bucket holds few enough values,
+/// they are selected in memory. At most four rounds, whatever the values
+/// (infinities, subnormals and repeats included).
+fn nth(sample: &Chunks<f64>, mut k: usize) -> f64 {
+    /// The value's bits, ordered as `total_cmp` orders the values.
+    fn key(v: f64) -> u64 {
+        let bits = v.to_bits();
+        if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
+    }
+    // Values whose key agrees with `prefix` on the bits above `shift`.
+    let (mut prefix, mut shift) = (0u64, 64u32);
+    let fits = |v: u64, prefix: u64, shift: u32| shift == 64 || v >> shift == prefix;
+    loop {
+        let mut counts = vec![0usize; 1 << 16];
+        let below = shift - 16;
+        sample.for_each(|chunk| for &v in chunk {
+            let key = key(v);
+            if fits(key, prefix, shift) {
+                counts[(key >> below & 0xFFFF) as usize] += 1;
+            }
         });
-        let mut b = 0;
-        while k >= counts[b] {
-            k -= counts[b];
-            b += 1;
+        let mut bucket = 0;
+        while k >= counts[bucket] {
+            k -= counts[bucket];
+            bucket += 1;
         }
-        if counts[b] <= IN_MEMORY {
-            let (l, h) = (least[b], most[b]);
-            let mut values = Vec::with_capacity(counts[b]);
-            sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| l <= v && v <= h)));
+        prefix = if shift == 64 { bucket as u64 } else { prefix << 16 | bucket as u64 };
+        shift = below;
+        if counts[bucket] <= IN_MEMORY || shift == 0 {
+            let mut values = Vec::with_capacity(counts[bucket]);
+            sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| fits(key(v), prefix, shift))));
             return *values.select_nth_unstable_by(k, f64::total_cmp).1;
         }
-        (lo, hi) = (least[b], most[b]);
     }
-    // Not reached for real numbers; select among what is left, in memory.
-    let mut values = Vec::new();
-    sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| lo <= v && v <= hi)));
-    let k = k.min(values.len().saturating_sub(1));
-    *values.select_nth_unstable_by(k, f64::total_cmp).1
 }
 
+/// The median of values without NaN (reordering them).
 fn median(values: &mut [f64]) -> f64 {
     let (count, middle) = (values.len(), values.len() / 2);
     let (lower, upper, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
@@ -241,26 +236,35 @@ mod tests {
     /// full selection, checked against sorting here too).
     #[test]
     fn a_large_sample_on_disk_gives_the_same_summary() {
-        use crate::results::{Chunks, Store};
+        use crate::results::{CHUNK_ROWS, Chunks, Store};
         let n = 2 * IN_MEMORY + 3;
-        // Many repeats, a wide range and a cluster: 1e-300, 1e300, and most values near 30.
-        let values: Vec<f64> = (0..n).map(|i| match i % 10 {
+        // Many repeats, a wide range and a cluster: subnormals, ±0, 1e-300,
+        // 1e300, and most values near 30; then the same with infinities.
+        let finite: Vec<f64> = (0..n).map(|i| match i % 10 {
             0 => 1e-300,
+            1 if i % 30 == 1 => -0.0,
+            1 if i % 30 == 11 => 5e-324,
             1 => 1e300,
             2 => 30.0,
             _ => 30.0 + ((i * 7919) % 1_000_003) as f64 * 1e-9,
         }).collect();
-        for n in [n, n - 1] {
-            let sample = &values[..n];
-            let mut on_disk = Chunks::new(&Store::new(0));
-            on_disk.extend(sample);
-            assert_eq!(on_disk.store().spilled(), (n / crate::results::CHUNK_ROWS * crate::results::CHUNK_ROWS * 8) as u64);
-            let in_memory = Summary::of_owned(sample.to_vec()).unwrap();
-            assert_eq!(Summary::of_sample(&on_disk).unwrap(), in_memory);
-            let mut sorted = sample.to_vec();
-            sorted.sort_by(f64::total_cmp);
-            let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
-            assert_eq!(in_memory.median, median);
+        let infinite: Vec<f64> = finite.iter().enumerate()
+            .map(|(i, &v)| match i % 50 { 0 => f64::INFINITY, 7 => f64::NEG_INFINITY, _ => v }).collect();
+        for values in [&finite, &infinite] {
+            for n in [n, n - 1] {
+                let sample = &values[..n];
+                let mut on_disk = Chunks::new(&Store::new(0));
+                on_disk.extend(sample);
+                assert_eq!(on_disk.store().spilled(), (n / CHUNK_ROWS * CHUNK_ROWS * 8) as u64);
+                let (chunked, in_memory) = (Summary::of_sample(&on_disk).unwrap(), Summary::of_owned(sample.to_vec()).unwrap());
+                let mut sorted = sample.to_vec();
+                sorted.sort_by(f64::total_cmp);
+                let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+                assert_eq!((chunked.median, in_memory.median), (median, median));
+                if values == &finite {
+                    assert_eq!(chunked, in_memory);
+                }
+            }
         }
         // Equal values end the selection at once.
         let mut same = Chunks::new(&Store::new(0));

@@ -141,7 +141,11 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
 fn locate_family(error: &TypstError, inputs: &PaperInputs) -> Diagnostic {
     let text = inputs.config.text().unwrap_or_default();
     let family = inputs.families.get(error.offset).map(String::as_str).unwrap_or_default();
-    let offset = text.find(&format!("\"{family}\"")).map_or(0, |i| i + 1);
+    // The family as written after the `fonts` key, in either kind of quotes.
+    let after = text.find("fonts").unwrap_or(0);
+    let offset = [format!("\"{family}\""), format!("'{family}'")].iter()
+        .filter_map(|quoted| text[after..].find(quoted.as_str()))
+        .min().map_or(0, |i| after + i + 1);
     Diagnostic::new(Location::at_offset(&inputs.config.path, text, offset), error.message.clone()).hint(error.hints.join("; "))
 }
 

@@ -78,12 +78,16 @@ fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, stor
             chunks.extend(values);
             values.clear();
         }
-        (Filling::Text(texts, codes), Builder::Text(block)) => {
+        // Numbers turned to text in this block, which one reader, already
+        // reading text, would have kept as written: read again by one reader.
+        (Filling::Text(..), Builder::Text(_, true)) if !convert => return false,
+        (Filling::Text(texts, codes), Builder::Text(block, _)) => {
             let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
             block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
-            block.clear_codes();
+            // A fresh builder: the next block maps only its own distinct values.
+            *block = TextsBuilder::default();
         }
-        (Filling::Number(chunks), Builder::Text(block)) if empty || convert => {
+        (Filling::Number(chunks), Builder::Text(block, _)) if empty || convert => {
             // The numbers so far become their shortest text, as when one
             // reader meets the first non-number of an undeclared column.
             let mut texts = TextsBuilder::default();
@@ -91,7 +95,7 @@ fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, stor
             chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code_of(&crate::format::plain(*v)))));
             let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
             block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
-            block.clear_codes();
+            *block = TextsBuilder::default();
             *filling = Filling::Text(texts, codes);
         }
         _ => return false,

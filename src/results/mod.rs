@@ -187,6 +187,14 @@ impl TextsBuilder {
     }
 }
 
+impl ResultSet {
+    /// Bytes of columns and samples written to the temporary file so far,
+    /// past the memory budget.
+    pub fn spilled(&self) -> u64 {
+        self.tables.values().next().map_or(0, |t| t.lines.store().spilled())
+    }
+}
+
 impl Table {
     /// A table of `columns` (all of the same length), rows on lines 2, 3, ...
     pub fn new(name: &str, path: &str, columns: Vec<(&str, Values)>) -> Table {

@@ -72,14 +72,16 @@ pub(super) fn parse_in(file: &SourceFile, dataset: &Dataset, store: &Arc<Store>,
 pub(super) enum Builder {
     /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
     Number(Option<ColumnType>, Vec<f64>),
-    /// Text, each distinct value stored once.
-    Text(TextsBuilder),
+    /// Text, each distinct value stored once; `true` if the column turned to
+    /// text after numbers, which were then written in their shortest form
+    /// (`1.10` as `1.1`).
+    Text(TextsBuilder, bool),
 }
 
 impl Builder {
     pub(super) fn new(declared: Option<ColumnType>, capacity: usize) -> Self {
         match declared {
-            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity)),
+            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity), false),
             other => Builder::Number(other, Vec::with_capacity(capacity)),
         }
     }
@@ -87,7 +89,7 @@ impl Builder {
     /// Add one cell; a bad value is stored as empty and reported.
     pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
         match self {
-            Builder::Text(texts) => {
+            Builder::Text(texts, _) => {
                 texts.push(text);
                 Ok(())
             }
@@ -103,7 +105,8 @@ impl Builder {
                         texts.push(&crate::format::plain(*v));
                     }
                     texts.push(text);
-                    *self = Builder::Text(texts);
+                    // Empty cells convert to empty text, as one reader keeps them.
+                    *self = Builder::Text(texts, values.iter().any(|v| !v.is_nan()));
                     Ok(())
                 }
                 Err(problem) => {
@@ -132,26 +135,27 @@ impl Builder {
 
     /// Move the cells of the same column from the next span to the end of
     /// this one; `None` when the two spans inferred different types for an
-    /// undeclared column.
+    /// undeclared column, or when the next span turned numbers to text that one
+    /// reader, already reading text, would have kept as written (`1.10`, not `1.1`).
     pub(super) fn append(&mut self, next: &mut Builder) -> Option<()> {
         match (self, next) {
             (Builder::Number(_, values), Builder::Number(_, more)) => {
                 values.extend_from_slice(more);
                 more.clear();
             }
-            (Builder::Text(texts), Builder::Text(more)) => texts.append_from(more),
+            (Builder::Text(texts, _), Builder::Text(more, false)) => texts.append_from(more),
             _ => return None,
         }
         Some(())
     }
 
     /// Empty, ready for the next span: of the declared type, or numeric until a
-    /// cell says otherwise (the room already taken is kept).
+    /// cell says otherwise (a numeric column keeps the room it took).
     pub(super) fn reset(&mut self, declared: Option<ColumnType>) {
         match self {
             Builder::Number(_, values) => values.clear(),
-            Builder::Text(texts) if declared == Some(ColumnType::Text) => texts.clear_codes(),
-            Builder::Text(_) => *self = Builder::new(declared, 0),
+            // A fresh text column: the next block maps only its own distinct values.
+            Builder::Text(..) => *self = Builder::new(declared, 0),
         }
     }
 }

@@ -101,6 +101,9 @@ pub(super) fn cannot_read(file: &SourceFile, err: &std::io::Error) -> Diagnostic
 /// messages only. Column 1 where the file cannot be read again.
 pub(super) fn locate(file: &SourceFile, wanted: &[(u64, usize)]) -> Vec<(u64, usize)> {
     let mut found: Vec<(u64, usize)> = wanted.iter().map(|&(line, _)| (line, 1)).collect();
+    if wanted.is_empty() {
+        return found;
+    }
     let Ok(mut blocks) = open(file, BLOCK_BYTES) else { return found };
     while let Ok(Some(block)) = blocks.next_block() {
         let last = block.line + memchr::memchr_iter(b'\n', &block.bytes).count() as u64;
@@ -164,7 +167,7 @@ mod tests {
             Ok(t) => format!("{:?}", (t.lines.to_vec(), t.columns.iter().map(|c| format!("{}={}", c.name, show(&c.values))).collect::<Vec<_>>())),
             Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
         };
-        // One reader reading one block is the reference; blocks of 1 KB to 16 MB
+        // One reader reading one block is the reference; blocks of 1 KB to 8 MiB
         // (about 2,500 blocks down to one), one span or four per block, must give the same.
         let all = usize::MAX / 2;
         let one = render(parse_in(&file, &dataset, &Store::new(1 << 20), 1, all));
@@ -208,6 +211,25 @@ mod tests {
             for (parts, block) in [(1, 7), (2, 7), (2, 64), (4, 100)] {
                 assert_eq!(render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)), one, "{parts} spans, blocks of {block} bytes");
             }
+        }
+    }
+
+    /// An undeclared column turns to text partway: one reader writes the
+    /// numbers before as `1.1` and keeps the cells after as written, `1.10`.
+    /// Blocks and spans that start with numbers must not write `1.1` instead.
+    #[test]
+    fn numbers_turned_to_text_read_as_one_reader_reads_them() {
+        let rows = |n: usize| "base,1,2.5,1.10\n".repeat(n);
+        let text = format!("environment,procs,time_s,version\n{}base,1,2.5,dev\n{}base,1,2.5,dev\n{}", rows(30), rows(3000), rows(30));
+        let file = SourceFile::new("results/runs.csv", text.into_bytes());
+        let parse = |parts, block| match parse_in(&file, &Dataset::default(), &Store::new(1 << 20), parts, block) {
+            Ok(t) => show(&t.columns[3].values),
+            Err(d) => format!("{d:?}"),
+        };
+        let one = parse(1, usize::MAX / 2);
+        assert!(one.contains("\"1.1\"") && one.contains("\"1.10\""), "{one}");
+        for (parts, block) in [(2, usize::MAX / 2), (1, 100), (2, 100), (4, 1000)] {
+            assert_eq!(parse(parts, block), one, "{parts} spans, blocks of {block} bytes");
         }
     }
 

@@ -22,22 +22,27 @@ pub(super) struct Span {
     pub line: u64,
 }
 
-/// The rows from byte `start` (on line `line`) to the end, cut into at most
-/// `parts` spans at line ends. A file with a quote character stays in one
-/// span, since a quoted field may hold a line break.
+/// The rows from byte `start` (on line `line`, at a record's start) to the end
+/// of the block, cut into at most `parts` spans at line ends that end a record
+/// (not inside a quoted field, which may hold a line break).
 pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<Span> {
     let whole = Span { start, end: bytes.len(), line };
     let length = bytes.len().saturating_sub(start);
     let parts = parts.min(length / MIN_SPAN_BYTES).max(1);
-    if parts == 1 || memchr::memchr(b'"', &bytes[start..]).is_some() {
+    if parts == 1 {
         return vec![whole];
     }
+    let quoted = memchr::memchr(b'"', &bytes[start..]).is_some();
     let mut spans = Vec::with_capacity(parts);
     let mut current = whole;
     for part in 1..parts {
         let target = (start + length * part / parts).max(current.start);
-        let Some(newline) = memchr::memchr(b'\n', &bytes[target..]) else { break };
-        let end = target + newline + 1;
+        let end = if quoted {
+            super::stream::record_ends(bytes, current.start).find(|&end| end > target)
+        } else {
+            memchr::memchr(b'\n', &bytes[target..]).map(|newline| target + newline + 1)
+        };
+        let Some(end) = end else { break };
         let lines = memchr::memchr_iter(b'\n', &bytes[current.start..end]).count() as u64;
         spans.push(Span { end, ..current });
         current = Span { start: end, end: bytes.len(), line: current.line + lines };
@@ -235,10 +240,14 @@ mod tests {
     }
 
     #[test]
-    fn small_or_quoted_files_stay_whole() {
+    fn small_files_stay_whole_and_quoted_ones_are_cut_between_records() {
         let small = b"a\n1\n2\n";
         assert_eq!(spans(small, 2, 2, 4), vec![Span { start: 2, end: 6, line: 2 }]);
-        let quoted = format!("a\n{}\"x\ny\"\n", "1\n".repeat(1 << 20));
-        assert_eq!(spans(quoted.as_bytes(), 2, 2, 4).len(), 1);
+        // Halfway through, a quoted field holds a line break: the cut comes after its record.
+        let half = "1\n".repeat(1 << 20);
+        let quoted = format!("a\n{half}\"x\ny\"\n{half}");
+        let found = spans(quoted.as_bytes(), 2, 2, 2);
+        let after = 2 + half.len() + "\"x\ny\"\n".len();
+        assert_eq!(found, vec![Span { start: 2, end: after, line: 2 }, Span { start: after, end: quoted.len(), line: 2 + (1 << 20) + 2 }]);
     }
 }

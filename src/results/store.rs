@@ -146,6 +146,10 @@ impl<T: Pod> Chunks<T> {
                 continue;
             }
             let take = (CHUNK_ROWS - self.open.len()).min(values.len());
+            if take == CHUNK_ROWS - self.open.len() {
+                // Filling the chunk: room for exactly one, so that the budget counts what is held.
+                self.open.reserve_exact(take);
+            }
             self.open.extend_from_slice(&values[..take]);
             values = &values[take..];
             if self.open.len() == CHUNK_ROWS {

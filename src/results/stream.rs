@@ -15,6 +15,37 @@ pub(super) struct Block {
     pub line: u64,
 }
 
+/// Just past the last line end of `bytes` that ends a record, as the csv
+/// crate reads them (quote `"`, doubled inside quotes, any of `\r`, `\n`,
+/// `\r\n` ending a record), for `bytes` that start at a record's start.
+/// Without a quote character, that is simply the last `\n`.
+pub(super) fn last_record_end(bytes: &[u8]) -> Option<usize> {
+    if memchr::memchr(b'"', bytes).is_none() {
+        return memchr::memrchr(b'\n', bytes).map(|i| i + 1);
+    }
+    record_ends(bytes, 0).last()
+}
+
+/// Just past each line end of `bytes[from..]` that ends a record, for `from`
+/// at a record's start: a small copy of the csv reader's quoting rules.
+pub(super) fn record_ends(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State { Start, Unquoted, Quoted, QuoteInQuoted }
+    let mut state = State::Start;
+    bytes[from..].iter().enumerate().filter_map(move |(i, &b)| {
+        let (next, end) = match (state, b) {
+            (State::Quoted, b'"') => (State::QuoteInQuoted, false),
+            (State::Quoted, _) => (State::Quoted, false),
+            (State::Start, b'"') | (State::QuoteInQuoted, b'"') => (State::Quoted, false),
+            (_, b'\n') => (State::Start, true),
+            (_, b',' | b'\r') => (State::Start, false),
+            _ => (State::Unquoted, false),
+        };
+        state = next;
+        end.then_some(from + i + 1)
+    })
+}
+
 /// A file's content, block by block. The blocks cover the content once, in order.
 pub(super) struct Blocks<'a> {
     source: Box<dyn Read + Send + 'a>,
@@ -35,10 +66,9 @@ impl<'a> Blocks<'a> {
         Blocks { source, carry: Vec::new(), spare: Vec::new(), line: 1, size: size.max(1), eof: false }
     }
 
-    /// The next block: whole lines from where the last one ended, or, once a
-    /// quote character is seen, all the rest of the file, since a quoted field
-    /// may hold a line break and text with quotes cannot be cut without
-    /// reading it. `None` at the end of the file.
+    /// The next block: whole records from where the last one ended, cut after
+    /// a line end outside quotes (a quoted field may hold a line break). `None`
+    /// at the end of the file.
     pub fn next_block(&mut self) -> std::io::Result<Option<Block>> {
         if self.eof && self.carry.is_empty() {
             return Ok(None);
@@ -47,22 +77,15 @@ impl<'a> Blocks<'a> {
         bytes.clear();
         bytes.extend_from_slice(&self.carry);
         self.carry.clear();
-        // The carried bytes have no quote: they followed the last cut.
-        let (mut scanned, mut quoted) = (bytes.len(), false);
         loop {
             let want = self.size.saturating_sub(bytes.len()).max(self.size / 4).max(1);
             self.fill(&mut bytes, want)?;
-            quoted = quoted || memchr::memchr(b'"', &bytes[scanned..]).is_some();
-            scanned = bytes.len();
             if self.eof {
                 break;
             }
-            if quoted {
-                continue;
-            }
-            if let Some(newline) = memchr::memrchr(b'\n', &bytes) {
-                self.carry.extend_from_slice(&bytes[newline + 1..]);
-                bytes.truncate(newline + 1);
+            if let Some(end) = last_record_end(&bytes) {
+                self.carry.extend_from_slice(&bytes[end..]);
+                bytes.truncate(end);
                 break;
             }
         }
@@ -118,8 +141,12 @@ mod tests {
     }
 
     #[test]
-    fn text_with_a_quote_is_read_to_the_end() {
+    fn text_with_quotes_is_cut_between_records_only() {
         let got = blocks("a\n1\n\"x\ny\"\n2\n3\n", 4);
-        assert_eq!(got, [("a\n1\n".into(), 1), ("\"x\ny\"\n2\n3\n".into(), 3)]);
+        assert_eq!(got, [("a\n1\n".into(), 1), ("\"x\ny\"\n".into(), 3), ("2\n3\n".into(), 5)]);
+        // A quote inside an unquoted field is a plain character; `""` is a quote inside quotes.
+        let ends: Vec<usize> = record_ends(b"a\"b\n\"c\"\"\nd\"\n\"e\"\r\nf", 0).collect();
+        assert_eq!(ends, [4, 12, 17]);
+        assert_eq!(last_record_end(b"x,\"1\n2"), None);
     }
 }
