@@ -27,12 +27,15 @@ pub struct Store {
     file: OnceLock<std::io::Result<File>>,
     /// The end of the data written to the file.
     end: AtomicU64,
+    /// Room freed in the file by chunks dropped, by size in bytes: reused
+    /// first, so that the file holds about what is alive, not all ever written.
+    free: std::sync::Mutex<std::collections::BTreeMap<usize, Vec<u64>>>,
 }
 
 impl Store {
     /// A store that keeps `budget` bytes of chunks in memory.
     pub fn new(budget: usize) -> Arc<Store> {
-        Arc::new(Store { left: AtomicUsize::new(budget), file: OnceLock::new(), end: AtomicU64::new(0) })
+        Arc::new(Store { left: AtomicUsize::new(budget), file: OnceLock::new(), end: AtomicU64::new(0), free: Default::default() })
     }
 
     /// Take `bytes` from the memory budget, if that much is left.
@@ -44,7 +47,7 @@ impl Store {
         self.left.fetch_add(bytes, Ordering::Relaxed);
     }
 
-    /// Bytes written to disk so far.
+    /// The size of the temporary file: the most bytes on disk at once.
     pub fn spilled(&self) -> u64 {
         self.end.load(Ordering::Relaxed)
     }
@@ -53,9 +56,10 @@ impl Store {
         self.file.get_or_init(tempfile::tempfile).as_ref().map_err(|err| std::io::Error::new(err.kind(), err.to_string()))
     }
 
-    /// Write `bytes` at the end of the file; returns where.
+    /// Write `bytes` in room freed earlier or at the end of the file; returns where.
     fn write(&self, bytes: &[u8]) -> std::io::Result<u64> {
-        let offset = self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        let reused = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&bytes.len()).and_then(Vec::pop);
+        let offset = reused.unwrap_or_else(|| self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed));
         self.file()?.write_all_at(bytes, offset)?;
         Ok(offset)
     }
@@ -85,8 +89,13 @@ struct Sealed<T: Pod> {
 
 impl<T: Pod> Drop for Sealed<T> {
     fn drop(&mut self) {
-        if let Chunk::Memory(values) = &self.chunk {
-            self.store.release(std::mem::size_of_val(values.as_slice()));
+        match &self.chunk {
+            Chunk::Memory(values) => self.store.release(std::mem::size_of_val(values.as_slice())),
+            Chunk::Disk(offset, len) => {
+                let bytes = len * std::mem::size_of::<T>();
+                self.store.free.lock().unwrap_or_else(|e| e.into_inner()).entry(bytes).or_default().push(*offset);
+            }
+            Chunk::Kept(_) => {}
         }
     }
 }
@@ -293,8 +302,12 @@ mod tests {
         for row in [0, CHUNK_ROWS - 1, CHUNK_ROWS, 2 * CHUNK_ROWS + 7, values.len() - 1] {
             assert_eq!(column.get(row), values[row]);
         }
-        // Dropping the column gives its memory back.
+        // Dropping the column gives its memory back, and its room on disk to the next column.
         drop(column);
         assert_eq!(store.left.load(Ordering::Relaxed), CHUNK_ROWS * 8);
+        let mut next = Chunks::new(&store);
+        next.extend(&values);
+        assert_eq!(store.spilled(), 2 * CHUNK_ROWS as u64 * 8);
+        assert_eq!(next.to_vec(), values);
     }
 }

@@ -56,12 +56,14 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     // apart by comparing their keys.
     // foldhash's quality hasher mixes every input bit into the high bits kept
     // below (FxHash leaves them nearly constant for small numbers); fixed seed, so deterministic.
-    // The entries go to one of 16 parts by the hash's top bits, each part in
-    // chunks that leave memory past the budget; each part is then sorted on its own.
-    // A run of chunks per core, each with its own 16 parts.
+    // The entries go to parts by the hash's top bits (16 to 64 parts, about
+    // half a million rows each), each part in chunks that leave memory past the
+    // budget, a run of chunks per core; each part is then sorted on its own,
+    // keeping its first repeats.
     let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+    let bits = (table.len() >> 19).next_power_of_two().trailing_zeros().clamp(4, 6);
     let runs: Vec<Vec<Chunks<u64>>> = (0..cores).into_par_iter().map(|core| {
-        let mut parts: Vec<Chunks<u64>> = (0..16).map(|_| Chunks::new(table.lines.store())).collect();
+        let mut parts: Vec<Chunks<u64>> = (0..1 << bits).map(|_| Chunks::new(table.lines.store())).collect();
         for i in chunks * core / cores..chunks * (core + 1) / cores {
             let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
             for r in 0..keys.first().map_or(0, Vec::len) {
@@ -69,28 +71,37 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
                 let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
                 keys.iter().for_each(|k| hasher.write_u64(k[r]));
                 let hash = hasher.finish();
-                parts[(hash >> 60) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
+                parts[(hash >> (64 - bits)) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
             }
         }
         parts
     }).collect();
     let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
-    // Each repeated row and the first row with its key.
-    let mut repeated: Vec<(u32, u32)> = (0..16).into_par_iter().flat_map_iter(|part| {
+    // Per part, the number of repeated rows, and the first repeats (row, first row with its key).
+    let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits).into_par_iter().map(|part| {
         let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
         hashed.sort_unstable();
-        let mut repeated = Vec::new();
+        let (mut count, mut repeated) = (0, Vec::new());
         for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
             let mut firsts: Vec<u32> = Vec::new();
             for row in run.iter().map(|&h| h as u32) {
                 match firsts.iter().find(|&&first| same(first, row)) {
-                    Some(&first) => repeated.push((row, first)),
+                    Some(&first) => {
+                        count += 1;
+                        repeated.push((row, first));
+                        if repeated.len() > 2 * MAX_SHOWN {
+                            repeated.sort_unstable();
+                            repeated.truncate(MAX_SHOWN);
+                        }
+                    }
                     None => firsts.push(row),
                 }
             }
         }
-        repeated
+        (count, repeated)
     }).collect();
+    let total: usize = found.iter().map(|(count, _)| count).sum();
+    let mut repeated: Vec<(u32, u32)> = found.into_iter().flat_map(|(_, repeated)| repeated).collect();
     repeated.sort_unstable();
     for &(row, first) in repeated.iter().take(MAX_SHOWN) {
         let described: Vec<String> =
@@ -101,8 +112,8 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
                 .hint("each run appears once; renumber the run or delete the repeated row"),
         );
     }
-    if repeated.len() > MAX_SHOWN {
-        errors.push(Diagnostic::new(Location::file(&file.path), format!("{} more duplicate runs not shown", repeated.len() - MAX_SHOWN)));
+    if total > MAX_SHOWN {
+        errors.push(Diagnostic::new(Location::file(&file.path), format!("{} more duplicate runs not shown", total - MAX_SHOWN)));
     }
 }
 
