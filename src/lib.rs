@@ -8,8 +8,9 @@
 //! 2. [`results::load`] streams the CSVs block by block, parsing and validating
 //!    them into a [`results::ResultSet`] whose columns are held in chunks: in
 //!    memory up to a budget, in a temporary file past it ([`results::store`]),
-//!    so that memory stays flat however many rows there are. Steps 1, 2 and 8
-//!    are the only ones that touch the filesystem.
+//!    so that memory stays nearly flat however many rows there are. Steps 1,
+//!    2 and 8 are the only ones that open files; later stages read and write
+//!    that temporary file only through the store, as they would memory.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
 //! 4. [`markdown::expand`] fills the inline statistics into the pages of a
 //!    [`markdown::Document`] and collects its chart directives.

@@ -8,7 +8,7 @@ use crate::config::ColumnType;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
 
-/// Files smaller than this are parsed in one span: threads would cost more than they save.
+/// Blocks smaller than this are parsed in one span: threads would cost more than they save.
 const MIN_SPAN_BYTES: usize = 1 << 20;
 
 /// A run of whole rows of the file.

@@ -1,6 +1,8 @@
 //! Columns in fixed-size chunks, kept in memory up to a budget and written to
-//! an unnamed temporary file past it, so that a build's memory stays flat
-//! however many rows the results hold.
+//! an unnamed temporary file (in `TMPDIR`) past it, so that a build's memory
+//! stays nearly flat however many rows the results hold. What still grows:
+//! each column's last, open chunk (up to 512 KiB) is always in memory, so a
+//! query with very many small groups holds their values in memory.
 
 use std::borrow::Cow;
 use std::fs::File;
