@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::read::{Header, cannot_read, open, read_blocks};
 use super::split::{Rows, Span};
-use super::stream::{BLOCK_BYTES, Block};
+use super::stream::{BLOCK_BYTES, Block, Quoting, Step};
 use super::{Store, Table, TextsBuilder};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
@@ -254,18 +254,18 @@ pub(super) fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
     String::from_utf8_lossy(&bytes[offset..start]).chars().count() + 1
 }
 
-/// Byte offset where field `index` starts, skipping commas inside quotes.
+/// Byte offset where field `index` starts, skipping commas inside quotes, or
+/// where the record ends if it has fewer fields.
 fn field_start(bytes: &[u8], offset: usize, index: usize) -> usize {
-    let (mut field, mut quoted) = (0, false);
+    let (mut field, mut quoting) = (0, Quoting::Start);
     for (i, &b) in bytes.iter().enumerate().skip(offset) {
         if field == index {
             return i;
         }
-        match b {
-            b'"' => quoted = !quoted,
-            b',' if !quoted => field += 1,
-            b'\n' if !quoted => return i,
-            _ => {}
+        match quoting.step(b) {
+            Step::FieldEnd => field += 1,
+            Step::LineEnd => return i,
+            Step::Inside => {}
         }
     }
     bytes.len()

@@ -241,4 +241,21 @@ mod tests {
         assert_eq!(locate(&file, &[(102, 2), (2, 1), (200, 0)]), [(102, 6), (2, 3), (200, 1)]);
     }
 
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, failure_persistence: None, ..Default::default() })]
+
+        /// Any text made of the characters that matter to CSV (quotes, commas,
+        /// line ends, numbers and words) reads the same in tiny blocks and
+        /// spans as by one reader in one block: rows, lines, types and errors.
+        #[test]
+        fn any_text_reads_the_same_in_blocks(body in "([a1.,\"\r\n ]|1\\.10|x){0,120}", parts in 1usize..4, block in 1usize..40) {
+            let file = SourceFile::new("results/r.csv", format!("a,b\n{body}").into_bytes());
+            let read = |parts, block| match parse_in(&file, &Dataset::default(), &Store::new(64), parts, block) {
+                Ok(t) => format!("{:?} {:?}", t.lines.to_vec(), t.columns.iter().map(|c| show(&c.values)).collect::<Vec<_>>()),
+                Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
+            };
+            proptest::prop_assert_eq!(read(parts, block), read(1, usize::MAX / 2));
+        }
+    }
 }

@@ -27,23 +27,53 @@ pub(super) fn last_record_end(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Just past each line end of `bytes[from..]` that ends a record, for `from`
-/// at a record's start: a small copy of the csv reader's quoting rules.
+/// at a record's start.
 pub(super) fn record_ends(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State { Start, Unquoted, Quoted, QuoteInQuoted }
-    let mut state = State::Start;
-    bytes[from..].iter().enumerate().filter_map(move |(i, &b)| {
-        let (next, end) = match (state, b) {
-            (State::Quoted, b'"') => (State::QuoteInQuoted, false),
-            (State::Quoted, _) => (State::Quoted, false),
-            (State::Start, b'"') | (State::QuoteInQuoted, b'"') => (State::Quoted, false),
-            (_, b'\n') => (State::Start, true),
-            (_, b',' | b'\r') => (State::Start, false),
-            _ => (State::Unquoted, false),
+    let mut quoting = Quoting::Start;
+    bytes[from..].iter().enumerate()
+        .filter_map(move |(i, &b)| (quoting.step(b) == Step::LineEnd && b == b'\n').then_some(from + i + 1))
+}
+
+/// Where the csv reader is in a record, byte by byte: a small copy of its
+/// quoting rules (quote `"`, doubled inside quotes; a quote inside an
+/// unquoted field is a plain character; `\r` and `\n` end a record).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Quoting {
+    /// At the start of a field.
+    Start,
+    /// In a field without quotes.
+    Unquoted,
+    /// In a quoted field.
+    Quoted,
+    /// Just after a quote in a quoted field: its end, or the first of two.
+    QuoteInQuoted,
+}
+
+/// What a byte did, for [`Quoting::step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Step {
+    /// It belongs to a field.
+    Inside,
+    /// A comma between fields.
+    FieldEnd,
+    /// A `\r` or `\n` ending the record.
+    LineEnd,
+}
+
+impl Quoting {
+    /// Read byte `b`.
+    pub fn step(&mut self, b: u8) -> Step {
+        let (next, step) = match (*self, b) {
+            (Quoting::Quoted, b'"') => (Quoting::QuoteInQuoted, Step::Inside),
+            (Quoting::Quoted, _) => (Quoting::Quoted, Step::Inside),
+            (Quoting::Start | Quoting::QuoteInQuoted, b'"') => (Quoting::Quoted, Step::Inside),
+            (_, b'\n' | b'\r') => (Quoting::Start, Step::LineEnd),
+            (_, b',') => (Quoting::Start, Step::FieldEnd),
+            _ => (Quoting::Unquoted, Step::Inside),
         };
-        state = next;
-        end.then_some(from + i + 1)
-    })
+        *self = next;
+        step
+    }
 }
 
 /// A file's content, block by block. The blocks cover the content once, in order.
