@@ -114,13 +114,13 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let project = load(root, options)?;
     target(&project, options)?;
-    Ok(pipeline::render(project, options.source_date_epoch)?.warnings)
+    Ok(pipeline::render(&project, options.source_date_epoch)?.warnings)
 }
 
 /// Build the study at `root`: load, render, and write the output folder atomically.
 pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let (project, out, mut timings) = open(root, options)?;
-    let rendered = pipeline::render(project, options.source_date_epoch)?;
+    let rendered = pipeline::render(&project, options.source_date_epoch)?;
     timings.0.extend(rendered.timings.0);
     let mut summary = write(&rendered.site, out, rendered.warnings, timings)?;
     summary.spilled = rendered.spilled;

@@ -149,7 +149,7 @@ pub fn typst_source(project: &Project, prepared: &Prepared) -> Result<(Site, Vec
 /// Run every stage between loading and writing: a pure function of the project
 /// (the clock is read only to report the time per stage), but for the results
 /// files, which [`results::load`] streams from disk.
-pub fn render(project: Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
+pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
     // The one-off costs of later stages (the citation style, about 80 ms, and
     // the fonts) are paid on a worker thread while the results are read.
@@ -168,11 +168,11 @@ pub fn render(project: Project, source_date_epoch: Option<i64>) -> Result<Render
     let analysis = analysis::analyze(&results, &project.config)?;
     timings.lap("analysis", &mut clock);
     let analyzed = Analyzed { results, analysis };
-    let prepared = prepare(&project, &analyzed, source_date_epoch, &mut timings)?;
+    let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
     clock = std::time::Instant::now();
-    let paper = typeset(&project, &prepared)?;
+    let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
-    let site = assemble(&project, &prepared, Some(paper.pdf));
+    let site = assemble(project, &prepared, Some(paper.pdf));
     Ok(Rendered { site, warnings: paper.warnings, timings, spilled: analyzed.results.spilled() })
 }
 

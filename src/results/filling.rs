@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::parse::Builder;
 use super::split::Rows;
-use super::{BlockTexts, Chunks, Column, Store, Texts, TextsBuilder, Values};
+use super::{Chunks, Column, Store, Texts, TextsBuilder, Values};
 
 /// One column being filled.
 enum Filling {
@@ -82,8 +82,7 @@ fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, stor
         // reading text, would have kept as written: read again by one reader.
         (Filling::Text(..), Builder::Text(_, true)) if !convert => return false,
         (Filling::Text(texts, codes), Builder::Text(block, _)) => {
-            let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
-            block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+            codes.extend(&texts.translate(block));
             // A fresh builder: the next block maps only its own distinct values.
             *block = TextsBuilder::default();
         }
@@ -92,9 +91,8 @@ fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, stor
             // reader meets the first non-number of an undeclared column.
             let mut texts = TextsBuilder::default();
             let mut codes = Chunks::new(store);
-            chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code_of(&crate::format::plain(*v)))));
-            let map: Vec<u32> = block.words().iter().map(|w| texts.code_of(w)).collect();
-            block.codes().iter().for_each(|&code| codes.push(map[code as usize]));
+            chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code(&crate::format::plain(*v)))));
+            codes.extend(&texts.translate(block));
             *block = TextsBuilder::default();
             *filling = Filling::Text(texts, codes);
         }
@@ -114,18 +112,4 @@ fn all_nan(chunks: &Chunks<f64>) -> bool {
     let mut all = true;
     chunks.for_each(|values| all = all && values.iter().all(|v| v.is_nan()));
     all
-}
-
-impl TextsBuilder {
-    /// The code of `text`, adding it as a distinct value if new (without adding a row).
-    pub(super) fn code_of(&mut self, text: &str) -> u32 {
-        self.code(text)
-    }
-}
-
-impl From<TextsBuilder> for BlockTexts {
-    fn from(builder: TextsBuilder) -> Self {
-        let (words, codes) = builder.finish();
-        BlockTexts { words, codes }
-    }
 }

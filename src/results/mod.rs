@@ -96,19 +96,13 @@ impl<S: AsRef<str>> FromIterator<S> for Texts {
     }
 }
 
-/// The distinct values of a block's text column and, per row, the index of its value.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BlockTexts {
-    /// The distinct values, in order of first appearance.
-    pub words: Vec<String>,
-    /// Per row, the index of its value in `words`.
-    pub codes: Vec<u32>,
-}
-
 /// Builds a text column one value at a time, storing each distinct value once.
 #[derive(Debug)]
 pub struct TextsBuilder {
-    texts: BlockTexts,
+    /// The distinct values, in order of first appearance.
+    words: Vec<String>,
+    /// Per row, the index of its value in `words`.
+    codes: Vec<u32>,
     index: rustc_hash::FxHashMap<String, u32>,
     /// The codes of the last two distinct values pushed (`u32::MAX`: none yet).
     recent: [u32; 2],
@@ -116,58 +110,44 @@ pub struct TextsBuilder {
 
 impl Default for TextsBuilder {
     fn default() -> Self {
-        Self { texts: BlockTexts::default(), index: Default::default(), recent: [u32::MAX; 2] }
+        Self { words: Vec::new(), codes: Vec::new(), index: Default::default(), recent: [u32::MAX; 2] }
     }
 }
 
 impl TextsBuilder {
     /// A builder with room for `rows` rows.
     pub fn with_capacity(rows: usize) -> Self {
-        Self { texts: BlockTexts { words: Vec::new(), codes: Vec::with_capacity(rows) }, ..Self::default() }
+        Self { codes: Vec::with_capacity(rows), ..Self::default() }
     }
 
     /// Append `text` as the next row.
     pub fn push(&mut self, text: &str) {
         // Results are written grouped or interleaved: try the last two distinct values first.
         for recent in self.recent {
-            if self.texts.words.get(recent as usize).is_some_and(|w| w == text) {
-                self.texts.codes.push(recent);
+            if self.words.get(recent as usize).is_some_and(|w| w == text) {
+                self.codes.push(recent);
                 return;
             }
         }
         let code = self.code(text);
-        self.texts.codes.push(code);
+        self.codes.push(code);
         if self.recent[0] != code {
             self.recent = [code, self.recent[0]];
         }
     }
 
-    /// Append every row of `other`, mapping its distinct values onto this column's.
-    pub fn append(&mut self, other: BlockTexts) {
+    /// The rows of `other` as codes of this column's distinct values, adding
+    /// those it lacks (without adding rows).
+    pub fn translate(&mut self, other: &TextsBuilder) -> Vec<u32> {
         let map: Vec<u32> = other.words.iter().map(|word| self.code(word)).collect();
-        self.texts.codes.extend(other.codes.iter().map(|&c| map[c as usize]));
+        other.codes.iter().map(|&c| map[c as usize]).collect()
     }
 
     /// Move every row of `other` to the end of this column (`other` keeps its distinct values).
     pub fn append_from(&mut self, other: &mut TextsBuilder) {
-        let map: Vec<u32> = other.texts.words.iter().map(|word| self.code(word)).collect();
-        self.texts.codes.extend(other.texts.codes.iter().map(|&c| map[c as usize]));
-        other.clear_codes();
-    }
-
-    /// The codes of the rows pushed since the last [`TextsBuilder::clear_codes`].
-    pub fn codes(&self) -> &[u32] {
-        &self.texts.codes
-    }
-
-    /// Forget the rows, keeping the distinct values (and their codes).
-    pub fn clear_codes(&mut self) {
-        self.texts.codes.clear();
-    }
-
-    /// The distinct values so far.
-    pub fn words(&self) -> &[String] {
-        &self.texts.words
+        let codes = self.translate(other);
+        self.codes.extend(codes);
+        other.codes.clear();
     }
 
     /// The code of `text`, adding it as a new distinct value if needed.
@@ -175,15 +155,15 @@ impl TextsBuilder {
         if let Some(&code) = self.index.get(text) {
             return code;
         }
-        let code = self.texts.words.len() as u32;
-        self.texts.words.push(text.to_string());
+        let code = self.words.len() as u32;
+        self.words.push(text.to_string());
         self.index.insert(text.to_string(), code);
         code
     }
 
     /// The distinct values and the codes of the rows.
     pub fn finish(self) -> (Vec<String>, Vec<u32>) {
-        (self.texts.words, self.texts.codes)
+        (self.words, self.codes)
     }
 }
 
@@ -203,7 +183,7 @@ impl Table {
             name: name.into(),
             path: path.into(),
             columns: columns.into_iter().map(|(name, values)| Column { name: name.into(), values }).collect(),
-            lines: Chunks::of(&(2..rows as u32 + 2).collect::<Vec<_>>()),
+            lines: (2..rows as u32 + 2).collect(),
         }
     }
 
@@ -342,9 +322,13 @@ mod tests {
         let texts: Texts = ["a", "b", "a", "c", "b", "a", "a"].into_iter().collect();
         assert_eq!(texts.words, ["a", "b", "c"]);
         assert_eq!(texts.codes.to_vec(), [0, 1, 0, 2, 1, 0, 0]);
+        let mut other = TextsBuilder::default();
+        texts.words.iter().for_each(|w| { other.code(w); });
+        other.codes = texts.codes.to_vec();
         let mut builder = TextsBuilder::with_capacity(2);
         builder.push("c");
-        builder.append(BlockTexts { words: texts.words.clone(), codes: texts.codes.to_vec() });
+        builder.append_from(&mut other);
+        assert!(other.codes.is_empty());
         let (words, codes) = builder.finish();
         assert_eq!(words, ["c", "a", "b"]);
         assert_eq!(codes, [0, 1, 2, 1, 0, 2, 1, 1]);

@@ -137,6 +137,14 @@ mod tests {
         }
     }
 
+    /// A parsed table (lines, columns) or its errors, as text to compare.
+    fn render(result: Result<Table, Diagnostics>) -> String {
+        match result {
+            Ok(t) => format!("{:?}", (t.lines.to_vec(), t.columns.iter().map(|c| format!("{}={}", c.name, show(&c.values))).collect::<Vec<_>>())),
+            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
+        }
+    }
+
     #[test]
     fn bad_cells_are_found_on_their_line_after_crlf_and_blank_lines() {
         let mut dataset = Dataset::default();
@@ -163,10 +171,6 @@ mod tests {
         let file = SourceFile::new("results/runs.csv", text.into_bytes());
         let mut dataset = Dataset::default();
         dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        let render = |r: Result<Table, Diagnostics>| match r {
-            Ok(t) => format!("{:?}", (t.lines.to_vec(), t.columns.iter().map(|c| format!("{}={}", c.name, show(&c.values))).collect::<Vec<_>>())),
-            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
-        };
         // One reader reading one block is the reference; blocks of 1 KB to 8 MiB
         // (about 2,500 blocks down to one), one span or four per block, must give the same.
         let all = usize::MAX / 2;
@@ -201,10 +205,6 @@ mod tests {
         ];
         let mut dataset = Dataset::default();
         dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        let render = |r: Result<Table, Diagnostics>| match r {
-            Ok(t) => format!("{:?}", (t.lines.to_vec(), t.columns.iter().map(|c| format!("{}={}", c.name, show(&c.values))).collect::<Vec<_>>())),
-            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
-        };
         for text in cases {
             let file = SourceFile::new("results/runs.csv", text.into_bytes());
             let one = render(parse_in(&file, &dataset, &Store::new(1 << 20), 1, usize::MAX / 2));
@@ -251,10 +251,7 @@ mod tests {
         #[test]
         fn any_text_reads_the_same_in_blocks(body in "([a1.,\"\r\n ]|1\\.10|x){0,120}", parts in 1usize..4, block in 1usize..40) {
             let file = SourceFile::new("results/r.csv", format!("a,b\n{body}").into_bytes());
-            let read = |parts, block| match parse_in(&file, &Dataset::default(), &Store::new(64), parts, block) {
-                Ok(t) => format!("{:?} {:?}", t.lines.to_vec(), t.columns.iter().map(|c| show(&c.values)).collect::<Vec<_>>()),
-                Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
-            };
+            let read = |parts, block| render(parse_in(&file, &Dataset::default(), &Store::new(64), parts, block));
             proptest::prop_assert_eq!(read(parts, block), read(1, usize::MAX / 2));
         }
     }

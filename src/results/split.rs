@@ -1,4 +1,4 @@
-//! Reading a CSV file's rows in spans of whole lines, one span per core, and
+//! Reading a block's rows in spans of whole records, one span per core, and
 //! joining the spans' columns as if one reader had read them all.
 
 use csv::{ByteRecord, ReaderBuilder};

@@ -119,9 +119,7 @@ impl<T: Pod> Chunks<T> {
 
     /// A column of `values`, in a store of its own with no memory limit (for tests and small data).
     pub fn of(values: &[T]) -> Self {
-        let mut chunks = Chunks::new(&Store::new(usize::MAX));
-        chunks.extend(values);
-        chunks
+        values.iter().copied().collect()
     }
 
     /// Number of values.
@@ -149,13 +147,6 @@ impl<T: Pod> Chunks<T> {
     /// Append `values`.
     pub fn extend(&mut self, mut values: &[T]) {
         while !values.is_empty() {
-            if self.open.is_empty() && values.len() >= CHUNK_ROWS {
-                // A whole chunk at once: one allocation of the exact size.
-                self.open = values[..CHUNK_ROWS].to_vec();
-                values = &values[CHUNK_ROWS..];
-                self.seal();
-                continue;
-            }
             let take = (CHUNK_ROWS - self.open.len()).min(values.len());
             if take == CHUNK_ROWS - self.open.len() {
                 // Filling the chunk: room for exactly one, so that the budget counts what is held.
@@ -269,7 +260,7 @@ impl<T: Pod> Chunks<T> {
 }
 
 impl<T: Pod> FromIterator<T> for Chunks<T> {
-    /// A column in a store of its own with no memory limit (for tests and small data).
+    /// A column in a store of its own with no memory limit (see [`Chunks::of`]).
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut chunks = Chunks::new(&Store::new(usize::MAX));
         iter.into_iter().for_each(|v| chunks.push(v));

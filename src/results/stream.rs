@@ -1,5 +1,6 @@
-//! Reading a results file block by block, as runs of whole rows cut at line
-//! ends, so that a large file is never held whole.
+//! Reading a results file block by block, as runs of whole records cut
+//! between records (never inside a quoted field), so that a large file is
+//! never held whole.
 
 use std::io::Read;
 
@@ -9,7 +10,7 @@ pub(super) const BLOCK_BYTES: usize = 8 << 20;
 
 /// Whole rows of the file, in order.
 pub(super) struct Block {
-    /// The bytes, ending at a line end or at the end of the file.
+    /// The bytes, ending at a record's line end or at the end of the file.
     pub bytes: Vec<u8>,
     /// The 1-based line of the first byte.
     pub line: u64,
