@@ -165,8 +165,9 @@ pub struct Found {
     pub links: Vec<(String, Location)>,
 }
 
-/// The chart directives, captioned tables and cross-references of a page.
-pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> {
+/// The chart directives, captioned tables and cross-references of a page's
+/// expanded Markdown `source`, located in the file through `lines`.
+pub fn scan(path: &std::path::Path, source: &str, lines: &super::LineMap) -> Result<Found, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut found = Found::default();
     let mut chart: Option<(usize, String)> = None;
@@ -177,13 +178,13 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> 
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some((range.start, String::new())),
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
-            Event::Start(Tag::Image { dest_url, .. }) => found.images.push((dest_url.to_string(), Location::at_offset(path, source, range.start))),
-            Event::Start(Tag::Link { dest_url, .. }) => found.links.push((dest_url.to_string(), Location::at_offset(path, source, range.start))),
+            Event::Start(Tag::Image { dest_url, .. }) => found.images.push((dest_url.to_string(), lines.locate(path, source, range.start))),
+            Event::Start(Tag::Link { dest_url, .. }) => found.links.push((dest_url.to_string(), lines.locate(path, source, range.start))),
             Event::Text(text) if chart.is_some() => chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default(),
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
                 if let Some((start, body)) = chart.take() {
-                    match spec::parse(&body, &Location::at_offset(path, source, start)) {
+                    match spec::parse(&body, &lines.locate(path, source, start)) {
                         Ok(spec) => found.charts.push(spec),
                         Err(d) => errors.push(d),
                     }
@@ -197,13 +198,13 @@ pub fn scan(path: &std::path::Path, source: &str) -> Result<Found, Diagnostics> 
                         Segment::Figure(id) => (RefKind::Figure, id),
                         Segment::Table(id) => (RefKind::Table, id),
                         Segment::Cite(keys) => {
-                            let at = Location::at_offset(path, source, offset);
+                            let at = lines.locate(path, source, offset);
                             offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
                             found.citations.push((keys.iter().map(|k| k.to_string()).collect(), at));
                             continue;
                         }
                     };
-                    found.references.push((kind, id.to_string(), Location::at_offset(path, source, offset)));
+                    found.references.push((kind, id.to_string(), lines.locate(path, source, offset)));
                     offset += id.len() + 5;
                 }
             }
@@ -265,7 +266,7 @@ mod tests {
     #[test]
     fn finds_charts_and_references_with_locations() {
         let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
-        let found = scan(std::path::Path::new("c.md"), source).unwrap();
+        let found = scan(std::path::Path::new("c.md"), source, &Default::default()).unwrap();
         assert_eq!(found.charts[0].id, "a");
         assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
         assert_eq!(found.references, vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]);

@@ -26,12 +26,48 @@ pub struct Page {
     pub slug: String,
     /// The first heading's text, or the slug.
     pub title: String,
-    /// Markdown after expansion; its line numbers match the original file.
+    /// Markdown after expansion: its line numbers match the original file but
+    /// past each multi-line `caveats()` callout, which `lines` accounts for.
     pub markdown: String,
+    /// The line of the original file behind each line of `markdown`.
+    pub lines: LineMap,
     /// Captioned tables on earlier pages, so that numbering runs on.
     pub tables_before: usize,
     /// The front matter.
     pub front: front_matter::FrontMatter,
+}
+
+/// Where the expanded Markdown's lines come from: each `caveats()` call
+/// expands to a callout of several lines, which all stand for the call's line,
+/// and moves the lines after it down.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineMap {
+    /// Per call, in order: its line in the expanded Markdown, its line in the
+    /// original file, and how many lines its expansion adds.
+    calls: Vec<(usize, usize, usize)>,
+}
+
+impl LineMap {
+    /// The line of the original file behind line `line` of the expanded Markdown.
+    pub fn source_line(&self, line: usize) -> usize {
+        let mut added = 0;
+        for &(expanded, source, extra) in &self.calls {
+            if line < expanded {
+                break;
+            }
+            if line <= expanded + extra {
+                return source;
+            }
+            added += extra;
+        }
+        line - added
+    }
+
+    /// The location in the original file `path` of byte `offset` of the expanded Markdown `text`.
+    pub fn locate(&self, path: &std::path::Path, text: &str, offset: usize) -> Location {
+        let at = Location::at_offset(path, text, offset);
+        Location::new(path, self.source_line(at.line), at.column)
+    }
 }
 
 impl Page {
@@ -96,7 +132,7 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, known: Known) -> Resu
     let mut found = directives::Found::default();
     for page in &mut pages {
         page.tables_before = found.tables.len();
-        match directives::scan(&page.path, &page.markdown) {
+        match directives::scan(&page.path, &page.markdown, &page.lines) {
             Ok(f) => {
                 found.charts.extend(f.charts);
                 found.tables.extend(f.tables);
@@ -158,8 +194,8 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
     let mut tera = Tera::default();
     let name = file.path.display().to_string();
     tera.register_function("stat", StatFunction(fields.clone()));
-    let caveats = caveats.to_string();
-    tera.register_function("caveats", move |_: &HashMap<String, Value>| Ok(Value::String(caveats.clone())));
+    let callout = caveats.to_string();
+    tera.register_function("caveats", move |_: &HashMap<String, Value>| Ok(Value::String(callout.clone())));
     // `{#` opens heading attributes (`# Title {#id}`) in Markdown but a comment
     // in Tera: hide it from Tera, with a placeholder of the same length so that
     // error positions stay right.
@@ -171,7 +207,25 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
         .replace(ATTRIBUTE_OPEN, "{#");
     let slug = file.stem();
     let title = front.title.clone().or_else(|| first_heading(&rendered)).unwrap_or_else(|| slug.clone());
-    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, tables_before: 0, front })
+    let lines = line_map(text, caveats);
+    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, lines, tables_before: 0, front })
+}
+
+/// The [`LineMap`] of `text` once each `{{ caveats() }}` is replaced by `callout`.
+fn line_map(text: &str, callout: &str) -> LineMap {
+    let extra = callout.matches('\n').count();
+    let mut calls = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("{{").map(|i| i + from) {
+        let close = text[open..].find("}}").map_or(text.len(), |i| i + open);
+        if text[open..close].contains("caveats(") {
+            let source = text[..open].matches('\n').count() + 1;
+            let added: usize = calls.iter().map(|&(_, _, extra)| extra).sum();
+            calls.push((source + added, source, extra));
+        }
+        from = close;
+    }
+    LineMap { calls }
 }
 
 /// Stands for `{#` while Tera renders a page (two bytes, like `{#`).
@@ -315,6 +369,18 @@ mod tests {
 
     fn expand_page_plain(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
         expand_page(file, fields, "")
+    }
+
+    /// Lines after a multi-line `caveats()` callout are located on their line
+    /// of the file, and the callout's lines on the call's line (counted by hand).
+    #[test]
+    fn locations_past_a_caveats_callout_are_lines_of_the_file() {
+        let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
+        let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
+        let err = directives::scan(&page.path, &page.markdown, &page.lines).unwrap_err().to_string();
+        assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
+        let expanded: Vec<usize> = (1..=page.markdown.lines().count()).map(|l| page.lines.source_line(l)).collect();
+        assert_eq!(expanded, [1, 2, 3, 3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 10]);
     }
 
     #[test]

@@ -24,6 +24,7 @@ struct Part {
     start: usize,
     path: PathBuf,
     markdown: String,
+    lines: crate::markdown::LineMap,
     markup: Markup,
 }
 
@@ -105,10 +106,10 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         for &offset in &markup.dropped_html {
-            warnings.push(Diagnostic::new(Location::at_offset(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
+            warnings.push(Diagnostic::new(page.lines.locate(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
                 .hint("use Markdown instead of HTML for content that should be in both outputs"));
         }
-        parts.push(Part { start: content.len(), path: page.path.clone(), markdown: page.markdown.clone(), markup: markup.clone() });
+        parts.push(Part { start: content.len(), path: page.path.clone(), markdown: page.markdown.clone(), lines: page.lines.clone(), markup: markup.clone() });
         content.push_str(&markup.text);
     }
     let (template_path, main) = match template {
@@ -157,7 +158,7 @@ fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Di
             match part {
                 Some(p) => {
                     let md = p.markup.markdown_offset(error.offset - p.start);
-                    Location::at_offset(&p.path, &p.markdown, md)
+                    p.lines.locate(&p.path, &p.markdown, md)
                 }
                 None => Location::file("content"),
             }
@@ -186,8 +187,8 @@ mod tests {
         let second = "# Two\n\nMore text.\n\nLast paragraph.\n";
         let (m1, m2) = (typst_markup::convert(first, &super::super::Refs::none()), typst_markup::convert(second, &super::super::Refs::none()));
         let parts = [
-            Part { start: 0, path: "content/a.md".into(), markdown: first.into(), markup: m1.clone() },
-            Part { start: m1.text.len(), path: "content/b.md".into(), markdown: second.into(), markup: m2.clone() },
+            Part { start: 0, path: "content/a.md".into(), markdown: first.into(), lines: Default::default(), markup: m1.clone() },
+            Part { start: m1.text.len(), path: "content/b.md".into(), markdown: second.into(), lines: Default::default(), markup: m2.clone() },
         ];
         let offset = m1.text.len() + m2.text.find("Last").unwrap() + 2;
         let error = TypstError { file: Some("content.typ".into()), offset, message: "boom".into(), hints: vec![] };
