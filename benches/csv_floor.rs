@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 
 fn main() {
-    let path = std::env::args().nth(1).filter(|a| a != "--bench").expect("usage: csv_floor FILE.csv");
+    let path =
+        std::env::args().nth(1).filter(|a| a != "--bench").expect("usage: csv_floor FILE.csv");
     let mut reader = csv::Reader::from_path(&path).expect("a readable CSV");
     let mut record = csv::ByteRecord::new();
     type Sums = (u64, Vec<f64>);
@@ -22,7 +23,10 @@ fn main() {
             }
         }
     }
-    let mut means: Vec<_> = groups.into_iter().map(|(k, (n, sums))| (k, sums.iter().map(|s| s / n as f64).collect::<Vec<_>>())).collect();
+    let mut means: Vec<_> = groups
+        .into_iter()
+        .map(|(k, (n, sums))| (k, sums.iter().map(|s| s / n as f64).collect::<Vec<_>>()))
+        .collect();
     means.sort_by(|a, b| a.0.cmp(&b.0));
     println!("{} groups", means.len());
 }

@@ -19,27 +19,49 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = tempfile::tempdir().expect("a temporary folder");
-    let options = report::BuildOptions { out: Some(out.path().join("site")), source_date_epoch: Some(1_700_000_000), base_url: None };
+    let options = report::BuildOptions {
+        out: Some(out.path().join("site")),
+        source_date_epoch: Some(1_700_000_000),
+        base_url: None,
+    };
     let runs = 30;
-    let full = median((0..runs).map(|_| {
-        let start = Instant::now();
-        report::build(root, &options).expect("the shipped study builds");
-        start.elapsed()
-    }).collect());
+    let full = median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                report::build(root, &options).expect("the shipped study builds");
+                start.elapsed()
+            })
+            .collect(),
+    );
     let mut session = Session::new(root, Some(1_700_000_000));
     session.rebuild(Change::Study).expect("the shipped study builds");
-    let content = median((0..runs).map(|_| {
-        let start = Instant::now();
-        session.rebuild(Change::Content).expect("the shipped study builds");
-        start.elapsed()
-    }).collect());
-    let pdf = median((0..10).map(|_| {
-        let job = session.rebuild(Change::Content).expect("builds").pdf;
-        let start = Instant::now();
-        job.run().expect("the paper compiles");
-        start.elapsed()
-    }).collect());
-    println!("full build (site + PDF + write), median of {runs}: {:.1} ms", full.as_secs_f64() * 1000.0);
-    println!("serve rebuild after a content edit, median of {runs}: {:.1} ms", content.as_secs_f64() * 1000.0);
+    let content = median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                session.rebuild(Change::Content).expect("the shipped study builds");
+                start.elapsed()
+            })
+            .collect(),
+    );
+    let pdf = median(
+        (0..10)
+            .map(|_| {
+                let job = session.rebuild(Change::Content).expect("builds").pdf;
+                let start = Instant::now();
+                job.run().expect("the paper compiles");
+                start.elapsed()
+            })
+            .collect(),
+    );
+    println!(
+        "full build (site + PDF + write), median of {runs}: {:.1} ms",
+        full.as_secs_f64() * 1000.0
+    );
+    println!(
+        "serve rebuild after a content edit, median of {runs}: {:.1} ms",
+        content.as_secs_f64() * 1000.0
+    );
     println!("background PDF typesetting, median of 10: {:.1} ms", pdf.as_secs_f64() * 1000.0);
 }

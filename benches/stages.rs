@@ -15,7 +15,12 @@ fn generated_csv(rows: usize) -> SourceFile {
     let mut text = String::from("environment,procs,run,timesteps_per_s\n");
     for i in 0..rows {
         let env = if i % 2 == 0 { "bare-metal" } else { "kubernetes" };
-        text.push_str(&format!("{env},{},{},{:.6}\n", 1 << ((i / 2) % 6), i / 12 + 1, 3.0 + (i % 97) as f64 / 50.0));
+        text.push_str(&format!(
+            "{env},{},{},{:.6}\n",
+            1 << ((i / 2) % 6),
+            i / 12 + 1,
+            3.0 + (i % 97) as f64 / 50.0
+        ));
     }
     SourceFile::new("results/runs.csv", text.into_bytes())
 }
@@ -26,21 +31,39 @@ fn stages(c: &mut Criterion) {
     let big = [generated_csv(100_000)];
     let generic = report::config::parse(Path::new("book.toml"),
         "[book]\ntitle = \"T\"\n[study]\nbaseline = \"bare-metal\"\n[environments.bare-metal]\nlabel = \"B\"\n[environments.kubernetes]\nlabel = \"K\"\n").unwrap();
-    c.bench_function("csv load, 100k rows", |b| b.iter(|| report::results::load(&big, &generic).unwrap()));
-    c.bench_function("csv load, shipped study", |b| b.iter(|| report::results::load(&study.results, &study.config).unwrap()));
+    c.bench_function("csv load, 100k rows", |b| {
+        b.iter(|| report::results::load(&big, &generic).unwrap())
+    });
+    c.bench_function("csv load, shipped study", |b| {
+        b.iter(|| report::results::load(&study.results, &study.config).unwrap())
+    });
     let results = report::results::load(&study.results, &study.config).unwrap();
-    c.bench_function("statistics", |b| b.iter(|| report::analysis::analyze(&results, &study.config).unwrap()));
+    c.bench_function("statistics", |b| {
+        b.iter(|| report::analysis::analyze(&results, &study.config).unwrap())
+    });
     let analyzed = pipeline::analyze(&study).unwrap();
-    let prepared = pipeline::prepare(&study, &analyzed, Some(1_700_000_000), &mut Timings::default()).unwrap();
-    c.bench_function("charts", |b| b.iter(|| report::charts::render(&prepared.document.charts, &analyzed.results, &study.config).unwrap()));
+    let prepared =
+        pipeline::prepare(&study, &analyzed, Some(1_700_000_000), &mut Timings::default()).unwrap();
+    c.bench_function("charts", |b| {
+        b.iter(|| {
+            report::charts::render(&prepared.document.charts, &analyzed.results, &study.config)
+                .unwrap()
+        })
+    });
     let markdown = &prepared.document.pages[0].markdown;
     let refs = Refs {
-        charts: &prepared.charts, tables: &prepared.document.tables, tables_before: 0,
-        citations: &prepared.cited.citations, environments: &prepared.book.environments, raw_html: false,
+        charts: &prepared.charts,
+        tables: &prepared.document.tables,
+        tables_before: 0,
+        citations: &prepared.cited.citations,
+        environments: &prepared.book.environments,
+        raw_html: false,
     };
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));
-    c.bench_function("typst compile and pdf export", |b| b.iter(|| pipeline::typeset(&study, &prepared).unwrap()));
+    c.bench_function("typst compile and pdf export", |b| {
+        b.iter(|| pipeline::typeset(&study, &prepared).unwrap())
+    });
 }
 
 criterion_group! {

@@ -40,42 +40,68 @@ impl std::fmt::Display for Change {
 /// The headline metrics of two `stats.json` documents, compared by name.
 pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
     let metrics = |v: &Value| -> Vec<Value> {
-        v["metrics"].as_array().cloned().unwrap_or_default().into_iter().filter(|m| m["headline"] == true).collect()
+        v["metrics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| m["headline"] == true)
+            .collect()
     };
     let (old, new) = (metrics(old), metrics(new));
-    let mut names: Vec<String> = new.iter().chain(&old).filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
+    let mut names: Vec<String> =
+        new.iter().chain(&old).filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
     names.dedup();
     let mut seen = std::collections::BTreeSet::new();
     names.retain(|n| seen.insert(n.clone()));
-    names.iter().map(|name| {
-        let find = |list: &[Value]| list.iter().find(|m| m["name"] == name.as_str()).cloned();
-        let (b, a) = (find(&old), find(&new));
-        let label = a.as_ref().or(b.as_ref()).and_then(|m| m["label"].as_str()).unwrap_or(name).to_string();
-        let text = |m: &Option<Value>| m.as_ref().and_then(|m| m["text"]["value"].as_str()).map(str::to_string);
-        let ci = |m: &Option<Value>| m.as_ref().and_then(|m| Some((m["ci"][0].as_f64()?, m["ci"][1].as_f64()?)));
-        let overlap = ci(&b).zip(ci(&a)).map(|((b0, b1), (a0, a1))| b0 <= a1 && a0 <= b1);
-        Change { label, before: text(&b), after: text(&a), overlap }
-    }).collect()
+    names
+        .iter()
+        .map(|name| {
+            let find = |list: &[Value]| list.iter().find(|m| m["name"] == name.as_str()).cloned();
+            let (b, a) = (find(&old), find(&new));
+            let label = a
+                .as_ref()
+                .or(b.as_ref())
+                .and_then(|m| m["label"].as_str())
+                .unwrap_or(name)
+                .to_string();
+            let text = |m: &Option<Value>| {
+                m.as_ref().and_then(|m| m["text"]["value"].as_str()).map(str::to_string)
+            };
+            let ci = |m: &Option<Value>| {
+                m.as_ref().and_then(|m| Some((m["ci"][0].as_f64()?, m["ci"][1].as_f64()?)))
+            };
+            let overlap = ci(&b).zip(ci(&a)).map(|((b0, b1), (a0, a1))| b0 <= a1 && a0 <= b1);
+            Change { label, before: text(&b), after: text(&a), overlap }
+        })
+        .collect()
 }
 
 /// Read a `stats.json` file.
 pub fn read(path: &Path) -> Result<Value> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    serde_json::from_slice(&bytes).with_context(|| format!("`{}` is not a stats.json file", path.display()))
+    serde_json::from_slice(&bytes)
+        .with_context(|| format!("`{}` is not a stats.json file", path.display()))
 }
 
 /// The statistics of the study at `root` with its `results/` as of git
 /// revision `rev` (everything else as it is now).
 pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
     let git = |args: &[&str]| -> Result<Vec<u8>> {
-        let output = std::process::Command::new("git").arg("-C").arg(root).args(args).output().context("cannot run git")?;
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .context("cannot run git")?;
         if !output.status.success() {
             bail!("git {}: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim());
         }
         Ok(output.stdout)
     };
     let prefix = String::from_utf8(git(&["rev-parse", "--show-prefix"])?)?.trim().to_string();
-    let listing = String::from_utf8(git(&["ls-tree", "--name-only", rev, &format!("{prefix}results/")])?)?;
+    let listing =
+        String::from_utf8(git(&["ls-tree", "--name-only", rev, &format!("{prefix}results/")])?)?;
     let mut project = crate::project::load(root)?;
     project.results = Vec::new();
     for name in listing.lines().filter(|n| n.ends_with(".csv")) {
@@ -99,9 +125,15 @@ mod tests {
     fn reports_moves_and_whether_intervals_overlap() {
         let old = stats(0.088, [0.061, 0.115], "+8.8%");
         let changes = compare(&old, &stats(0.094, [0.07, 0.12], "+9.4%"));
-        assert_eq!(changes[0].to_string(), "throughput at 32 cores: +8.8% → +9.4% (CIs overlap: not a significant change)");
+        assert_eq!(
+            changes[0].to_string(),
+            "throughput at 32 cores: +8.8% → +9.4% (CIs overlap: not a significant change)"
+        );
         let changes = compare(&old, &stats(0.2, [0.15, 0.25], "+20.0%"));
-        assert_eq!(changes[0].to_string(), "throughput at 32 cores: +8.8% → +20.0% (CIs do not overlap: a significant change)");
+        assert_eq!(
+            changes[0].to_string(),
+            "throughput at 32 cores: +8.8% → +20.0% (CIs do not overlap: a significant change)"
+        );
         let changes = compare(&serde_json::json!({ "metrics": [] }), &old);
         assert_eq!(changes[0].to_string(), "throughput at 32 cores: new, +8.8%");
     }

@@ -22,9 +22,21 @@ pub fn plain(x: f64) -> String {
 /// chart ticks and hover text: `42`, `45.7`, `0.63`, `2808`.
 pub fn compact(x: f64) -> String {
     let magnitude = x.abs();
-    let decimals = if magnitude >= 100.0 || magnitude == 0.0 { 0 } else if magnitude >= 10.0 { 1 } else if magnitude >= 1.0 { 2 } else { 3 };
+    let decimals = if magnitude >= 100.0 || magnitude == 0.0 {
+        0
+    } else if magnitude >= 10.0 {
+        1
+    } else if magnitude >= 1.0 {
+        2
+    } else {
+        3
+    };
     let text = fixed(x, decimals);
-    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 /// A byte count in binary units: `1 B`, `32 KiB`, `4 MiB`, `1.5 KiB`.
@@ -52,7 +64,11 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 /// `x` rounded to `decimals` with an explicit sign: `+8.8`, `-2.4`, `0.0`.
 pub fn signed(x: f64, decimals: usize) -> String {
     let text = fixed(x, decimals);
-    if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') { text } else { format!("+{text}") }
+    if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') {
+        text
+    } else {
+        format!("+{text}")
+    }
 }
 
 /// A fraction as a signed percentage: 0.088 → `+8.8%`.
@@ -99,9 +115,16 @@ pub fn metric_magnitude(m: &MetricValue) -> String {
 pub fn metric_ci(m: &MetricValue) -> String {
     match m.ci {
         Some([lo, hi]) if is_percent(m) => {
-            format!("95% CI {} to {}%", signed(lo * 100.0, m.decimals), signed(hi * 100.0, m.decimals))
+            format!(
+                "95% CI {} to {}%",
+                signed(lo * 100.0, m.decimals),
+                signed(hi * 100.0, m.decimals)
+            )
         }
-        Some([lo, hi]) => with_unit(format!("95% CI {} to {}", fixed(lo, m.decimals), fixed(hi, m.decimals)), &m.unit),
+        Some([lo, hi]) => with_unit(
+            format!("95% CI {} to {}", fixed(lo, m.decimals), fixed(hi, m.decimals)),
+            &m.unit,
+        ),
         None => "no CI".to_string(),
     }
 }
@@ -116,11 +139,20 @@ pub fn metric_n(m: &MetricValue) -> String {
 pub fn metric_full(m: &MetricValue) -> String {
     match &m.ci {
         Some(_) if m.significant == Some(false) => {
-            format!("{} ({}, {}; not statistically significant)", metric_value(m), metric_ci(m), metric_n(m))
+            format!(
+                "{} ({}, {}; not statistically significant)",
+                metric_value(m),
+                metric_ci(m),
+                metric_n(m)
+            )
         }
         Some(_) => format!("{} ({}, {})", metric_value(m), metric_ci(m), metric_n(m)),
-        None => format!("{} ({}; no CI: {})", metric_value(m), metric_n(m),
-            m.ci_note.as_deref().unwrap_or("the runs do not vary")),
+        None => format!(
+            "{} ({}; no CI: {})",
+            metric_value(m),
+            metric_n(m),
+            m.ci_note.as_deref().unwrap_or("the runs do not vary")
+        ),
     }
 }
 

@@ -138,10 +138,20 @@ fn open(root: &Path, options: &BuildOptions) -> Result<(project::Project, PathBu
 }
 
 /// Write `site` to `out` atomically, timed: how `build` and `typst` end.
-fn write(site: &output::Site, out: PathBuf, warnings: Vec<Diagnostic>, mut timings: Timings) -> Result<BuildSummary> {
+fn write(
+    site: &output::Site,
+    out: PathBuf,
+    warnings: Vec<Diagnostic>,
+    mut timings: Timings,
+) -> Result<BuildSummary> {
     let mut clock = std::time::Instant::now();
     output::write(site, &out)?;
     timings.lap("write", &mut clock);
-    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings, spilled: 0 })
+    Ok(BuildSummary {
+        out,
+        files: site.files.keys().cloned().collect(),
+        warnings,
+        timings,
+        spilled: 0,
+    })
 }
-

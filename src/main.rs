@@ -134,9 +134,14 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Build { out, base_url } => build(cli, out.clone(), base_url.clone(), format),
         Command::Check { .. } => {
-            let options = report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
+            let options =
+                report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
             let warnings = report::check(&cli.root, &options)?;
-            print_diagnostics(&warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+            print_diagnostics(
+                &warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
+                format,
+                &cli.root,
+            );
             if format == Format::Json && warnings.is_empty() {
                 println!("[]");
             } else if !cli.quiet && format != Format::Json {
@@ -147,18 +152,34 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
         Command::New { dir } => {
             let files = report::scaffold::create(dir)?;
             if !cli.quiet {
-                eprintln!("created a study in {} ({} files); build it with `report --root {} build`", dir.display(), files.len(), dir.display());
+                eprintln!(
+                    "created a study in {} ({} files); build it with `report --root {} build`",
+                    dir.display(),
+                    files.len(),
+                    dir.display()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
         Command::Typst { out } => {
-            let options = report::BuildOptions { out: Some(out.clone()), source_date_epoch: epoch(), base_url: None };
+            let options = report::BuildOptions {
+                out: Some(out.clone()),
+                source_date_epoch: epoch(),
+                base_url: None,
+            };
             let summary = report::typst(&cli.root, &options)?;
-            print_diagnostics(&summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+            print_diagnostics(
+                &summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
+                format,
+                &cli.root,
+            );
             if !cli.quiet {
-                eprintln!("wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
-                    summary.files.len(), summary.out.display());
+                eprintln!(
+                    "wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
+                    summary.files.len(),
+                    summary.out.display()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -180,15 +201,27 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
         }
         Command::Import { tool, paths, env, nodes, procs, pattern, into, dry_run } => {
             let options = report::import::ImportOptions {
-                root: cli.root.clone(), tool: *tool, paths: paths.clone(), env: env.clone(), nodes: *nodes, procs: *procs,
-                pattern: pattern.clone(), into: into.clone(), dry_run: *dry_run,
+                root: cli.root.clone(),
+                tool: *tool,
+                paths: paths.clone(),
+                env: env.clone(),
+                nodes: *nodes,
+                procs: *procs,
+                pattern: pattern.clone(),
+                into: into.clone(),
+                dry_run: *dry_run,
             };
             import(cli, &options)
         }
     }
 }
 
-fn build(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>, format: Format) -> anyhow::Result<ExitCode> {
+fn build(
+    cli: &Cli,
+    out: Option<PathBuf>,
+    base_url: Option<String>,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = report::BuildOptions { out, source_date_epoch: epoch(), base_url };
     let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
@@ -197,16 +230,27 @@ fn build(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>, format: Form
         spinner.finish_and_clear();
     }
     let summary = result?;
-    print_diagnostics(&summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format, &cli.root);
+    print_diagnostics(
+        &summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
+        format,
+        &cli.root,
+    );
     if !cli.quiet {
         let out = summary.out.display();
-        eprintln!("wrote {} files to {out}/ in {:.2} s", summary.files.len(), started.elapsed().as_secs_f64());
+        eprintln!(
+            "wrote {} files to {out}/ in {:.2} s",
+            summary.files.len(),
+            started.elapsed().as_secs_f64()
+        );
         if cli.verbose {
             for (stage, time) in &summary.timings.0 {
                 eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
             }
             if summary.spilled > 0 {
-                eprintln!("  results past the memory budget: {:.0} MB in a temporary file", summary.spilled as f64 / 1e6);
+                eprintln!(
+                    "  results past the memory budget: {:.0} MB in a temporary file",
+                    summary.spilled as f64 / 1e6
+                );
             }
         }
     }
@@ -246,18 +290,31 @@ fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<
         for (file, rows) in &summary.added {
             eprintln!("{verb} {rows} rows to {file}");
         }
-        eprintln!("{} files skipped as already imported, {} refused", summary.skipped.len(), summary.refused.len());
+        eprintln!(
+            "{} files skipped as already imported, {} refused",
+            summary.skipped.len(),
+            summary.refused.len()
+        );
     }
     Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result<ExitCode> {
     use report::serve::Outcome;
-    let options = report::serve::ServeOptions { root: cli.root.clone(), port, bind_all, source_date_epoch: epoch() };
+    let options = report::serve::ServeOptions {
+        root: cli.root.clone(),
+        port,
+        bind_all,
+        source_date_epoch: epoch(),
+    };
     let (root, quiet) = (cli.root.clone(), cli.quiet);
     let outcome = move |o: &Outcome| match o {
-        Outcome::Built(change, time) if !quiet => eprintln!("rebuilt ({change:?}) in {:.0} ms", time.as_secs_f64() * 1000.0),
-        Outcome::Typeset(time) if !quiet => eprintln!("typeset the paper in {:.0} ms", time.as_secs_f64() * 1000.0),
+        Outcome::Built(change, time) if !quiet => {
+            eprintln!("rebuilt ({change:?}) in {:.0} ms", time.as_secs_f64() * 1000.0)
+        }
+        Outcome::Typeset(time) if !quiet => {
+            eprintln!("typeset the paper in {:.0} ms", time.as_secs_f64() * 1000.0)
+        }
         Outcome::Failed(err) => print_error(err, format, &root),
         _ => {}
     };
@@ -271,12 +328,18 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
 fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
     match err.downcast_ref::<Diagnostics>() {
         Some(diagnostics) => {
-            print_diagnostics(&diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(), format, root);
+            print_diagnostics(
+                &diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
+                format,
+                root,
+            );
             if diagnostics.0.len() > 1 && format != Format::Json {
                 eprintln!("error: {} errors; nothing was written", diagnostics.0.len());
             }
         }
-        None if format == Format::Json => println!("{}", serde_json::json!([{ "level": "error", "message": format!("{err:#}") }])),
+        None if format == Format::Json => {
+            println!("{}", serde_json::json!([{ "level": "error", "message": format!("{err:#}") }]))
+        }
         None => eprintln!("error: {err:#}"),
     }
 }
@@ -285,7 +348,14 @@ fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format, root:
     if diagnostics.is_empty() {
         return;
     }
-    let read = |path: &Path| std::fs::read_to_string(if path.is_absolute() { path.to_path_buf() } else { root.join(path) }).ok();
+    let read = |path: &Path| {
+        std::fs::read_to_string(if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            root.join(path)
+        })
+        .ok()
+    };
     if format == Format::Json {
         print!("{}", render::render(diagnostics, format, &read, false));
     } else {

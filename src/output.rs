@@ -29,20 +29,30 @@ impl Site {
 /// Refuse output folders that would overwrite the author's own files: the study
 /// root, a folder containing it, its input folders, or a folder not written by us.
 pub fn check_target(out: &Path, root: &Path) -> Result<(), Diagnostics> {
-    let refuse = |message: &str, hint: &str| Err(Diagnostics::from(Diagnostic::new(Location::file(out), message.to_string()).hint(hint.to_string())));
+    let refuse = |message: &str, hint: &str| {
+        Err(Diagnostics::from(
+            Diagnostic::new(Location::file(out), message.to_string()).hint(hint.to_string()),
+        ))
+    };
     let hint = "set [output] dir in book.toml or --out to a folder of its own, such as `site`";
     if root.starts_with(out) {
         return refuse("the output folder would replace the study folder", hint);
     }
     for input in crate::project::INPUT_FOLDERS {
         if out.starts_with(root.join(input)) {
-            return refuse(&format!("the output folder is inside the study's `{input}/` folder"), hint);
+            return refuse(
+                &format!("the output folder is inside the study's `{input}/` folder"),
+                hint,
+            );
         }
     }
-    let ours = out.join(MARKER).is_file() || fs::read_dir(out).map(|mut d| d.next().is_none()).unwrap_or(true);
+    let ours = out.join(MARKER).is_file()
+        || fs::read_dir(out).map(|mut d| d.next().is_none()).unwrap_or(true);
     if out.exists() && (!out.is_dir() || !ours) {
-        return refuse("the output folder exists and was not written by report; refusing to replace it",
-            "move the folder away, or choose another output folder with --out");
+        return refuse(
+            "the output folder exists and was not written by report; refusing to replace it",
+            "move the folder away, or choose another output folder with --out",
+        );
     }
     Ok(())
 }
@@ -52,10 +62,14 @@ pub fn check_target(out: &Path, root: &Path) -> Result<(), Diagnostics> {
 pub fn write(site: &Site, out: &Path) -> Result<()> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     fs::create_dir_all(parent).with_context(|| format!("cannot create `{}`", parent.display()))?;
-    let staging = tempfile::Builder::new().prefix(".report-staging-").tempdir_in(parent)
+    let staging = tempfile::Builder::new()
+        .prefix(".report-staging-")
+        .tempdir_in(parent)
         .with_context(|| format!("cannot create a temporary folder in `{}`", parent.display()))?;
     for (relative, bytes) in &site.files {
-        if relative.is_absolute() || relative.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+        if relative.is_absolute()
+            || relative.components().any(|c| matches!(c, std::path::Component::ParentDir))
+        {
             bail!("refusing to write `{}` outside the output folder", relative.display());
         }
         let path = staging.path().join(relative);
@@ -64,7 +78,10 @@ pub fn write(site: &Site, out: &Path) -> Result<()> {
         }
         fs::write(&path, bytes).with_context(|| format!("cannot write `{}`", path.display()))?;
     }
-    fs::write(staging.path().join(MARKER), b"This folder is written by `report build` and replaced on every build.\n")?;
+    fs::write(
+        staging.path().join(MARKER),
+        b"This folder is written by `report build` and replaced on every build.\n",
+    )?;
     set_readable(staging.path())?;
     swap_in(staging.keep(), out)
 }
@@ -72,19 +89,24 @@ pub fn write(site: &Site, out: &Path) -> Result<()> {
 /// Move `staging` to `out`, moving any previous output aside first.
 fn swap_in(staging: PathBuf, out: &Path) -> Result<()> {
     let parent = staging.parent().map(Path::to_path_buf).unwrap_or_default();
-    let old = out.exists().then(|| {
-        tempfile::Builder::new().prefix(".report-old-").tempdir_in(&parent).map(|d| d.keep())
-    }).transpose()?;
+    let old = out
+        .exists()
+        .then(|| {
+            tempfile::Builder::new().prefix(".report-old-").tempdir_in(&parent).map(|d| d.keep())
+        })
+        .transpose()?;
     if let Some(old) = &old {
         fs::remove_dir(old)?;
-        fs::rename(out, old).with_context(|| format!("cannot move the previous `{}` aside", out.display()))?;
+        fs::rename(out, old)
+            .with_context(|| format!("cannot move the previous `{}` aside", out.display()))?;
     }
     if let Err(err) = fs::rename(&staging, out) {
         if let Some(old) = &old {
             let _ = fs::rename(old, out);
         }
         let _ = fs::remove_dir_all(&staging);
-        return Err(err).with_context(|| format!("cannot move the new output into `{}`", out.display()));
+        return Err(err)
+            .with_context(|| format!("cannot move the new output into `{}`", out.display()));
     }
     if let Some(old) = old {
         fs::remove_dir_all(&old).with_context(|| format!("cannot remove `{}`", old.display()))?;

@@ -78,14 +78,31 @@ pub struct Prepared {
 }
 
 /// Markdown, charts and the web pages, from analysed results.
-pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option<i64>, timings: &mut Timings) -> Result<Prepared, Diagnostics> {
+pub fn prepare(
+    project: &Project,
+    analyzed: &Analyzed,
+    source_date_epoch: Option<i64>,
+    timings: &mut Timings,
+) -> Result<Prepared, Diagnostics> {
     let (config, mut clock) = (&project.config, std::time::Instant::now());
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(Bibliography::keys);
-    let assets: Vec<String> = project.assets.iter().filter_map(|a| a.path.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
-    let known = markdown::Known { bibliography_keys: keys.as_deref(), assets: &assets, pdf: &config.output.pdf };
+    let assets: Vec<String> = project
+        .assets
+        .iter()
+        .filter_map(|a| a.path.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    let known = markdown::Known {
+        bibliography_keys: keys.as_deref(),
+        assets: &assets,
+        pdf: &config.output.pdf,
+    };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
-    let cited = bibliography.as_ref().map(|b| references::format(b, &document.citations)).unwrap_or_default();
+    let cited = bibliography
+        .as_ref()
+        .map(|b| references::format(b, &document.citations))
+        .unwrap_or_default();
     timings.lap("markdown", &mut clock);
     let charts = charts::render(&document.charts, &analyzed.results, config)?;
     timings.lap("charts", &mut clock);
@@ -103,32 +120,53 @@ pub fn prepare(project: &Project, analyzed: &Analyzed, source_date_epoch: Option
     };
     book.provenance = provenance.clone();
     let pages = render::html::render(&render::html::SiteInputs {
-        document: &document, charts: &charts, cited: &cited, book: &book, templates: &project.templates, provenance: &provenance,
+        document: &document,
+        charts: &charts,
+        cited: &cited,
+        book: &book,
+        templates: &project.templates,
+        provenance: &provenance,
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
 }
 
 /// Typeset the paper.
-pub fn typeset(project: &Project, prepared: &Prepared) -> Result<render::paper::Paper, Diagnostics> {
+pub fn typeset(
+    project: &Project,
+    prepared: &Prepared,
+) -> Result<render::paper::Paper, Diagnostics> {
     render::paper::render(&paper_inputs(project, prepared))
 }
 
 /// What the paper is made of, from the project and the prepared stages.
-fn paper_inputs<'a>(project: &'a Project, prepared: &'a Prepared) -> render::paper::PaperInputs<'a> {
+fn paper_inputs<'a>(
+    project: &'a Project,
+    prepared: &'a Prepared,
+) -> render::paper::PaperInputs<'a> {
     render::paper::PaperInputs {
-        document: &prepared.document, charts: &prepared.charts, bibliography: prepared.bibliography.as_ref(),
-        assets: &project.assets, book: &prepared.book, stats_json: &prepared.stats,
-        template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")), date: prepared.date,
-        standard: project.config.paper.standard, fonts: &project.fonts,
-        families: &project.config.paper.fonts, config: &project.book,
+        document: &prepared.document,
+        charts: &prepared.charts,
+        bibliography: prepared.bibliography.as_ref(),
+        assets: &project.assets,
+        book: &prepared.book,
+        stats_json: &prepared.stats,
+        template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")),
+        date: prepared.date,
+        standard: project.config.paper.standard,
+        fonts: &project.fonts,
+        families: &project.config.paper.fonts,
+        config: &project.book,
     }
 }
 
 /// The paper as a Typst project, as files: the template as `main.typ`, the
 /// converted content, data, charts and images, and every font besides those
 /// the typst CLI embeds, under `fonts/`.
-pub fn typst_source(project: &Project, prepared: &Prepared) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
+pub fn typst_source(
+    project: &Project,
+    prepared: &Prepared,
+) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
     let source = render::paper::source(&paper_inputs(project, prepared))?;
     let mut site = Site::default();
     site.insert("main.typ", source.project.main.as_bytes());
@@ -161,7 +199,11 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     // the CSVs are parsed; the results stage hashes the CSVs as it streams them.
     let (results, ()) = rayon::join(
         || results::load(&project.results, &project.config),
-        || project.inputs().iter().filter(|f| f.disk.is_none()).for_each(|f| { f.sha256(); }),
+        || {
+            project.inputs().iter().filter(|f| f.disk.is_none()).for_each(|f| {
+                f.sha256();
+            })
+        },
     );
     let results = results?;
     timings.lap("results", &mut clock);
@@ -205,10 +247,16 @@ pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) ->
 /// `data/manifest.json`: every input file and every output file with its SHA-256,
 /// and the provenance of the build.
 fn manifest(project: &Project, prepared: &Prepared, site: &Site) -> Vec<u8> {
-    let inputs: BTreeMap<String, String> = project.inputs().iter()
-        .map(|f| (f.path.to_string_lossy().replace('\\', "/"), f.sha256().to_string())).collect();
-    let outputs: BTreeMap<String, String> = site.files.iter()
-        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), crate::project::sha256_hex(b))).collect();
+    let inputs: BTreeMap<String, String> = project
+        .inputs()
+        .iter()
+        .map(|f| (f.path.to_string_lossy().replace('\\', "/"), f.sha256().to_string()))
+        .collect();
+    let outputs: BTreeMap<String, String> = site
+        .files
+        .iter()
+        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), crate::project::sha256_hex(b)))
+        .collect();
     let manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
     let mut bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     bytes.push(b'\n');
@@ -235,12 +283,21 @@ fn build_date(epoch: Option<i64>, book_date: Option<&str>) -> Option<(i32, u8, u
             let mut parts = book_date?.splitn(3, '-').map(str::parse::<i32>);
             let (y, m, d) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
             let month = time::Month::try_from(u8::try_from(m).ok()?).ok()?;
-            time::Date::from_calendar_date(y, month, u8::try_from(d).ok()?).ok()?.midnight().assume_utc()
+            time::Date::from_calendar_date(y, month, u8::try_from(d).ok()?)
+                .ok()?
+                .midnight()
+                .assume_utc()
         }
     };
-    Some((datetime.year(), datetime.month() as u8, datetime.day(), datetime.hour(), datetime.minute(), datetime.second()))
+    Some((
+        datetime.year(),
+        datetime.month() as u8,
+        datetime.day(),
+        datetime.hour(),
+        datetime.minute(),
+        datetime.second(),
+    ))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -249,7 +306,10 @@ mod tests {
     #[test]
     fn build_date_prefers_source_date_epoch() {
         // 1700000000 = 2023-11-14T22:13:20Z (date -u -d @1700000000).
-        assert_eq!(build_date(Some(1_700_000_000), Some("2025-01-02")), Some((2023, 11, 14, 22, 13, 20)));
+        assert_eq!(
+            build_date(Some(1_700_000_000), Some("2025-01-02")),
+            Some((2023, 11, 14, 22, 13, 20))
+        );
         assert_eq!(build_date(None, Some("2025-01-02")), Some((2025, 1, 2, 0, 0, 0)));
         assert_eq!(build_date(None, Some("soon")), None);
     }

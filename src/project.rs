@@ -34,8 +34,11 @@ impl SourceFile {
         std::str::from_utf8(&self.bytes).map_err(|err| {
             let valid = &self.bytes[..err.valid_up_to()];
             let text = std::str::from_utf8(valid).unwrap_or_default();
-            Diagnostic::new(Location::at_offset(&self.path, text, text.len()), "file is not valid UTF-8")
-                .hint("save the file as UTF-8")
+            Diagnostic::new(
+                Location::at_offset(&self.path, text, text.len()),
+                "file is not valid UTF-8",
+            )
+            .hint("save the file as UTF-8")
         })
     }
 
@@ -46,7 +49,9 @@ impl SourceFile {
             use sha2::{Digest, Sha256};
             let mut hasher = Sha256::new();
             match self.open() {
-                Ok(mut reader) => { std::io::copy(&mut reader, &mut hasher).ok(); }
+                Ok(mut reader) => {
+                    std::io::copy(&mut reader, &mut hasher).ok();
+                }
                 Err(_) => hasher.update(b""),
             }
             hex(&hasher.finalize())
@@ -171,9 +176,15 @@ pub fn load(root: &Path) -> Result<Project> {
 /// Refuse to read more results than `[output] max-results-mb`, before reading any.
 fn check_results_size(root: &Path, limit_mb: u64) -> Result<()> {
     let folder = root.join("results");
-    let total: u64 = WalkDir::new(&folder).min_depth(1).max_depth(1).into_iter().filter_map(|e| e.ok())
+    let total: u64 = WalkDir::new(&folder)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "csv"))
-        .filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum();
     if total > limit_mb * 1024 * 1024 {
         return Err(Diagnostics::from(
             Diagnostic::new(Location::file("results"), format!("the results files hold {} MB; a build reads at most {limit_mb} MB", total / (1024 * 1024)))
@@ -205,8 +216,11 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
 /// `git log -1 --format=%h -- results`, if git and a repository are there.
 fn results_commit(root: &Path) -> Option<String> {
     let output = std::process::Command::new("git")
-        .arg("-C").arg(root).args(["log", "-1", "--format=%h", "--", "results"])
-        .output().ok()?;
+        .arg("-C")
+        .arg(root)
+        .args(["log", "-1", "--format=%h", "--", "results"])
+        .output()
+        .ok()?;
     let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
     (output.status.success() && !commit.is_empty()).then_some(commit)
 }
@@ -262,7 +276,8 @@ fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
 /// on disk: the results stage streams them, so that a large file is never
 /// held whole in memory.
 fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
-    list(root, "results", &["csv"])?.into_iter()
+    list(root, "results", &["csv"])?
+        .into_iter()
         .map(|relative| Ok(SourceFile::on_disk(&relative, inside(root, &relative)?)))
         .collect()
 }
@@ -278,7 +293,9 @@ fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
     for entry in WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
         let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
         let path = entry.path();
-        if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) && !entry.file_type().is_dir() {
+        if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x))
+            && !entry.file_type().is_dir()
+        {
             files.push(path.strip_prefix(root).unwrap_or(path).to_path_buf());
         }
     }
@@ -293,8 +310,9 @@ pub fn inside(root: &Path, relative: &Path) -> Result<PathBuf> {
     let resolved = fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
     if escapes || !resolved.starts_with(root) {
         return Err(Diagnostics::from(
-            Diagnostic::new(Location::file(relative), "path leaves the study folder")
-                .hint("keep every input inside the study folder; use a path relative to it, without `..`"),
+            Diagnostic::new(Location::file(relative), "path leaves the study folder").hint(
+                "keep every input inside the study folder; use a path relative to it, without `..`",
+            ),
         )
         .into());
     }

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use hayagriva::archive::ArchivedStyle;
 use hayagriva::citationberg::Style;
-use hayagriva::{BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest, Library};
+use hayagriva::{
+    BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest, Library,
+};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
@@ -47,14 +49,24 @@ pub fn load(file: Option<&SourceFile>) -> Result<Option<Bibliography>, Diagnosti
     let Some(file) = file else { return Ok(None) };
     let source = file.text()?.to_string();
     let library = hayagriva::io::from_biblatex_str(&source).map_err(|errors| {
-        Diagnostics(errors.iter().map(|e| {
-            let (offset, message) = match e {
-                hayagriva::io::BibLaTeXError::Parse(p) => (p.span.start, p.kind.to_string()),
-                hayagriva::io::BibLaTeXError::Type(t) => (t.span.start, t.kind.to_string()),
-            };
-            Diagnostic::new(Location::at_offset(&file.path, &source, offset), format!("bibliography: {message}"))
-                .hint("fix the BibTeX entry")
-        }).collect())
+        Diagnostics(
+            errors
+                .iter()
+                .map(|e| {
+                    let (offset, message) = match e {
+                        hayagriva::io::BibLaTeXError::Parse(p) => {
+                            (p.span.start, p.kind.to_string())
+                        }
+                        hayagriva::io::BibLaTeXError::Type(t) => (t.span.start, t.kind.to_string()),
+                    };
+                    Diagnostic::new(
+                        Location::at_offset(&file.path, &source, offset),
+                        format!("bibliography: {message}"),
+                    )
+                    .hint("fix the BibTeX entry")
+                })
+                .collect(),
+        )
     })?;
     Ok(Some(Bibliography { path: file.path.clone(), source, library }))
 }
@@ -66,13 +78,19 @@ pub fn warm_up() {
 }
 
 /// The citation style and locales, parsed once per process (about 80 ms).
-fn style() -> Option<&'static (hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)> {
-    static STYLE: std::sync::OnceLock<Option<(hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)>> =
-        std::sync::OnceLock::new();
-    STYLE.get_or_init(|| match ArchivedStyle::by_name(STYLE_NAME).map(ArchivedStyle::get) {
-        Some(Style::Independent(style)) => Some((style, hayagriva::archive::locales())),
-        _ => None,
-    }).as_ref()
+fn style() -> Option<&'static (
+    hayagriva::citationberg::IndependentStyle,
+    Vec<hayagriva::citationberg::Locale>,
+)> {
+    static STYLE: std::sync::OnceLock<
+        Option<(hayagriva::citationberg::IndependentStyle, Vec<hayagriva::citationberg::Locale>)>,
+    > = std::sync::OnceLock::new();
+    STYLE
+        .get_or_init(|| match ArchivedStyle::by_name(STYLE_NAME).map(ArchivedStyle::get) {
+            Some(Style::Independent(style)) => Some((style, hayagriva::archive::locales())),
+            _ => None,
+        })
+        .as_ref()
 }
 
 /// Format `groups` (keys cited together, in document order) and the list of
@@ -83,28 +101,46 @@ pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted 
     let mut driver = BibliographyDriver::new();
     let mut cited = Vec::new();
     for group in groups {
-        let items: Vec<CitationItem<_>> = group.iter().filter_map(|k| bibliography.library.get(k)).map(CitationItem::with_entry).collect();
+        let items: Vec<CitationItem<_>> = group
+            .iter()
+            .filter_map(|k| bibliography.library.get(k))
+            .map(CitationItem::with_entry)
+            .collect();
         if items.is_empty() {
             continue;
         }
         cited.push(group.clone());
         driver.citation(CitationRequest::from_items(items, style, locales));
     }
-    let rendered = driver.finish(BibliographyRequest { style, locale: None, locale_files: locales });
+    let rendered =
+        driver.finish(BibliographyRequest { style, locale: None, locale_files: locales });
     let html = |children: &hayagriva::ElemChildren| {
         let mut out = String::new();
         let _ = children.write_buf(&mut out, BufWriteFormat::Html);
         out
     };
-    let citations = cited.into_iter().zip(&rendered.citations).map(|(g, c)| (g, html(&c.citation))).collect();
-    let entries = rendered.bibliography.map(|b| b.items.iter().map(|i| {
-        let first = i.first_field.as_ref().map(|f| {
-            let mut out = String::new();
-            let _ = f.write_buf(&mut out, BufWriteFormat::Html);
-            out + " "
-        }).unwrap_or_default();
-        (i.key.clone(), first + &html(&i.content))
-    }).collect()).unwrap_or_default();
+    let citations =
+        cited.into_iter().zip(&rendered.citations).map(|(g, c)| (g, html(&c.citation))).collect();
+    let entries = rendered
+        .bibliography
+        .map(|b| {
+            b.items
+                .iter()
+                .map(|i| {
+                    let first = i
+                        .first_field
+                        .as_ref()
+                        .map(|f| {
+                            let mut out = String::new();
+                            let _ = f.write_buf(&mut out, BufWriteFormat::Html);
+                            out + " "
+                        })
+                        .unwrap_or_default();
+                    (i.key.clone(), first + &html(&i.content))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Formatted { citations, entries }
 }
 
@@ -126,7 +162,10 @@ mod tests {
 
     #[test]
     fn bad_bibtex_is_located() {
-        let file = SourceFile::new("content/references.bib", b"@article{x,\n  title = {unclosed\n".to_vec());
+        let file = SourceFile::new(
+            "content/references.bib",
+            b"@article{x,\n  title = {unclosed\n".to_vec(),
+        );
         let err = load(Some(&file)).unwrap_err().to_string();
         assert!(err.starts_with("content/references.bib:"), "{err}");
     }

@@ -29,34 +29,85 @@ fn append_content(root: &Path, text: &str) {
     fs::write(path, old).unwrap();
 }
 
-const CHART: &str = "\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\n";
+const CHART: &str =
+    "\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\n";
 
 const CASES: &[(&str, Break)] = &[
     ("csv_empty", |r| csv(r, "")),
     ("csv_header_only", |r| csv(r, "environment,procs,run,time_s\r\n")),
     ("csv_ragged", |r| csv(r, "environment,procs,run,time_s\nbase,1,1,10\nbase,1,2\n")),
-    ("csv_invalid_utf8", |r| fs::write(r.join("results/runs.csv"), b"environment,procs,run,time_s\nbase,1,1,\xff\xfe\n").unwrap()),
-    ("csv_nan_inf_huge_negative_zero", |r| csv(r, "environment,procs,run,time_s\nbase,1,1,NaN\nbase,1,2,inf\nbase,1,3,1e999\ncand,1,1,-0\n")),
+    ("csv_invalid_utf8", |r| {
+        fs::write(r.join("results/runs.csv"), b"environment,procs,run,time_s\nbase,1,1,\xff\xfe\n")
+            .unwrap()
+    }),
+    ("csv_nan_inf_huge_negative_zero", |r| {
+        csv(
+            r,
+            "environment,procs,run,time_s\nbase,1,1,NaN\nbase,1,2,inf\nbase,1,3,1e999\ncand,1,1,-0\n",
+        )
+    }),
     ("csv_duplicate_header", |r| csv(r, "environment,procs,procs,time_s\nbase,1,1,10\n")),
-    ("csv_template_expression_header", |r| edit(r, "book.toml", "group-by = [\"procs\"]", "group-by = [\"{{ procs }}\"]")),
-    ("csv_quoted_newline_in_number", |r| csv(r, "environment,procs,run,time_s\nbase,1,1,\"1\n0\"\n")),
-    ("markdown_unbalanced_chart_fence", |r| append_content(r, "\n```chart\nid = \"c\"\nkind = \"line\"\n")),
-    ("markdown_chart_invalid_toml", |r| append_content(r, &format!("{CHART}x-scale = log2\n```\n"))),
+    ("csv_template_expression_header", |r| {
+        edit(r, "book.toml", "group-by = [\"procs\"]", "group-by = [\"{{ procs }}\"]")
+    }),
+    ("csv_quoted_newline_in_number", |r| {
+        csv(r, "environment,procs,run,time_s\nbase,1,1,\"1\n0\"\n")
+    }),
+    ("markdown_unbalanced_chart_fence", |r| {
+        append_content(r, "\n```chart\nid = \"c\"\nkind = \"line\"\n")
+    }),
+    ("markdown_chart_invalid_toml", |r| {
+        append_content(r, &format!("{CHART}x-scale = log2\n```\n"))
+    }),
     ("markdown_tera_syntax", |r| append_content(r, "\nText {{ and {% if %} and {# #}\n")),
-    ("template_syntax_error", |r| write(r, "templates/base.html", "<html>{% block main %}\n{{ oops }\n{% endblock main %}</html>")),
-    ("template_undefined_variable", |r| write(r, "templates/partials/footer.html", "<footer>{{ nothing.here }}</footer>")),
-    ("template_includes_itself", |r| write(r, "templates/partials/footer.html", "<footer>{% include \"partials/footer.html\" %}</footer>")),
-    ("template_typst_error", |r| write(r, "templates/paper.typ", "#set document(title: [T])\n#let x = (\n")),
+    ("template_syntax_error", |r| {
+        write(
+            r,
+            "templates/base.html",
+            "<html>{% block main %}\n{{ oops }\n{% endblock main %}</html>",
+        )
+    }),
+    ("template_undefined_variable", |r| {
+        write(r, "templates/partials/footer.html", "<footer>{{ nothing.here }}</footer>")
+    }),
+    ("template_includes_itself", |r| {
+        write(
+            r,
+            "templates/partials/footer.html",
+            "<footer>{% include \"partials/footer.html\" %}</footer>",
+        )
+    }),
+    ("template_typst_error", |r| {
+        write(r, "templates/paper.typ", "#set document(title: [T])\n#let x = (\n")
+    }),
     ("book_toml_unknown_key", |r| edit(r, "book.toml", "[study]", "[study]\nbasline = \"base\"")),
     ("book_toml_wrong_type", |r| edit(r, "book.toml", "date = \"2024-01-02\"", "date = 2024")),
     ("book_toml_missing", |r| fs::remove_file(r.join("book.toml")).unwrap()),
-    ("book_toml_huge_decimals", |r| edit(r, "book.toml", "headline = true", "headline = true\ndecimals = 18446744073709551615")),
-    ("path_data_outside", |r| append_content(r, &format!("{CHART}data = \"../../etc/passwd\"\n```\n").replace("data = \"runs\"\n", ""))),
+    ("book_toml_huge_decimals", |r| {
+        edit(r, "book.toml", "headline = true", "headline = true\ndecimals = 18446744073709551615")
+    }),
+    ("path_data_outside", |r| {
+        append_content(
+            r,
+            &format!("{CHART}data = \"../../etc/passwd\"\n```\n").replace("data = \"runs\"\n", ""),
+        )
+    }),
     ("path_image_outside", |r| append_content(r, "\n![secret](../../etc/passwd)\n")),
-    ("path_output_is_root", |r| edit(r, "book.toml", "[study]", "[output]\ndir = \".\"\n\n[study]")),
-    ("path_output_is_content", |r| edit(r, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]")),
+    ("path_output_is_root", |r| {
+        edit(r, "book.toml", "[study]", "[output]\ndir = \".\"\n\n[study]")
+    }),
+    ("path_output_is_content", |r| {
+        edit(r, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]")
+    }),
     ("font_file_not_a_font", |r| write(r, "fonts/Body.ttf", "this is not a font")),
-    ("font_family_unknown", |r| edit(r, "book.toml", "[study]", "[paper]\nfonts = [\"Libertinus Serif\", \"Libertinus Sreif\"]\n\n[study]")),
+    ("font_family_unknown", |r| {
+        edit(
+            r,
+            "book.toml",
+            "[study]",
+            "[paper]\nfonts = [\"Libertinus Serif\", \"Libertinus Sreif\"]\n\n[study]",
+        )
+    }),
 ];
 
 #[test]
@@ -65,7 +116,11 @@ fn every_failure_class_is_located_and_leaves_the_previous_output() {
         let study = fixture("minimal");
         let root = study.path();
         let output = report(root, &["build"]);
-        assert!(output.status.success(), "{name}: the fixture must build first: {}", stderr(&output));
+        assert!(
+            output.status.success(),
+            "{name}: the fixture must build first: {}",
+            stderr(&output)
+        );
         let before = contents(&root.join("site"));
         break_it(root);
         let output = report(root, &["build"]);
@@ -81,25 +136,44 @@ fn every_failure_class_is_located_and_leaves_the_previous_output() {
 fn symlinks_out_of_the_study_are_refused() {
     let study = fixture("minimal");
     let outside = tempfile::tempdir().unwrap();
-    fs::write(outside.path().join("secret.csv"), "environment,procs,run,time_s\nbase,1,1,1\n").unwrap();
-    std::os::unix::fs::symlink(outside.path().join("secret.csv"), study.path().join("results/secret.csv")).unwrap();
+    fs::write(outside.path().join("secret.csv"), "environment,procs,run,time_s\nbase,1,1,1\n")
+        .unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.csv"),
+        study.path().join("results/secret.csv"),
+    )
+    .unwrap();
     let output = report(study.path(), &["build"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("results/secret.csv: path leaves the study folder"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("results/secret.csv: path leaves the study folder"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
 fn deep_nesting_does_not_overflow_the_stack() {
     for (name, piece) in [("lists", "- "), ("quotes", "> ")] {
         let study = fixture("minimal");
-        let deep: String = (0..10_000).map(|i| format!("{}{}x\n", "  ".repeat(0), piece.repeat(i.min(1)))).collect::<String>()
-            + &piece.repeat(10_000) + "deep\n";
+        let deep: String = (0..10_000)
+            .map(|i| format!("{}{}x\n", "  ".repeat(0), piece.repeat(i.min(1))))
+            .collect::<String>()
+            + &piece.repeat(10_000)
+            + "deep\n";
         append_content(study.path(), &format!("\n{deep}"));
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
-            .args(["build", "--message-format", "short", "--root"]).arg(study.path())
-            .stderr(std::process::Stdio::piped()).spawn().unwrap();
+            .args(["build", "--message-format", "short", "--root"])
+            .arg(study.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
         let output = wait(child, Duration::from_secs(60));
-        assert!(!stderr(&output).contains("overflow") && output.status.code().is_some(), "{name}: {}", stderr(&output));
+        assert!(
+            !stderr(&output).contains("overflow") && output.status.code().is_some(),
+            "{name}: {}",
+            stderr(&output)
+        );
     }
 }
 
@@ -123,5 +197,10 @@ fn too_much_data_stops_with_a_clear_error() {
     fs::write(study.path().join("results/extra.csv"), big).unwrap();
     let output = report(study.path(), &["build"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("results: the results files hold 2 MB; a build reads at most 1 MB"), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("results: the results files hold 2 MB; a build reads at most 1 MB"),
+        "{}",
+        stderr(&output)
+    );
 }

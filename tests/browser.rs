@@ -11,10 +11,16 @@ use common::*;
 #[test]
 fn the_site_passes_in_a_real_browser() {
     let modules = repo().join("tests/browser/node_modules");
-    let ready = modules.join("playwright-core").is_dir() && std::path::Path::new("/usr/bin/chromium").exists();
+    let ready = modules.join("playwright-core").is_dir()
+        && std::path::Path::new("/usr/bin/chromium").exists();
     if !ready {
-        assert!(std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(), "chromium and `npm ci` in tests/browser are required");
-        eprintln!("SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see README)");
+        assert!(
+            std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+            "chromium and `npm ci` in tests/browser are required"
+        );
+        eprintln!(
+            "SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see README)"
+        );
         return;
     }
     if !tool("java", &["-version"]) || !tool("node", &["--version"]) {

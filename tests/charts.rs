@@ -15,11 +15,20 @@ fn build(root: &Path) -> std::path::PathBuf {
 }
 
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
-    fs::read_to_string(path).unwrap().lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect()
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
 }
 
 fn value(rows: &[Vec<String>], series: &str, x: &str) -> f64 {
-    rows.iter().find(|r| r[0] == series && r[1] == x).unwrap_or_else(|| panic!("no row {series} {x}"))[2].parse().unwrap()
+    rows.iter()
+        .find(|r| r[0] == series && r[1] == x)
+        .unwrap_or_else(|| panic!("no row {series} {x}"))[2]
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -28,7 +37,10 @@ fn every_kind_is_drawn_and_snapshotted() {
     let site = build(study.path());
     for id in ["rate", "diff", "lat", "bw", "speedup", "eff"] {
         let svg = fs::read_to_string(site.join(format!("charts/{id}.svg"))).unwrap();
-        assert!(svg.contains("role=\"img\"") && svg.contains("<desc"), "{id} lacks accessibility markup");
+        assert!(
+            svg.contains("role=\"img\"") && svg.contains("<desc"),
+            "{id} lacks accessibility markup"
+        );
         insta::assert_snapshot!(format!("svg_{id}"), svg);
     }
 }
@@ -55,7 +67,10 @@ fn chart_numbers_match_hand_arithmetic() {
     assert!(bw.contains("peak 64 KiB"), "{bw}");
     let lat = fs::read_to_string(site.join("charts/lat.svg")).unwrap();
     for tick in ["1 B", "1 KiB", "1 MiB"] {
-        assert!(lat.contains(&format!(">{tick}<")) || lat.contains(&format!(">\n{tick}\n<")), "latency ticks lack {tick}");
+        assert!(
+            lat.contains(&format!(">{tick}<")) || lat.contains(&format!(">\n{tick}\n<")),
+            "latency ticks lack {tick}"
+        );
     }
     assert!(!lat.contains("e+"), "no scientific tick labels");
 }
@@ -67,8 +82,16 @@ fn figures_are_numbered_alike_in_page_and_paper() {
     let html = fs::read_to_string(site.join("index.html")).unwrap();
     assert!(html.contains("<a class=\"xref\" href=\"#fig-rate\">Figure 1</a>"), "{html}");
     assert!(html.contains("<a class=\"xref\" href=\"#fig-eff\">Figure 6</a>"), "{html}");
-    assert!(html.contains("<div class=\"chart\" id=\"fig-diff\" data-series=\"[[1,&quot;Candidate&quot;]]\">"), "{html}");
-    assert!(html.contains("<span class=\"figure-number\">Figure 2.</span> Candidate against base."), "{html}");
+    assert!(
+        html.contains(
+            "<div class=\"chart\" id=\"fig-diff\" data-series=\"[[1,&quot;Candidate&quot;]]\">"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"figure-number\">Figure 2.</span> Candidate against base."),
+        "{html}"
+    );
     assert!(html.contains("<a href=\"data/charts/diff.csv\" download>"), "{html}");
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&site.join("paper.pdf"));
@@ -91,7 +114,9 @@ fn fails(change: impl FnOnce(&Path)) -> String {
 #[test]
 fn chart_errors_name_the_line_and_the_choices() {
     let content = "content/index.md";
-    let err = fails(|r| edit(r, content, "ideal = true\nx-label", "ideal = true\ncolour = \"red\"\nx-label"));
+    let err = fails(|r| {
+        edit(r, content, "ideal = true\nx-label", "ideal = true\ncolour = \"red\"\nx-label")
+    });
     assert!(err.contains("content/index.md:15:1: chart: unknown field `colour`"), "{err}");
     let err = fails(|r| edit(r, content, "kind = \"relative\"", "kind = \"pie\""));
     assert!(err.contains("content/index.md:22:8: chart: unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"), "{err}");
@@ -101,15 +126,21 @@ fn chart_errors_name_the_line_and_the_choices() {
     let err = fails(|r| edit(r, content, "data = \"runs.csv\"", "data = \"run.csv\""));
     assert!(err.contains("chart `diff`: unknown data file `run.csv`"), "{err}");
     assert!(err.contains("did you mean `runs`?"), "{err}");
-    let err = fails(|r| edit(r, content, "y = \"latency\"", "y = \"latency\"\nwhere = { size = 3 }"));
+    let err =
+        fails(|r| edit(r, content, "y = \"latency\"", "y = \"latency\"\nwhere = { size = 3 }"));
     assert!(err.contains("chart `lat`: no rows left after `where` (size = 3)"), "{err}");
-    let err = fails(|r| edit(r, content, "x = \"size\"\ny = \"latency\"", "x = \"environment\"\ny = \"latency\""));
+    let err = fails(|r| {
+        edit(r, content, "x = \"size\"\ny = \"latency\"", "x = \"environment\"\ny = \"latency\"")
+    });
     assert!(err.contains("chart `lat`: x column `environment` is not numeric"), "{err}");
     let err = fails(|r| edit(r, content, "id = \"eff\"", "id = \"rate\""));
     assert!(err.contains("two charts have the id `rate`"), "{err}");
     assert!(err.contains("the first is at content/index.md:7:1"), "{err}");
     let err = fails(|r| edit(r, "results/msgs.csv", "base,1,1,1.901,0.9", "base,0,1,1.901,0.9"));
-    assert!(err.contains("chart `lat`: the log x axis cannot show `size` = 0 (results/msgs.csv:2)"), "{err}");
+    assert!(
+        err.contains("chart `lat`: the log x axis cannot show `size` = 0 (results/msgs.csv:2)"),
+        "{err}"
+    );
     let err = fails(|r| edit(r, content, "@fig-lat,", "@fig-latency,"));
     assert!(err.contains("content/index.md:4:1: unknown figure `@fig-latency`"), "{err}");
     assert!(err.contains("did you mean `@fig-lat`?"), "{err}");
@@ -124,18 +155,38 @@ fn a_million_rows_make_a_small_chart() {
         name: "big".into(),
         path: "results/big.csv".into(),
         columns: vec![
-            Column { name: "environment".into(), values: Values::Text((0..rows).map(|i| if i % 2 == 0 { "base" } else { "cand" }).collect()) },
-            Column { name: "procs".into(), values: Values::Number((0..rows).map(|i| f64::from(1 << ((i / 2) % 6))).collect()) },
-            Column { name: "rate".into(), values: Values::Number((0..rows).map(|i| 10.0 + (i % 7) as f64).collect()) },
+            Column {
+                name: "environment".into(),
+                values: Values::Text(
+                    (0..rows).map(|i| if i % 2 == 0 { "base" } else { "cand" }).collect(),
+                ),
+            },
+            Column {
+                name: "procs".into(),
+                values: Values::Number((0..rows).map(|i| f64::from(1 << ((i / 2) % 6))).collect()),
+            },
+            Column {
+                name: "rate".into(),
+                values: Values::Number((0..rows).map(|i| 10.0 + (i % 7) as f64).collect()),
+            },
         ],
         lines: (2..rows as u32 + 2).collect(),
     };
     let results = ResultSet { tables: [("big".to_string(), table)].into() };
-    let config = report::config::parse(Path::new("book.toml"), &fs::read_to_string(repo().join("tests/fixtures/charts/book.toml")).unwrap()).unwrap();
+    let config = report::config::parse(
+        Path::new("book.toml"),
+        &fs::read_to_string(repo().join("tests/fixtures/charts/book.toml")).unwrap(),
+    )
+    .unwrap();
     let chart = spec::parse("id = \"big\"\nkind = \"line\"\ndata = \"big\"\nx = \"procs\"\ny = \"rate\"\nx-scale = \"log2\"\n", &report::diagnostic::Location::new("c.md", 1, 1)).unwrap();
     let set = report::charts::render(&[chart], &results, &config).unwrap();
     let svg = &set.charts[0].svg;
-    let points: usize = data::compute(&set.charts[0].spec, &results, &config).unwrap().series.iter().map(|s| s.points.len()).sum();
+    let points: usize = data::compute(&set.charts[0].spec, &results, &config)
+        .unwrap()
+        .series
+        .iter()
+        .map(|s| s.points.len())
+        .sum();
     assert_eq!(points, 12, "two environments × six process counts");
     assert!(svg.matches('<').count() < 500, "{} elements", svg.matches('<').count());
 }

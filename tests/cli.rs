@@ -10,7 +10,11 @@ use common::*;
 fn a_new_study_builds_right_away() {
     let dir = tempfile::tempdir().unwrap();
     let study = dir.path().join("study");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("new")
+        .arg(&study)
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     for file in ["book.toml", "content/index.md", "results/runs.csv", ".gitignore"] {
         assert!(study.join(file).is_file(), "{file}");
@@ -23,7 +27,11 @@ fn a_new_study_builds_right_away() {
     assert!(html.contains("-11.8%"), "{html}");
     assert!(html.contains("Figure 1"), "the scaffold uses a chart");
     // It refuses to overwrite.
-    let again = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("new")
+        .arg(&study)
+        .output()
+        .unwrap();
     assert_eq!(again.status.code(), Some(1));
     assert!(stderr(&again).contains("the folder exists and is not empty"), "{}", stderr(&again));
 }
@@ -49,7 +57,8 @@ fn check_writes_nothing_and_sets_the_exit_code() {
 
 #[test]
 fn usage_errors_exit_with_2() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("bild").output().unwrap();
+    let output =
+        std::process::Command::new(env!("CARGO_BIN_EXE_report")).arg("bild").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
 
@@ -68,20 +77,69 @@ fn diagnostics_read_like_rustc() {
     let cases: Vec<(&str, Change)> = vec![
         ("csv_cell", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,2,abc"))),
         ("csv_missing_column", Box::new(|r| edit(r, "results/runs.csv", "time_s", "time_sec"))),
-        ("csv_unknown_environment", Box::new(|r| edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9"))),
-        ("csv_duplicate_run", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,1,11"))),
-        ("book_toml_unknown_key", Box::new(|r| edit(r, "book.toml", "title = \"Minimal study\"", "title = \"Minimal study\"\ntitel = \"x\""))),
-        ("unknown_statistic", Box::new(|r| edit(r, "content/index.md", "name=\"speed\"", "name=\"sped\""))),
-        ("chart_unknown_key", Box::new(|r| edit(r, "content/index.md", "time.", "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\ncolour = \"red\"\n```"))),
-        ("chart_unknown_column", Box::new(|r| edit(r, "content/index.md", "time.", "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procz\"\ny = \"time_s\"\n```"))),
-        ("template_error", Box::new(|r| {
-            fs::create_dir_all(r.join("templates")).unwrap();
-            fs::write(r.join("templates/page.html"), "{% extends \"base.html\" %}\n{% block main %}{{ page.html | safe }{% endblock main %}\n").unwrap();
-        })),
-        ("typst_error", Box::new(|r| {
-            fs::create_dir_all(r.join("templates")).unwrap();
-            fs::write(r.join("templates/paper.typ"), "#set document(title: [T])\n#let book = json(\"book.json\")\n#book.nope\n").unwrap();
-        })),
+        (
+            "csv_unknown_environment",
+            Box::new(|r| edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9")),
+        ),
+        (
+            "csv_duplicate_run",
+            Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,1,11")),
+        ),
+        (
+            "book_toml_unknown_key",
+            Box::new(|r| {
+                edit(
+                    r,
+                    "book.toml",
+                    "title = \"Minimal study\"",
+                    "title = \"Minimal study\"\ntitel = \"x\"",
+                )
+            }),
+        ),
+        (
+            "unknown_statistic",
+            Box::new(|r| edit(r, "content/index.md", "name=\"speed\"", "name=\"sped\"")),
+        ),
+        (
+            "chart_unknown_key",
+            Box::new(|r| {
+                edit(
+                    r,
+                    "content/index.md",
+                    "time.",
+                    "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\ncolour = \"red\"\n```",
+                )
+            }),
+        ),
+        (
+            "chart_unknown_column",
+            Box::new(|r| {
+                edit(
+                    r,
+                    "content/index.md",
+                    "time.",
+                    "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procz\"\ny = \"time_s\"\n```",
+                )
+            }),
+        ),
+        (
+            "template_error",
+            Box::new(|r| {
+                fs::create_dir_all(r.join("templates")).unwrap();
+                fs::write(r.join("templates/page.html"), "{% extends \"base.html\" %}\n{% block main %}{{ page.html | safe }{% endblock main %}\n").unwrap();
+            }),
+        ),
+        (
+            "typst_error",
+            Box::new(|r| {
+                fs::create_dir_all(r.join("templates")).unwrap();
+                fs::write(
+                    r.join("templates/paper.typ"),
+                    "#set document(title: [T])\n#let book = json(\"book.json\")\n#book.nope\n",
+                )
+                .unwrap();
+            }),
+        ),
     ];
     for (name, change) in cases {
         insta::assert_snapshot!(format!("diagnostic_{name}"), human(change));
@@ -92,14 +150,28 @@ fn diagnostics_read_like_rustc() {
 fn links_between_pages_are_checked() {
     let study = fixture("minimal");
     fs::write(study.path().join("content/more.md"), "# More\n\nBack to [the result](index.html), the [data](data/stats.json) and [a site](https://example.org).\n").unwrap();
-    edit(study.path(), "content/index.md", "time.", "time. See [more](more.md) and [gone](gone.html#x).");
+    edit(
+        study.path(),
+        "content/index.md",
+        "time.",
+        "time. See [more](more.md) and [gone](gone.html#x).",
+    );
     let output = report(study.path(), &["check"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(err.contains("content/index.md:3:") && err.contains("link to `more.md`, which the site does not have"), "{err}");
+    assert!(
+        err.contains("content/index.md:3:")
+            && err.contains("link to `more.md`, which the site does not have"),
+        "{err}"
+    );
     assert!(err.contains("link to the page as `more.html`"), "{err}");
     assert!(err.contains("link to `gone.html#x`"), "{err}");
-    edit(study.path(), "content/index.md", "[more](more.md) and [gone](gone.html#x)", "[more](more.html)");
+    edit(
+        study.path(),
+        "content/index.md",
+        "[more](more.md) and [gone](gone.html#x)",
+        "[more](more.html)",
+    );
     let output = report(study.path(), &["check"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
@@ -114,5 +186,9 @@ fn links_to_the_paper_follow_its_configured_name() {
     edit(study.path(), "content/index.md", "(study.pdf)", "(paper.pdf)");
     let output = report(study.path(), &["check"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("link to `paper.pdf`, which the site does not have"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("link to `paper.pdf`, which the site does not have"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -27,7 +27,9 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
             doc.push(d.trim().to_string());
         } else if line.starts_with("#[") {
             attrs.push(line.to_string());
-        } else if let Some(rest) = line.strip_prefix("pub struct ").or_else(|| line.strip_prefix("pub enum ")) {
+        } else if let Some(rest) =
+            line.strip_prefix("pub struct ").or_else(|| line.strip_prefix("pub enum "))
+        {
             let name = rest.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_string();
             let item = Item {
                 doc: doc.join(" "),
@@ -48,15 +50,24 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
             if line.starts_with("pub ") && line.contains(':') && !item.is_enum {
                 let (name, ty) = line.trim_start_matches("pub ").split_once(':').unwrap();
                 let skip = attrs.iter().any(|a| a.contains("skip"));
-                let rename = attrs.iter().find_map(|a| a.split("rename = \"").nth(1).map(|r| r.split('"').next().unwrap().to_string()));
-                let key = rename.unwrap_or_else(|| if item.kebab { name.replace('_', "-") } else { name.to_string() });
+                let rename = attrs.iter().find_map(|a| {
+                    a.split("rename = \"").nth(1).map(|r| r.split('"').next().unwrap().to_string())
+                });
+                let key = rename.unwrap_or_else(|| {
+                    if item.kebab { name.replace('_', "-") } else { name.to_string() }
+                });
                 let ty = ty.trim().trim_end_matches(',').to_string();
-                let required = !ty.starts_with("Option<") && !attrs.iter().any(|a| a.contains("default"));
+                let required =
+                    !ty.starts_with("Option<") && !attrs.iter().any(|a| a.contains("default"));
                 if !skip {
                     item.fields.push((key, ty, required, doc.join(" ")));
                 }
-            } else if item.is_enum && !line.is_empty() && line.chars().next().unwrap().is_uppercase() {
-                let variant: String = line.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_string();
+            } else if item.is_enum
+                && !line.is_empty()
+                && line.chars().next().unwrap().is_uppercase()
+            {
+                let variant: String =
+                    line.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_string();
                 item.fields.push((kebab(&variant), String::new(), false, doc.join(" ")));
             }
             if !line.starts_with("#[") {
@@ -96,8 +107,10 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
         "bool" => "boolean".into(),
         "usize" => "integer".into(),
         "f64" => "number".into(),
-        "Compare" | "Better" | "ColumnType" | "PaperSize" | "PdfStandard" | "Kind" | "Aggregate" | "Scale" => {
-            let values: Vec<String> = items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
+        "Compare" | "Better" | "ColumnType" | "PaperSize" | "PdfStandard" | "Kind"
+        | "Aggregate" | "Scale" => {
+            let values: Vec<String> =
+                items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
             format!("one of {}", values.join(", "))
         }
         "FilterValue" => "number, string, array or `{ min, max }`".into(),
@@ -139,7 +152,8 @@ fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -
         items.extend(parse(&read("src/config/data.rs")).into_iter().filter(|(k, _)| k == "Better"));
     }
     let mut out = format!(
-        "# {title}\n\n<!-- Generated from the doc comments of {} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n", source.replace(' ', ", ")
+        "# {title}\n\n<!-- Generated from the doc comments of {} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n",
+        source.replace(' ', ", ")
     );
     for (section, name) in sections {
         let item = &items[*name];
@@ -153,7 +167,10 @@ fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -
             out.push_str("| key | type | | meaning |\n|---|---|---|---|\n");
             for (key, ty, required, doc) in &item.fields {
                 let need = if *required { "*required*" } else { "optional" };
-                out.push_str(&format!("| `{key}` | {} | {need} | {doc} |\n", describe_type(ty, &items)));
+                out.push_str(&format!(
+                    "| `{key}` | {} | {need} | {doc} |\n",
+                    describe_type(ty, &items)
+                ));
             }
         }
     }
@@ -166,7 +183,11 @@ fn check(path: &str, generated: String) {
         fs::write(&path, &generated).unwrap();
     }
     let current = fs::read_to_string(&path).unwrap_or_default();
-    assert!(current == generated, "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`", path.display());
+    assert!(
+        current == generated,
+        "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`",
+        path.display()
+    );
 }
 
 #[test]
@@ -184,5 +205,8 @@ fn chart_reference_is_generated_from_spec_doc_comments() {
         it becomes \"Figure N\" in the page and in the paper, numbered in document order.\n\n\
         ```chart\nid = \"scaling\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"timesteps_per_s\"\n\
         x-scale = \"log2\"\nideal = true\ncaption = \"Throughput as cores scale; higher is better.\"\n```";
-    check("docs/charts.md", generate("src/charts/spec.rs", "Chart directives", intro, &CHART_SECTIONS));
+    check(
+        "docs/charts.md",
+        generate("src/charts/spec.rs", "Chart directives", intro, &CHART_SECTIONS),
+    );
 }

@@ -34,7 +34,10 @@ fn minimal_fixture_builds() {
     assert!(html.contains("-16.7%"), "{html}");
     // scipy: delta-method CI with Welch–Satterthwaite df (3.874), t.ppf(0.975, df):
     // -0.51894 to +0.18561; Welch p = 0.2879, so not significant.
-    assert!(html.contains("95% CI -51.9 to +18.6%, n = 3; not statistically significant"), "{html}");
+    assert!(
+        html.contains("95% CI -51.9 to +18.6%, n = 3; not statistically significant"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -51,8 +54,18 @@ fn bom_crlf_and_quoted_fields_are_read() {
 
 #[test]
 fn duplicate_headers_and_invalid_utf8_are_located() {
-    let err = fails(|root| edit(root, "results/runs.csv", "environment,procs,run,time_s", "environment,procs,run,procs"));
-    assert!(err.contains("results/runs.csv:1:23: column `procs` appears twice in the header"), "{err}");
+    let err = fails(|root| {
+        edit(
+            root,
+            "results/runs.csv",
+            "environment,procs,run,time_s",
+            "environment,procs,run,procs",
+        )
+    });
+    assert!(
+        err.contains("results/runs.csv:1:23: column `procs` appears twice in the header"),
+        "{err}"
+    );
     let err = fails(|root| {
         let mut bytes = fs::read(root.join("results/runs.csv")).unwrap();
         let at = bytes.windows(4).position(|w| w == b"cand").unwrap();
@@ -66,13 +79,19 @@ fn duplicate_headers_and_invalid_utf8_are_located() {
 fn a_single_run_gets_no_interval_and_says_why() {
     let study = fixture("minimal");
     let text = fs::read_to_string(study.path().join("results/runs.csv")).unwrap();
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("cand,2,2") && !l.starts_with("cand,2,3")).collect();
+    let kept: Vec<&str> =
+        text.lines().filter(|l| !l.starts_with("cand,2,2") && !l.starts_with("cand,2,3")).collect();
     fs::write(study.path().join("results/runs.csv"), kept.join("\n") + "\n").unwrap();
     let output = report(study.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
     // cand at 2 procs = {4}; base = {6, 5, 7}: 4 / 6 − 1 = −33.3%, and no interval.
-    assert!(html.contains("-33.3% (n = 1; no CI: n = 1: at least 2 runs are needed for a confidence interval)"), "{html}");
+    assert!(
+        html.contains(
+            "-33.3% (n = 1; no CI: n = 1: at least 2 runs are needed for a confidence interval)"
+        ),
+        "{html}"
+    );
     let stats = fs::read_to_string(study.path().join("site/data/stats.json")).unwrap();
     assert!(stats.contains("\"ci\": null"), "{stats}");
 }
@@ -80,9 +99,23 @@ fn a_single_run_gets_no_interval_and_says_why() {
 #[test]
 fn a_generic_csv_without_a_schema_is_usable() {
     let study = fixture("minimal");
-    fs::write(study.path().join("results/other.csv"), "environment,size,latency\nbase,8,2.0\nbase,8,4.0\ncand,8,3.0\ncand,8,5.0\n").unwrap();
-    edit(study.path(), "book.toml", "[[metrics]]", "[[metrics]]\nname = \"lat\"\nlabel = \"Latency\"\ndata = \"other\"\nvalue = \"latency\"\nbetter = \"lower\"\n\n[[metrics]]");
-    edit(study.path(), "content/index.md", "time.", "time. Latency {{ stat(name=\"lat\", field=\"value\") }}.");
+    fs::write(
+        study.path().join("results/other.csv"),
+        "environment,size,latency\nbase,8,2.0\nbase,8,4.0\ncand,8,3.0\ncand,8,5.0\n",
+    )
+    .unwrap();
+    edit(
+        study.path(),
+        "book.toml",
+        "[[metrics]]",
+        "[[metrics]]\nname = \"lat\"\nlabel = \"Latency\"\ndata = \"other\"\nvalue = \"latency\"\nbetter = \"lower\"\n\n[[metrics]]",
+    );
+    edit(
+        study.path(),
+        "content/index.md",
+        "time.",
+        "time. Latency {{ stat(name=\"lat\", field=\"value\") }}.",
+    );
     let output = report(study.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
@@ -105,8 +138,18 @@ fn non_numbers_nan_and_infinity_are_located() {
         edit(root, "results/runs.csv", "cand,1,1,9", "cand,1,1,inf");
     });
     assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `abc`"), "{err}");
-    assert!(err.contains("results/runs.csv:5:10: column `time_s`: expected a finite number, found `NaN`"), "{err}");
-    assert!(err.contains("results/runs.csv:8:10: column `time_s`: expected a finite number, found `inf`"), "{err}");
+    assert!(
+        err.contains(
+            "results/runs.csv:5:10: column `time_s`: expected a finite number, found `NaN`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "results/runs.csv:8:10: column `time_s`: expected a finite number, found `inf`"
+        ),
+        "{err}"
+    );
     assert!(err.contains("3 errors"), "every error in the file is reported: {err}");
     assert!(err.contains("= help:"), "{err}");
 }
@@ -117,7 +160,12 @@ fn zero_and_negative_times_are_refused() {
         edit(root, "results/runs.csv", "base,1,2,11", "base,1,2,0");
         edit(root, "results/runs.csv", "cand,2,3,6", "cand,2,3,-6");
     });
-    assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `0`"), "{err}");
+    assert!(
+        err.contains(
+            "results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `0`"
+        ),
+        "{err}"
+    );
     assert!(err.contains("results/runs.csv:13:10:"), "{err}");
     assert!(err.contains("remove the row of a failed run"), "{err}");
 }
@@ -164,7 +212,8 @@ fn metric_errors_point_into_book_toml() {
     let err = fails(|root| edit(root, "book.toml", "value = \"time_s\"", "value = \"tme_s\""));
     assert!(err.contains("book.toml:"), "{err}");
     assert!(err.contains("unknown column `tme_s`"), "{err}");
-    let err = fails(|root| edit(root, "book.toml", "where = { procs = 2 }", "where = { procs = 3 }"));
+    let err =
+        fails(|root| edit(root, "book.toml", "where = { procs = 2 }", "where = { procs = 3 }"));
     assert!(err.contains("no rows of `cand` match `where` (procs = 3)"), "{err}");
 }
 
@@ -194,13 +243,28 @@ fn invalid_typst_template_is_located() {
 
 #[test]
 fn output_folder_cannot_be_an_input_folder() {
-    let err = fails(|root| edit(root, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]"));
-    assert!(err.contains("inside the study's `content/` folder") || err.contains("not written by report"), "{err}");
+    let err =
+        fails(|root| edit(root, "book.toml", "[study]", "[output]\ndir = \"content\"\n\n[study]"));
+    assert!(
+        err.contains("inside the study's `content/` folder")
+            || err.contains("not written by report"),
+        "{err}"
+    );
 }
 
 #[test]
 fn derived_column_errors_point_at_the_expression() {
-    let err = fails(|root| edit(root, "book.toml", "columns = {", "derive = { cost = \"time_s * procz\" }\ncolumns = {"));
-    assert!(err.contains("book.toml:17:20: derived column `cost`: unknown column `procz`"), "{err}");
+    let err = fails(|root| {
+        edit(
+            root,
+            "book.toml",
+            "columns = {",
+            "derive = { cost = \"time_s * procz\" }\ncolumns = {",
+        )
+    });
+    assert!(
+        err.contains("book.toml:17:20: derived column `cost`: unknown column `procz`"),
+        "{err}"
+    );
     assert!(err.contains("did you mean `procs`?"), "{err}");
 }

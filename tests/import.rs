@@ -17,13 +17,22 @@ fn fixtures() -> Option<PathBuf> {
     if path.is_dir() {
         return Some(path.canonicalize().unwrap());
     }
-    assert!(std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(), "../shared/fixtures is required in CI");
+    assert!(
+        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+        "../shared/fixtures is required in CI"
+    );
     eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
     None
 }
 
 fn import(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_report")).arg("import").args(args).arg("--root").arg(root).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("import")
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .unwrap()
 }
 
 fn new_study() -> tempfile::TempDir {
@@ -42,8 +51,14 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
     let runs: Vec<(Vec<&str>, PathBuf)> = vec![
         (vec!["lammps", "--pattern", FLUX_LAMMPS], f.join("flux-usernetes/lammps")),
         (vec!["lammps", "--env", "official"], f.join("lammps-official")),
-        (vec!["osu", "--nodes", "2", "--pattern", "{env}/osu_bw-{run}.out"], f.join("flux-usernetes/osu/bare-metal/osu_bw-1.out")),
-        (vec!["osu", "--nodes", "2", "--env", "bare-metal"], f.join("flux-usernetes/osu/bare-metal")),
+        (
+            vec!["osu", "--nodes", "2", "--pattern", "{env}/osu_bw-{run}.out"],
+            f.join("flux-usernetes/osu/bare-metal/osu_bw-1.out"),
+        ),
+        (
+            vec!["osu", "--nodes", "2", "--env", "bare-metal"],
+            f.join("flux-usernetes/osu/bare-metal"),
+        ),
         (vec!["osu", "--nodes", "2", "--env", "usernetes"], f.join("flux-usernetes/osu/usernetes")),
         (vec!["osu", "--env", "alaska"], f.join("excalibur-omb/alaska")),
     ];
@@ -53,7 +68,9 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
         let output = import(root, &all);
         assert!(output.status.success(), "{all:?}: {}", stderr(&output));
     }
-    let count = |file: &str| fs::read_to_string(root.join("results").join(file)).unwrap().lines().count() - 1;
+    let count = |file: &str| {
+        fs::read_to_string(root.join("results").join(file)).unwrap().lines().count() - 1
+    };
     assert_eq!(count("lammps.csv"), 160 + 7, "one row per log");
     // 40 osu_bw files of 23 sizes (1 B to 4 MiB) + 4 ReFrame ones of 23 sizes; bare-metal osu_bw-1 came first.
     assert_eq!(count("osu_bw.csv"), 40 * 23 + 4 * 23);
@@ -62,16 +79,26 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
     assert_eq!(count("osu_allreduce.csv"), 4 * 19);
 
     // Importing everything again adds nothing and changes no byte.
-    let before: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"].iter().map(|f| fs::read(root.join("results").join(f)).unwrap()).collect();
+    let before: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"]
+        .iter()
+        .map(|f| fs::read(root.join("results").join(f)).unwrap())
+        .collect();
     for (args, path) in &runs {
         let mut all = args.clone();
         all.push(path.to_str().unwrap());
         let output = import(root, &all);
         assert!(output.status.success());
-        assert!(stderr(&output).contains("files skipped as already imported, 0 refused"), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("files skipped as already imported, 0 refused"),
+            "{}",
+            stderr(&output)
+        );
         assert!(!stderr(&output).contains("added"), "{}", stderr(&output));
     }
-    let after: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"].iter().map(|f| fs::read(root.join("results").join(f)).unwrap()).collect();
+    let after: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"]
+        .iter()
+        .map(|f| fs::read(root.join("results").join(f)).unwrap())
+        .collect();
     assert_eq!(before, after);
 }
 
@@ -98,15 +125,29 @@ fn dry_runs_write_nothing_and_foreign_files_are_not_touched() {
     let Some(f) = fixtures() else { return };
     let study = new_study();
     let log = f.join("lammps-official/log.15Jul25.lj.fixed.g++.4");
-    let output = import(study.path(), &["lammps", "--env", "x", "--dry-run", log.to_str().unwrap()]);
+    let output =
+        import(study.path(), &["lammps", "--env", "x", "--dry-run", log.to_str().unwrap()]);
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stdout).contains("x,,4,4,1,1,32000,100,0.230839,433.201,99.6"), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .contains("x,,4,4,1,1,32000,100,0.230839,433.201,99.6"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
     assert!(!study.path().join("results/lammps.csv").exists());
-    fs::write(study.path().join("results/lammps.csv"), "environment,procs,run,time\nx,1,1,2\n").unwrap();
+    fs::write(study.path().join("results/lammps.csv"), "environment,procs,run,time\nx,1,1,2\n")
+        .unwrap();
     let output = import(study.path(), &["lammps", "--env", "x", log.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("other columns than the importer writes"), "{}", stderr(&output));
-    assert_eq!(fs::read_to_string(study.path().join("results/lammps.csv")).unwrap(), "environment,procs,run,time\nx,1,1,2\n");
+    assert!(
+        stderr(&output).contains("other columns than the importer writes"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read_to_string(study.path().join("results/lammps.csv")).unwrap(),
+        "environment,procs,run,time\nx,1,1,2\n"
+    );
 }
 
 const FLUX_BOOK: &str = r#"
@@ -146,7 +187,10 @@ fn a_study_of_the_flux_usernetes_logs_agrees_with_an_independent_parse() {
     fs::write(root.join("book.toml"), FLUX_BOOK).unwrap();
     fs::create_dir_all(root.join("content")).unwrap();
     fs::write(root.join("content/index.md"), "# Loop time\n\n{{ stat(name=\"loop_256\") }}\n\n```chart\nid = \"loop\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"loop_time_s\"\nx-scale = \"log2\"\n```\n\n{{ caveats() }}\n").unwrap();
-    let output = import(root, &["lammps", "--pattern", FLUX_LAMMPS, f.join("flux-usernetes/lammps").to_str().unwrap()]);
+    let output = import(
+        root,
+        &["lammps", "--pattern", FLUX_LAMMPS, f.join("flux-usernetes/lammps").to_str().unwrap()],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let output = report(root, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -164,14 +208,25 @@ print(json.dumps({k: statistics.mean(v) for k, v in out.items()}))
     if !tool("python3", &["--version"]) {
         return;
     }
-    let python = Command::new("python3").arg("-c").arg(script).arg(f.join("flux-usernetes/lammps")).output().unwrap();
+    let python = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(f.join("flux-usernetes/lammps"))
+        .output()
+        .unwrap();
     let expected: serde_json::Value = serde_json::from_slice(&python.stdout).unwrap();
-    let stats: serde_json::Value = serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap();
     let mut checked = 0;
     for env in ["bare-metal", "usernetes"] {
         for ranks in [64, 128, 256, 512] {
             let id = format!("lammps/loop_time_s/{env}/procs={ranks}");
-            let group = stats["groups"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap_or_else(|| panic!("{id}"));
+            let group = stats["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["id"] == id.as_str())
+                .unwrap_or_else(|| panic!("{id}"));
             let want = expected[format!("{env}/{ranks}")].as_f64().unwrap();
             let got = group["summary"]["mean"].as_f64().unwrap();
             assert!((got - want).abs() < 1e-9, "{id}: {got} vs {want}");
@@ -181,10 +236,16 @@ print(json.dumps({k: statistics.mean(v) for k, v in out.items()}))
     }
     assert_eq!(checked, 8);
     let caveats = stats["caveats"].to_string();
-    assert!(caveats.contains("node-counts") && caveats.contains("on 4, 8, 16 and 32 nodes"), "{caveats}");
+    assert!(
+        caveats.contains("node-counts") && caveats.contains("on 4, 8, 16 and 32 nodes"),
+        "{caveats}"
+    );
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&root.join("site/paper.pdf"));
-        assert!(!text.contains("single node"), "the Limitations must not claim a single node:\n{text}");
+        assert!(
+            !text.contains("single node"),
+            "the Limitations must not claim a single node:\n{text}"
+        );
         assert!(text.contains("Limitations"), "{text}");
     }
 }

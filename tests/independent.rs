@@ -20,14 +20,17 @@ fn statistics_match_scipy() {
     }
     let study = shipped_study();
     assert!(report(study.path(), &["build"]).status.success());
-    let stats: serde_json::Value = serde_json::from_slice(&fs::read(study.path().join("site/data/stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_slice(&fs::read(study.path().join("site/data/stats.json")).unwrap())
+            .unwrap();
     let script = repo().join("tests/independent_stats.py");
     let output = Command::new("python3").arg(script).arg(study.path()).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let expected: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
 
     for name in ["throughput_32", "slowdown_avg", "network_overhead", "cost_32", "tps_k8s_32"] {
-        let metric = stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
+        let metric =
+            stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
         let want = &expected[name];
         close(&metric["value"], &want["value"], &format!("{name} value"));
         close(&metric["ci"][0], &want["ci"][0], &format!("{name} ci low"));

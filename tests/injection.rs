@@ -16,12 +16,24 @@ fn hostile_text_is_shown_never_run() {
     let study = fixture("minimal");
     let root = study.path();
     let env = "<script>alert(1)</script>";
-    let csv = fs::read_to_string(root.join("results/runs.csv")).unwrap().replace("cand,", &format!("{env},"));
+    let csv = fs::read_to_string(root.join("results/runs.csv"))
+        .unwrap()
+        .replace("cand,", &format!("{env},"));
     fs::write(root.join("results/runs.csv"), csv).unwrap();
-    let book = fs::read_to_string(root.join("book.toml")).unwrap()
-        .replace("title = \"Minimal study\"", &format!("title = \"{EVIL}\"\nsubtitle = \"{EVIL}\"\ntools = [\"{EVIL}\"]"))
-        .replace("[environments.cand]\nlabel = \"Candidate\"", &format!("[environments.\"{env}\"]\nlabel = \"{EVIL}\"\ndescription = \"{EVIL}\""))
-        .replace("label = \"Time at 2 processes\"", &format!("label = \"{EVIL}\"\ndefinition = \"{EVIL}\""));
+    let book = fs::read_to_string(root.join("book.toml"))
+        .unwrap()
+        .replace(
+            "title = \"Minimal study\"",
+            &format!("title = \"{EVIL}\"\nsubtitle = \"{EVIL}\"\ntools = [\"{EVIL}\"]"),
+        )
+        .replace(
+            "[environments.cand]\nlabel = \"Candidate\"",
+            &format!("[environments.\"{env}\"]\nlabel = \"{EVIL}\"\ndescription = \"{EVIL}\""),
+        )
+        .replace(
+            "label = \"Time at 2 processes\"",
+            &format!("label = \"{EVIL}\"\ndefinition = \"{EVIL}\""),
+        );
     fs::write(root.join("book.toml"), book).unwrap();
     let content = format!(
         "# {EVIL}\n\nProse {EVIL} {{{{ stat(name=\"speed\", field=\"label\") }}}}.\n\n<script>alert(2)</script>\n\n```environments\n```\n\n\
@@ -39,7 +51,10 @@ fn hostile_text_is_shown_never_run() {
     assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt; #sys.inputs"), "{svg}");
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&root.join("site/paper.pdf"));
-        assert!(text.matches("<script>alert(1)</script> #sys.inputs").count() >= 3, "shown as written in the paper:\n{text}");
+        assert!(
+            text.matches("<script>alert(1)</script> #sys.inputs").count() >= 3,
+            "shown as written in the paper:\n{text}"
+        );
     }
 }
 

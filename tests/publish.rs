@@ -12,21 +12,30 @@ use common::*;
 fn scale_k8s_32(root: &std::path::Path, factor: f64) {
     let path = root.join("results/lammps.csv");
     let text = fs::read_to_string(&path).unwrap();
-    let lines: Vec<String> = text.lines().map(|line| {
-        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
-        if cells[0] == "kubernetes" && cells[2] == "32" {
-            let tps: f64 = cells[9].parse().unwrap();
-            let loop_time: f64 = cells[8].parse().unwrap();
-            cells[9] = format!("{:.3}", tps * factor);
-            cells[8] = format!("{:.4}", loop_time / factor);
-        }
-        cells.join(",")
-    }).collect();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+            if cells[0] == "kubernetes" && cells[2] == "32" {
+                let tps: f64 = cells[9].parse().unwrap();
+                let loop_time: f64 = cells[8].parse().unwrap();
+                cells[9] = format!("{:.3}", tps * factor);
+                cells[8] = format!("{:.4}", loop_time / factor);
+            }
+            cells.join(",")
+        })
+        .collect();
     fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
 fn diff(root: &std::path::Path, args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_report")).arg("diff").args(args).arg("--root").arg(root).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("diff")
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     String::from_utf8(output.stdout).unwrap()
 }
@@ -40,9 +49,23 @@ fn diff_reports_how_the_headline_metrics_moved() {
     // +20% on Kubernetes at 32: 45.696 × 1.2 / 42.0 − 1 = +30.6%, far outside the old CI.
     scale_k8s_32(root, 1.2);
     assert!(report(root, &["build", "--out", new.to_str().unwrap()]).status.success());
-    let text = diff(root, &[root.join("old/data/stats.json").to_str().unwrap(), root.join("new/data/stats.json").to_str().unwrap()]);
-    assert!(text.contains("- Throughput at 32 cores: +8.8% → +30.6% (CIs do not overlap: a significant change)"), "{text}");
-    assert!(text.contains("- Network overhead: -2.4% → -2.4% (CIs overlap: not a significant change)"), "{text}");
+    let text = diff(
+        root,
+        &[
+            root.join("old/data/stats.json").to_str().unwrap(),
+            root.join("new/data/stats.json").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text.contains(
+            "- Throughput at 32 cores: +8.8% → +30.6% (CIs do not overlap: a significant change)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("- Network overhead: -2.4% → -2.4% (CIs overlap: not a significant change)"),
+        "{text}"
+    );
 
     // The same comparison from git: the results at the last commit against the working tree.
     let git = |args: &[&str]| Command::new("git").arg("-C").arg(root).args(args).output().unwrap();
@@ -63,21 +86,38 @@ fn both_outputs_name_the_results_and_the_manifest_hashes_every_file() {
     let root = study.path();
     assert!(report(root, &["build"]).status.success());
     let index = fs::read_to_string(root.join("site/index.html")).unwrap();
-    let manifest: serde_json::Value = serde_json::from_slice(&fs::read(root.join("site/data/manifest.json")).unwrap()).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(root.join("site/data/manifest.json")).unwrap()).unwrap();
     let hash = manifest["provenance"]["results_hash"].as_str().unwrap().to_string();
     assert!(index.contains(&format!("sha256 {hash}")), "{index}");
-    assert_eq!(manifest["provenance"]["generator"], format!("report {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        manifest["provenance"]["generator"],
+        format!("report {}", env!("CARGO_PKG_VERSION"))
+    );
     for input in ["book.toml", "content/index.md", "results/runs.csv"] {
         assert!(manifest["inputs"][input].is_string(), "{input} in {manifest}");
     }
     // Every output but the manifest itself, hashed; checked with Python's hashlib.
     let outputs = manifest["outputs"].as_object().unwrap();
-    assert!(outputs.contains_key("index.html") && outputs.contains_key("paper.pdf") && !outputs.contains_key("data/manifest.json"));
-    let sha = Command::new("python3").args(["-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())"])
-        .arg(root.join("site/paper.pdf")).output().unwrap();
+    assert!(
+        outputs.contains_key("index.html")
+            && outputs.contains_key("paper.pdf")
+            && !outputs.contains_key("data/manifest.json")
+    );
+    let sha = Command::new("python3")
+        .args([
+            "-c",
+            "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())",
+        ])
+        .arg(root.join("site/paper.pdf"))
+        .output()
+        .unwrap();
     assert_eq!(outputs["paper.pdf"].as_str().unwrap(), String::from_utf8_lossy(&sha.stdout).trim());
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&root.join("site/paper.pdf"));
-        assert!(text.contains(&format!("Results sha256 {hash}")) && text.contains("report 0.1.0"), "{text}");
+        assert!(
+            text.contains(&format!("Results sha256 {hash}")) && text.contains("report 0.1.0"),
+            "{text}"
+        );
     }
 }

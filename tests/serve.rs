@@ -21,10 +21,13 @@ impl Drop for Server {
 
 fn serve(root: &std::path::Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_report"))
-        .args(["serve", "--port", "0", "--root"]).arg(root)
+        .args(["serve", "--port", "0", "--root"])
+        .arg(root)
         .env("SOURCE_DATE_EPOCH", "1700000000")
-        .stderr(Stdio::piped()).stdout(Stdio::null())
-        .spawn().unwrap();
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let address = loop {
         let line = lines.next().expect("serve exited early").unwrap();
@@ -56,7 +59,10 @@ fn until(address: &str, path: &str, limit: Duration, ready: impl Fn(&str) -> boo
         if ready(&body) {
             return start.elapsed();
         }
-        assert!(start.elapsed() < limit, "timed out after {limit:?} waiting on {path}; last body:\n{body}");
+        assert!(
+            start.elapsed() < limit,
+            "timed out after {limit:?} waiting on {path}; last body:\n{body}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -70,11 +76,15 @@ fn serve_rebuilds_reports_errors_recovers_and_stays_inside_the_site() {
 
     let (status, body) = get(&address, "/");
     assert_eq!(status, 200);
-    assert!(body.contains("At two processes") && body.contains("report serve: live reload"), "{body}");
+    assert!(
+        body.contains("At two processes") && body.contains("report serve: live reload"),
+        "{body}"
+    );
 
     // A content edit is served within a second.
     edit(study.path(), "content/index.md", "At two processes", "Edited at two processes");
-    let took = until(&address, "/", Duration::from_secs(1), |b| b.contains("Edited at two processes"));
+    let took =
+        until(&address, "/", Duration::from_secs(1), |b| b.contains("Edited at two processes"));
     eprintln!("content edit served after {took:?}");
 
     // A broken CSV: the error is reported, the last good page stays, the server stays up.
@@ -92,10 +102,20 @@ fn serve_rebuilds_reports_errors_recovers_and_stays_inside_the_site() {
     assert!(body.contains("\"n\": 3"), "{body}");
 
     // The paper follows in the background.
-    until(&address, "/__report/status", Duration::from_secs(3), |_| get(&address, "/paper.pdf").0 == 200);
+    until(&address, "/__report/status", Duration::from_secs(3), |_| {
+        get(&address, "/paper.pdf").0 == 200
+    });
 
     // Nothing outside the built site is served.
-    for path in ["/../book.toml", "/%2e%2e/book.toml", "/..%2fbook.toml", "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "/results/runs.csv", "/book.toml", "/a%5c..%5cb"] {
+    for path in [
+        "/../book.toml",
+        "/%2e%2e/book.toml",
+        "/..%2fbook.toml",
+        "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+        "/results/runs.csv",
+        "/book.toml",
+        "/a%5c..%5cb",
+    ] {
         assert_eq!(get(&address, path).0, 404, "{path}");
     }
 }

@@ -21,20 +21,36 @@ fn read(root: &Path, file: &str) -> String {
 #[test]
 fn every_content_file_is_a_page_with_navigation() {
     let study = fixture("minimal");
-    fs::write(study.path().join("content/appendix.md"), "+++\ntitle = \"Appendix\"\norder = 2\n+++\n# More\n\nAppendix text.\n").unwrap();
-    fs::write(study.path().join("content/notes.md"), "+++\noutputs = [\"paper\"]\n+++\n# Paper only\n\nPaper-only text.\n").unwrap();
+    fs::write(
+        study.path().join("content/appendix.md"),
+        "+++\ntitle = \"Appendix\"\norder = 2\n+++\n# More\n\nAppendix text.\n",
+    )
+    .unwrap();
+    fs::write(
+        study.path().join("content/notes.md"),
+        "+++\noutputs = [\"paper\"]\n+++\n# Paper only\n\nPaper-only text.\n",
+    )
+    .unwrap();
     fs::write(study.path().join("content/web.md"), "+++\ntitle = \"Web\"\norder = 1\noutputs = [\"page\"]\n+++\n# Web only\n\nWeb-only text.\n").unwrap();
     build(study.path());
     let index = read(study.path(), "index.html");
     let appendix = read(study.path(), "appendix.html");
     // Order: index first, then web (order 1), then appendix (order 2); notes has no page.
     assert!(index.contains("<li><a href=\"index.html\" aria-current=\"page\">Result</a></li><li><a href=\"web.html\">Web</a></li><li><a href=\"appendix.html\">Appendix</a></li>"), "{index}");
-    assert!(appendix.contains("<a href=\"appendix.html\" aria-current=\"page\">Appendix</a>"), "{appendix}");
+    assert!(
+        appendix.contains("<a href=\"appendix.html\" aria-current=\"page\">Appendix</a>"),
+        "{appendix}"
+    );
     assert!(appendix.contains("<title>Appendix · Minimal study</title>"), "{appendix}");
     assert!(!study.path().join("site/notes.html").exists());
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&study.path().join("site/paper.pdf"));
-        assert!(text.contains("Paper-only text.") && text.contains("Appendix text.") && !text.contains("Web-only text."), "{text}");
+        assert!(
+            text.contains("Paper-only text.")
+                && text.contains("Appendix text.")
+                && !text.contains("Web-only text."),
+            "{text}"
+        );
     }
 }
 
@@ -42,16 +58,29 @@ fn every_content_file_is_a_page_with_navigation() {
 fn any_template_file_can_be_overridden() {
     let study = fixture("minimal");
     fs::create_dir_all(study.path().join("templates/partials")).unwrap();
-    fs::write(study.path().join("templates/partials/footer.html"), "<footer class=\"site\">Custom footer for {{ book.title }}</footer>\n").unwrap();
+    fs::write(
+        study.path().join("templates/partials/footer.html"),
+        "<footer class=\"site\">Custom footer for {{ book.title }}</footer>\n",
+    )
+    .unwrap();
     fs::write(study.path().join("templates/style.css"), "body { color: red; }\n").unwrap();
     build(study.path());
     let index = read(study.path(), "index.html");
     assert!(index.contains("Custom footer for Minimal study"), "{index}");
     assert!(index.contains("<h1>Minimal study</h1>"), "the other templates stay built in");
     // sha256("body { color: red; }\n") starts with the hash in the file name (checked with sha256sum).
-    let css = fs::read_dir(study.path().join("site")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .find(|n| n.starts_with("style.")).unwrap();
-    let expected = Command::new("python3").args(["-c", "import hashlib;print(hashlib.sha256(b'body { color: red; }\\n').hexdigest()[:10])"]).output().unwrap();
+    let css = fs::read_dir(study.path().join("site"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("style."))
+        .unwrap();
+    let expected = Command::new("python3")
+        .args([
+            "-c",
+            "import hashlib;print(hashlib.sha256(b'body { color: red; }\\n').hexdigest()[:10])",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(css, format!("style.{}.css", String::from_utf8_lossy(&expected.stdout).trim()));
     assert!(index.contains(&format!("href=\"{css}\"")), "{index}");
 }
@@ -59,7 +88,12 @@ fn any_template_file_can_be_overridden() {
 #[test]
 fn tera_autoescapes_book_fields() {
     let study = fixture("minimal");
-    edit(study.path(), "book.toml", "title = \"Minimal study\"", "title = \"<script>alert(1)</script>\"");
+    edit(
+        study.path(),
+        "book.toml",
+        "title = \"Minimal study\"",
+        "title = \"<script>alert(1)</script>\"",
+    );
     build(study.path());
     let index = read(study.path(), "index.html");
     assert!(!index.contains("<script>alert(1)</script>"), "{index}");
@@ -69,19 +103,29 @@ fn tera_autoescapes_book_fields() {
 #[test]
 fn the_footer_gives_provenance_without_the_clock() {
     let study = fixture("minimal");
-    let git = |args: &[&str]| Command::new("git").arg("-C").arg(study.path()).args(args).output().unwrap();
+    let git = |args: &[&str]| {
+        Command::new("git").arg("-C").arg(study.path()).args(args).output().unwrap()
+    };
     git(&["init", "-q"]);
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "results"]);
     build(study.path());
     let index = read(study.path(), "index.html");
-    let commit = String::from_utf8(git(&["log", "-1", "--format=%h", "--", "results"]).stdout).unwrap();
-    assert!(index.contains(&format!("<dt>Results commit</dt><dd>{}</dd>", commit.trim())), "{index}");
+    let commit =
+        String::from_utf8(git(&["log", "-1", "--format=%h", "--", "results"]).stdout).unwrap();
+    assert!(
+        index.contains(&format!("<dt>Results commit</dt><dd>{}</dd>", commit.trim())),
+        "{index}"
+    );
     // SOURCE_DATE_EPOCH=1700000000 (set by the test helper) is 2023-11-14.
     assert!(index.contains("<dt>Built</dt><dd>2023-11-14</dd>"), "{index}");
     let hash = Command::new("python3").args(["-c", "import hashlib,sys;d=open(sys.argv[1],'rb').read();print(hashlib.sha256(b'results/runs.csv\\0'+hashlib.sha256(d).hexdigest().encode()).hexdigest()[:12])"])
         .arg(study.path().join("results/runs.csv")).output().unwrap();
-    assert!(index.contains(&format!("<dd>sha256 {}</dd>", String::from_utf8_lossy(&hash.stdout).trim())), "{index}");
+    assert!(
+        index
+            .contains(&format!("<dd>sha256 {}</dd>", String::from_utf8_lossy(&hash.stdout).trim())),
+        "{index}"
+    );
     // Relative links only: the site works under a sub-path and from file://.
     for attr in ["href=\"/", "src=\"/"] {
         assert!(!index.contains(attr), "absolute link in {index}");

@@ -38,7 +38,14 @@ fn typst_markup_of_every_construct_compiles() {
     let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"/></svg>";
     let main = format!("#set document(title: [Every construct])\n{}", markup.text);
     let files = [("figure.svg".to_string(), svg.as_bytes().to_vec())].into();
-    let project = PaperProject { main, files, date: None, standard: Default::default(), fonts: vec![], families: vec![] };
+    let project = PaperProject {
+        main,
+        files,
+        date: None,
+        standard: Default::default(),
+        fonts: vec![],
+        families: vec![],
+    };
     let pdf = render(&project).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(pdf.starts_with(b"%PDF"));
 }

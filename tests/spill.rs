@@ -20,11 +20,14 @@ fn study(root: &Path, rows: usize, extra: &str) {
         let procs = 1 << ((i / 2) % 6);
         // A spread that repeats with period 1009, so many values repeat.
         let time = 100.0 / f64::from(procs) * (1.0 + ((i * 7919) % 1009) as f64 / 10_000.0);
-        writeln!(csv, "{env},{procs},{},{time:.6},{}", i / 12, if i % 5 == 0 { "" } else { "ok" }).unwrap();
+        writeln!(csv, "{env},{procs},{},{time:.6},{}", i / 12, if i % 5 == 0 { "" } else { "ok" })
+            .unwrap();
     }
     csv.push_str(extra);
     fs::write(root.join("results/runs.csv"), csv).unwrap();
-    fs::write(root.join("book.toml"), r#"[book]
+    fs::write(
+        root.join("book.toml"),
+        r#"[book]
 title = "Spill"
 date = "2025-01-01"
 [study]
@@ -47,7 +50,9 @@ value = "time_s"
 where = { procs = { min = 16 } }
 per = "procs"
 better = "lower"
-"#).unwrap();
+"#,
+    )
+    .unwrap();
     fs::write(root.join("content/index.md"), "# Spill\n\n{{ stat(name=\"t32\", field=\"full\") }}\n\n```chart\nid = \"t\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"rate\"\nx-scale = \"log2\"\ncaption = \"Rate.\"\n```\n").unwrap();
 }
 
@@ -62,7 +67,10 @@ fn a_study_on_disk_computes_what_it_computes_in_memory() {
     let on_disk = load_in(&project.results, &project.config, &store).unwrap();
     // Every chunk of every column went to disk.
     assert!(store.spilled() > 400_003 * 8 * 5, "{} bytes on disk", store.spilled());
-    let analyse = |results| serde_json::to_string(&report::analysis::analyze(results, &project.config).unwrap()).unwrap();
+    let analyse = |results| {
+        serde_json::to_string(&report::analysis::analyze(results, &project.config).unwrap())
+            .unwrap()
+    };
     assert_eq!(analyse(&on_disk), analyse(&in_memory));
     let table = &on_disk.tables["runs"];
     for (a, b) in table.columns.iter().zip(&in_memory.tables["runs"].columns) {
@@ -77,6 +85,12 @@ fn a_repeated_run_far_down_a_file_on_disk_is_found() {
     study(dir.path(), 200_000, "cand,2,0,50,ok\n");
     let project = report::project::load(dir.path()).unwrap();
     let errors = load_in(&project.results, &project.config, &Store::new(0)).unwrap_err();
-    let messages: Vec<String> = errors.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect();
-    assert_eq!(messages, ["results/runs.csv:200002:1: duplicate run (environment = cand, procs = 2, run = 0), first seen on line 5"]);
+    let messages: Vec<String> =
+        errors.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect();
+    assert_eq!(
+        messages,
+        [
+            "results/runs.csv:200002:1: duplicate run (environment = cand, procs = 2, run = 0), first seen on line 5"
+        ]
+    );
 }

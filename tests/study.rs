@@ -24,15 +24,21 @@ fn shipped_study_reproduces_the_published_figures_in_every_output() {
     let output = report(study.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
 
-    let stats: serde_json::Value = serde_json::from_slice(&fs::read(out.join("data/stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("data/stats.json")).unwrap()).unwrap();
     let html = fs::read_to_string(out.join("index.html")).unwrap();
     for (name, figure) in PUBLISHED {
-        let metric = stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
+        let metric =
+            stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
         assert_eq!(metric["text"]["value"], figure, "stats.json text of {name}");
         assert!(html.contains(figure), "index.html lacks {figure} ({name})");
     }
     // The raw values in stats.json round to the published figures too.
-    let value = |name: &str| stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap()["value"].as_f64().unwrap();
+    let value = |name: &str| {
+        stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap()["value"]
+            .as_f64()
+            .unwrap()
+    };
     assert_eq!(format!("{:.1}", value("throughput_32") * 100.0), "8.8");
     assert_eq!(format!("{:.1}", value("slowdown_avg") * 100.0), "7.6");
     assert_eq!(format!("{:.1}", value("network_overhead") * 100.0), "-2.4");
@@ -46,7 +52,13 @@ fn shipped_study_reproduces_the_published_figures_in_every_output() {
     assert_eq!(throughput["inputs"]["filter"], "procs = 32");
     assert_eq!(throughput["candidate"]["n"], 3);
     assert!(throughput["p_value"].as_f64().unwrap() < 0.05);
-    assert!(stats["groups"].as_array().unwrap().iter().any(|g| g["id"] == "lammps/timesteps_per_s/kubernetes/procs=32"));
+    assert!(
+        stats["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == "lammps/timesteps_per_s/kubernetes/procs=32")
+    );
 
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&out.join("paper.pdf"));
@@ -54,7 +66,10 @@ fn shipped_study_reproduces_the_published_figures_in_every_output() {
             assert!(text.contains(figure), "the PDF lacks {figure}:\n{text}");
         }
         assert!(text.contains("Does MPI pay a price"), "{text}");
-        assert!(text.contains("Figure 1") && text.contains("MPI processes"), "figure caption and axis label:\n{text}");
+        assert!(
+            text.contains("Figure 1") && text.contains("MPI processes"),
+            "figure caption and axis label:\n{text}"
+        );
     }
 }
 
@@ -67,7 +82,11 @@ fn the_same_inputs_give_byte_identical_outputs() {
     assert!(report(study.path(), &["build", "--out", second.to_str().unwrap()]).status.success());
     let (a, b) = (contents(&first), contents(&second));
     assert!(a.len() >= 13, "{} files", a.len());
-    assert_eq!(a.iter().map(|f| &f.0).collect::<Vec<_>>(), b.iter().map(|f| &f.0).collect::<Vec<_>>(), "the same files");
+    assert_eq!(
+        a.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        b.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        "the same files"
+    );
     for ((file, x), (_, y)) in a.iter().zip(&b) {
         assert!(x == y, "{} differs", file.display());
     }
@@ -81,7 +100,12 @@ fn a_failed_build_leaves_the_previous_output_untouched() {
     let before = fs::read(out.join("index.html")).unwrap();
     let pdf_before = fs::read(out.join("paper.pdf")).unwrap();
 
-    edit(study.path(), "results/lammps.csv", "bare-metal,1,32,32,1,1,", "bare-metal,1,32,32,1,1,oops");
+    edit(
+        study.path(),
+        "results/lammps.csv",
+        "bare-metal,1,32,32,1,1,",
+        "bare-metal,1,32,32,1,1,oops",
+    );
     let output = report(study.path(), &["build"]);
     assert!(!output.status.success());
     let err = stderr(&output);
@@ -89,8 +113,10 @@ fn a_failed_build_leaves_the_previous_output_untouched() {
 
     assert_eq!(fs::read(out.join("index.html")).unwrap(), before);
     assert_eq!(fs::read(out.join("paper.pdf")).unwrap(), pdf_before);
-    let leftovers: Vec<String> = fs::read_dir(study.path()).unwrap()
+    let leftovers: Vec<String> = fs::read_dir(study.path())
+        .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".report-")).collect();
+        .filter(|n| n.starts_with(".report-"))
+        .collect();
     assert!(leftovers.is_empty(), "temporary folders left behind: {leftovers:?}");
 }

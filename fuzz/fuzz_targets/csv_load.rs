@@ -17,7 +17,10 @@ fn config() -> &'static Config {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let files = [SourceFile::new("results/f.csv", data.to_vec()), SourceFile::new("results/g.csv", data.to_vec())];
+    let files = [
+        SourceFile::new("results/f.csv", data.to_vec()),
+        SourceFile::new("results/g.csv", data.to_vec()),
+    ];
     if let Ok(results) = report::results::load(&files, config()) {
         let _ = report::analysis::analyze(&results, config());
     }

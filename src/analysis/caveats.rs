@@ -41,12 +41,23 @@ pub struct Caveat {
 }
 
 /// Derive every caveat of the study.
-pub fn derive(results: &ResultSet, config: &Config, metrics: &[MetricValue], groups: &[Group], comparisons: &[Comparison]) -> Vec<Caveat> {
+pub fn derive(
+    results: &ResultSet,
+    config: &Config,
+    metrics: &[MetricValue],
+    groups: &[Group],
+    comparisons: &[Comparison],
+) -> Vec<Caveat> {
     let mut caveats = vec![nodes(results, config)];
     for m in metrics.iter().filter(|m| m.headline && m.significant == Some(false)) {
         caveats.push(Caveat {
             kind: CaveatKind::NotSignificant,
-            text: format!("{}: the difference of {} is not statistically significant ({}).", m.label, format::metric_value(m), format::metric_ci(m)),
+            text: format!(
+                "{}: the difference of {} is not statistically significant ({}).",
+                m.label,
+                format::metric_value(m),
+                format::metric_ci(m)
+            ),
             metric: Some(m.name.clone()),
         });
     }
@@ -59,44 +70,75 @@ pub fn derive(results: &ResultSet, config: &Config, metrics: &[MetricValue], gro
 fn nodes(results: &ResultSet, config: &Config) -> Caveat {
     let column = &config.study.nodes_column;
     let env_column = &config.study.environment_column;
-    let (mut counts, mut envs, mut runs, mut files) = (BTreeSet::new(), BTreeSet::new(), 0, Vec::new());
+    let (mut counts, mut envs, mut runs, mut files) =
+        (BTreeSet::new(), BTreeSet::new(), 0, Vec::new());
     for table in results.tables.values() {
         let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else { continue };
         runs += table.len();
         files.push(format!("{} in {}", table.len(), table.path.display()));
-        nodes.for_each(|chunk| counts.extend(chunk.iter().filter(|n| !n.is_nan()).map(|n| crate::analysis::filter::KeyPart::Number(*n))));
+        nodes.for_each(|chunk| {
+            counts.extend(
+                chunk
+                    .iter()
+                    .filter(|n| !n.is_nan())
+                    .map(|n| crate::analysis::filter::KeyPart::Number(*n)),
+            )
+        });
         if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
             envs.extend(e.words.iter().cloned());
         }
     }
-    let labels: Vec<String> = envs.iter().map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone())).collect();
+    let labels: Vec<String> = envs
+        .iter()
+        .map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone()))
+        .collect();
     let compared = join(&labels);
     let files = join(&files);
     let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
     match counts.iter().collect::<Vec<_>>().as_slice() {
-        [] => Caveat { kind: CaveatKind::NodesUnknown, metric: None, text: format!(
-            "The results do not record how many nodes each run used (no `{column}` column), so they cannot say whether a network between nodes was involved.") },
-        [one] if one.as_str() == "1" => Caveat { kind: CaveatKind::SingleNode, metric: None, text: format!(
-            "All {runs} result rows ({files}), for {compared}, come from runs on a single node ({column} = 1). \
+        [] => Caveat {
+            kind: CaveatKind::NodesUnknown,
+            metric: None,
+            text: format!(
+                "The results do not record how many nodes each run used (no `{column}` column), so they cannot say whether a network between nodes was involved."
+            ),
+        },
+        [one] if one.as_str() == "1" => Caveat {
+            kind: CaveatKind::SingleNode,
+            metric: None,
+            text: format!(
+                "All {runs} result rows ({files}), for {compared}, come from runs on a single node ({column} = 1). \
              Messages between processes never crossed a physical network; between containers they crossed a virtual bridge \
-             in the kernel. The results do not speak for clusters of several nodes.") },
-        many => Caveat { kind: CaveatKind::NodeCounts, metric: None, text: format!(
-            "The {runs} result rows ({files}), for {compared}, come from runs on {} nodes; a result at one node count need not hold at another.",
-            join(&many.iter().map(|s| s.to_string()).collect::<Vec<_>>())) },
+             in the kernel. The results do not speak for clusters of several nodes."
+            ),
+        },
+        many => Caveat {
+            kind: CaveatKind::NodeCounts,
+            metric: None,
+            text: format!(
+                "The {runs} result rows ({files}), for {compared}, come from runs on {} nodes; a result at one node count need not hold at another.",
+                join(&many.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            ),
+        },
     }
 }
 
 /// Configurations compared with fewer than three runs on a side.
 fn few_runs(groups: &[Group], comparisons: &[Comparison]) -> Option<Caveat> {
-    let compared: BTreeSet<(&str, &str)> = comparisons.iter().map(|c| (c.inputs.file.as_str(), c.inputs.column.as_str())).collect();
+    let compared: BTreeSet<(&str, &str)> =
+        comparisons.iter().map(|c| (c.inputs.file.as_str(), c.inputs.column.as_str())).collect();
     let mut small: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
-    for g in groups.iter().filter(|g| g.summary.n < 3 && compared.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str()))) {
+    for g in groups.iter().filter(|g| {
+        g.summary.n < 3 && compared.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str()))
+    }) {
         let key = format!("{:?} {:?}", g.environment, g.config);
         let n = small.entry(g.inputs.file.as_str()).or_default().entry(key).or_insert(g.summary.n);
         *n = (*n).min(g.summary.n);
     }
-    let few: BTreeMap<&str, (usize, usize)> = small.iter()
-        .map(|(file, groups)| (*file, (groups.len(), groups.values().copied().min().unwrap_or(0)))).collect();
+    let few: BTreeMap<&str, (usize, usize)> = small
+        .iter()
+        .map(|(file, groups)| (*file, (groups.len(), groups.values().copied().min().unwrap_or(0))))
+        .collect();
     (!few.is_empty()).then(|| Caveat {
         kind: CaveatKind::FewRuns,
         metric: None,
@@ -116,10 +158,19 @@ fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> O
         seen.entry((g.inputs.file.as_str(), cfg)).or_default().insert(env);
     }
     let all: BTreeSet<&str> = seen.values().flatten().copied().collect();
-    let partial: Vec<String> = seen.iter().filter(|(_, envs)| envs.len() < all.len()).map(|((file, cfg), envs)| {
-        let labels: Vec<String> = envs.iter().map(|e| config.environments.get(*e).map_or_else(|| e.to_string(), |x| x.label.clone())).collect();
-        format!("{file}: {cfg} was measured only in {}", join(&labels))
-    }).collect();
+    let partial: Vec<String> = seen
+        .iter()
+        .filter(|(_, envs)| envs.len() < all.len())
+        .map(|((file, cfg), envs)| {
+            let labels: Vec<String> = envs
+                .iter()
+                .map(|e| {
+                    config.environments.get(*e).map_or_else(|| e.to_string(), |x| x.label.clone())
+                })
+                .collect();
+            format!("{file}: {cfg} was measured only in {}", join(&labels))
+        })
+        .collect();
     (!partial.is_empty()).then(|| Caveat {
         kind: CaveatKind::Unmatched,
         metric: None,

@@ -77,14 +77,23 @@ enum Test<'a> {
 /// the numeric columns `values` in each group: one pass over the table, chunk
 /// by chunk, a run of chunks per core. `Err` names the first filter column the
 /// table lacks.
-pub fn aggregate(table: &Table, filter: &BTreeMap<String, FilterValue>, by: &[&str], values: &[&str]) -> Result<Vec<Grouped>, String> {
+pub fn aggregate(
+    table: &Table,
+    filter: &BTreeMap<String, FilterValue>,
+    by: &[&str],
+    values: &[&str],
+) -> Result<Vec<Grouped>, String> {
     use rayon::prelude::*;
     let tests = tests(table, filter)?;
     let by: Vec<&Values> = by.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
-    let columns: Vec<Option<&Chunks<f64>>> = values.iter().map(|c| table.column(c).and_then(|c| c.values.numbers())).collect();
+    let columns: Vec<Option<&Chunks<f64>>> =
+        values.iter().map(|c| table.column(c).and_then(|c| c.values.numbers())).collect();
     let scan = Scan { table, tests: &tests, by: &by, columns: &columns };
     let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
-    let parts: Vec<Partial> = (0..cores).into_par_iter().map(|c| scan.run(chunks * c / cores..chunks * (c + 1) / cores)).collect();
+    let parts: Vec<Partial> = (0..cores)
+        .into_par_iter()
+        .map(|c| scan.run(chunks * c / cores..chunks * (c + 1) / cores))
+        .collect();
     // Join the runs in order, so that each sample keeps its rows' order.
     let mut all = Partial::default();
     for part in parts {
@@ -102,10 +111,14 @@ pub fn aggregate(table: &Table, filter: &BTreeMap<String, FilterValue>, by: &[&s
             }
         }
     }
-    let mut groups: Vec<Grouped> = all.groups.into_iter().map(|(_, mut g)| {
-        g.key = by.iter().map(|v| key_part(v, g.first)).collect();
-        g
-    }).collect();
+    let mut groups: Vec<Grouped> = all
+        .groups
+        .into_iter()
+        .map(|(_, mut g)| {
+            g.key = by.iter().map(|v| key_part(v, g.first)).collect();
+            g
+        })
+        .collect();
     groups.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(groups)
 }
@@ -136,7 +149,12 @@ impl Scan<'_> {
         for i in chunks {
             let passes = passing(self.table, self.tests, i);
             let keys: Vec<Vec<u64>> = self.by.iter().map(|v| v.chunk_bits(i)).collect();
-            let values: Vec<Option<&[f64]>> = self.columns.iter().zip(&mut buffers).map(|(c, b)| c.map(|c| c.chunk_with(i, b))).collect();
+            let values: Vec<Option<&[f64]>> = self
+                .columns
+                .iter()
+                .zip(&mut buffers)
+                .map(|(c, b)| c.map(|c| c.chunk_with(i, b)))
+                .collect();
             for (r, _) in passes.iter().enumerate().filter(|(_, pass)| **pass) {
                 key.clear();
                 key.extend(keys.iter().map(|k| k[r]));
@@ -163,22 +181,37 @@ impl Scan<'_> {
 
 /// The first row that satisfies every condition of `filter` and whose value
 /// of the numeric column `column` satisfies `test`.
-pub fn first_row(table: &Table, filter: &BTreeMap<String, FilterValue>, column: &str, test: impl Fn(f64) -> bool) -> Option<usize> {
+pub fn first_row(
+    table: &Table,
+    filter: &BTreeMap<String, FilterValue>,
+    column: &str,
+    test: impl Fn(f64) -> bool,
+) -> Option<usize> {
     let values = table.column(column)?.values.numbers()?;
     let tests = tests(table, filter).ok()?;
     (0..values.chunk_count()).find_map(|i| {
         let passes = passing(table, &tests, i);
-        values.chunk(i).iter().zip(passes).position(|(&v, pass)| pass && test(v)).map(|r| i * CHUNK_ROWS + r)
+        values
+            .chunk(i)
+            .iter()
+            .zip(passes)
+            .position(|(&v, pass)| pass && test(v))
+            .map(|r| i * CHUNK_ROWS + r)
     })
 }
 
 /// The conditions of `filter`, ready to test; `Err` names a column the table lacks.
-fn tests<'a>(table: &'a Table, filter: &'a BTreeMap<String, FilterValue>) -> Result<Vec<Test<'a>>, String> {
+fn tests<'a>(
+    table: &'a Table,
+    filter: &'a BTreeMap<String, FilterValue>,
+) -> Result<Vec<Test<'a>>, String> {
     let mut tests = Vec::new();
     for (column, condition) in filter {
         tests.push(match &table.column(column).ok_or_else(|| column.clone())?.values {
             Values::Number(v) => Test::Number(v, condition),
-            Values::Text(t) => Test::Text(&t.codes, t.words.iter().map(|w| matches_text(w, condition)).collect()),
+            Values::Text(t) => {
+                Test::Text(&t.codes, t.words.iter().map(|w| matches_text(w, condition)).collect())
+            }
         });
     }
     Ok(tests)
@@ -190,10 +223,16 @@ fn passing(table: &Table, tests: &[Test], i: usize) -> Vec<bool> {
     for test in tests {
         match test {
             Test::Number(values, condition) => {
-                passes.iter_mut().zip(values.chunk(i).iter()).for_each(|(p, &v)| *p = *p && matches_number(v, condition));
+                passes
+                    .iter_mut()
+                    .zip(values.chunk(i).iter())
+                    .for_each(|(p, &v)| *p = *p && matches_number(v, condition));
             }
             Test::Text(codes, pass) => {
-                passes.iter_mut().zip(codes.chunk(i).iter()).for_each(|(p, &c)| *p = *p && pass[c as usize]);
+                passes
+                    .iter_mut()
+                    .zip(codes.chunk(i).iter())
+                    .for_each(|(p, &c)| *p = *p && pass[c as usize]);
             }
         }
     }
@@ -206,7 +245,9 @@ fn matches_number(v: f64, condition: &FilterValue) -> bool {
         FilterValue::Number(n) => v == *n,
         FilterValue::Text(t) => format::plain(v) == *t,
         FilterValue::AnyOf(options) => options.iter().any(|o| matches_number(v, o)),
-        FilterValue::Range(Range { min, max }) => min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m),
+        FilterValue::Range(Range { min, max }) => {
+            min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m)
+        }
     }
 }
 
@@ -222,7 +263,8 @@ fn matches_text(t: &str, condition: &FilterValue) -> bool {
 
 /// A filter in words, such as `procs = 32` or `procs in 2..=32`.
 pub fn describe(filter: &BTreeMap<String, FilterValue>) -> String {
-    let parts: Vec<String> = filter.iter().map(|(column, c)| format!("{column} {}", describe_one(c))).collect();
+    let parts: Vec<String> =
+        filter.iter().map(|(column, c)| format!("{column} {}", describe_one(c))).collect();
     if parts.is_empty() { "all rows".to_string() } else { parts.join(", ") }
 }
 
@@ -231,7 +273,10 @@ fn describe_one(condition: &FilterValue) -> String {
         FilterValue::Number(n) => format!("= {}", format::plain(*n)),
         FilterValue::Text(t) => format!("= {t}"),
         FilterValue::AnyOf(options) => {
-            let options: Vec<String> = options.iter().map(|o| describe_one(o).trim_start_matches("= ").to_string()).collect();
+            let options: Vec<String> = options
+                .iter()
+                .map(|o| describe_one(o).trim_start_matches("= ").to_string())
+                .collect();
             format!("in {{{}}}", options.join(", "))
         }
         FilterValue::Range(Range { min, max }) => {
@@ -247,10 +292,14 @@ mod tests {
     use crate::results::Store;
 
     fn table() -> Table {
-        Table::new("t", "results/t.csv", vec![
-            ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 32.0])),
-            ("env", Values::Text(["a", "b", "a", "b"].into_iter().collect())),
-        ])
+        Table::new(
+            "t",
+            "results/t.csv",
+            vec![
+                ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 32.0])),
+                ("env", Values::Text(["a", "b", "a", "b"].into_iter().collect())),
+            ],
+        )
     }
 
     /// The `procs` values of the rows `filter` selects.
@@ -292,7 +341,11 @@ mod tests {
             procs.push((i % 3) as f64);
             value.push(i as f64);
         }
-        let t = Table::new("t", "results/t.csv", vec![("procs", Values::Number(procs)), ("value", Values::Number(value))]);
+        let t = Table::new(
+            "t",
+            "results/t.csv",
+            vec![("procs", Values::Number(procs)), ("value", Values::Number(value))],
+        );
         assert!(store.spilled() > 0);
         let groups = aggregate(&t, &BTreeMap::new(), &["procs"], &["value"]).unwrap();
         assert_eq!(groups.len(), 3);

@@ -8,30 +8,45 @@ use super::{Analysis, Comparison, Group, Inputs, ScalingPoint, Side};
 use crate::config::{Better, Config, Dataset};
 use crate::results::{Table, Values};
 
-
 /// Add the summaries, comparisons and scaling points of `table` to `analysis`.
-pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analysis: &mut Analysis) {
+pub(super) fn summarise(
+    table: &Table,
+    dataset: &Dataset,
+    config: &Config,
+    analysis: &mut Analysis,
+) {
     let env_column = config.study.environment_column.as_str();
     let has_env = matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_)));
     let mut by: Vec<&str> = dataset.group_by.iter().map(String::as_str).collect();
     if has_env {
         by.insert(0, env_column);
     }
-    let skip: Vec<&str> = by.iter().copied().chain(dataset.key.iter().map(String::as_str))
-        .chain([config.study.nodes_column.as_str()]).collect();
-    let columns: Vec<&str> = table.columns.iter()
-        .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str())).map(|c| c.name.as_str()).collect();
+    let skip: Vec<&str> = by
+        .iter()
+        .copied()
+        .chain(dataset.key.iter().map(String::as_str))
+        .chain([config.study.nodes_column.as_str()])
+        .collect();
+    let columns: Vec<&str> = table
+        .columns
+        .iter()
+        .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str()))
+        .map(|c| c.name.as_str())
+        .collect();
     let groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
     // The summary of each column in each group is independent: compute them all in parallel.
     let computed: Vec<Option<Summary>> = {
         use rayon::prelude::*;
-        (0..columns.len() * groups.len()).into_par_iter()
+        (0..columns.len() * groups.len())
+            .into_par_iter()
             .map(|i| Summary::of_sample(&groups[i % groups.len()].samples[i / groups.len()]))
             .collect()
     };
     for (c, column) in columns.iter().enumerate() {
         let mut summaries = BTreeMap::new();
-        for (group, summary) in groups.iter().zip(&computed[c * groups.len()..(c + 1) * groups.len()]) {
+        for (group, summary) in
+            groups.iter().zip(&computed[c * groups.len()..(c + 1) * groups.len()])
+        {
             let Some(summary) = summary.clone() else { continue };
             let (env, cfg) = split_key(&group.key, &by, has_env);
             let filter = describe_config(&cfg);
@@ -54,7 +69,13 @@ pub(super) fn summarise(table: &Table, dataset: &Dataset, config: &Config, analy
 type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Summary>;
 
 /// Each non-baseline environment against the baseline, per configuration.
-fn compare(table: &Table, column: &str, summaries: &Summaries, config: &Config, analysis: &mut Analysis) {
+fn compare(
+    table: &Table,
+    column: &str,
+    summaries: &Summaries,
+    config: &Config,
+    analysis: &mut Analysis,
+) {
     let baseline = &config.study.baseline;
     for ((cfg, env), candidate) in summaries {
         let Some(env) = env.as_ref().filter(|e| *e != baseline) else { continue };
@@ -80,12 +101,19 @@ fn compare(table: &Table, column: &str, summaries: &Summaries, config: &Config, 
 }
 
 /// Speedup and efficiency against the smallest process count, per environment.
-fn scale(table: &Table, scaling: &crate::config::Scaling, env: Option<&str>, analysis: &mut Analysis) {
+fn scale(
+    table: &Table,
+    scaling: &crate::config::Scaling,
+    env: Option<&str>,
+    analysis: &mut Analysis,
+) {
     if table.column(&scaling.by).and_then(|c| c.values.numbers()).is_none() {
         return;
     }
     let by: Vec<&str> = env.into_iter().chain([scaling.by.as_str()]).collect();
-    let Ok(groups) = aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]) else { return };
+    let Ok(groups) = aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]) else {
+        return;
+    };
     let mut per_env: BTreeMap<Option<String>, Vec<(f64, Summary)>> = BTreeMap::new();
     for group in &groups {
         let Some(summary) = Summary::of_sample(&group.samples[0]) else { continue };
@@ -95,19 +123,36 @@ fn scale(table: &Table, scaling: &crate::config::Scaling, env: Option<&str>, ana
     for (env, means) in per_env {
         let Some((p0, s0)) = means.first().cloned() else { continue };
         for (p, s) in means {
-            let speedup = match scaling.better { Better::Higher => s.mean / s0.mean, Better::Lower => s0.mean / s.mean };
+            let speedup = match scaling.better {
+                Better::Higher => s.mean / s0.mean,
+                Better::Lower => s0.mean / s.mean,
+            };
             analysis.scaling.push(ScalingPoint {
-                file: table.path.display().to_string(), column: scaling.value.clone(), environment: env.clone(),
-                procs: p, mean: s.mean, n: s.n, speedup, efficiency: speedup * p0 / p,
+                file: table.path.display().to_string(),
+                column: scaling.value.clone(),
+                environment: env.clone(),
+                procs: p,
+                mean: s.mean,
+                n: s.n,
+                speedup,
+                efficiency: speedup * p0 / p,
             });
         }
     }
 }
 
-fn split_key(key: &[KeyPart], by: &[&str], has_env: bool) -> (Option<String>, BTreeMap<String, String>) {
+fn split_key(
+    key: &[KeyPart],
+    by: &[&str],
+    has_env: bool,
+) -> (Option<String>, BTreeMap<String, String>) {
     let env = has_env.then(|| key[0].to_string());
     let start = usize::from(has_env);
-    let cfg = by[start..].iter().zip(&key[start..]).map(|(c, v)| (c.to_string(), v.to_string())).collect();
+    let cfg = by[start..]
+        .iter()
+        .zip(&key[start..])
+        .map(|(c, v)| (c.to_string(), v.to_string()))
+        .collect();
     (env, cfg)
 }
 
@@ -139,7 +184,9 @@ mod tests {
     use super::*;
 
     fn config() -> Config {
-        crate::config::parse(std::path::Path::new("book.toml"), r#"
+        crate::config::parse(
+            std::path::Path::new("book.toml"),
+            r#"
 [book]
 title = "T"
 [study]
@@ -148,25 +195,43 @@ baseline = "a"
 label = "A"
 [environments.b]
 label = "B"
-"#).unwrap()
+"#,
+        )
+        .unwrap()
     }
 
     #[test]
     fn speedup_and_efficiency_by_hand() {
-        let table = Table::new("t", "results/t.csv", vec![
-            ("environment", Values::Text(["a"; 4].into_iter().collect())),
-            ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 4.0])),
-            ("tps", Values::numbers_of(&[10.0, 18.0, 29.0, 31.0])),
-        ]);
+        let table = Table::new(
+            "t",
+            "results/t.csv",
+            vec![
+                ("environment", Values::Text(["a"; 4].into_iter().collect())),
+                ("procs", Values::numbers_of(&[1.0, 2.0, 4.0, 4.0])),
+                ("tps", Values::numbers_of(&[10.0, 18.0, 29.0, 31.0])),
+            ],
+        );
         let dataset = Dataset {
             group_by: vec!["procs".into()],
-            scaling: Some(crate::config::Scaling { by: "procs".into(), value: "tps".into(), better: Better::Higher }),
+            scaling: Some(crate::config::Scaling {
+                by: "procs".into(),
+                value: "tps".into(),
+                better: Better::Higher,
+            }),
             ..Dataset::default()
         };
-        let mut analysis = Analysis { confidence: 0.95, metrics: vec![], groups: vec![], comparisons: vec![], scaling: vec![], caveats: vec![] };
+        let mut analysis = Analysis {
+            confidence: 0.95,
+            metrics: vec![],
+            groups: vec![],
+            comparisons: vec![],
+            scaling: vec![],
+            caveats: vec![],
+        };
         summarise(&table, &dataset, &config(), &mut analysis);
         // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.
-        let got: Vec<(f64, f64, f64)> = analysis.scaling.iter().map(|s| (s.procs, s.speedup, s.efficiency)).collect();
+        let got: Vec<(f64, f64, f64)> =
+            analysis.scaling.iter().map(|s| (s.procs, s.speedup, s.efficiency)).collect();
         assert_eq!(got, vec![(1.0, 1.0, 1.0), (2.0, 1.8, 0.9), (4.0, 3.0, 0.75)]);
         let ids: Vec<&str> = analysis.groups.iter().map(|g| g.id.as_str()).collect();
         assert_eq!(ids, ["t/tps/a/procs=1", "t/tps/a/procs=2", "t/tps/a/procs=4"]);

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::Inputs;
 use super::filter;
 use super::stats::{self, Summary};
-use super::Inputs;
 use crate::config::{Better, Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
 use crate::results::{ResultSet, Values};
@@ -71,7 +71,10 @@ pub struct MetricValue {
 }
 
 /// Evaluate every metric of `config` against `results`, reporting all problems.
-pub(super) fn evaluate(results: &ResultSet, config: &Config) -> Result<Vec<MetricValue>, Diagnostics> {
+pub(super) fn evaluate(
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Vec<MetricValue>, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut values = Vec::new();
     for metric in &config.metrics {
@@ -83,51 +86,97 @@ pub(super) fn evaluate(results: &ResultSet, config: &Config) -> Result<Vec<Metri
     errors.into_result(values)
 }
 
-fn evaluate_one(metric: &Metric, results: &ResultSet, config: &Config) -> Result<MetricValue, Diagnostic> {
+fn evaluate_one(
+    metric: &Metric,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<MetricValue, Diagnostic> {
     let at = metric.location.clone().unwrap_or_else(|| Location::file("book.toml"));
-    let err = |message: String, hint: String| Diagnostic::new(at.clone(), format!("metric `{}`: {message}", metric.name)).hint(hint);
+    let err = |message: String, hint: String| {
+        Diagnostic::new(at.clone(), format!("metric `{}`: {message}", metric.name)).hint(hint)
+    };
     let table = results.tables.get(&metric.data).ok_or_else(|| {
-        err(format!("unknown data file `{}`", metric.data), suggest(&metric.data, results.tables.keys().map(String::as_str)))
+        err(
+            format!("unknown data file `{}`", metric.data),
+            suggest(&metric.data, results.tables.keys().map(String::as_str)),
+        )
     })?;
     match table.column(&metric.value).map(|c| &c.values) {
         Some(Values::Number(_)) => {}
-        Some(Values::Text(_)) => return Err(err(format!("column `{}` is not numeric", metric.value), "compare a numeric column".into())),
-        None => return Err(err(format!("unknown column `{}` in {}", metric.value, table.path.display()), suggest(&metric.value, table.column_names()))),
+        Some(Values::Text(_)) => {
+            return Err(err(
+                format!("column `{}` is not numeric", metric.value),
+                "compare a numeric column".into(),
+            ));
+        }
+        None => {
+            return Err(err(
+                format!("unknown column `{}` in {}", metric.value, table.path.display()),
+                suggest(&metric.value, table.column_names()),
+            ));
+        }
     }
     let env_column = config.study.environment_column.as_str();
     if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
-        return Err(err(format!("{} has no `{env_column}` column", table.path.display()),
-            "a metric compares environments; add the column, or set [study] environment-column".into()));
+        return Err(err(
+            format!("{} has no `{env_column}` column", table.path.display()),
+            "a metric compares environments; add the column, or set [study] environment-column"
+                .into(),
+        ));
     }
-    let candidate = candidate(metric, config).map_err(|m| err(m, "set `candidate` to the environment to compare".into()))?;
+    let candidate = candidate(metric, config)
+        .map_err(|m| err(m, "set `candidate` to the environment to compare".into()))?;
     let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
     if let Some(p) = metric.per.as_ref().filter(|p| table.column(p).is_none()) {
-        return Err(err(format!("unknown column `{p}` in `per`"), suggest(p, table.column_names())));
+        return Err(err(
+            format!("unknown column `{p}` in `per`"),
+            suggest(p, table.column_names()),
+        ));
     }
     let envs = [env_column].into_iter().chain(per.iter().copied()).collect::<Vec<_>>();
-    let groups = filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()]).map_err(|c| {
-        err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
-    })?;
+    let groups = filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()])
+        .map_err(|c| {
+            err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
+        })?;
     let mut pairs = Vec::new();
-    let keys: BTreeMap<_, _> = groups.iter().map(|g| ((g.key[1..].to_vec(), g.key[0].to_string()), &g.samples[0])).collect();
+    let keys: BTreeMap<_, _> = groups
+        .iter()
+        .map(|g| ((g.key[1..].to_vec(), g.key[0].to_string()), &g.samples[0]))
+        .collect();
     for ((config_key, env), sample) in &keys {
         if *env != candidate {
             continue;
         }
-        let base = keys.get(&(config_key.clone(), config.study.baseline.clone())).and_then(|b| Summary::of_sample(b));
+        let base = keys
+            .get(&(config_key.clone(), config.study.baseline.clone()))
+            .and_then(|b| Summary::of_sample(b));
         if let Some(cand) = Summary::of_sample(sample) {
             pairs.push((cand, base));
         }
     }
     if pairs.is_empty() {
-        let found: std::collections::BTreeSet<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
+        let found: std::collections::BTreeSet<String> =
+            groups.iter().map(|g| g.key[0].to_string()).collect();
         return Err(err(
-            format!("no rows of `{candidate}` match `where` ({}) in {}", filter::describe(&metric.filter), table.path.display()),
-            format!("environments in the selected rows: {}; check the filter", list(found.iter().map(String::as_str))),
+            format!(
+                "no rows of `{candidate}` match `where` ({}) in {}",
+                filter::describe(&metric.filter),
+                table.path.display()
+            ),
+            format!(
+                "environments in the selected rows: {}; check the filter",
+                list(found.iter().map(String::as_str))
+            ),
         ));
     }
-    let inputs = Inputs { file: table.path.display().to_string(), column: metric.value.clone(), filter: filter::describe(&metric.filter) };
-    compute(metric, config, &candidate, &pairs, inputs).map_err(|m| err(m, "check `where` and `per`: both environments need rows in every group".into()))
+    let inputs = Inputs {
+        file: table.path.display().to_string(),
+        column: metric.value.clone(),
+        filter: filter::describe(&metric.filter),
+    };
+    compute(metric, config, &candidate, &pairs, inputs).map_err(|m| {
+        err(m, "check `where` and `per`: both environments need rows in every group".into())
+    })
 }
 
 /// The candidate environment: declared, or the only non-baseline one.
@@ -135,11 +184,15 @@ fn candidate(metric: &Metric, config: &Config) -> Result<String, String> {
     if let Some(c) = &metric.candidate {
         return Ok(c.clone());
     }
-    let others: Vec<&String> = config.environments.keys().filter(|e| **e != config.study.baseline).collect();
+    let others: Vec<&String> =
+        config.environments.keys().filter(|e| **e != config.study.baseline).collect();
     match (metric.compare, others.as_slice()) {
         (Compare::Summary, _) if others.is_empty() => Ok(config.study.baseline.clone()),
         (_, [one]) => Ok((*one).clone()),
-        _ => Err(format!("cannot tell which environment to compare with `{}`", config.study.baseline)),
+        _ => Err(format!(
+            "cannot tell which environment to compare with `{}`",
+            config.study.baseline
+        )),
     }
 }
 
@@ -155,20 +208,46 @@ fn averaged_interval(ratios: &[stats::Ratio]) -> Option<(f64, f64)> {
 }
 
 /// The metric's value, interval and p-value from per-group (candidate, baseline) pairs.
-fn compute(metric: &Metric, config: &Config, candidate: &str, pairs: &[(Summary, Option<Summary>)], inputs: Inputs) -> Result<MetricValue, String> {
+fn compute(
+    metric: &Metric,
+    config: &Config,
+    candidate: &str,
+    pairs: &[(Summary, Option<Summary>)],
+    inputs: Inputs,
+) -> Result<MetricValue, String> {
     let k = pairs.len() as f64;
     let n = pairs.iter().map(|(c, b)| b.as_ref().map_or(c.n, |b| b.n.min(c.n))).min().unwrap_or(0);
     let cand_mean = pairs.iter().map(|(c, _)| c.mean).sum::<f64>() / k;
-    let cand_side = Side { environment: candidate.to_string(), mean: cand_mean, n: pairs.iter().map(|p| p.0.n).min().unwrap_or(0) };
+    let cand_side = Side {
+        environment: candidate.to_string(),
+        mean: cand_mean,
+        n: pairs.iter().map(|p| p.0.n).min().unwrap_or(0),
+    };
     let mut value = MetricValue {
-        name: metric.name.clone(), label: metric.label.clone(), definition: metric.definition.clone(),
-        compare: metric.compare, better: metric.better, decimals: metric.decimals, headline: metric.headline,
-        unit: metric.unit.clone().unwrap_or_else(|| if metric.compare == Compare::Ratio { "×".into() } else { "%".into() }),
-        value: cand_mean, ci: None, ci_note: stats::no_interval(n), p_value: None, significant: None,
-        baseline: None, candidate: cand_side, groups: pairs.len(), inputs,
+        name: metric.name.clone(),
+        label: metric.label.clone(),
+        definition: metric.definition.clone(),
+        compare: metric.compare,
+        better: metric.better,
+        decimals: metric.decimals,
+        headline: metric.headline,
+        unit: metric.unit.clone().unwrap_or_else(|| {
+            if metric.compare == Compare::Ratio { "×".into() } else { "%".into() }
+        }),
+        value: cand_mean,
+        ci: None,
+        ci_note: stats::no_interval(n),
+        p_value: None,
+        significant: None,
+        baseline: None,
+        candidate: cand_side,
+        groups: pairs.len(),
+        inputs,
     };
     if metric.compare == Compare::Summary {
-        if metric.unit.is_none() { value.unit = String::new(); }
+        if metric.unit.is_none() {
+            value.unit = String::new();
+        }
         if let [(only, _)] = pairs {
             value.ci = only.ci;
         }
@@ -176,12 +255,15 @@ fn compute(metric: &Metric, config: &Config, candidate: &str, pairs: &[(Summary,
     }
     let mut ratios = Vec::new();
     for (c, b) in pairs {
-        let b = b.as_ref().ok_or_else(|| format!("the baseline `{}` has no rows in some group", config.study.baseline))?;
+        let b = b.as_ref().ok_or_else(|| {
+            format!("the baseline `{}` has no rows in some group", config.study.baseline)
+        })?;
         ratios.push((stats::ratio(c, b), c.n, b.n, b.mean));
     }
     let r = ratios.iter().map(|x| x.0.value).sum::<f64>() / k;
     value.baseline = Some(Side {
-        environment: config.study.baseline.clone(), mean: ratios.iter().map(|x| x.3).sum::<f64>() / k,
+        environment: config.study.baseline.clone(),
+        mean: ratios.iter().map(|x| x.3).sum::<f64>() / k,
         n: ratios.iter().map(|x| x.2).min().unwrap_or(0),
     });
     let interval = averaged_interval(&ratios.iter().map(|x| x.0).collect::<Vec<_>>());
@@ -190,7 +272,9 @@ fn compute(metric: &Metric, config: &Config, candidate: &str, pairs: &[(Summary,
         (_, Some((se, df))) => Some(stats::p_value((r - 1.0) / se, df)),
         _ => None,
     };
-    let [lo, hi] = interval.map_or([f64::NAN; 2], |(se, df)| [r - stats::t_quantile(df) * se, r + stats::t_quantile(df) * se]);
+    let [lo, hi] = interval.map_or([f64::NAN; 2], |(se, df)| {
+        [r - stats::t_quantile(df) * se, r + stats::t_quantile(df) * se]
+    });
     let (v, ci, null) = match metric.compare {
         Compare::Relative => (r - 1.0, [lo - 1.0, hi - 1.0], 0.0),
         Compare::Slowdown => (1.0 - r, [1.0 - hi, 1.0 - lo], 0.0),

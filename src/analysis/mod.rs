@@ -122,7 +122,13 @@ pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnos
         let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
         groups::summarise(table, &dataset, config, &mut analysis);
     }
-    analysis.caveats = caveats::derive(results, config, &analysis.metrics, &analysis.groups, &analysis.comparisons);
+    analysis.caveats = caveats::derive(
+        results,
+        config,
+        &analysis.metrics,
+        &analysis.groups,
+        &analysis.comparisons,
+    );
     Ok(analysis)
 }
 

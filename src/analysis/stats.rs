@@ -81,7 +81,9 @@ impl Summary {
             return None;
         }
         let mean = values.iter().fold(0.0, |sum, v| sum + v) / n as f64;
-        let sd = (n >= 2).then(|| (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt());
+        let sd = (n >= 2).then(|| {
+            (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
+        });
         let median = median(&mut values);
         Some(Self::from_parts(n, mean, median, sd))
     }
@@ -124,10 +126,12 @@ fn nth(sample: &Chunks<f64>, mut k: usize) -> f64 {
     loop {
         let mut counts = vec![0usize; 1 << 16];
         let below = shift - 16;
-        sample.for_each(|chunk| for &v in chunk {
-            let key = key(v);
-            if fits(key, prefix, shift) {
-                counts[(key >> below & 0xFFFF) as usize] += 1;
+        sample.for_each(|chunk| {
+            for &v in chunk {
+                let key = key(v);
+                if fits(key, prefix, shift) {
+                    counts[(key >> below & 0xFFFF) as usize] += 1;
+                }
             }
         });
         let mut bucket = 0;
@@ -139,7 +143,9 @@ fn nth(sample: &Chunks<f64>, mut k: usize) -> f64 {
         shift = below;
         if counts[bucket] <= IN_MEMORY || shift == 0 {
             let mut values = Vec::with_capacity(counts[bucket]);
-            sample.for_each(|chunk| values.extend(chunk.iter().filter(|&&v| fits(key(v), prefix, shift))));
+            sample.for_each(|chunk| {
+                values.extend(chunk.iter().filter(|&&v| fits(key(v), prefix, shift)))
+            });
             return *values.select_nth_unstable_by(k, f64::total_cmp).1;
         }
     }
@@ -203,7 +209,10 @@ pub struct Ratio {
 pub fn ratio(candidate: &Summary, baseline: &Summary) -> Ratio {
     let value = candidate.mean / baseline.mean;
     let parts = candidate.variance_of_mean().zip(baseline.variance_of_mean()).map(|(vc, vb)| {
-        [(vc / (candidate.mean * candidate.mean), candidate.n), (vb / (baseline.mean * baseline.mean), baseline.n)]
+        [
+            (vc / (candidate.mean * candidate.mean), candidate.n),
+            (vb / (baseline.mean * baseline.mean), baseline.n),
+        ]
     });
     let se = parts.map(|p| value * (p[0].0 + p[1].0).sqrt());
     let df = parts.and_then(|p| (p[0].0 + p[1].0 > 0.0).then(|| satterthwaite(&p)));
@@ -240,26 +249,42 @@ mod tests {
         let n = 2 * IN_MEMORY + 3;
         // Many repeats, a wide range and a cluster: subnormals, ±0, 1e-300,
         // 1e300, and most values near 30; then the same with infinities.
-        let finite: Vec<f64> = (0..n).map(|i| match i % 10 {
-            0 => 1e-300,
-            1 if i % 30 == 1 => -0.0,
-            1 if i % 30 == 11 => 5e-324,
-            1 => 1e300,
-            2 => 30.0,
-            _ => 30.0 + ((i * 7919) % 1_000_003) as f64 * 1e-9,
-        }).collect();
-        let infinite: Vec<f64> = finite.iter().enumerate()
-            .map(|(i, &v)| match i % 50 { 0 => f64::INFINITY, 7 => f64::NEG_INFINITY, _ => v }).collect();
+        let finite: Vec<f64> = (0..n)
+            .map(|i| match i % 10 {
+                0 => 1e-300,
+                1 if i % 30 == 1 => -0.0,
+                1 if i % 30 == 11 => 5e-324,
+                1 => 1e300,
+                2 => 30.0,
+                _ => 30.0 + ((i * 7919) % 1_000_003) as f64 * 1e-9,
+            })
+            .collect();
+        let infinite: Vec<f64> = finite
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| match i % 50 {
+                0 => f64::INFINITY,
+                7 => f64::NEG_INFINITY,
+                _ => v,
+            })
+            .collect();
         for values in [&finite, &infinite] {
             for n in [n, n - 1] {
                 let sample = &values[..n];
                 let mut on_disk = Chunks::new(&Store::new(0));
                 on_disk.extend(sample);
                 assert_eq!(on_disk.store().spilled(), (n / CHUNK_ROWS * CHUNK_ROWS * 8) as u64);
-                let (chunked, in_memory) = (Summary::of_sample(&on_disk).unwrap(), Summary::of_owned(sample.to_vec()).unwrap());
+                let (chunked, in_memory) = (
+                    Summary::of_sample(&on_disk).unwrap(),
+                    Summary::of_owned(sample.to_vec()).unwrap(),
+                );
                 let mut sorted = sample.to_vec();
                 sorted.sort_by(f64::total_cmp);
-                let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+                let median = if n % 2 == 1 {
+                    sorted[n / 2]
+                } else {
+                    (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+                };
                 assert_eq!((chunked.median, in_memory.median), (median, median));
                 if values == &finite {
                     assert_eq!(chunked, in_memory);

@@ -52,47 +52,97 @@ pub struct ChartData {
 }
 
 /// Compute the data of `spec` from `results`.
-pub fn compute(spec: &ChartSpec, results: &ResultSet, config: &Config) -> Result<ChartData, Diagnostic> {
+pub fn compute(
+    spec: &ChartSpec,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<ChartData, Diagnostic> {
     let at = spec.at();
-    let err = |message: String, hint: String| Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint);
+    let err = |message: String, hint: String| {
+        Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint)
+    };
     let stem = spec.data.trim_end_matches(".csv");
     let at_key = |key: &str, message: String, hint: String| {
-        Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
+        Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id))
+            .hint(hint)
     };
     let table = results.tables.get(stem).ok_or_else(|| {
-        at_key("data", format!("unknown data file `{}`", spec.data), suggest(stem, results.tables.keys().map(String::as_str)))
+        at_key(
+            "data",
+            format!("unknown data file `{}`", spec.data),
+            suggest(stem, results.tables.keys().map(String::as_str)),
+        )
     })?;
     let env_column = config.study.environment_column.as_str();
     let series_column = spec.series.as_deref().unwrap_or(env_column);
-    for (role, column) in [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)] {
+    for (role, column) in
+        [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)]
+    {
         match table.column(column).map(|c| &c.values) {
-            None => return Err(at_key(role, format!("unknown {role} column `{column}` in {}", table.path.display()), suggest(column, table.column_names()))),
+            None => {
+                return Err(at_key(
+                    role,
+                    format!("unknown {role} column `{column}` in {}", table.path.display()),
+                    suggest(column, table.column_names()),
+                ));
+            }
             Some(Values::Text(_)) if role != "series" => {
-                return Err(at_key(role, format!("{role} column `{column}` is not numeric"), "plot a numeric column; text columns can be a `series`".into()));
+                return Err(at_key(
+                    role,
+                    format!("{role} column `{column}` is not numeric"),
+                    "plot a numeric column; text columns can be a `series`".into(),
+                ));
             }
             _ => {}
         }
     }
-    let groups = filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
-        .map_err(|c| at_key("where", format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names())))?;
+    let groups =
+        filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
+            .map_err(|c| {
+                at_key(
+                    "where",
+                    format!("unknown column `{c}` in `where`"),
+                    suggest(&c, table.column_names()),
+                )
+            })?;
     if groups.is_empty() {
-        return Err(err(format!("no rows left after `where` ({})", filter::describe(&spec.filter)), "check the filter against the values in the file".into()));
+        return Err(err(
+            format!("no rows left after `where` ({})", filter::describe(&spec.filter)),
+            "check the filter against the values in the file".into(),
+        ));
     }
     check_log_scales(spec, table).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     let samples = summaries(&groups);
     let styles = style_order(config, &samples);
-    let label = |key: &str| config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone());
+    let label = |key: &str| {
+        config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
+    };
     let series = match spec.kind {
         Kind::Line => line(spec, &samples),
-        Kind::Relative => relative(&samples, &config.study.baseline)
-            .ok_or_else(|| err(format!("`relative` needs the baseline `{}` in the data", config.study.baseline), "keep the baseline's rows in `where`".into()))?,
+        Kind::Relative => relative(&samples, &config.study.baseline).ok_or_else(|| {
+            err(
+                format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
+                "keep the baseline's rows in `where`".into(),
+            )
+        })?,
         Kind::Speedup | Kind::Efficiency => scaling(spec, &samples),
     };
-    let series: Vec<Series> = series.into_iter()
-        .map(|(key, points)| Series { label: label(&key), style: styles.get(&key).copied().unwrap_or(0), key, points })
+    let series: Vec<Series> = series
+        .into_iter()
+        .map(|(key, points)| Series {
+            label: label(&key),
+            style: styles.get(&key).copied().unwrap_or(0),
+            key,
+            points,
+        })
         .collect();
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
-    Ok(ChartData { ideal, x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()), y_label: y_label(spec), series })
+    Ok(ChartData {
+        ideal,
+        x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
+        y_label: y_label(spec),
+        series,
+    })
 }
 
 /// The summary of `y` per series and x (a series whose every value is empty has no points).
@@ -101,7 +151,8 @@ type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
 /// Summarise `y` in every group, on every core.
 fn summaries(groups: &[Grouped]) -> Samples {
     use rayon::prelude::*;
-    let summaries: Vec<Option<Summary>> = groups.par_iter().map(|g| Summary::of_sample(&g.samples[0])).collect();
+    let summaries: Vec<Option<Summary>> =
+        groups.par_iter().map(|g| Summary::of_sample(&g.samples[0])).collect();
     let mut out: Samples = BTreeMap::new();
     for (group, summary) in groups.iter().zip(summaries) {
         let series = out.entry(group.key[0].to_string()).or_default();
@@ -127,48 +178,80 @@ fn x_of(key: &KeyPart) -> f64 {
 }
 
 fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
-    samples.iter().map(|(key, by_x)| {
-        let points = by_x.iter().map(|(x, s)| {
-            let (y, ci) = match spec.aggregate {
-                Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
-                Aggregate::Median => (s.median, None),
-            };
-            Point { x: x_of(x), y, ci, n: s.n, significant: None }
-        }).collect();
-        (key.clone(), points)
-    }).collect()
+    samples
+        .iter()
+        .map(|(key, by_x)| {
+            let points = by_x
+                .iter()
+                .map(|(x, s)| {
+                    let (y, ci) = match spec.aggregate {
+                        Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
+                        Aggregate::Median => (s.median, None),
+                    };
+                    Point { x: x_of(x), y, ci, n: s.n, significant: None }
+                })
+                .collect();
+            (key.clone(), points)
+        })
+        .collect()
 }
 
 /// Each candidate against the baseline in %, per x, with the delta-method CI.
 fn relative(samples: &Samples, baseline: &str) -> Option<Vec<(String, Vec<Point>)>> {
     let base = samples.get(baseline)?;
-    Some(samples.iter().filter(|(k, _)| *k != baseline).map(|(key, by_x)| {
-        let points = by_x.iter().filter_map(|(x, c)| {
-            let b = base.get(x)?;
-            let r = stats::ratio(c, b);
-            let ci = r.se.zip(r.df).map(|(se, df)| {
-                let half = stats::t_quantile(df) * se;
-                [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
-            });
-            let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
-            Some(Point { x: x_of(x), y: (r.value - 1.0) * 100.0, ci, n: c.n.min(b.n), significant })
-        }).collect();
-        (key.clone(), points)
-    }).collect())
+    Some(
+        samples
+            .iter()
+            .filter(|(k, _)| *k != baseline)
+            .map(|(key, by_x)| {
+                let points = by_x
+                    .iter()
+                    .filter_map(|(x, c)| {
+                        let b = base.get(x)?;
+                        let r = stats::ratio(c, b);
+                        let ci = r.se.zip(r.df).map(|(se, df)| {
+                            let half = stats::t_quantile(df) * se;
+                            [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
+                        });
+                        let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
+                        Some(Point {
+                            x: x_of(x),
+                            y: (r.value - 1.0) * 100.0,
+                            ci,
+                            n: c.n.min(b.n),
+                            significant,
+                        })
+                    })
+                    .collect();
+                (key.clone(), points)
+            })
+            .collect(),
+    )
 }
 
 /// Speedup (or efficiency) of the mean against the smallest x, per series.
 fn scaling(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
-    samples.iter().map(|(key, by_x)| {
-        let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
-        let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else { return (key.clone(), Vec::new()) };
-        let points = means.iter().map(|(x, s)| {
-            let speedup = match spec.better { Better::Higher => s.mean / m0, Better::Lower => m0 / s.mean };
-            let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
-            Point { x: *x, y, ci: None, n: s.n, significant: None }
-        }).collect();
-        (key.clone(), points)
-    }).collect()
+    samples
+        .iter()
+        .map(|(key, by_x)| {
+            let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
+            let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else {
+                return (key.clone(), Vec::new());
+            };
+            let points = means
+                .iter()
+                .map(|(x, s)| {
+                    let speedup = match spec.better {
+                        Better::Higher => s.mean / m0,
+                        Better::Lower => m0 / s.mean,
+                    };
+                    let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
+                    Point { x: *x, y, ci: None, n: s.n, significant: None }
+                })
+                .collect();
+            (key.clone(), points)
+        })
+        .collect()
 }
 
 /// Ideal linear scaling from the smallest x: of the baseline series for `line`.
@@ -191,7 +274,11 @@ fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), String> {
         }
         if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
             let value = table.column(column).map(|c| c.values.text_at(row)).unwrap_or_default();
-            return Err(format!("the log {axis} axis cannot show `{column}` = {value} ({}:{})", table.path.display(), table.lines.get(row)));
+            return Err(format!(
+                "the log {axis} axis cannot show `{column}` = {value} ({}:{})",
+                table.path.display(),
+                table.lines.get(row)
+            ));
         }
     }
     Ok(())

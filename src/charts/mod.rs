@@ -59,7 +59,11 @@ impl ChartSet {
 
 /// Compute and draw every chart (ids are unique, checked by the markdown stage);
 /// report every bad directive.
-pub fn render(specs: &[ChartSpec], results: &ResultSet, config: &Config) -> Result<ChartSet, Diagnostics> {
+pub fn render(
+    specs: &[ChartSpec],
+    results: &ResultSet,
+    config: &Config,
+) -> Result<ChartSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut charts = Vec::new();
     for spec in specs {
@@ -71,18 +75,36 @@ pub fn render(specs: &[ChartSpec], results: &ResultSet, config: &Config) -> Resu
     errors.into_result(ChartSet { charts })
 }
 
-fn chart(spec: &ChartSpec, number: usize, results: &ResultSet, config: &Config) -> Result<Chart, Diagnostic> {
+fn chart(
+    spec: &ChartSpec,
+    number: usize,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Chart, Diagnostic> {
     let data = data::compute(spec, results, config)?;
     let (raw, hovers) = draw::draw(spec, &data).map_err(|e| {
-        Diagnostic::new(spec.at(),
-            format!("chart `{}`: cannot draw: {e}", spec.id)).hint("check the chart's data and scales")
+        Diagnostic::new(spec.at(), format!("chart `{}`: cannot draw: {e}", spec.id))
+            .hint("check the chart's data and scales")
     })?;
-    let title = spec.title.clone().or_else(|| spec.caption.clone()).unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));
+    let title = spec
+        .title
+        .clone()
+        .or_else(|| spec.caption.clone())
+        .unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));
     let description = describe(spec, &data);
-    let series: Vec<(usize, String)> = data.series.iter().map(|s| (s.style, s.label.clone())).collect();
+    let series: Vec<(usize, String)> =
+        data.series.iter().map(|s| (s.style, s.label.clone())).collect();
     let svg = svg::finish(&raw, &spec.id, &title, &description, &hovers);
     let svg = svg::tag_series(&svg, &series.iter().map(|(style, _)| *style).collect::<Vec<_>>());
-    Ok(Chart { spec: spec.clone(), number, svg, title, description, table: table(spec, &data), series })
+    Ok(Chart {
+        spec: spec.clone(),
+        number,
+        svg,
+        title,
+        description,
+        table: table(spec, &data),
+        series,
+    })
 }
 
 /// A sentence per series: its range of values.
@@ -97,7 +119,14 @@ fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
     for s in &data.series {
         if let (Some(first), Some(last)) = (s.points.first(), s.points.last()) {
             let x = |v: f64| ticks::label(v, spec.x_unit.as_deref());
-            text.push_str(&format!(" {}: {} at {} to {} at {}.", s.label, ticks::value(first.y), x(first.x), ticks::value(last.y), x(last.x)));
+            text.push_str(&format!(
+                " {}: {} at {} to {} at {}.",
+                s.label,
+                ticks::value(first.y),
+                x(first.x),
+                ticks::value(last.y),
+                x(last.x)
+            ));
         }
     }
     text
@@ -111,11 +140,25 @@ fn table(spec: &ChartSpec, data: &data::ChartData) -> Vec<Vec<String>> {
         spec::Kind::Efficiency => "efficiency".to_string(),
         spec::Kind::Line => spec.y.clone(),
     };
-    let mut rows = vec![vec!["series".to_string(), spec.x.clone(), value, "ci_low".into(), "ci_high".into(), "n".into()]];
+    let mut rows = vec![vec![
+        "series".to_string(),
+        spec.x.clone(),
+        value,
+        "ci_low".into(),
+        "ci_high".into(),
+        "n".into(),
+    ]];
     for s in &data.series {
         for p in &s.points {
             let ci = |i: usize| p.ci.map(|c| crate::format::plain(c[i])).unwrap_or_default();
-            rows.push(vec![s.key.clone(), crate::format::plain(p.x), crate::format::plain(p.y), ci(0), ci(1), p.n.to_string()]);
+            rows.push(vec![
+                s.key.clone(),
+                crate::format::plain(p.x),
+                crate::format::plain(p.y),
+                ci(0),
+                ci(1),
+                p.n.to_string(),
+            ]);
         }
     }
     rows

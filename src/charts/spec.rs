@@ -172,12 +172,20 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
         let inner = Location::at_offset(&location.path, body, offset);
         let at = Location::new(&location.path, location.line + inner.line, inner.column);
         let message = err.message().trim_end_matches('.');
-        crate::diagnostic::Diagnostic::new(at, format!("chart: {}", crate::diagnostic::lowercase_first(message)))
-            .hint("see docs/charts.md for the keys a chart accepts")
+        crate::diagnostic::Diagnostic::new(
+            at,
+            format!("chart: {}", crate::diagnostic::lowercase_first(message)),
+        )
+        .hint("see docs/charts.md for the keys a chart accepts")
     })?;
-    if spec.id.is_empty() || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        return Err(crate::diagnostic::Diagnostic::new(location.clone(), format!("chart: invalid id `{}`", spec.id))
-            .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
+    if spec.id.is_empty()
+        || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(crate::diagnostic::Diagnostic::new(
+            location.clone(),
+            format!("chart: invalid id `{}`", spec.id),
+        )
+        .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
     }
     spec.location = Some(location.clone());
     spec.body = body.to_string();
@@ -198,14 +206,23 @@ mod tests {
     #[test]
     fn unknown_kinds_list_the_choices() {
         let at = Location::new("content/a.md", 1, 1);
-        let err = parse("id = \"a\"\nkind = \"pie\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at).unwrap_err().to_string();
-        assert!(err.contains("unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"), "{err}");
+        let err = parse("id = \"a\"\nkind = \"pie\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"
+            ),
+            "{err}"
+        );
     }
 
     #[test]
     fn ids_are_restricted() {
         let at = Location::new("content/a.md", 1, 1);
-        let err = parse("id = \"A b\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at).unwrap_err().to_string();
+        let err = parse("id = \"A b\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n", &at)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("invalid id `A b`"), "{err}");
     }
 }

@@ -23,7 +23,10 @@ pub fn escape(text: &str) -> String {
 /// Finish the SVG of chart `id`: accessible name and description, hover titles.
 pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hover]) -> String {
     let svg = svg.replace("\"#000000\"", "\"currentColor\"").replace(" opacity=\"1\"", "");
-    let open_end = svg.find("<svg").and_then(|start| svg[start..].find('>').map(|end| start + end)).unwrap_or(0);
+    let open_end = svg
+        .find("<svg")
+        .and_then(|start| svg[start..].find('>').map(|end| start + end))
+        .unwrap_or(0);
     let mut out = String::with_capacity(svg.len() + 200 * hovers.len());
     out.push_str(&svg[..open_end]);
     out.push_str(&format!(
@@ -47,15 +50,20 @@ pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hov
 /// Mark every element drawn in a series' colour with the class `sN` (N its
 /// style index), so that the page can show or hide a series.
 pub fn tag_series(svg: &str, styles: &[usize]) -> String {
-    let colours: Vec<(usize, String)> = styles.iter().map(|&s| {
-        let c = super::draw::colour(s);
-        (s, format!("\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2))
-    }).collect();
+    let colours: Vec<(usize, String)> = styles
+        .iter()
+        .map(|&s| {
+            let c = super::draw::colour(s);
+            (s, format!("\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2))
+        })
+        .collect();
     let mut out = String::with_capacity(svg.len() + 64);
     for line in svg.split_inclusive('\n') {
         let found = colours.iter().find(|(_, hex)| line.contains(hex.as_str()));
         match (found, line.find(' ')) {
-            (Some((style, _)), Some(space)) if line.starts_with('<') && !line.contains(" class=") => {
+            (Some((style, _)), Some(space))
+                if line.starts_with('<') && !line.contains(" class=") =>
+            {
                 out.push_str(&line[..space]);
                 out.push_str(&format!(" class=\"s{style}\""));
                 out.push_str(&line[space..]);
@@ -76,7 +84,10 @@ mod tests {
         let hovers = [Hover { px: 1, py: 2, text: "x <1>".into(), style: 0 }];
         let out = finish(svg, "c", "T & t", "D", &hovers);
         assert!(out.starts_with("<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\""), "{out}");
-        assert!(out.contains("<title id=\"c-title\">T &amp; t</title><desc id=\"c-desc\">D</desc>"), "{out}");
+        assert!(
+            out.contains("<title id=\"c-title\">T &amp; t</title><desc id=\"c-desc\">D</desc>"),
+            "{out}"
+        );
         assert!(out.contains("fill=\"currentColor\""), "{out}");
         assert!(out.contains("<circle class=\"s0\" cx=\"1\" cy=\"2\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\"><title>x &lt;1&gt;</title></circle>"), "{out}");
         assert!(out.ends_with("</g>\n</svg>\n"), "{out}");

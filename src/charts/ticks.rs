@@ -21,7 +21,8 @@ pub fn x_values(data: &ChartData) -> Vec<f64> {
 /// Every y the chart must show: points, interval ends and the ideal line.
 pub fn y_values(data: &ChartData) -> impl Iterator<Item = f64> + '_ {
     let points = data.series.iter().flat_map(|s| s.points.iter());
-    points.flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
+    points
+        .flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
         .chain(data.ideal.iter().flatten().map(|p| p.1))
 }
 
@@ -40,9 +41,17 @@ pub fn label_category(v: f64, xs: &[f64], unit: Option<&str>) -> String {
 }
 
 /// Range and ticks (in drawn space) covering `values` on `scale`.
-pub fn axis(values: impl Iterator<Item = f64>, scale: Scale, include_zero: bool) -> (Range<f64>, Vec<f64>) {
-    let drawn: Vec<f64> = values.filter(|v| v.is_finite() && (!scale.is_log() || *v > 0.0)).map(|v| scale.forward(v)).collect();
-    let (mut lo, mut hi) = drawn.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+pub fn axis(
+    values: impl Iterator<Item = f64>,
+    scale: Scale,
+    include_zero: bool,
+) -> (Range<f64>, Vec<f64>) {
+    let drawn: Vec<f64> = values
+        .filter(|v| v.is_finite() && (!scale.is_log() || *v > 0.0))
+        .map(|v| scale.forward(v))
+        .collect();
+    let (mut lo, mut hi) =
+        drawn.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     if !lo.is_finite() {
         (lo, hi) = (0.0, 1.0);
     }
@@ -57,7 +66,8 @@ pub fn axis(values: impl Iterator<Item = f64>, scale: Scale, include_zero: bool)
         let (first, last) = (lo.floor(), hi.ceil());
         let span = (last - first) as usize;
         let step = (1..).find(|s| span / s < MAX_TICKS).unwrap_or(1) as f64;
-        let ticks = (0..=span).map(|i| first + i as f64).filter(|t| (t - first) % step == 0.0).collect();
+        let ticks =
+            (0..=span).map(|i| first + i as f64).filter(|t| (t - first) % step == 0.0).collect();
         let pad = 0.04 * (hi - lo);
         (lo - pad..hi + pad, ticks)
     } else {
@@ -97,7 +107,8 @@ mod tests {
         let (range, ticks) = axis([1.0, 32.0].into_iter(), Scale::Log2, false);
         assert_eq!(ticks, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
         assert!(range.start < 0.0 && range.end > 5.0);
-        let labels: Vec<String> = ticks.iter().map(|t| label(Scale::Log2.inverse(*t), None)).collect();
+        let labels: Vec<String> =
+            ticks.iter().map(|t| label(Scale::Log2.inverse(*t), None)).collect();
         assert_eq!(labels, ["1", "2", "4", "8", "16", "32"]);
     }
 

@@ -166,7 +166,13 @@ fn default_max_results_mb() -> u64 {
 
 impl Default for Output {
     fn default() -> Self {
-        Self { dir: default_output_dir(), pdf: default_pdf_name(), base_url: None, raw_html: false, max_results_mb: default_max_results_mb() }
+        Self {
+            dir: default_output_dir(),
+            pdf: default_pdf_name(),
+            base_url: None,
+            raw_html: false,
+            max_results_mb: default_max_results_mb(),
+        }
     }
 }
 
@@ -252,32 +258,46 @@ pub const MAX_DECIMALS: usize = 12;
 /// Cross-field checks that serde cannot express.
 fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
-    let at = |needle: &str| {
-        Location::at_offset(path, text, text.find(needle).unwrap_or(0))
-    };
+    let at = |needle: &str| Location::at_offset(path, text, text.find(needle).unwrap_or(0));
     let envs = config.environments.keys().map(String::as_str);
     if !config.environments.contains_key(&config.study.baseline) {
         errors.push(
-            Diagnostic::new(at("baseline"), format!("baseline `{}` is not an environment", config.study.baseline))
-                .hint(crate::diagnostic::suggest(&config.study.baseline, envs.clone())),
+            Diagnostic::new(
+                at("baseline"),
+                format!("baseline `{}` is not an environment", config.study.baseline),
+            )
+            .hint(crate::diagnostic::suggest(&config.study.baseline, envs.clone())),
         );
     }
     let mut names = BTreeMap::new();
     for metric in &config.metrics {
         let location = at(&format!("\"{}\"", metric.name));
         if names.insert(metric.name.as_str(), ()).is_some() {
-            errors.push(Diagnostic::new(location.clone(), format!("metric `{}` is defined twice", metric.name))
-                .hint("give each metric a unique name"));
+            errors.push(
+                Diagnostic::new(
+                    location.clone(),
+                    format!("metric `{}` is defined twice", metric.name),
+                )
+                .hint("give each metric a unique name"),
+            );
         }
         if metric.decimals > MAX_DECIMALS {
-            errors.push(Diagnostic::new(location.clone(), format!("metric `{}` asks for {} decimals", metric.name, metric.decimals))
-                .hint(format!("use at most {MAX_DECIMALS} decimals")));
+            errors.push(
+                Diagnostic::new(
+                    location.clone(),
+                    format!("metric `{}` asks for {} decimals", metric.name, metric.decimals),
+                )
+                .hint(format!("use at most {MAX_DECIMALS} decimals")),
+            );
         }
         if let Some(candidate) = &metric.candidate
-            && !config.environments.contains_key(candidate) {
-                errors.push(Diagnostic::new(location, format!("candidate `{candidate}` is not an environment"))
-                    .hint(crate::diagnostic::suggest(candidate, envs.clone())));
-            }
+            && !config.environments.contains_key(candidate)
+        {
+            errors.push(
+                Diagnostic::new(location, format!("candidate `{candidate}` is not an environment"))
+                    .hint(crate::diagnostic::suggest(candidate, envs.clone())),
+            );
+        }
     }
     errors.into_result(())
 }

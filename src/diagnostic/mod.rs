@@ -145,7 +145,9 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     candidates
         .into_iter()
         .map(|c| (strsim::levenshtein(name, c), strsim::jaro_winkler(name, c), c))
-        .filter(|(edits, similarity, _)| *edits <= (name.chars().count() / 3).max(1) || *similarity > 0.85)
+        .filter(|(edits, similarity, _)| {
+            *edits <= (name.chars().count() / 3).max(1) || *similarity > 0.85
+        })
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(b.2)))
         .map(|(_, _, c)| c)
 }
@@ -183,7 +185,8 @@ pub fn tera_error_parts(err: &tera::Error) -> (usize, usize, String) {
         })
         .unwrap_or((0, 0));
     let innermost = chain.last().map(String::as_str).unwrap_or_default();
-    let message = innermost.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("template error");
+    let message =
+        innermost.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("template error");
     (line, column, lowercase_first(message.trim_start_matches("= ")))
 }
 
@@ -219,7 +222,10 @@ mod tests {
 
     #[test]
     fn suggests_nearest_name() {
-        assert_eq!(nearest("timestep_per_s", ["procs", "timesteps_per_s"]), Some("timesteps_per_s"));
+        assert_eq!(
+            nearest("timestep_per_s", ["procs", "timesteps_per_s"]),
+            Some("timesteps_per_s")
+        );
         assert_eq!(nearest("zzz", ["procs", "run"]), None);
         assert_eq!(suggest("zzz", ["run", "procs"]), "expected one of: `procs`, `run`");
     }

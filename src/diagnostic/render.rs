@@ -46,16 +46,30 @@ struct JsonDiagnostic<'a> {
 
 /// Render `diagnostics` in `format`. `read` returns a file's text for the
 /// snippet (by its path as shown); `color` adds ANSI colours.
-pub fn render(diagnostics: &[(Level, &Diagnostic)], format: Format, read: &dyn Fn(&Path) -> Option<String>, color: bool) -> String {
+pub fn render(
+    diagnostics: &[(Level, &Diagnostic)],
+    format: Format,
+    read: &dyn Fn(&Path) -> Option<String>,
+    color: bool,
+) -> String {
     match format {
         Format::Json => {
-            let items: Vec<JsonDiagnostic> = diagnostics.iter().map(|(level, d)| JsonDiagnostic {
-                level: *level, path: d.location.path.display().to_string(), line: d.location.line,
-                column: d.location.column, message: &d.message, hint: d.hint.as_deref(),
-            }).collect();
+            let items: Vec<JsonDiagnostic> = diagnostics
+                .iter()
+                .map(|(level, d)| JsonDiagnostic {
+                    level: *level,
+                    path: d.location.path.display().to_string(),
+                    line: d.location.line,
+                    column: d.location.column,
+                    message: &d.message,
+                    hint: d.hint.as_deref(),
+                })
+                .collect();
             serde_json::to_string_pretty(&items).unwrap_or_default() + "\n"
         }
-        Format::Short => diagnostics.iter().map(|(level, d)| format!("{}: {d}\n", label(*level))).collect(),
+        Format::Short => {
+            diagnostics.iter().map(|(level, d)| format!("{}: {d}\n", label(*level))).collect()
+        }
         Format::Human => {
             let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
             for (level, d) in diagnostics {
@@ -74,7 +88,12 @@ fn label(level: Level) -> &'static str {
 }
 
 /// One diagnostic, rustc style.
-fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, read: &dyn Fn(&Path) -> Option<String>) {
+fn human(
+    out: &mut dyn WriteColor,
+    level: Level,
+    d: &Diagnostic,
+    read: &dyn Fn(&Path) -> Option<String>,
+) {
     let severity = if level == Level::Error { Severity::Error } else { Severity::Warning };
     let notes: Vec<String> = d.hint.iter().map(|h| format!("help: {h}")).collect();
     let report = Report::new(severity).with_message(&d.message).with_notes(notes.clone());
@@ -89,14 +108,17 @@ fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, read: &dyn Fn(&
         }
     }
     let file = SimpleFile::new(d.location.to_string(), String::new());
-    let report = Report::new(severity).with_message(format!("{}\n  --> {}", d.message, d.location)).with_notes(notes);
+    let report = Report::new(severity)
+        .with_message(format!("{}\n  --> {}", d.message, d.location))
+        .with_notes(notes);
     let _ = term::emit(out, &config, &file, &report);
 }
 
 /// The byte span of the token at `line:column` (1-based; column 0 means the
 /// whole line), clamped to the text.
 fn span(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
-    let start_of_line = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
+    let start_of_line =
+        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
     let line_text = text[start_of_line.min(text.len())..].split('\n').next().unwrap_or("");
     if column == 0 {
         return start_of_line..start_of_line + line_text.trim_end_matches('\r').len();
@@ -115,9 +137,15 @@ fn span(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
 
 /// Print diagnostics to standard error, coloured only on a terminal and never
 /// when `NO_COLOR` is set.
-pub fn eprint(diagnostics: &[(Level, &Diagnostic)], format: Format, read: &dyn Fn(&Path) -> Option<String>) {
+pub fn eprint(
+    diagnostics: &[(Level, &Diagnostic)],
+    format: Format,
+    read: &dyn Fn(&Path) -> Option<String>,
+) {
     use std::io::{IsTerminal, Write};
-    let color = format == Format::Human && std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = format == Format::Human
+        && std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let text = render(diagnostics, format, read, color);
     let stream = StandardStream::stderr(ColorChoice::Never);
     let mut lock = stream.lock();
@@ -139,7 +167,8 @@ mod tests {
 
     #[test]
     fn human_rendering_shows_the_line_and_a_caret() {
-        let d = Diagnostic::new(Location::new("results/a.csv", 2, 3), "bad value").hint("write a number");
+        let d = Diagnostic::new(Location::new("results/a.csv", 2, 3), "bad value")
+            .hint("write a number");
         let read = |_: &Path| Some("x,y\n1,abc\n".to_string());
         let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
         assert!(text.contains("error: bad value"), "{text}");

@@ -29,17 +29,29 @@ pub struct LammpsRun {
 }
 
 /// Rows of the timing breakdown, in `breakdown` order, with the pre-2016 names.
-const SECTIONS: [(&str, &str); 6] = [("Pair", "Pair"), ("Neigh", "Neigh"), ("Comm", "Comm"), ("Output", "Outpt"), ("Modify", "Modify"), ("Other", "Other")];
+const SECTIONS: [(&str, &str); 6] = [
+    ("Pair", "Pair"),
+    ("Neigh", "Neigh"),
+    ("Comm", "Comm"),
+    ("Output", "Outpt"),
+    ("Modify", "Modify"),
+    ("Other", "Other"),
+];
 
 /// Parse one log.
 pub fn parse(text: &str) -> Result<LammpsRun, Refusal> {
-    let version = text.lines().find_map(|l| l.trim().strip_prefix("LAMMPS (")).map(|v| {
-        v.trim_end_matches(')').split(" - ").next().unwrap_or(v).trim().to_string()
-    });
+    let version = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("LAMMPS ("))
+        .map(|v| v.trim_end_matches(')').split(" - ").next().unwrap_or(v).trim().to_string());
     let Some(loop_at) = text.rfind("Loop time of ") else {
         return Err(match version {
-            Some(_) => Refusal::new("the log has no `Loop time` line: the run did not finish (a killed job is a failed run, not a zero)"),
-            None => Refusal::new("not a LAMMPS log: it has neither a `LAMMPS (version)` banner nor a `Loop time` line"),
+            Some(_) => Refusal::new(
+                "the log has no `Loop time` line: the run did not finish (a killed job is a failed run, not a zero)",
+            ),
+            None => Refusal::new(
+                "not a LAMMPS log: it has neither a `LAMMPS (version)` banner nor a `Loop time` line",
+            ),
         });
     };
     let block = &text[loop_at..];
@@ -47,7 +59,9 @@ pub fn parse(text: &str) -> Result<LammpsRun, Refusal> {
     let words: Vec<&str> = loop_line.split_whitespace().collect();
     // Loop time of 0.852877 on 1 procs for 100 steps with 32000 atoms
     let number = |i: usize| words.get(i).and_then(|w| w.parse::<f64>().ok());
-    let (Some(loop_time_s), Some(procs), Some(steps), Some(atoms)) = (number(3), number(5), number(8), number(11)) else {
+    let (Some(loop_time_s), Some(procs), Some(steps), Some(atoms)) =
+        (number(3), number(5), number(8), number(11))
+    else {
         return Err(Refusal::new(format!("cannot read the `Loop time` line: `{loop_line}`")));
     };
     if loop_time_s <= 0.0 {
@@ -73,15 +87,17 @@ pub fn parse(text: &str) -> Result<LammpsRun, Refusal> {
 fn performance(line: &str, run: &mut LammpsRun) {
     if let Some(rest) = line.strip_prefix("Performance:") {
         if let Some(value) = rest.split(',').find(|p| p.trim_end().ends_with("timesteps/s"))
-            && let Some(v) = value.split_whitespace().next().and_then(|v| v.parse().ok()) {
-                run.timesteps_per_s = v;
-            }
+            && let Some(v) = value.split_whitespace().next().and_then(|v| v.parse().ok())
+        {
+            run.timesteps_per_s = v;
+        }
     } else if line.contains("% CPU use with") {
         // 99.6% CPU use with 256 MPI tasks x 1 OpenMP threads   (2016: "x no OpenMP threads")
         let words: Vec<&str> = line.split_whitespace().collect();
         run.cpu_use_pct = words.first().and_then(|w| w.trim_end_matches('%').parse().ok());
         run.mpi_tasks = words.get(4).and_then(|w| w.parse().ok());
-        run.omp_threads = words.get(8).and_then(|w| if *w == "no" { Some(1) } else { w.parse().ok() });
+        run.omp_threads =
+            words.get(8).and_then(|w| if *w == "no" { Some(1) } else { w.parse().ok() });
     }
 }
 
@@ -89,9 +105,13 @@ fn performance(line: &str, run: &mut LammpsRun) {
 /// (`Pair  time (%) = 0.505 (80.38)`) format.
 fn breakdown(line: &str, run: &mut LammpsRun) {
     for (i, (name, old)) in SECTIONS.iter().enumerate() {
-        let value = if let Some(rest) = line.strip_prefix(name).filter(|r| r.trim_start().starts_with('|')) {
+        let value = if let Some(rest) =
+            line.strip_prefix(name).filter(|r| r.trim_start().starts_with('|'))
+        {
             rest.rsplit('|').next().and_then(|v| v.trim().parse().ok())
-        } else if let Some(rest) = line.strip_prefix(old).filter(|r| r.trim_start().starts_with("time (%)")) {
+        } else if let Some(rest) =
+            line.strip_prefix(old).filter(|r| r.trim_start().starts_with("time (%)"))
+        {
             rest.rsplit('(').next().and_then(|v| v.trim().trim_end_matches(')').parse().ok())
         } else {
             None
@@ -113,10 +133,16 @@ mod tests {
     #[test]
     fn reads_the_pre_2016_format() {
         let run = parse(LOG_2014).unwrap();
-        assert_eq!((run.version.as_str(), run.procs, run.steps, run.atoms), ("1 Feb 2014", 4, 100, 32000));
+        assert_eq!(
+            (run.version.as_str(), run.procs, run.steps, run.atoms),
+            ("1 Feb 2014", 4, 100, 32000)
+        );
         // No Performance line: 100 steps / 0.628341 s = 159.149... timesteps/s.
         assert!((run.timesteps_per_s - 100.0 / 0.628341).abs() < 1e-9);
-        assert_eq!(run.breakdown, [Some(80.3851), Some(10.5032), Some(6.46611), Some(0.0134227), None, Some(2.63216)]);
+        assert_eq!(
+            run.breakdown,
+            [Some(80.3851), Some(10.5032), Some(6.46611), Some(0.0134227), None, Some(2.63216)]
+        );
         assert_eq!((run.cpu_use_pct, run.mpi_tasks, run.omp_threads), (None, None, None));
     }
 
@@ -129,7 +155,10 @@ mod tests {
             Other   |            | 0.003448   |            |       |  0.54\n";
         let run = parse(log).unwrap();
         assert_eq!(run.timesteps_per_s, 156.071);
-        assert_eq!((run.cpu_use_pct, run.mpi_tasks, run.omp_threads), (Some(99.7), Some(4), Some(1)));
+        assert_eq!(
+            (run.cpu_use_pct, run.mpi_tasks, run.omp_threads),
+            (Some(99.7), Some(4), Some(1))
+        );
         assert_eq!(run.breakdown[0], Some(80.74));
         assert_eq!(run.breakdown[4], Some(2.16));
         assert_eq!(run.breakdown[5], Some(0.54));
@@ -145,13 +174,17 @@ mod tests {
             real 0m27s\n{\"scheduler\": \"done\"}\n";
         let run = parse(log).unwrap();
         assert_eq!(run.version, "7 Feb 2024");
-        assert_eq!((run.procs, run.mpi_tasks, run.omp_threads, run.timesteps_per_s), (256, Some(256), Some(1), 3.845));
+        assert_eq!(
+            (run.procs, run.mpi_tasks, run.omp_threads, run.timesteps_per_s),
+            (256, Some(256), Some(1), 3.845)
+        );
         assert_eq!(run.breakdown[2], Some(5.81));
     }
 
     #[test]
     fn refuses_killed_runs_and_other_files() {
-        let killed = parse("LAMMPS (8 Apr 2021)\nSetting up Verlet run ...\nStep Temp\n0 3.0\n").unwrap_err();
+        let killed = parse("LAMMPS (8 Apr 2021)\nSetting up Verlet run ...\nStep Temp\n0 3.0\n")
+            .unwrap_err();
         assert!(killed.reason.contains("no `Loop time` line"), "{}", killed.reason);
         let other = parse("# OSU MPI Latency Test v5.8\n0 1.0\n").unwrap_err();
         assert!(other.reason.contains("not a LAMMPS log"), "{}", other.reason);

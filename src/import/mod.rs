@@ -138,7 +138,14 @@ fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<
             let run = lammps::parse(&text)?;
             let target = options.into.clone().unwrap_or_else(|| "lammps".into());
             let row = lammps_row(&run, &labels);
-            Ok(vec![Pending { target, header: LAMMPS_HEADER.to_vec(), source, hash, labels, rows: vec![row] }])
+            Ok(vec![Pending {
+                target,
+                header: LAMMPS_HEADER.to_vec(),
+                source,
+                hash,
+                labels,
+                rows: vec![row],
+            }])
         }
         Tool::Osu => {
             let tables = osu::parse(&text)?;
@@ -146,27 +153,77 @@ fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<
             for t in &tables {
                 by_benchmark.entry(t.benchmark).or_default().push(t);
             }
-            Ok(by_benchmark.into_iter().map(|(benchmark, tables)| {
-                let target = options.into.clone().unwrap_or_else(|| benchmark.file().to_string());
-                let header = osu_header(benchmark);
-                // Each table is a run of its own; several tables in one file are numbered in order.
-                let rows = tables.iter().enumerate().flat_map(|(i, t)| t.rows.iter().map(move |(size, value)| {
-                    vec![i.to_string(), size.to_string(), plain(*value), t.version.clone()]
-                })).collect();
-                Pending { target, header, source: source.clone(), hash: hash.clone(), labels: labels.clone(), rows }
-            }).collect())
+            Ok(by_benchmark
+                .into_iter()
+                .map(|(benchmark, tables)| {
+                    let target =
+                        options.into.clone().unwrap_or_else(|| benchmark.file().to_string());
+                    let header = osu_header(benchmark);
+                    // Each table is a run of its own; several tables in one file are numbered in order.
+                    let rows = tables
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, t)| {
+                            t.rows.iter().map(move |(size, value)| {
+                                vec![
+                                    i.to_string(),
+                                    size.to_string(),
+                                    plain(*value),
+                                    t.version.clone(),
+                                ]
+                            })
+                        })
+                        .collect();
+                    Pending {
+                        target,
+                        header,
+                        source: source.clone(),
+                        hash: hash.clone(),
+                        labels: labels.clone(),
+                        rows,
+                    }
+                })
+                .collect())
         }
     }
 }
 
 /// Columns of the LAMMPS results file.
 pub const LAMMPS_HEADER: [&str; 20] = [
-    "environment", "nodes", "procs", "mpi_tasks", "omp_threads", "run", "atoms", "steps", "loop_time_s", "timesteps_per_s",
-    "cpu_use_pct", "pair_pct", "neigh_pct", "comm_pct", "output_pct", "modify_pct", "other_pct", "lammps_version", "source", "source_sha256",
+    "environment",
+    "nodes",
+    "procs",
+    "mpi_tasks",
+    "omp_threads",
+    "run",
+    "atoms",
+    "steps",
+    "loop_time_s",
+    "timesteps_per_s",
+    "cpu_use_pct",
+    "pair_pct",
+    "neigh_pct",
+    "comm_pct",
+    "output_pct",
+    "modify_pct",
+    "other_pct",
+    "lammps_version",
+    "source",
+    "source_sha256",
 ];
 
 fn osu_header(benchmark: osu::Benchmark) -> Vec<&'static str> {
-    vec!["environment", "nodes", "procs", "run", "size_bytes", benchmark.column(), "osu_version", "source", "source_sha256"]
+    vec![
+        "environment",
+        "nodes",
+        "procs",
+        "run",
+        "size_bytes",
+        benchmark.column(),
+        "osu_version",
+        "source",
+        "source_sha256",
+    ]
 }
 
 /// The measured part of a LAMMPS row (labels, run and provenance are added later).
@@ -174,9 +231,14 @@ fn lammps_row(run: &lammps::LammpsRun, labels: &pattern::Labels) -> Vec<String> 
     let opt = |v: Option<f64>| v.map(plain).unwrap_or_default();
     let procs = labels.procs.unwrap_or(run.procs);
     let mut row = vec![
-        procs.to_string(), run.mpi_tasks.map(|v| v.to_string()).unwrap_or_default(),
-        run.omp_threads.map(|v| v.to_string()).unwrap_or_default(), run.atoms.to_string(), run.steps.to_string(),
-        plain(run.loop_time_s), plain(run.timesteps_per_s), opt(run.cpu_use_pct),
+        procs.to_string(),
+        run.mpi_tasks.map(|v| v.to_string()).unwrap_or_default(),
+        run.omp_threads.map(|v| v.to_string()).unwrap_or_default(),
+        run.atoms.to_string(),
+        run.steps.to_string(),
+        plain(run.loop_time_s),
+        plain(run.timesteps_per_s),
+        opt(run.cpu_use_pct),
     ];
     row.extend(run.breakdown.iter().map(|v| opt(*v)));
     row.push(run.version.clone());
@@ -184,7 +246,12 @@ fn lammps_row(run: &lammps::LammpsRun, labels: &pattern::Labels) -> Vec<String> 
 }
 
 /// Append the new rows of one results file, skipping files already imported.
-fn append(options: &ImportOptions, target: &str, items: Vec<Pending>, summary: &mut Summary) -> Result<()> {
+fn append(
+    options: &ImportOptions,
+    target: &str,
+    items: Vec<Pending>,
+    summary: &mut Summary,
+) -> Result<()> {
     let path = options.root.join("results").join(format!("{target}.csv"));
     let header = items[0].header.clone();
     let existing = fs::read(&path).ok();
@@ -232,7 +299,11 @@ fn append(options: &ImportOptions, target: &str, items: Vec<Pending>, summary: &
 }
 
 /// Rows of one file with labels and run numbers in place.
-fn rows_of(item: &Pending, options: &ImportOptions, runs: &mut BTreeMap<(String, String, String), u64>) -> Vec<Vec<String>> {
+fn rows_of(
+    item: &Pending,
+    options: &ImportOptions,
+    runs: &mut BTreeMap<(String, String, String), u64>,
+) -> Vec<Vec<String>> {
     let env = item.labels.env.clone().unwrap_or_default();
     let nodes = item.labels.nodes.map(|n| n.to_string()).unwrap_or_default();
     match options.tool {
@@ -249,18 +320,37 @@ fn rows_of(item: &Pending, options: &ImportOptions, runs: &mut BTreeMap<(String,
             let procs = item.labels.procs.or(options.procs).unwrap_or(2).to_string();
             let tables = item.rows.iter().map(|r| r[0].clone()).collect::<BTreeSet<_>>().len();
             let mut numbers: BTreeMap<String, u64> = BTreeMap::new();
-            item.rows.iter().map(|r| {
-                let label = if tables == 1 { item.labels.run } else { None };
-                let run = *numbers.entry(r[0].clone()).or_insert_with(|| next_run(runs, &env, &nodes, &procs, label));
-                vec![env.clone(), nodes.clone(), procs.clone(), run.to_string(), r[1].clone(), r[2].clone(), r[3].clone()]
-            }).collect()
+            item.rows
+                .iter()
+                .map(|r| {
+                    let label = if tables == 1 { item.labels.run } else { None };
+                    let run = *numbers
+                        .entry(r[0].clone())
+                        .or_insert_with(|| next_run(runs, &env, &nodes, &procs, label));
+                    vec![
+                        env.clone(),
+                        nodes.clone(),
+                        procs.clone(),
+                        run.to_string(),
+                        r[1].clone(),
+                        r[2].clone(),
+                        r[3].clone(),
+                    ]
+                })
+                .collect()
         }
     }
 }
 
 /// The run number: from the path, or one more than the highest so far for this
 /// (environment, nodes, procs).
-fn next_run(runs: &mut BTreeMap<(String, String, String), u64>, env: &str, nodes: &str, procs: &str, given: Option<u64>) -> u64 {
+fn next_run(
+    runs: &mut BTreeMap<(String, String, String), u64>,
+    env: &str,
+    nodes: &str,
+    procs: &str,
+    given: Option<u64>,
+) -> u64 {
     let highest = runs.entry((env.into(), nodes.into(), procs.into())).or_insert(0);
     let run = given.unwrap_or(*highest + 1);
     *highest = (*highest).max(run);
@@ -270,18 +360,28 @@ fn next_run(runs: &mut BTreeMap<(String, String, String), u64>, env: &str, nodes
 /// Hashes already imported and the highest run per configuration, after
 /// checking that the existing file has the importer's columns.
 #[allow(clippy::type_complexity)]
-fn read_existing(path: &Path, bytes: &[u8], header: &[&str]) -> Result<(BTreeSet<String>, BTreeMap<(String, String, String), u64>)> {
+fn read_existing(
+    path: &Path,
+    bytes: &[u8],
+    header: &[&str],
+) -> Result<(BTreeSet<String>, BTreeMap<(String, String, String), u64>)> {
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(bytes);
     let found: Vec<String> = reader.headers()?.iter().map(str::to_string).collect();
     if found != header {
         bail!(crate::diagnostic::Diagnostics::from(
-            crate::diagnostic::Diagnostic::new(crate::diagnostic::Location::new(path, 1, 1),
-                "this results file has other columns than the importer writes")
-                .hint(format!("import into a new file with `--into NAME`; the importer writes: {}", header.join(","))),
+            crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Location::new(path, 1, 1),
+                "this results file has other columns than the importer writes"
+            )
+            .hint(format!(
+                "import into a new file with `--into NAME`; the importer writes: {}",
+                header.join(",")
+            )),
         ));
     }
     let col = |name: &str| found.iter().position(|c| c == name);
-    let (hash, env, nodes, procs, run) = (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
+    let (hash, env, nodes, procs, run) =
+        (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
     let (mut hashes, mut runs) = (BTreeSet::new(), BTreeMap::new());
     for record in reader.records() {
         let record = record?;
@@ -297,7 +397,12 @@ fn read_existing(path: &Path, bytes: &[u8], header: &[&str]) -> Result<(BTreeSet
 fn relative(root: &Path, path: &Path) -> String {
     let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    absolute.strip_prefix(&root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+    absolute
+        .strip_prefix(&root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// Replace `path` with `content` in one rename, so that an interrupted import
@@ -308,6 +413,8 @@ fn write_atomically(path: &Path, content: &[u8]) -> Result<()> {
     let mut file = tempfile::NamedTempFile::new_in(folder)?;
     std::io::Write::write_all(&mut file, content)?;
     file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error).with_context(|| format!("cannot replace `{}`", path.display()))?;
+    file.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot replace `{}`", path.display()))?;
     Ok(())
 }

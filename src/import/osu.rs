@@ -82,7 +82,10 @@ pub fn parse(text: &str) -> Result<Vec<OsuTable>, Refusal> {
             continue;
         }
         let mut fields = line.split_whitespace();
-        let (Some(size), Some(value)) = (fields.next().and_then(|s| s.parse::<u64>().ok()), fields.next().and_then(|v| v.parse::<f64>().ok())) else {
+        let (Some(size), Some(value)) = (
+            fields.next().and_then(|s| s.parse::<u64>().ok()),
+            fields.next().and_then(|v| v.parse::<f64>().ok()),
+        ) else {
             if tables.last().is_some_and(|t| !t.rows.is_empty()) {
                 open = false;
             }
@@ -94,7 +97,9 @@ pub fn parse(text: &str) -> Result<Vec<OsuTable>, Refusal> {
     }
     tables.retain(|t| !t.rows.is_empty());
     if tables.is_empty() {
-        return Err(Refusal::new("no OSU table: expected a `# OSU MPI … Test` title followed by `size value` rows"));
+        return Err(Refusal::new(
+            "no OSU table: expected a `# OSU MPI … Test` title followed by `size value` rows",
+        ));
     }
     Ok(tables)
 }
@@ -107,9 +112,22 @@ mod tests {
     fn reads_version_5_latency_and_bandwidth() {
         let text = "# OSU MPI Latency Test v5.8\n# Size          Latency (us)\n0                       7.46\n1                       7.49\n";
         let tables = parse(text).unwrap();
-        assert_eq!(tables, vec![OsuTable { benchmark: Benchmark::Latency, version: "5.8".into(), rows: vec![(0, 7.46), (1, 7.49)] }]);
-        let bw = parse("# OSU MPI Bandwidth Test v5.6.2\n# Size      Bandwidth (MB/s)\n1    1.43\n2    2.88\n").unwrap();
-        assert_eq!((bw[0].benchmark, bw[0].version.as_str(), bw[0].rows.len()), (Benchmark::Bandwidth, "5.6.2", 2));
+        assert_eq!(
+            tables,
+            vec![OsuTable {
+                benchmark: Benchmark::Latency,
+                version: "5.8".into(),
+                rows: vec![(0, 7.46), (1, 7.49)]
+            }]
+        );
+        let bw = parse(
+            "# OSU MPI Bandwidth Test v5.6.2\n# Size      Bandwidth (MB/s)\n1    1.43\n2    2.88\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (bw[0].benchmark, bw[0].version.as_str(), bw[0].rows.len()),
+            (Benchmark::Bandwidth, "5.6.2", 2)
+        );
     }
 
     #[test]
@@ -128,7 +146,10 @@ mod tests {
         let tables = parse(text).unwrap();
         assert_eq!(tables.len(), 2);
         assert_eq!((tables[0].benchmark, tables[0].rows.len()), (Benchmark::BiBandwidth, 2));
-        assert_eq!((tables[1].benchmark, tables[1].rows.clone()), (Benchmark::Latency, vec![(0, 1.1)]));
+        assert_eq!(
+            (tables[1].benchmark, tables[1].rows.clone()),
+            (Benchmark::Latency, vec![(0, 1.1)])
+        );
     }
 
     #[test]

@@ -36,7 +36,10 @@ impl std::str::FromStr for Pattern {
         let mut rest = text;
         while let Some(open) = rest.find('{') {
             regex.push_str(&regex::escape(&rest[..open]));
-            let close = rest[open..].find('}').ok_or_else(|| format!("unclosed `{{` in pattern `{text}`"))? + open;
+            let close = rest[open..]
+                .find('}')
+                .ok_or_else(|| format!("unclosed `{{` in pattern `{text}`"))?
+                + open;
             let name = &rest[open + 1..close];
             regex.push_str(&match name {
                 "env" => "(?P<env>[^/]+?)".to_string(),
@@ -47,7 +50,10 @@ impl std::str::FromStr for Pattern {
         }
         regex.push_str(&regex::escape(rest));
         regex.push('$');
-        Ok(Pattern { text: text.to_string(), regex: Regex::new(&regex).map_err(|e| e.to_string())? })
+        Ok(Pattern {
+            text: text.to_string(),
+            regex: Regex::new(&regex).map_err(|e| e.to_string())?,
+        })
     }
 }
 
@@ -70,7 +76,9 @@ impl Pattern {
 /// does not match the pattern, or has no environment, is refused.
 pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
     let mut labels = match &options.pattern {
-        Some(pattern) => pattern.labels(file).ok_or_else(|| Refusal::new(format!("the path does not match the pattern `{}`", pattern.text)))?,
+        Some(pattern) => pattern.labels(file).ok_or_else(|| {
+            Refusal::new(format!("the path does not match the pattern `{}`", pattern.text))
+        })?,
         None => Labels::default(),
     };
     labels.env = labels.env.or_else(|| options.env.clone());
@@ -89,8 +97,17 @@ mod tests {
     #[test]
     fn patterns_read_labels_from_paths() {
         let p: Pattern = "{env}/lammps-{nodes}-{procs}-{run}.out".parse().unwrap();
-        let labels = p.labels(Path::new("../shared/flux/lammps/bare-metal/lammps-16-256-12.out")).unwrap();
-        assert_eq!(labels, Labels { env: Some("bare-metal".into()), nodes: Some(16), procs: Some(256), run: Some(12) });
+        let labels =
+            p.labels(Path::new("../shared/flux/lammps/bare-metal/lammps-16-256-12.out")).unwrap();
+        assert_eq!(
+            labels,
+            Labels {
+                env: Some("bare-metal".into()),
+                nodes: Some(16),
+                procs: Some(256),
+                run: Some(12)
+            }
+        );
         assert_eq!(p.labels(Path::new("bare-metal/other.out")), None);
         assert!("{env}/{oops}.out".parse::<Pattern>().is_err());
     }

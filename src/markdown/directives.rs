@@ -28,11 +28,15 @@ fn is_key_char(c: char) -> bool {
 fn citation(text: &str) -> Option<(Vec<&str>, usize)> {
     let inner = text.strip_prefix("[@")?;
     let end = inner.find(']')?;
-    let keys: Option<Vec<&str>> = inner[..end].split(';').enumerate().map(|(i, part)| {
-        let part = part.trim();
-        let key = if i == 0 { part } else { part.strip_prefix('@')? };
-        (!key.is_empty() && key.chars().all(is_key_char)).then_some(key)
-    }).collect();
+    let keys: Option<Vec<&str>> = inner[..end]
+        .split(';')
+        .enumerate()
+        .map(|(i, part)| {
+            let part = part.trim();
+            let key = if i == 0 { part } else { part.strip_prefix('@')? };
+            (!key.is_empty() && key.chars().all(is_key_char)).then_some(key)
+        })
+        .collect();
     let keys: Vec<&str> = keys?.into_iter().map(|k| k.trim_end_matches(['.', ':'])).collect();
     Some((keys, end + 3))
 }
@@ -43,22 +47,31 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let (mut start, mut at) = (0, 0);
     while let Some(found) = text[at..].find('@').map(|i| i + at) {
-        if found > 0 && text.as_bytes()[found - 1] == b'['
-            && let Some((keys, len)) = citation(&text[found - 1..]) {
-                if found - 1 > start {
-                    out.push(Segment::Text(&text[start..found - 1]));
-                }
-                out.push(Segment::Cite(keys));
-                start = found - 1 + len;
-                at = start;
-                continue;
+        if found > 0
+            && text.as_bytes()[found - 1] == b'['
+            && let Some((keys, len)) = citation(&text[found - 1..])
+        {
+            if found - 1 > start {
+                out.push(Segment::Text(&text[start..found - 1]));
             }
+            out.push(Segment::Cite(keys));
+            start = found - 1 + len;
+            at = start;
+            continue;
+        }
         let kind = &text[found + 1..];
-        let prefix = if kind.starts_with("fig-") { Some(true) } else if kind.starts_with("tbl-") { Some(false) } else { None };
+        let prefix = if kind.starts_with("fig-") {
+            Some(true)
+        } else if kind.starts_with("tbl-") {
+            Some(false)
+        } else {
+            None
+        };
         let before = text[..found].chars().next_back();
         let id_start = found + 5;
         let id_len = text.get(id_start..).map_or(0, |rest| {
-            rest.find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')).unwrap_or(rest.len())
+            rest.find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+                .unwrap_or(rest.len())
         });
         let id = text.get(id_start..id_start + id_len).unwrap_or("").trim_end_matches('-');
         match prefix {
@@ -120,15 +133,22 @@ pub fn table_captions(events: &[(Event<'_>, std::ops::Range<usize>)]) -> Vec<Tab
                 if !matches!(events.get(i + 1), Some((Event::Start(Tag::Paragraph), _))) {
                     continue;
                 }
-                let end = (i + 1..events.len()).find(|&j| matches!(events[j].0, Event::End(TagEnd::Paragraph))).unwrap_or(events.len() - 1);
-                let text: String = events[i + 2..end].iter().filter_map(|(e, _)| match e {
-                    Event::Text(t) | Event::Code(t) => Some(t.to_string()),
-                    Event::SoftBreak | Event::HardBreak => Some(" ".to_string()),
-                    _ => None,
-                }).collect();
+                let end = (i + 1..events.len())
+                    .find(|&j| matches!(events[j].0, Event::End(TagEnd::Paragraph)))
+                    .unwrap_or(events.len() - 1);
+                let text: String = events[i + 2..end]
+                    .iter()
+                    .filter_map(|(e, _)| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.to_string()),
+                        Event::SoftBreak | Event::HardBreak => Some(" ".to_string()),
+                        _ => None,
+                    })
+                    .collect();
                 let Some(caption) = text.strip_prefix("Table:") else { continue };
                 let (caption, id) = match caption.trim().rsplit_once("{#tbl-") {
-                    Some((c, id)) if id.ends_with('}') => (c.trim().to_string(), Some(id.trim_end_matches('}').to_string())),
+                    Some((c, id)) if id.ends_with('}') => {
+                        (c.trim().to_string(), Some(id.trim_end_matches('}').to_string()))
+                    }
                     _ => (caption.trim().to_string(), None),
                 };
                 out.push(TableCaption { start, skip: i + 1..end + 1, caption, id });
@@ -167,7 +187,11 @@ pub struct Found {
 
 /// The chart directives, captioned tables and cross-references of a page's
 /// expanded Markdown `source`, located in the file through `lines`.
-pub fn scan(path: &std::path::Path, source: &str, lines: &super::LineMap) -> Result<Found, Diagnostics> {
+pub fn scan(
+    path: &std::path::Path,
+    source: &str,
+    lines: &super::LineMap,
+) -> Result<Found, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut found = Found::default();
     let mut chart: Option<(usize, String)> = None;
@@ -176,11 +200,21 @@ pub fn scan(path: &std::path::Path, source: &str, lines: &super::LineMap) -> Res
     found.tables = table_captions(&events).into_iter().map(|t| t.id).collect();
     for (event, range) in events {
         match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart" => chart = Some((range.start, String::new())),
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
+                if lang.as_ref() == "chart" =>
+            {
+                chart = Some((range.start, String::new()))
+            }
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
-            Event::Start(Tag::Image { dest_url, .. }) => found.images.push((dest_url.to_string(), lines.locate(path, source, range.start))),
-            Event::Start(Tag::Link { dest_url, .. }) => found.links.push((dest_url.to_string(), lines.locate(path, source, range.start))),
-            Event::Text(text) if chart.is_some() => chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default(),
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                found.images.push((dest_url.to_string(), lines.locate(path, source, range.start)))
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                found.links.push((dest_url.to_string(), lines.locate(path, source, range.start)))
+            }
+            Event::Text(text) if chart.is_some() => {
+                chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default()
+            }
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
                 if let Some((start, body)) = chart.take() {
@@ -194,17 +228,26 @@ pub fn scan(path: &std::path::Path, source: &str, lines: &super::LineMap) -> Res
                 let mut offset = range.start;
                 for segment in split(&text) {
                     let (kind, id) = match segment {
-                        Segment::Text(t) => { offset += t.len(); continue }
+                        Segment::Text(t) => {
+                            offset += t.len();
+                            continue;
+                        }
                         Segment::Figure(id) => (RefKind::Figure, id),
                         Segment::Table(id) => (RefKind::Table, id),
                         Segment::Cite(keys) => {
                             let at = lines.locate(path, source, offset);
                             offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
-                            found.citations.push((keys.iter().map(|k| k.to_string()).collect(), at));
+                            found
+                                .citations
+                                .push((keys.iter().map(|k| k.to_string()).collect(), at));
                             continue;
                         }
                     };
-                    found.references.push((kind, id.to_string(), lines.locate(path, source, offset)));
+                    found.references.push((
+                        kind,
+                        id.to_string(),
+                        lines.locate(path, source, offset),
+                    ));
                     offset += id.len() + 5;
                 }
             }
@@ -215,15 +258,21 @@ pub fn scan(path: &std::path::Path, source: &str, lines: &super::LineMap) -> Res
 }
 
 /// Chart and table ids must be unique and every reference must name one.
-pub fn check_references(references: &[(RefKind, String, Location)], charts: &[ChartSpec], tables: &[Option<String>]) -> Result<(), Diagnostics> {
+pub fn check_references(
+    references: &[(RefKind, String, Location)],
+    charts: &[ChartSpec],
+    tables: &[Option<String>],
+) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
     for spec in charts {
         if let Some(first) = seen.insert(&spec.id, spec) {
             let at = spec.at();
             let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
-            errors.push(Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
-                .hint(format!("the first is at {first_at}; give each chart a unique id")));
+            errors.push(
+                Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
+                    .hint(format!("the first is at {first_at}; give each chart a unique id")),
+            );
         }
     }
     if !errors.is_empty() {
@@ -234,7 +283,11 @@ pub fn check_references(references: &[(RefKind, String, Location)], charts: &[Ch
     for (kind, id, at) in references {
         let (ids, prefix, what) = match kind {
             RefKind::Figure => (&figures, "fig", "figures are the ids of ```chart blocks"),
-            RefKind::Table => (&table_ids, "tbl", "tables are named by a caption `Table: ... {#tbl-ID}` after them"),
+            RefKind::Table => (
+                &table_ids,
+                "tbl",
+                "tables are named by a caption `Table: ... {#tbl-ID}` after them",
+            ),
         };
         if !ids.contains(&id.as_str()) {
             let names = crate::diagnostic::list(ids.iter().copied());
@@ -243,7 +296,9 @@ pub fn check_references(references: &[(RefKind, String, Location)], charts: &[Ch
                 None => format!("{what}: {names}"),
             };
             let noun = if *kind == RefKind::Figure { "figure" } else { "table" };
-            errors.push(Diagnostic::new(at.clone(), format!("unknown {noun} `@{prefix}-{id}`")).hint(hint));
+            errors.push(
+                Diagnostic::new(at.clone(), format!("unknown {noun} `@{prefix}-{id}`")).hint(hint),
+            );
         }
     }
     errors.into_result(())
@@ -255,12 +310,33 @@ mod tests {
 
     #[test]
     fn splits_references_but_not_emails() {
-        assert_eq!(split("see @fig-scaling."), vec![Segment::Text("see "), Segment::Figure("scaling"), Segment::Text(".")]);
+        assert_eq!(
+            split("see @fig-scaling."),
+            vec![Segment::Text("see "), Segment::Figure("scaling"), Segment::Text(".")]
+        );
         assert_eq!(split("me@fig-x.org"), vec![Segment::Text("me@fig-x.org")]);
-        assert_eq!(split("(@tbl-setup)"), vec![Segment::Text("("), Segment::Table("setup"), Segment::Text(")")]);
-        assert_eq!(split("as shown [@beltre2019; @x:y]."), vec![Segment::Text("as shown "), Segment::Cite(vec!["beltre2019", "x:y"]), Segment::Text(".")]);
+        assert_eq!(
+            split("(@tbl-setup)"),
+            vec![Segment::Text("("), Segment::Table("setup"), Segment::Text(")")]
+        );
+        assert_eq!(
+            split("as shown [@beltre2019; @x:y]."),
+            vec![
+                Segment::Text("as shown "),
+                Segment::Cite(vec!["beltre2019", "x:y"]),
+                Segment::Text(".")
+            ]
+        );
         assert_eq!(split("[@not a key]"), vec![Segment::Text("[@not a key]")]);
-        assert_eq!(split("@fig-a-b, @fig-c-"), vec![Segment::Figure("a-b"), Segment::Text(", "), Segment::Figure("c"), Segment::Text("-")]);
+        assert_eq!(
+            split("@fig-a-b, @fig-c-"),
+            vec![
+                Segment::Figure("a-b"),
+                Segment::Text(", "),
+                Segment::Figure("c"),
+                Segment::Text("-")
+            ]
+        );
     }
 
     #[test]
@@ -269,7 +345,10 @@ mod tests {
         let found = scan(std::path::Path::new("c.md"), source, &Default::default()).unwrap();
         assert_eq!(found.charts[0].id, "a");
         assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
-        assert_eq!(found.references, vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]);
+        assert_eq!(
+            found.references,
+            vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]
+        );
         let refs = [(RefKind::Figure, "b".to_string(), Location::new("c.md", 1, 7))];
         let err = check_references(&refs, &found.charts, &[]).unwrap_err().to_string();
         assert!(err.starts_with("c.md:1:7: unknown figure `@fig-b`"), "{err}");
@@ -294,27 +373,40 @@ pub enum Output {
 /// Drop the sections meant for the other output: a heading with the attribute
 /// `only=page` (or `only=paper`) and everything up to the next heading of the
 /// same or a higher level.
-pub fn for_output(events: Vec<(Event<'_>, std::ops::Range<usize>)>, output: Output) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
+pub fn for_output(
+    events: Vec<(Event<'_>, std::ops::Range<usize>)>,
+    output: Output,
+) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
     let other = match output {
         Output::Page => "paper",
         Output::Paper => "page",
     };
     let mut skipping: Option<pulldown_cmark::HeadingLevel> = None;
-    events.into_iter().filter(|(event, _)| {
-        if let Event::Start(Tag::Heading { level, attrs, .. }) = event {
-            if skipping.is_some_and(|s| *level <= s) {
-                skipping = None;
+    events
+        .into_iter()
+        .filter(|(event, _)| {
+            if let Event::Start(Tag::Heading { level, attrs, .. }) = event {
+                if skipping.is_some_and(|s| *level <= s) {
+                    skipping = None;
+                }
+                if skipping.is_none()
+                    && attrs
+                        .iter()
+                        .any(|(k, v)| k.as_ref() == "only" && v.as_deref() == Some(other))
+                {
+                    skipping = Some(*level);
+                }
             }
-            if skipping.is_none() && attrs.iter().any(|(k, v)| k.as_ref() == "only" && v.as_deref() == Some(other)) {
-                skipping = Some(*level);
-            }
-        }
-        skipping.is_none()
-    }).collect()
+            skipping.is_none()
+        })
+        .collect()
 }
 
 /// The value of heading attribute `key`, such as `paper="Introduction"`.
-pub fn heading_attr<'a>(attrs: &'a [(pulldown_cmark::CowStr<'a>, Option<pulldown_cmark::CowStr<'a>>)], key: &str) -> Option<&'a str> {
+pub fn heading_attr<'a>(
+    attrs: &'a [(pulldown_cmark::CowStr<'a>, Option<pulldown_cmark::CowStr<'a>>)],
+    key: &str,
+) -> Option<&'a str> {
     attrs.iter().find(|(k, _)| k.as_ref() == key).and_then(|(_, v)| v.as_deref())
 }
 
@@ -332,12 +424,16 @@ mod output_tests {
         assert_eq!(captions[0].id.as_deref(), Some("setup"));
     }
 
-
     #[test]
     fn sections_for_the_other_output_are_dropped() {
         let source = "# A\n\na\n\n# B {only=page}\n\nb\n\n## B2\n\nb2\n\n# C\n\nc\n";
         let text = |events: Vec<(Event, std::ops::Range<usize>)>| -> String {
-            events.into_iter().filter_map(|(e, _)| if let Event::Text(t) = e { Some(t.to_string()) } else { None }).collect()
+            events
+                .into_iter()
+                .filter_map(
+                    |(e, _)| if let Event::Text(t) = e { Some(t.to_string()) } else { None },
+                )
+                .collect()
         };
         assert_eq!(text(for_output(events(source), Output::Paper)), "AaCc");
         assert_eq!(text(for_output(events(source), Output::Page)), "AaBbB2b2Cc");
@@ -345,20 +441,34 @@ mod output_tests {
 }
 
 /// Every cited key must be in the bibliography.
-pub fn check_citations(citations: &[(Vec<String>, Location)], keys: Option<&[String]>) -> Result<(), Diagnostics> {
+pub fn check_citations(
+    citations: &[(Vec<String>, Location)],
+    keys: Option<&[String]>,
+) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     for (group, at) in citations {
         for key in group {
             match keys {
-                None => errors.push(Diagnostic::new(at.clone(), format!("citation `@{key}` but the study has no bibliography"))
-                    .hint("add the entry to content/references.bib (BibTeX)")),
+                None => errors.push(
+                    Diagnostic::new(
+                        at.clone(),
+                        format!("citation `@{key}` but the study has no bibliography"),
+                    )
+                    .hint("add the entry to content/references.bib (BibTeX)"),
+                ),
                 Some(keys) if !keys.contains(key) => {
                     let names = crate::diagnostic::list(keys.iter().map(String::as_str));
-                    let hint = match crate::diagnostic::nearest(key, keys.iter().map(String::as_str)) {
-                        Some(best) => format!("did you mean `@{best}`? keys in content/references.bib: {names}"),
-                        None => format!("add it to content/references.bib; its keys: {names}"),
-                    };
-                    errors.push(Diagnostic::new(at.clone(), format!("unknown citation key `@{key}`")).hint(hint));
+                    let hint =
+                        match crate::diagnostic::nearest(key, keys.iter().map(String::as_str)) {
+                            Some(best) => format!(
+                                "did you mean `@{best}`? keys in content/references.bib: {names}"
+                            ),
+                            None => format!("add it to content/references.bib; its keys: {names}"),
+                        };
+                    errors.push(
+                        Diagnostic::new(at.clone(), format!("unknown citation key `@{key}`"))
+                            .hint(hint),
+                    );
                 }
                 Some(_) => {}
             }
@@ -377,14 +487,19 @@ pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<
     let mut errors = Diagnostics::default();
     for (url, at) in images.iter().filter(|(url, _)| !is_remote(url)) {
         if url.starts_with('/') || url.split('/').any(|part| part == "..") {
-            errors.push(Diagnostic::new(at.clone(), format!("image `{url}` is outside the content folder"))
-                .hint("put the image in content/ and refer to it by its file name"));
+            errors.push(
+                Diagnostic::new(at.clone(), format!("image `{url}` is outside the content folder"))
+                    .hint("put the image in content/ and refer to it by its file name"),
+            );
         } else if !assets.contains(url) {
             let hint = match crate::diagnostic::nearest(url, assets.iter().map(String::as_str)) {
                 Some(best) => format!("did you mean `{best}`?"),
                 None => "put the image in content/ (png, jpg, gif, svg or webp)".to_string(),
             };
-            errors.push(Diagnostic::new(at.clone(), format!("image `{url}` not found in content/")).hint(hint));
+            errors.push(
+                Diagnostic::new(at.clone(), format!("image `{url}` not found in content/"))
+                    .hint(hint),
+            );
         }
     }
     errors.into_result(())
@@ -400,12 +515,25 @@ pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(),
         if target.is_empty() || target.contains(':') || files.iter().any(|f| f == target) {
             continue;
         }
-        let hint = match (target.strip_suffix(".md"), crate::diagnostic::nearest(target, files.iter().map(String::as_str))) {
-            (Some(stem), _) if files.iter().any(|f| *f == format!("{stem}.html")) => format!("link to the page as `{stem}.html`"),
+        let hint = match (
+            target.strip_suffix(".md"),
+            crate::diagnostic::nearest(target, files.iter().map(String::as_str)),
+        ) {
+            (Some(stem), _) if files.iter().any(|f| *f == format!("{stem}.html")) => {
+                format!("link to the page as `{stem}.html`")
+            }
             (_, Some(best)) => format!("did you mean `{best}`?"),
-            _ => format!("the site's pages: {}", crate::diagnostic::list(files.iter().filter(|f| f.ends_with(".html")).map(String::as_str))),
+            _ => format!(
+                "the site's pages: {}",
+                crate::diagnostic::list(
+                    files.iter().filter(|f| f.ends_with(".html")).map(String::as_str)
+                )
+            ),
         };
-        errors.push(Diagnostic::new(at.clone(), format!("link to `{url}`, which the site does not have")).hint(hint));
+        errors.push(
+            Diagnostic::new(at.clone(), format!("link to `{url}`, which the site does not have"))
+                .hint(hint),
+        );
     }
     errors.into_result(())
 }

@@ -44,13 +44,17 @@ pub fn split(path: &std::path::Path, text: &str) -> Result<(FrontMatter, String)
         return Ok((FrontMatter::default(), text.to_string()));
     };
     let end = rest.find("\n+++").map(|i| i + 1).ok_or_else(|| {
-        Diagnostic::new(Location::new(path, 1, 1), "front matter is not closed").hint("end it with a line `+++`")
+        Diagnostic::new(Location::new(path, 1, 1), "front matter is not closed")
+            .hint("end it with a line `+++`")
     })?;
     let toml_text = &rest[..end];
     let front: FrontMatter = toml::from_str(toml_text).map_err(|err| {
         let offset = 4 + err.span().map_or(0, |s| s.start);
-        Diagnostic::new(Location::at_offset(path, text, offset), format!("front matter: {}", err.message().trim_end_matches('.')))
-            .hint("front matter accepts `title`, `order` and `outputs`")
+        Diagnostic::new(
+            Location::at_offset(path, text, offset),
+            format!("front matter: {}", err.message().trim_end_matches('.')),
+        )
+        .hint("front matter accepts `title`, `order` and `outputs`")
     })?;
     let after = &rest[end..];
     let closing_end = after.find('\n').map_or(after.len(), |i| i + 1);
@@ -65,7 +69,11 @@ mod tests {
 
     #[test]
     fn front_matter_is_parsed_and_lines_are_kept() {
-        let (front, body) = split(Path::new("a.md"), "+++\ntitle = \"T\"\norder = 2\noutputs = [\"page\"]\n+++\n# H\n").unwrap();
+        let (front, body) = split(
+            Path::new("a.md"),
+            "+++\ntitle = \"T\"\norder = 2\noutputs = [\"page\"]\n+++\n# H\n",
+        )
+        .unwrap();
         assert_eq!(front.title.as_deref(), Some("T"));
         assert_eq!(front.order, Some(2));
         assert!(front.includes(OutputName::Page) && !front.includes(OutputName::Paper));
@@ -74,9 +82,14 @@ mod tests {
 
     #[test]
     fn bad_front_matter_is_located() {
-        let err = split(Path::new("a.md"), "+++\ntitle = \"T\"\ncolour = 1\n+++\n").unwrap_err().to_string();
+        let err = split(Path::new("a.md"), "+++\ntitle = \"T\"\ncolour = 1\n+++\n")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("a.md:3:1: front matter: unknown field `colour`"), "{err}");
         assert!(split(Path::new("a.md"), "+++\ntitle = \"T\"\n").is_err());
-        assert_eq!(split(Path::new("a.md"), "# No front matter\n").unwrap().0, FrontMatter::default());
+        assert_eq!(
+            split(Path::new("a.md"), "# No front matter\n").unwrap().0,
+            FrontMatter::default()
+        );
     }
 }

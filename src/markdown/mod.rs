@@ -117,8 +117,13 @@ pub struct Known<'a> {
 
 /// Expand the inline statistics of every page. Unknown statistics or fields are
 /// reported at file:line:column with the names that exist.
-pub fn expand(content: &[SourceFile], analysis: &Analysis, known: Known) -> Result<Document, Diagnostics> {
-    let fields: Fields = analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
+pub fn expand(
+    content: &[SourceFile],
+    analysis: &Analysis,
+    known: Known,
+) -> Result<Document, Diagnostics> {
+    let fields: Fields =
+        analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
@@ -128,7 +133,9 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, known: Known) -> Resu
             Err(e) => errors.0.extend(e.0),
         }
     }
-    pages.sort_by_key(|p| (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone()));
+    pages.sort_by_key(|p| {
+        (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
+    });
     let mut found = directives::Found::default();
     for page in &mut pages {
         page.tables_before = found.tables.len();
@@ -165,7 +172,11 @@ pub fn expand(content: &[SourceFile], analysis: &Analysis, known: Known) -> Resu
 /// The files a content link may point to: the pages, the images, and what
 /// every build writes.
 fn site_files(pages: &[Page], known: Known, charts: &[crate::charts::ChartSpec]) -> Vec<String> {
-    let mut files: Vec<String> = pages.iter().filter(|p| p.front.includes(front_matter::OutputName::Page)).map(Page::url).collect();
+    let mut files: Vec<String> = pages
+        .iter()
+        .filter(|p| p.front.includes(front_matter::OutputName::Page))
+        .map(Page::url)
+        .collect();
     files.extend(known.assets.iter().cloned());
     files.extend([known.pdf, "data/stats.json", "data/manifest.json"].map(String::from));
     for chart in charts {
@@ -195,7 +206,9 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
     let name = file.path.display().to_string();
     tera.register_function("stat", StatFunction(fields.clone()));
     let callout = caveats.to_string();
-    tera.register_function("caveats", move |_: &HashMap<String, Value>| Ok(Value::String(callout.clone())));
+    tera.register_function("caveats", move |_: &HashMap<String, Value>| {
+        Ok(Value::String(callout.clone()))
+    });
     // `{#` opens heading attributes (`# Title {#id}`) in Markdown but a comment
     // in Tera: hide it from Tera, with a placeholder of the same length so that
     // error positions stay right.
@@ -206,9 +219,18 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
         .map_err(|err| tera_error(file, &err))?
         .replace(ATTRIBUTE_OPEN, "{#");
     let slug = file.stem();
-    let title = front.title.clone().or_else(|| first_heading(&rendered)).unwrap_or_else(|| slug.clone());
+    let title =
+        front.title.clone().or_else(|| first_heading(&rendered)).unwrap_or_else(|| slug.clone());
     let lines = line_map(text, caveats);
-    Ok(Page { path: file.path.clone(), slug, title, markdown: rendered, lines, tables_before: 0, front })
+    Ok(Page {
+        path: file.path.clone(),
+        slug,
+        title,
+        markdown: rendered,
+        lines,
+        tables_before: 0,
+        front,
+    })
 }
 
 /// The [`LineMap`] of `text` once each `{{ caveats() }}` is replaced by `callout`.
@@ -239,7 +261,8 @@ impl tera::Function for StatFunction {
         let name = args.get("name").and_then(Value::as_str).ok_or("stat() needs name=\"...\"")?;
         let field = args.get("field").and_then(Value::as_str).unwrap_or("full");
         let metric = self.0.get(name).ok_or_else(|| format!("unknown statistic `{name}`"))?;
-        let value = metric.get(field).ok_or_else(|| format!("unknown field `{field}` of `{name}`"))?;
+        let value =
+            metric.get(field).ok_or_else(|| format!("unknown field `{field}` of `{name}`"))?;
         Ok(Value::String(value.clone()))
     }
 
@@ -258,23 +281,36 @@ fn check_calls(file: &SourceFile, text: &str, fields: &Fields) -> Result<(), Dia
             Location::at_offset(&file.path, text, offset + shift)
         };
         let Some((_, name)) = args.get("name") else {
-            errors.push(Diagnostic::new(at(""), "stat() without a name").hint("write stat(name=\"...\", field=\"...\")"));
+            errors.push(
+                Diagnostic::new(at(""), "stat() without a name")
+                    .hint("write stat(name=\"...\", field=\"...\")"),
+            );
             continue;
         };
         let Some(metric) = fields.get(name) else {
             let names = list(fields.keys().map(String::as_str));
             let hint = match nearest(name, fields.keys().map(String::as_str)) {
-                Some(best) => format!("did you mean `{best}`? the statistics are the [[metrics]] of book.toml: {names}"),
+                Some(best) => format!(
+                    "did you mean `{best}`? the statistics are the [[metrics]] of book.toml: {names}"
+                ),
                 None => format!("the statistics are the [[metrics]] of book.toml: {names}"),
             };
-            errors.push(Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(hint));
+            errors.push(
+                Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(hint),
+            );
             continue;
         };
         if let Some((_, field)) = args.get("field")
-            && !metric.contains_key(field.as_str()) {
-                errors.push(Diagnostic::new(at("field"), format!("unknown field `{field}` of statistic `{name}`"))
-                    .hint(format!("fields: {}", list(metric.keys().copied()))));
-            }
+            && !metric.contains_key(field.as_str())
+        {
+            errors.push(
+                Diagnostic::new(
+                    at("field"),
+                    format!("unknown field `{field}` of statistic `{name}`"),
+                )
+                .hint(format!("fields: {}", list(metric.keys().copied()))),
+            );
+        }
     }
     errors.into_result(())
 }
@@ -305,7 +341,8 @@ fn parse_args(args: &str, base: usize) -> Args {
     let mut out = BTreeMap::new();
     for part in args.split(',') {
         let Some((key, value)) = part.split_once('=') else { continue };
-        let value_start = part.find('=').map_or(0, |i| i + 1) + (value.len() - value.trim_start().len());
+        let value_start =
+            part.find('=').map_or(0, |i| i + 1) + (value.len() - value.trim_start().len());
         let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
         let part_start = args.find(part).unwrap_or(0);
         out.insert(key.trim().to_string(), (base + part_start + value_start, value.to_string()));
@@ -328,7 +365,11 @@ pub fn first_paragraph(markdown: &str) -> Option<String> {
     for event in Parser::new_ext(markdown, options()) {
         match event {
             Event::Start(Tag::Paragraph) => text = Some(String::new()),
-            Event::End(TagEnd::Paragraph) if text.as_ref().is_some_and(|t| !t.trim().is_empty()) => return text,
+            Event::End(TagEnd::Paragraph)
+                if text.as_ref().is_some_and(|t| !t.trim().is_empty()) =>
+            {
+                return text;
+            }
             Event::Text(t) | Event::Code(t) => text.iter_mut().for_each(|x| x.push_str(&t)),
             Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
             _ => {}
@@ -360,7 +401,10 @@ mod tests {
     use super::*;
 
     fn fields() -> Fields {
-        BTreeMap::from([("tp".to_string(), BTreeMap::from([("value", "+8.8%".to_string()), ("full", "x".to_string())]))])
+        BTreeMap::from([(
+            "tp".to_string(),
+            BTreeMap::from([("value", "+8.8%".to_string()), ("full", "x".to_string())]),
+        )])
     }
 
     fn file(text: &str) -> SourceFile {
@@ -377,9 +421,11 @@ mod tests {
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
         let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
         let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
-        let err = directives::scan(&page.path, &page.markdown, &page.lines).unwrap_err().to_string();
+        let err =
+            directives::scan(&page.path, &page.markdown, &page.lines).unwrap_err().to_string();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
-        let expanded: Vec<usize> = (1..=page.markdown.lines().count()).map(|l| page.lines.source_line(l)).collect();
+        let expanded: Vec<usize> =
+            (1..=page.markdown.lines().count()).map(|l| page.lines.source_line(l)).collect();
         assert_eq!(expanded, [1, 2, 3, 3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 10]);
     }
 
@@ -391,34 +437,45 @@ mod tests {
 
     #[test]
     fn expands_stat_calls() {
-        let page = expand_page_plain(&file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"), &fields()).unwrap();
+        let page = expand_page_plain(
+            &file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"),
+            &fields(),
+        )
+        .unwrap();
         assert_eq!(page.markdown, "# T\n\nUp +8.8%.\n");
         assert_eq!(page.title, "T");
     }
 
     #[test]
     fn unknown_statistic_is_located_and_lists_names() {
-        let err = expand_page_plain(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("content/a.md:2:16: unknown statistic `tq`"), "{err}");
         assert!(err.contains("did you mean `tp`?"), "{err}");
     }
 
     #[test]
     fn unknown_field_lists_fields() {
-        let err = expand_page_plain(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("content/a.md:1:26: unknown field `delta`"), "{err}");
         assert!(err.contains("`full`, `value`"), "{err}");
     }
 
     #[test]
     fn heading_attributes_are_not_tera_comments() {
-        let page = expand_page_plain(&file("# T {#t only=page}\n\nTable: x {#tbl-a}\n"), &fields()).unwrap();
+        let page = expand_page_plain(&file("# T {#t only=page}\n\nTable: x {#tbl-a}\n"), &fields())
+            .unwrap();
         assert_eq!(page.markdown, "# T {#t only=page}\n\nTable: x {#tbl-a}\n");
     }
 
     #[test]
     fn tera_syntax_errors_are_located() {
-        let err = expand_page_plain(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields()).unwrap_err().to_string();
+        let err = expand_page_plain(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("content/a.md:2:"), "{err}");
     }
 }

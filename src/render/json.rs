@@ -29,7 +29,11 @@ pub fn render(analysis: &Analysis) -> Vec<u8> {
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         confidence: analysis.confidence,
-        metrics: analysis.metrics.iter().map(|m| MetricEntry { metric: m, text: crate::format::metric_fields(m) }).collect(),
+        metrics: analysis
+            .metrics
+            .iter()
+            .map(|m| MetricEntry { metric: m, text: crate::format::metric_fields(m) })
+            .collect(),
         groups: &analysis.groups,
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,

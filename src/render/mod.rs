@@ -35,8 +35,16 @@ impl Refs<'static> {
     /// No charts, tables, citations or environments: Markdown on its own.
     pub fn none() -> Self {
         static CHARTS: std::sync::OnceLock<crate::charts::ChartSet> = std::sync::OnceLock::new();
-        static CITATIONS: std::collections::BTreeMap<Vec<String>, String> = std::collections::BTreeMap::new();
-        Refs { charts: CHARTS.get_or_init(Default::default), tables: &[], tables_before: 0, citations: &CITATIONS, environments: &[], raw_html: false }
+        static CITATIONS: std::collections::BTreeMap<Vec<String>, String> =
+            std::collections::BTreeMap::new();
+        Refs {
+            charts: CHARTS.get_or_init(Default::default),
+            tables: &[],
+            tables_before: 0,
+            citations: &CITATIONS,
+            environments: &[],
+            raw_html: false,
+        }
     }
 }
 
@@ -79,10 +87,16 @@ impl MetricView {
             Better::Lower => m.value < null,
         });
         MetricView {
-            name: m.name.clone(), label: m.label.clone(), definition: m.definition.clone(), headline: m.headline,
-            better: m.better, good,
-            direction: (m.compare != Compare::Summary && m.value != null).then_some(if m.value > null { "up" } else { "down" }),
-            significant: m.significant, text: format::metric_fields(m),
+            name: m.name.clone(),
+            label: m.label.clone(),
+            definition: m.definition.clone(),
+            headline: m.headline,
+            better: m.better,
+            good,
+            direction: (m.compare != Compare::Summary && m.value != null)
+                .then_some(if m.value > null { "up" } else { "down" }),
+            significant: m.significant,
+            text: format::metric_fields(m),
         }
     }
 }
@@ -178,34 +192,65 @@ pub struct EnvironmentView {
 
 impl BookView {
     /// The view of `config` and the computed `metrics`.
-    pub fn new(config: &Config, analysis: &crate::analysis::Analysis, cited: &crate::references::Formatted) -> Self {
+    pub fn new(
+        config: &Config,
+        analysis: &crate::analysis::Analysis,
+        cited: &crate::references::Formatted,
+    ) -> Self {
         let metrics = &analysis.metrics;
         let book = &config.book;
         BookView {
             title: book.title.clone(),
             subtitle: book.subtitle.clone(),
-            authors: book.authors.iter().map(|a| AuthorView { name: a.name.clone(), affiliation: a.affiliation.clone() }).collect(),
+            authors: book
+                .authors
+                .iter()
+                .map(|a| AuthorView { name: a.name.clone(), affiliation: a.affiliation.clone() })
+                .collect(),
             date: book.date.clone(),
             summary: book.summary.clone(),
             keywords: book.keywords.clone(),
             language: book.language.clone(),
-            meta: [("Period", &book.period), ("Context", &book.context), ("Role", &book.role), ("Team", &book.team)]
-                .into_iter().filter_map(|(label, v)| v.clone().map(|value| MetaItem { label, value })).collect(),
+            meta: [
+                ("Period", &book.period),
+                ("Context", &book.context),
+                ("Role", &book.role),
+                ("Team", &book.team),
+            ]
+            .into_iter()
+            .filter_map(|(label, v)| v.clone().map(|value| MetaItem { label, value }))
+            .collect(),
             tools: book.tools.clone(),
             paper: match config.paper.size {
                 crate::config::PaperSize::A4 => "a4",
                 crate::config::PaperSize::UsLetter => "us-letter",
             },
-            fonts: config.paper.fonts.iter().map(String::as_str)
-                .chain(std::iter::once("Libertinus Serif")).chain(pdf::FALLBACK_FAMILIES)
-                .map(str::to_string).collect(),
-            environments: config.environments.iter().map(|(name, e)| EnvironmentView {
-                name: name.clone(), label: e.label.clone(), description: e.description.clone(),
-                baseline: *name == config.study.baseline,
-            }).collect(),
+            fonts: config
+                .paper
+                .fonts
+                .iter()
+                .map(String::as_str)
+                .chain(std::iter::once("Libertinus Serif"))
+                .chain(pdf::FALLBACK_FAMILIES)
+                .map(str::to_string)
+                .collect(),
+            environments: config
+                .environments
+                .iter()
+                .map(|(name, e)| EnvironmentView {
+                    name: name.clone(),
+                    label: e.label.clone(),
+                    description: e.description.clone(),
+                    baseline: *name == config.study.baseline,
+                })
+                .collect(),
             metrics: metrics.iter().map(MetricView::of).collect(),
             caveats: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
-            references: cited.entries.iter().map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() }).collect(),
+            references: cited
+                .entries
+                .iter()
+                .map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() })
+                .collect(),
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
             base_url: config.output.base_url.clone(),

@@ -81,12 +81,19 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(errors) => {
-            let mut located: Vec<Diagnostic> = errors.iter().take(MAX_ERRORS).map(|e| match e.file.as_deref() {
-                Some(pdf::FAMILY_ERROR_FILE) => locate_family(e, inputs),
-                _ => locate(e, &parts, &template_path, &project.main),
-            }).collect();
+            let mut located: Vec<Diagnostic> = errors
+                .iter()
+                .take(MAX_ERRORS)
+                .map(|e| match e.file.as_deref() {
+                    Some(pdf::FAMILY_ERROR_FILE) => locate_family(e, inputs),
+                    _ => locate(e, &parts, &template_path, &project.main),
+                })
+                .collect();
             if errors.len() > MAX_ERRORS {
-                located.push(Diagnostic::new(Location::file(&template_path), format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS)));
+                located.push(Diagnostic::new(
+                    Location::file(&template_path),
+                    format!("paper: {} more errors not shown", errors.len() - MAX_ERRORS),
+                ));
             }
             Err(Diagnostics(located))
         }
@@ -95,21 +102,54 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
 
 /// Convert the content and gather the template and data files into a Typst project.
 pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
-    let PaperInputs { document, charts, bibliography, assets, book, stats_json, template, date, standard, fonts, families, .. } = *inputs;
+    let PaperInputs {
+        document,
+        charts,
+        bibliography,
+        assets,
+        book,
+        stats_json,
+        template,
+        date,
+        standard,
+        fonts,
+        families,
+        ..
+    } = *inputs;
     let mut content = String::new();
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
     let cited = BTreeMap::new();
-    for page in document.pages.iter().filter(|p| p.front.includes(crate::markdown::front_matter::OutputName::Paper)) {
+    for page in document
+        .pages
+        .iter()
+        .filter(|p| p.front.includes(crate::markdown::front_matter::OutputName::Paper))
+    {
         let refs = super::Refs {
-            charts, tables: &document.tables, tables_before: page.tables_before, citations: &cited, environments: &book.environments, raw_html: false,
+            charts,
+            tables: &document.tables,
+            tables_before: page.tables_before,
+            citations: &cited,
+            environments: &book.environments,
+            raw_html: false,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         for &offset in &markup.dropped_html {
-            warnings.push(Diagnostic::new(page.lines.locate(&page.path, &page.markdown, offset), "HTML has no PDF form and was left out of the paper")
-                .hint("use Markdown instead of HTML for content that should be in both outputs"));
+            warnings.push(
+                Diagnostic::new(
+                    page.lines.locate(&page.path, &page.markdown, offset),
+                    "HTML has no PDF form and was left out of the paper",
+                )
+                .hint("use Markdown instead of HTML for content that should be in both outputs"),
+            );
         }
-        parts.push(Part { start: content.len(), path: page.path.clone(), markdown: page.markdown.clone(), lines: page.lines.clone(), markup: markup.clone() });
+        parts.push(Part {
+            start: content.len(),
+            path: page.path.clone(),
+            markdown: page.markdown.clone(),
+            lines: page.lines.clone(),
+            markup: markup.clone(),
+        });
         content.push_str(&markup.text);
     }
     let (template_path, main) = match template {
@@ -144,10 +184,13 @@ fn locate_family(error: &TypstError, inputs: &PaperInputs) -> Diagnostic {
     let family = inputs.families.get(error.offset).map(String::as_str).unwrap_or_default();
     // The family as written after the `fonts` key, in either kind of quotes.
     let after = text.find("fonts").unwrap_or(0);
-    let offset = [format!("\"{family}\""), format!("'{family}'")].iter()
+    let offset = [format!("\"{family}\""), format!("'{family}'")]
+        .iter()
         .filter_map(|quoted| text[after..].find(quoted.as_str()))
-        .min().map_or(0, |i| after + i + 1);
-    Diagnostic::new(Location::at_offset(&inputs.config.path, text, offset), error.message.clone()).hint(error.hints.join("; "))
+        .min()
+        .map_or(0, |i| after + i + 1);
+    Diagnostic::new(Location::at_offset(&inputs.config.path, text, offset), error.message.clone())
+        .hint(error.hints.join("; "))
 }
 
 /// Point a Typst error at the Markdown or template line behind it.
@@ -169,7 +212,8 @@ fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Di
     };
     let mut diagnostic = Diagnostic::new(location, format!("paper: {}", error.message));
     let hint = if error.hints.is_empty() {
-        "the paper did not compile; check the Typst template or the Markdown at this line".to_string()
+        "the paper did not compile; check the Typst template or the Markdown at this line"
+            .to_string()
     } else {
         error.hints.join("; ")
     };
@@ -185,17 +229,42 @@ mod tests {
     fn typst_errors_in_content_point_at_the_markdown_line() {
         let first = "# One\n\nText.\n";
         let second = "# Two\n\nMore text.\n\nLast paragraph.\n";
-        let (m1, m2) = (typst_markup::convert(first, &super::super::Refs::none()), typst_markup::convert(second, &super::super::Refs::none()));
+        let (m1, m2) = (
+            typst_markup::convert(first, &super::super::Refs::none()),
+            typst_markup::convert(second, &super::super::Refs::none()),
+        );
         let parts = [
-            Part { start: 0, path: "content/a.md".into(), markdown: first.into(), lines: Default::default(), markup: m1.clone() },
-            Part { start: m1.text.len(), path: "content/b.md".into(), markdown: second.into(), lines: Default::default(), markup: m2.clone() },
+            Part {
+                start: 0,
+                path: "content/a.md".into(),
+                markdown: first.into(),
+                lines: Default::default(),
+                markup: m1.clone(),
+            },
+            Part {
+                start: m1.text.len(),
+                path: "content/b.md".into(),
+                markdown: second.into(),
+                lines: Default::default(),
+                markup: m2.clone(),
+            },
         ];
         let offset = m1.text.len() + m2.text.find("Last").unwrap() + 2;
-        let error = TypstError { file: Some("content.typ".into()), offset, message: "boom".into(), hints: vec![] };
+        let error = TypstError {
+            file: Some("content.typ".into()),
+            offset,
+            message: "boom".into(),
+            hints: vec![],
+        };
         let d = locate(&error, &parts, Path::new("paper.typ (built-in)"), "");
         assert_eq!(d.location.to_string(), "content/b.md:5:1");
         assert!(d.message.contains("boom"));
-        let error = TypstError { file: Some("main.typ".into()), offset: 3, message: "bad".into(), hints: vec!["try".into()] };
+        let error = TypstError {
+            file: Some("main.typ".into()),
+            offset: 3,
+            message: "bad".into(),
+            hints: vec!["try".into()],
+        };
         let d = locate(&error, &parts, Path::new("templates/paper.typ"), "ab\ncd");
         assert_eq!(d.location.to_string(), "templates/paper.typ:2:1");
         assert_eq!(d.hint.as_deref(), Some("try"));

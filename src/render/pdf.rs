@@ -55,7 +55,10 @@ pub const FALLBACK_FAMILIES: [&str; 3] = ["Noto Naskh Arabic", "WenQuanYi Micro 
 /// The fallback faces themselves, by file name (see `src/defaults/fonts/README.md`
 /// for their sources and licences).
 pub const FALLBACK_FONTS: [(&str, &[u8]); 3] = [
-    ("NotoNaskhArabic-Regular.ttf", include_bytes!("../defaults/fonts/NotoNaskhArabic-Regular.ttf")),
+    (
+        "NotoNaskhArabic-Regular.ttf",
+        include_bytes!("../defaults/fonts/NotoNaskhArabic-Regular.ttf"),
+    ),
     ("wqy-microhei.ttc", include_bytes!("../defaults/fonts/wqy-microhei.ttc")),
     ("NotoEmoji-Regular.ttf", include_bytes!("../defaults/fonts/NotoEmoji-Regular.ttf")),
 ];
@@ -105,7 +108,9 @@ fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
         faces.extend(Font::iter(Bytes::new(data.clone())));
         if faces.len() == before {
             let message = "this file holds no font Typst can read".to_string();
-            let hints = vec!["put only TrueType or OpenType fonts (.ttf, .otf, .ttc) in `fonts/`".to_string()];
+            let hints = vec![
+                "put only TrueType or OpenType fonts (.ttf, .otf, .ttc) in `fonts/`".to_string(),
+            ];
             return Err(vec![TypstError { file: Some(path.clone()), offset: 0, message, hints }]);
         }
     }
@@ -116,13 +121,19 @@ fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
 /// and set the text in the next family without a word).
 fn missing_families(project: &PaperProject, fonts: &Fonts) -> Vec<TypstError> {
     let known: Vec<&str> = fonts.book.families().map(|(family, _)| family).collect();
-    project.families.iter().enumerate()
+    project
+        .families
+        .iter()
+        .enumerate()
         .filter(|(_, family)| !fonts.book.contains_family(&family.to_lowercase()))
         .map(|(index, family)| TypstError {
             file: Some(FAMILY_ERROR_FILE.into()),
             offset: index,
             message: format!("no font of the family `{family}`, in `fonts/` or built in"),
-            hints: vec![format!("add its .ttf, .otf or .ttc files to `fonts/`, or fix the name: {}", crate::diagnostic::suggest(family, known.iter().copied()))],
+            hints: vec![format!(
+                "add its .ttf, .otf or .ttc files to `fonts/`, or fix the name: {}",
+                crate::diagnostic::suggest(family, known.iter().copied())
+            )],
         })
         .collect()
 }
@@ -202,7 +213,8 @@ pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
         return Err(missing);
     }
     let world = PaperWorld::new(project, fonts);
-    let document = typst::compile::<PagedDocument>(&world).output.map_err(|errs| convert(&world, &errs))?;
+    let document =
+        typst::compile::<PagedDocument>(&world).output.map_err(|errs| convert(&world, &errs))?;
     let timestamp = project
         .date
         .and_then(|(y, mo, d, h, mi, s)| Datetime::from_ymd_hms(y, mo, d, h, mi, s))
@@ -212,8 +224,15 @@ pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
         crate::config::PdfStandard::A2b => vec![PdfStandard::A_2b],
         crate::config::PdfStandard::None => vec![],
     };
-    let standards = PdfStandards::new(&standards).map_err(|e| vec![TypstError { file: None, offset: 0, message: e.message().to_string(), hints: vec![] }])?;
-    let options = PdfOptions { ident: Smart::Custom("report".into()), timestamp, standards, ..PdfOptions::default() };
+    let standards = PdfStandards::new(&standards).map_err(|e| {
+        vec![TypstError { file: None, offset: 0, message: e.message().to_string(), hints: vec![] }]
+    })?;
+    let options = PdfOptions {
+        ident: Smart::Custom("report".into()),
+        timestamp,
+        standards,
+        ..PdfOptions::default()
+    };
     typst_pdf::pdf(&document, &options).map_err(|errs| convert(&world, &errs))
 }
 
@@ -235,7 +254,14 @@ mod tests {
     use super::*;
 
     fn project(main: &str) -> PaperProject {
-        PaperProject { main: main.into(), files: BTreeMap::new(), date: Some((2025, 6, 1, 0, 0, 0)), standard: crate::config::PdfStandard::None, fonts: vec![], families: vec![] }
+        PaperProject {
+            main: main.into(),
+            files: BTreeMap::new(),
+            date: Some((2025, 6, 1, 0, 0, 0)),
+            standard: crate::config::PdfStandard::None,
+            fonts: vec![],
+            families: vec![],
+        }
     }
 
     #[test]
@@ -259,7 +285,9 @@ mod tests {
         // The first family of the paper's list that covers the text, as Typst picks it.
         let family = |text: &str| {
             std::iter::once("Libertinus Serif").chain(FALLBACK_FAMILIES).find(|name| {
-                fonts.book.select(&name.to_lowercase(), typst::text::FontVariant::default())
+                fonts
+                    .book
+                    .select(&name.to_lowercase(), typst::text::FontVariant::default())
                     .and_then(|index| fonts.book.info(index))
                     .is_some_and(|info| text.chars().all(|c| info.coverage.contains(c as u32)))
             })
@@ -293,9 +321,15 @@ mod tests {
     fn every_family_asked_for_must_be_among_the_fonts() {
         let mut paper = project("Hi");
         // Family names match whatever their case; the built-in fallbacks count.
-        paper.families = vec!["libertinus SERIF".into(), "Noto Emoji".into(), "Comic Sans".into(), "DejaVu Sans Mono".into()];
+        paper.families = vec![
+            "libertinus SERIF".into(),
+            "Noto Emoji".into(),
+            "Comic Sans".into(),
+            "DejaVu Sans Mono".into(),
+        ];
         let errors = render(&paper).unwrap_err();
-        let missing: Vec<(Option<&str>, usize)> = errors.iter().map(|e| (e.file.as_deref(), e.offset)).collect();
+        let missing: Vec<(Option<&str>, usize)> =
+            errors.iter().map(|e| (e.file.as_deref(), e.offset)).collect();
         assert_eq!(missing, [(Some(FAMILY_ERROR_FILE), 2)]);
         paper.families.remove(2);
         assert!(render(&paper).is_ok());

@@ -56,7 +56,9 @@ pub fn string(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => { let _ = write!(out, "\\u{{{:x}}}", c as u32); }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -76,7 +78,8 @@ pub fn convert(source: &str, refs: &Refs) -> Markup {
         }
         if let Some(c) = captions.iter().find(|c| c.start == i) {
             converter.push(&format!("#figure(kind: table, caption: [{}])[", escape(&c.caption)));
-            converter.table_label = Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
+            converter.table_label =
+                Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
         }
         converter.event(event, range.start);
     }
@@ -130,7 +133,10 @@ impl Converter<'_> {
             Event::Code(c) => self.push(&format!("#raw({})", string(&c))),
             Event::SoftBreak => self.push(" "),
             Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
-            Event::Rule => { self.block(offset); self.push("#line(length: 100%)\n\n") }
+            Event::Rule => {
+                self.block(offset);
+                self.push("#line(length: 100%)\n\n")
+            }
             Event::Html(_) => self.markup.dropped_html.push(offset),
             Event::InlineHtml(html) => self.push(&escape(&html)),
             Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
@@ -156,12 +162,15 @@ impl Converter<'_> {
 
     /// A chart block as a numbered figure with alt text and caption.
     fn figure(&mut self, body: &str) {
-        let chart = directives::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
+        let chart =
+            directives::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
         if let Some(chart) = chart {
             let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
             let figure = format!(
                 "#figure(image({}, alt: {}, width: 100%), caption: [{caption}]) <fig-{}>\n\n",
-                string(&format!("charts/{}.svg", chart.spec.id)), string(&chart.description), chart.spec.id
+                string(&format!("charts/{}.svg", chart.spec.id)),
+                string(&chart.description),
+                chart.spec.id
             );
             self.push(&figure);
         }
@@ -177,7 +186,10 @@ impl Converter<'_> {
         }).collect();
         if !cells.is_empty() {
             let columns = vec!["1fr"; cells.len()].join(", ");
-            self.push(&format!("#grid(columns: ({columns},), gutter: 8pt, {})\n\n", cells.join(", ")));
+            self.push(&format!(
+                "#grid(columns: ({columns},), gutter: 8pt, {})\n\n",
+                cells.join(", ")
+            ));
         }
     }
 
@@ -225,20 +237,38 @@ impl Converter<'_> {
                 let (title, colour) = alert(kind);
                 self.push(&format!("#block(width: 100%, inset: 8pt, radius: 2pt, fill: {colour}.lighten(90%), stroke: (left: 2pt + {colour}))[#strong[{title}.] "));
             }
-            Tag::BlockQuote(None) => { self.block(offset); self.push("#quote(block: true)[") }
+            Tag::BlockQuote(None) => {
+                self.block(offset);
+                self.push("#quote(block: true)[")
+            }
             Tag::CodeBlock(kind) => {
                 self.block(offset);
-                let lang = match kind { CodeBlockKind::Fenced(l) if !l.is_empty() => Some(l.to_string()), _ => None };
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) if !l.is_empty() => Some(l.to_string()),
+                    _ => None,
+                };
                 self.code = Some((lang, String::new()));
             }
-            Tag::List(Some(start)) => { self.block(offset); self.push(&format!("#enum(start: {start},\n")) }
-            Tag::List(None) => { self.block(offset); self.push("#list(\n") }
+            Tag::List(Some(start)) => {
+                self.block(offset);
+                self.push(&format!("#enum(start: {start},\n"))
+            }
+            Tag::List(None) => {
+                self.block(offset);
+                self.push("#list(\n")
+            }
             Tag::Item => self.push("["),
-            Tag::FootnoteDefinition(label) => self.footnote = Some((label.to_string(), String::new())),
+            Tag::FootnoteDefinition(label) => {
+                self.footnote = Some((label.to_string(), String::new()))
+            }
             Tag::Table(alignments) => {
                 self.block(offset);
                 let aligns: Vec<&str> = alignments.iter().map(align).collect();
-                self.push(&format!("#table(columns: {}, align: ({},),\n", alignments.len().max(1), aligns.join(", ")));
+                self.push(&format!(
+                    "#table(columns: {}, align: ({},),\n",
+                    alignments.len().max(1),
+                    aligns.join(", ")
+                ));
                 self.table_alignments = alignments;
             }
             Tag::TableHead => self.push("table.header("),
@@ -257,7 +287,9 @@ impl Converter<'_> {
     }
 
     fn end(&mut self, tag: TagEnd) {
-        if matches!(tag, TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item) && self.nesting.pop().unwrap_or(false) {
+        if matches!(tag, TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item)
+            && self.nesting.pop().unwrap_or(false)
+        {
             return;
         }
         match tag {
@@ -280,7 +312,10 @@ impl Converter<'_> {
                     return self.environments();
                 }
                 let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
-                self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
+                self.push(&format!(
+                    "#raw(block: true, {lang}{})\n\n",
+                    string(code.trim_end_matches('\n'))
+                ));
             }
             TagEnd::List(_) => self.push(")\n\n"),
             TagEnd::Item => self.push("],\n"),
@@ -296,7 +331,9 @@ impl Converter<'_> {
             TagEnd::TableHead => self.push("),\n"),
             TagEnd::TableRow => self.push("\n"),
             TagEnd::TableCell => self.push("], "),
-            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => self.push("]"),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
+                self.push("]")
+            }
             TagEnd::Image => {
                 let alt = self.image_alt.take().unwrap_or_default();
                 let url = std::mem::take(&mut self.image_url);
@@ -371,7 +408,11 @@ mod tests {
     fn converts_basic_blocks() {
         let m = convert_plain("# Title\n\nSome *emph* and **strong** `x`.\n\n- a\n- b\n");
         assert!(m.text.starts_with("= Title\n\n"), "{}", m.text);
-        assert!(m.text.contains("Some #emph[emph] and #strong[strong] #raw(\"x\")\\."), "{}", m.text);
+        assert!(
+            m.text.contains("Some #emph[emph] and #strong[strong] #raw(\"x\")\\."),
+            "{}",
+            m.text
+        );
         assert!(m.text.contains("#list(\n[a],\n[b],\n)"), "{}", m.text);
     }
 

@@ -10,15 +10,25 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 
 /// Append each `derive` column of `dataset` to `table`. A row where an input is
 /// empty gets an empty (NaN) derived value.
-pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> Result<(), Diagnostics> {
+pub(super) fn derive(
+    table: &mut Table,
+    dataset: &Dataset,
+    _config: &Config,
+) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     for (name, expression) in &dataset.derive {
-        let at = || dataset.derive_at.get(name).cloned().unwrap_or_else(|| Location::file("book.toml"));
+        let at =
+            || dataset.derive_at.get(name).cloned().unwrap_or_else(|| Location::file("book.toml"));
         let node: Node<DefaultNumericTypes> = match evalexpr::build_operator_tree(expression) {
             Ok(node) => node,
             Err(err) => {
-                errors.push(Diagnostic::new(at(), format!("derived column `{name}`: cannot parse `{expression}`: {err}"))
-                    .hint("use column names, numbers and + - * / ( )"));
+                errors.push(
+                    Diagnostic::new(
+                        at(),
+                        format!("derived column `{name}`: cannot parse `{expression}`: {err}"),
+                    )
+                    .hint("use column names, numbers and + - * / ( )"),
+                );
                 continue;
             }
         };
@@ -27,20 +37,33 @@ pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> 
         for input in &inputs {
             match table.column(input).map(|c| &c.values) {
                 Some(Values::Number(v)) => columns.push(v),
-                Some(Values::Text(_)) => errors.push(Diagnostic::new(at(),
-                    format!("derived column `{name}`: column `{input}` is not numeric"))
-                    .hint("a derived column can only use numeric columns")),
-                None => errors.push(Diagnostic::new(at(), format!("derived column `{name}`: unknown column `{input}`"))
-                    .hint(suggest(input, table.column_names()))),
+                Some(Values::Text(_)) => errors.push(
+                    Diagnostic::new(
+                        at(),
+                        format!("derived column `{name}`: column `{input}` is not numeric"),
+                    )
+                    .hint("a derived column can only use numeric columns"),
+                ),
+                None => errors.push(
+                    Diagnostic::new(
+                        at(),
+                        format!("derived column `{name}`: unknown column `{input}`"),
+                    )
+                    .hint(suggest(input, table.column_names())),
+                ),
             }
         }
         if columns.len() != inputs.len() {
             continue;
         }
         match evaluate(&node, &inputs, &columns, table.len(), table.lines.store()) {
-            Ok(values) => table.columns.push(Column { name: name.clone(), values: Values::Number(values) }),
-            Err(err) => errors.push(Diagnostic::new(at(), format!("derived column `{name}`: {err}"))
-                .hint("check the expression in book.toml")),
+            Ok(values) => {
+                table.columns.push(Column { name: name.clone(), values: Values::Number(values) })
+            }
+            Err(err) => errors.push(
+                Diagnostic::new(at(), format!("derived column `{name}`: {err}"))
+                    .hint("check the expression in book.toml"),
+            ),
         }
     }
     errors.into_result(())
@@ -48,7 +71,11 @@ pub(super) fn derive(table: &mut Table, dataset: &Dataset, _config: &Config) -> 
 
 /// Evaluate `node` once per row with `inputs` bound to that row's values, chunk by chunk.
 fn evaluate(
-    node: &Node<DefaultNumericTypes>, inputs: &[String], columns: &[&Chunks<f64>], rows: usize, store: &Arc<Store>,
+    node: &Node<DefaultNumericTypes>,
+    inputs: &[String],
+    columns: &[&Chunks<f64>],
+    rows: usize,
+    store: &Arc<Store>,
 ) -> Result<Chunks<f64>, String> {
     let mut context = HashMapContext::<DefaultNumericTypes>::new();
     let mut out = Chunks::new(store);
@@ -66,7 +93,9 @@ fn evaluate(
                 continue;
             }
             for (input, chunk) in inputs.iter().zip(&chunks) {
-                context.set_value(input.clone(), Value::Float(chunk[row])).map_err(|e| e.to_string())?;
+                context
+                    .set_value(input.clone(), Value::Float(chunk[row]))
+                    .map_err(|e| e.to_string())?;
             }
             out.push(node.eval_number_with_context(&context).map_err(|e| e.to_string())?);
         }

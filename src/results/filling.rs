@@ -38,7 +38,10 @@ impl Filled {
         use rayon::prelude::*;
         // Each column on its own core.
         let store = &self.store;
-        let taken: Vec<bool> = self.columns.par_iter_mut().zip(rows.builders.par_iter_mut())
+        let taken: Vec<bool> = self
+            .columns
+            .par_iter_mut()
+            .zip(rows.builders.par_iter_mut())
             .map(|(filling, builder)| take_column(filling, builder, convert, store))
             .collect();
         self.lines.extend(&rows.lines);
@@ -49,18 +52,24 @@ impl Filled {
     /// The finished columns, named, and the lines. A column of only empty
     /// cells is text (of empty values).
     pub fn finish(self, names: &[String]) -> (Vec<Column>, Chunks<u32>) {
-        let columns = names.iter().zip(self.columns).map(|(name, filling)| {
-            let values = match filling {
-                Filling::Number(chunks) if !chunks.is_empty() && all_nan(&chunks) => {
-                    let mut codes = Chunks::new(&self.store);
-                    (0..chunks.len()).for_each(|_| codes.push(0));
-                    Values::Text(Texts { words: vec![String::new()], codes })
-                }
-                Filling::Number(chunks) => Values::Number(chunks),
-                Filling::Text(texts, codes) => Values::Text(Texts { words: texts.finish().0, codes }),
-            };
-            Column { name: name.clone(), values }
-        }).collect();
+        let columns = names
+            .iter()
+            .zip(self.columns)
+            .map(|(name, filling)| {
+                let values = match filling {
+                    Filling::Number(chunks) if !chunks.is_empty() && all_nan(&chunks) => {
+                        let mut codes = Chunks::new(&self.store);
+                        (0..chunks.len()).for_each(|_| codes.push(0));
+                        Values::Text(Texts { words: vec![String::new()], codes })
+                    }
+                    Filling::Number(chunks) => Values::Number(chunks),
+                    Filling::Text(texts, codes) => {
+                        Values::Text(Texts { words: texts.finish().0, codes })
+                    }
+                };
+                Column { name: name.clone(), values }
+            })
+            .collect();
         (columns, self.lines)
     }
 
@@ -71,7 +80,12 @@ impl Filled {
 }
 
 /// Move a block's cells of one column into `filling`; see [`Filled::take`].
-fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, store: &Arc<Store>) -> bool {
+fn take_column(
+    filling: &mut Filling,
+    builder: &mut Builder,
+    convert: bool,
+    store: &Arc<Store>,
+) -> bool {
     let empty = filling_len(filling) == 0;
     match (&mut *filling, builder) {
         (Filling::Number(chunks), Builder::Number(_, values)) => {
@@ -91,7 +105,9 @@ fn take_column(filling: &mut Filling, builder: &mut Builder, convert: bool, stor
             // reader meets the first non-number of an undeclared column.
             let mut texts = TextsBuilder::default();
             let mut codes = Chunks::new(store);
-            chunks.for_each(|values| values.iter().for_each(|v| codes.push(texts.code(&crate::format::plain(*v)))));
+            chunks.for_each(|values| {
+                values.iter().for_each(|v| codes.push(texts.code(&crate::format::plain(*v))))
+            });
             codes.extend(&texts.translate(block));
             *block = TextsBuilder::default();
             *filling = Filling::Text(texts, codes);

@@ -110,7 +110,12 @@ pub struct TextsBuilder {
 
 impl Default for TextsBuilder {
     fn default() -> Self {
-        Self { words: Vec::new(), codes: Vec::new(), index: Default::default(), recent: [u32::MAX; 2] }
+        Self {
+            words: Vec::new(),
+            codes: Vec::new(),
+            index: Default::default(),
+            recent: [u32::MAX; 2],
+        }
     }
 }
 
@@ -182,7 +187,10 @@ impl Table {
         Table {
             name: name.into(),
             path: path.into(),
-            columns: columns.into_iter().map(|(name, values)| Column { name: name.into(), values }).collect(),
+            columns: columns
+                .into_iter()
+                .map(|(name, values)| Column { name: name.into(), values })
+                .collect(),
             lines: (2..rows as u32 + 2).collect(),
         }
     }
@@ -269,7 +277,11 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
 }
 
 /// [`load`] into `store`.
-pub fn load_in(files: &[SourceFile], config: &Config, store: &std::sync::Arc<Store>) -> Result<ResultSet, Diagnostics> {
+pub fn load_in(
+    files: &[SourceFile],
+    config: &Config,
+    store: &std::sync::Arc<Store>,
+) -> Result<ResultSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut tables = BTreeMap::new();
     for file in files {
@@ -306,8 +318,13 @@ fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics
         let file = dataset.file.clone().unwrap_or_else(|| format!("{name}.csv"));
         if !files.iter().any(|f| f.path.ends_with(&file)) {
             errors.push(
-                Diagnostic::new(Location::file(PathBuf::from("results").join(&file)), "results file not found")
-                    .hint(format!("book.toml declares `[data.{name}]`; add the file or remove the section")),
+                Diagnostic::new(
+                    Location::file(PathBuf::from("results").join(&file)),
+                    "results file not found",
+                )
+                .hint(format!(
+                    "book.toml declares `[data.{name}]`; add the file or remove the section"
+                )),
             );
         }
     }
@@ -323,7 +340,9 @@ mod tests {
         assert_eq!(texts.words, ["a", "b", "c"]);
         assert_eq!(texts.codes.to_vec(), [0, 1, 0, 2, 1, 0, 0]);
         let mut other = TextsBuilder::default();
-        texts.words.iter().for_each(|w| { other.code(w); });
+        texts.words.iter().for_each(|w| {
+            other.code(w);
+        });
         other.codes = texts.codes.to_vec();
         let mut builder = TextsBuilder::with_capacity(2);
         builder.push("c");

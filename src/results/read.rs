@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
+use super::Store;
 use super::filling::Filled;
 use super::parse::position;
 use super::split::{self, Context, Rows, Span, read_span_into, read_spans};
 use super::stream::{BLOCK_BYTES, Block, Blocks};
-use super::Store;
 use crate::config::ColumnType;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
@@ -31,12 +31,18 @@ pub(super) fn open(file: &SourceFile, block: usize) -> Result<Blocks<'_>, Diagno
 /// if it was read to the end. `None` when spans cannot be joined as if one
 /// reader had read them (never for `parts` = 1).
 pub(super) fn read_blocks(
-    file: &SourceFile, header: &Header, store: &Arc<Store>, parts: usize, mut blocks: Blocks, mut first: Option<Block>,
+    file: &SourceFile,
+    header: &Header,
+    store: &Arc<Store>,
+    parts: usize,
+    mut blocks: Blocks,
+    mut first: Option<Block>,
 ) -> Result<Option<(Filled, Rows, Option<String>)>, Diagnostics> {
     use sha2::Digest;
     let mut filled = Filled::new(store, header.names.len());
     // One reader carries its columns' types from block to block; spans start afresh in each block.
-    let (mut all, mut rows, mut spare) = (Rows::new(header.types, 0), Rows::new(header.types, 0), Vec::new());
+    let (mut all, mut rows, mut spare) =
+        (Rows::new(header.types, 0), Rows::new(header.types, 0), Vec::new());
     let mut hasher = sha2::Sha256::new();
     let mut start = header.body.start;
     let mut current = match first.take() {
@@ -44,29 +50,44 @@ pub(super) fn read_blocks(
         None => blocks.next_block().map_err(|err| cannot_read(file, &err))?,
     };
     while let Some(block) = current.take() {
-        let context = Context { bytes: &block.bytes, line: block.line, names: header.names, file, types: header.types };
+        let context = Context {
+            bytes: &block.bytes,
+            line: block.line,
+            names: header.names,
+            file,
+            types: header.types,
+        };
         let line = if start > 0 { header.body.line } else { block.line };
         let span = Span { start: start.min(block.bytes.len()), end: block.bytes.len(), line };
         start = 0;
         // The next block is read while this one is parsed, and the blocks,
         // which cover the file once and in order, are hashed beside the parsing.
-        let (next, flow) = rayon::join(|| blocks.next_block(), || {
-            if parts == 1 {
-                rayon::join(|| hasher.update(&block.bytes), || read_span_into(&context, span, &mut all));
-                filled.take(&mut all, true);
-                // One reader stops at malformed CSV.
-                return if all.malformed { Flow::Stop } else { Flow::Go };
-            }
-            rows.reset(header.types);
-            let spans = split::spans(&block.bytes, span.start, span.line, parts);
-            let ((), read) = rayon::join(|| hasher.update(&block.bytes), || read_spans(&context, &spans, &mut rows, &mut spare));
-            if read.is_none() || !filled.take(&mut rows, false) {
-                return Flow::Again;
-            }
-            std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
-            all.dropped += rows.dropped;
-            Flow::Go
-        });
+        let (next, flow) = rayon::join(
+            || blocks.next_block(),
+            || {
+                if parts == 1 {
+                    rayon::join(
+                        || hasher.update(&block.bytes),
+                        || read_span_into(&context, span, &mut all),
+                    );
+                    filled.take(&mut all, true);
+                    // One reader stops at malformed CSV.
+                    return if all.malformed { Flow::Stop } else { Flow::Go };
+                }
+                rows.reset(header.types);
+                let spans = split::spans(&block.bytes, span.start, span.line, parts);
+                let ((), read) = rayon::join(
+                    || hasher.update(&block.bytes),
+                    || read_spans(&context, &spans, &mut rows, &mut spare),
+                );
+                if read.is_none() || !filled.take(&mut rows, false) {
+                    return Flow::Again;
+                }
+                std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
+                all.dropped += rows.dropped;
+                Flow::Go
+            },
+        );
         match flow {
             Flow::Go => {}
             Flow::Stop => return Ok(Some((filled, all, None))),
@@ -140,8 +161,22 @@ mod tests {
     /// A parsed table (lines, columns) or its errors, as text to compare.
     fn render(result: Result<Table, Diagnostics>) -> String {
         match result {
-            Ok(t) => format!("{:?}", (t.lines.to_vec(), t.columns.iter().map(|c| format!("{}={}", c.name, show(&c.values))).collect::<Vec<_>>())),
-            Err(d) => d.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect::<Vec<_>>().join("\n"),
+            Ok(t) => format!(
+                "{:?}",
+                (
+                    t.lines.to_vec(),
+                    t.columns
+                        .iter()
+                        .map(|c| format!("{}={}", c.name, show(&c.values)))
+                        .collect::<Vec<_>>()
+                )
+            ),
+            Err(d) => {
+                d.0.iter()
+                    .map(|d| format!("{}: {}", d.location, d.message))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
         }
     }
 
@@ -153,8 +188,13 @@ mod tests {
         for text in ["a,b\r\n1,2\r\n3,4\r\n5,x\r\n", "a,b\n1,2\n\n5,x\n", "a,b\r\n\r\n1,2\r\n5,x"] {
             let file = SourceFile::new("results/r.csv", text.as_bytes().to_vec());
             for (parts, block) in [(1, usize::MAX / 2), (1, 3)] {
-                let errors = parse_in(&file, &dataset, &Store::new(1 << 20), parts, block).unwrap_err();
-                assert_eq!(errors.0[0].location.to_string(), "results/r.csv:4:3", "{text:?} in blocks of {block}");
+                let errors =
+                    parse_in(&file, &dataset, &Store::new(1 << 20), parts, block).unwrap_err();
+                assert_eq!(
+                    errors.0[0].location.to_string(),
+                    "results/r.csv:4:3",
+                    "{text:?} in blocks of {block}"
+                );
             }
         }
     }
@@ -177,16 +217,29 @@ mod tests {
         let one = render(parse_in(&file, &dataset, &Store::new(1 << 20), 1, all));
         assert!(one.contains("results/runs.csv:150002:"), "{}", &one[..one.len().min(400)]);
         assert!(one.contains("results/runs.csv:200002:"), "{}", &one[..one.len().min(400)]);
-        for (parts, block) in [(4, all), (4, BLOCK_BYTES), (4, 1 << 20), (1, 1000), (2, 1000), (4, 70_001)] {
-            assert_eq!(render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)), one, "{parts} spans, blocks of {block} bytes");
+        for (parts, block) in
+            [(4, all), (4, BLOCK_BYTES), (4, 1 << 20), (1, 1000), (2, 1000), (4, 70_001)]
+        {
+            assert_eq!(
+                render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)),
+                one,
+                "{parts} spans, blocks of {block} bytes"
+            );
         }
         // Without the bad cells, the table itself (an inferred column turning to text late) matches too.
-        let clean = String::from_utf8(file.bytes.clone()).unwrap().replace("oops", "2.5").replace("cand,1\n", "");
+        let clean = String::from_utf8(file.bytes.clone())
+            .unwrap()
+            .replace("oops", "2.5")
+            .replace("cand,1\n", "");
         let file = SourceFile::new("results/runs.csv", clean.into_bytes());
         let one = render(parse_in(&file, &dataset, &Store::new(1 << 20), 1, all));
         assert!(one.starts_with("([2, 3, 4"), "{}", &one[..100]);
         for (parts, block) in [(4, all), (1, 1000), (4, 1000), (4, 70_001)] {
-            assert_eq!(render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)), one, "{parts} spans, blocks of {block} bytes");
+            assert_eq!(
+                render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)),
+                one,
+                "{parts} spans, blocks of {block} bytes"
+            );
         }
     }
 
@@ -197,7 +250,10 @@ mod tests {
             // A quoted field with a line break, after the first blocks.
             format!("environment,procs,time_s\n{rows}\"ba\nse\",2,3.5\n{rows}"),
             // A byte order mark, Windows line ends and a bad cell near the end.
-            format!("\u{feff}environment,procs,time_s\r\n{}base,2,x\r\nbase,4,1\r\n", rows.replace('\n', "\r\n")),
+            format!(
+                "\u{feff}environment,procs,time_s\r\n{}base,2,x\r\nbase,4,1\r\n",
+                rows.replace('\n', "\r\n")
+            ),
             // Malformed CSV (a quote left open) after the first blocks.
             format!("environment,procs,time_s\n{rows}base,\"2,3\n{rows}"),
             // A row with too few fields, and a file without a final line end.
@@ -209,7 +265,11 @@ mod tests {
             let file = SourceFile::new("results/runs.csv", text.into_bytes());
             let one = render(parse_in(&file, &dataset, &Store::new(1 << 20), 1, usize::MAX / 2));
             for (parts, block) in [(1, 7), (2, 7), (2, 64), (4, 100)] {
-                assert_eq!(render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)), one, "{parts} spans, blocks of {block} bytes");
+                assert_eq!(
+                    render(parse_in(&file, &dataset, &Store::new(1 << 20), parts, block)),
+                    one,
+                    "{parts} spans, blocks of {block} bytes"
+                );
             }
         }
     }
@@ -220,9 +280,20 @@ mod tests {
     #[test]
     fn numbers_turned_to_text_read_as_one_reader_reads_them() {
         let rows = |n: usize| "base,1,2.5,1.10\n".repeat(n);
-        let text = format!("environment,procs,time_s,version\n{}base,1,2.5,dev\n{}base,1,2.5,dev\n{}", rows(30), rows(3000), rows(30));
+        let text = format!(
+            "environment,procs,time_s,version\n{}base,1,2.5,dev\n{}base,1,2.5,dev\n{}",
+            rows(30),
+            rows(3000),
+            rows(30)
+        );
         let file = SourceFile::new("results/runs.csv", text.into_bytes());
-        let parse = |parts, block| match parse_in(&file, &Dataset::default(), &Store::new(1 << 20), parts, block) {
+        let parse = |parts, block| match parse_in(
+            &file,
+            &Dataset::default(),
+            &Store::new(1 << 20),
+            parts,
+            block,
+        ) {
             Ok(t) => show(&t.columns[3].values),
             Err(d) => format!("{d:?}"),
         };
@@ -240,7 +311,6 @@ mod tests {
         // Line 102 holds `x,yy,zzz`: field 2 starts at column 6.
         assert_eq!(locate(&file, &[(102, 2), (2, 1), (200, 0)]), [(102, 6), (2, 3), (200, 1)]);
     }
-
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, failure_persistence: None, ..Default::default() })]

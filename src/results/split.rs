@@ -79,7 +79,10 @@ impl Rows {
     pub(super) fn new(types: &[Option<ColumnType>], capacity: usize) -> Self {
         Rows {
             builders: types.iter().map(|t| Builder::new(*t, capacity)).collect(),
-            lines: Vec::with_capacity(capacity), errors: Diagnostics::default(), dropped: 0, malformed: false,
+            lines: Vec::with_capacity(capacity),
+            errors: Diagnostics::default(),
+            dropped: 0,
+            malformed: false,
         }
     }
 
@@ -117,17 +120,24 @@ impl Rows {
 /// order, reading all but the first span into `spare` (kept from block to
 /// block, so that its room is reused); `None` when they must be read again by
 /// one reader.
-pub(super) fn read_spans(context: &Context, spans: &[Span], rows: &mut Rows, spare: &mut Vec<Rows>) -> Option<()> {
+pub(super) fn read_spans(
+    context: &Context,
+    spans: &[Span],
+    rows: &mut Rows,
+    spare: &mut Vec<Rows>,
+) -> Option<()> {
     use rayon::prelude::*;
     let (first, rest) = spans.split_first()?;
     spare.resize_with(rest.len().max(spare.len()), || Rows::new(context.types, 0));
     // The first span continues `rows` in place; the others are read beside it and appended.
     rayon::join(
         || read_span_into(context, *first, rows),
-        || rest.par_iter().zip(spare.par_iter_mut()).for_each(|(span, part)| {
-            part.reset(context.types);
-            read_span_into(context, *span, part);
-        }),
+        || {
+            rest.par_iter().zip(spare.par_iter_mut()).for_each(|(span, part)| {
+                part.reset(context.types);
+                read_span_into(context, *span, part);
+            })
+        },
     );
     for part in &mut spare[..rest.len()] {
         rows.append(part)?;
@@ -139,7 +149,10 @@ pub(super) fn read_spans(context: &Context, spans: &[Span], rows: &mut Rows, spa
 pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
     let Context { bytes, names, file, .. } = *context;
     let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
-    let mut reader = ReaderBuilder::new().flexible(true).has_headers(false).from_reader(&bytes[span.start..span.end]);
+    let mut reader = ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(&bytes[span.start..span.end]);
     let mut record = ByteRecord::new();
     let lines = Lines { line: span.line };
     loop {
@@ -147,18 +160,29 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
             Ok(false) => break,
             Ok(true) => {}
             Err(err) => {
-                let line = err.position().map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize, p.line()).0);
-                rows.errors.push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
+                let line = err
+                    .position()
+                    .map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize, p.line()).0);
+                rows.errors
+                    .push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
                 rows.malformed = true;
                 break;
             }
         }
-        let (line, offset) = record.position().map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize, p.line()));
+        let (line, offset) = record
+            .position()
+            .map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize, p.line()));
         if record.len() != names.len() {
             let column = field_column(bytes, offset, record.len().min(names.len()));
-            rows.report(Diagnostic::new(located(line, column), format!(
-                "row has {} fields but the header has {}", record.len(), names.len()))
-                .hint("every row needs one value per header column; quote values that contain commas"));
+            rows.report(
+                Diagnostic::new(
+                    located(line, column),
+                    format!("row has {} fields but the header has {}", record.len(), names.len()),
+                )
+                .hint(
+                    "every row needs one value per header column; quote values that contain commas",
+                ),
+            );
             continue;
         }
         for (i, field) in record.iter().enumerate() {
@@ -172,7 +196,10 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
                 }),
                 Err(_) => {
                     builder.push("").ok();
-                    Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
+                    Some((
+                        "value is not valid UTF-8".to_string(),
+                        "save the file as UTF-8".to_string(),
+                    ))
                 }
             };
             if let Some((message, hint)) = problem {
@@ -196,8 +223,12 @@ impl Lines {
     /// The line and byte offset at which the record read from `offset` (on
     /// `line`, by the reader's count) starts, past the line ends before it.
     fn at(&self, bytes: &[u8], offset: usize, line: u64) -> (u64, usize) {
-        let skipped = &bytes[offset..offset + bytes[offset..].iter().take_while(|&&b| b == b'\r' || b == b'\n').count()];
-        (self.line + line - 1 + memchr::memchr_iter(b'\n', skipped).count() as u64, offset + skipped.len())
+        let skipped = &bytes[offset
+            ..offset + bytes[offset..].iter().take_while(|&&b| b == b'\r' || b == b'\n').count()];
+        (
+            self.line + line - 1 + memchr::memchr_iter(b'\n', skipped).count() as u64,
+            offset + skipped.len(),
+        )
     }
 }
 
@@ -248,6 +279,12 @@ mod tests {
         let quoted = format!("a\n{half}\"x\ny\"\n{half}");
         let found = spans(quoted.as_bytes(), 2, 2, 2);
         let after = 2 + half.len() + "\"x\ny\"\n".len();
-        assert_eq!(found, vec![Span { start: 2, end: after, line: 2 }, Span { start: after, end: quoted.len(), line: 2 + (1 << 20) + 2 }]);
+        assert_eq!(
+            found,
+            vec![
+                Span { start: 2, end: after, line: 2 },
+                Span { start: after, end: quoted.len(), line: 2 + (1 << 20) + 2 }
+            ]
+        );
     }
 }

@@ -37,12 +37,19 @@ pub struct Store {
 impl Store {
     /// A store that keeps `budget` bytes of chunks in memory.
     pub fn new(budget: usize) -> Arc<Store> {
-        Arc::new(Store { left: AtomicUsize::new(budget), file: OnceLock::new(), end: AtomicU64::new(0), free: Default::default() })
+        Arc::new(Store {
+            left: AtomicUsize::new(budget),
+            file: OnceLock::new(),
+            end: AtomicU64::new(0),
+            free: Default::default(),
+        })
     }
 
     /// Take `bytes` from the memory budget, if that much is left.
     fn reserve(&self, bytes: usize) -> bool {
-        self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes)).is_ok()
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes))
+            .is_ok()
     }
 
     fn release(&self, bytes: usize) {
@@ -55,13 +62,22 @@ impl Store {
     }
 
     fn file(&self) -> std::io::Result<&File> {
-        self.file.get_or_init(tempfile::tempfile).as_ref().map_err(|err| std::io::Error::new(err.kind(), err.to_string()))
+        self.file
+            .get_or_init(tempfile::tempfile)
+            .as_ref()
+            .map_err(|err| std::io::Error::new(err.kind(), err.to_string()))
     }
 
     /// Write `bytes` in room freed earlier or at the end of the file; returns where.
     fn write(&self, bytes: &[u8]) -> std::io::Result<u64> {
-        let reused = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&bytes.len()).and_then(Vec::pop);
-        let offset = reused.unwrap_or_else(|| self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed));
+        let reused = self
+            .free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(&bytes.len())
+            .and_then(Vec::pop);
+        let offset =
+            reused.unwrap_or_else(|| self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed));
         self.file()?.write_all_at(bytes, offset)?;
         Ok(offset)
     }
@@ -95,7 +111,13 @@ impl<T: Pod> Drop for Sealed<T> {
             Chunk::Memory(values) => self.store.release(std::mem::size_of_val(values.as_slice())),
             Chunk::Disk(offset, len) => {
                 let bytes = len * std::mem::size_of::<T>();
-                self.store.free.lock().unwrap_or_else(|e| e.into_inner()).entry(bytes).or_default().push(*offset);
+                self.store
+                    .free
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(bytes)
+                    .or_default()
+                    .push(*offset);
             }
             Chunk::Kept(_) => {}
         }
@@ -205,7 +227,9 @@ impl<T: Pod> Chunks<T> {
 
     /// Read chunk `i` into `buffer` if it is on disk; `None` if it is in memory.
     fn chunk_in(&self, i: usize, buffer: &mut Vec<T>) -> Option<()> {
-        let Some(Chunk::Disk(offset, len)) = self.sealed.get(i).map(|s| &s.chunk) else { return None };
+        let Some(Chunk::Disk(offset, len)) = self.sealed.get(i).map(|s| &s.chunk) else {
+            return None;
+        };
         buffer.clear();
         buffer.resize(*len, T::zeroed());
         // A spill file that cannot be read back is an I/O failure of the
@@ -231,7 +255,9 @@ impl<T: Pod> Chunks<T> {
             Some(Chunk::Disk(offset, _)) => {
                 let mut value = [T::zeroed()];
                 let size = std::mem::size_of::<T>() as u64;
-                self.store.read(offset + at as u64 * size, bytemuck::cast_slice_mut(&mut value)).ok();
+                self.store
+                    .read(offset + at as u64 * size, bytemuck::cast_slice_mut(&mut value))
+                    .ok();
                 value[0]
             }
             None => self.open[at],

@@ -31,8 +31,9 @@ pub(super) fn last_record_end(bytes: &[u8]) -> Option<usize> {
 /// at a record's start.
 pub(super) fn record_ends(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
     let mut quoting = Quoting::Start;
-    bytes[from..].iter().enumerate()
-        .filter_map(move |(i, &b)| (quoting.step(b) == Step::LineEnd && b == b'\n').then_some(from + i + 1))
+    bytes[from..].iter().enumerate().filter_map(move |(i, &b)| {
+        (quoting.step(b) == Step::LineEnd && b == b'\n').then_some(from + i + 1)
+    })
 }
 
 /// Where the csv reader is in a record, byte by byte: a small copy of its
@@ -94,7 +95,14 @@ pub(super) struct Blocks<'a> {
 impl<'a> Blocks<'a> {
     /// Blocks of about `size` bytes from `source`.
     pub fn new(source: Box<dyn Read + Send + 'a>, size: usize) -> Self {
-        Blocks { source, carry: Vec::new(), spare: Vec::new(), line: 1, size: size.max(1), eof: false }
+        Blocks {
+            source,
+            carry: Vec::new(),
+            spare: Vec::new(),
+            line: 1,
+            size: size.max(1),
+            eof: false,
+        }
     }
 
     /// The next block: whole records from where the last one ended, cut after
@@ -165,7 +173,10 @@ mod tests {
     #[test]
     fn blocks_end_at_line_ends_and_know_their_line() {
         let got = blocks("a,b\n1,2\n3,4\n5,6", 6);
-        assert_eq!(got, [("a,b\n".into(), 1), ("1,2\n".into(), 2), ("3,4\n".into(), 3), ("5,6".into(), 4)]);
+        assert_eq!(
+            got,
+            [("a,b\n".into(), 1), ("1,2\n".into(), 2), ("3,4\n".into(), 3), ("5,6".into(), 4)]
+        );
         // A line longer than a block is read whole.
         assert_eq!(blocks("abcdefghij\nk\n", 4), [("abcdefghij\n".into(), 1), ("k\n".into(), 2)]);
         assert!(blocks("", 4).is_empty());

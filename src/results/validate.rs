@@ -12,30 +12,51 @@ const MAX_SHOWN: usize = 50;
 
 /// Check a parsed table against the study: every environment is declared in
 /// book.toml and no run appears twice.
-pub(super) fn validate(table: &Table, dataset: &Dataset, config: &Config, file: &SourceFile) -> Diagnostics {
+pub(super) fn validate(
+    table: &Table,
+    dataset: &Dataset,
+    config: &Config,
+    file: &SourceFile,
+) -> Diagnostics {
     let mut errors = Diagnostics::default();
     let env_column = &config.study.environment_column;
     if let Some(Values::Text(envs)) = table.column(env_column).map(|c| &c.values) {
         let known = config.environments.keys().map(String::as_str);
         let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
-        let unknown: Vec<u32> = (0..envs.words.len() as u32).filter(|&c| !config.environments.contains_key(&envs.words[c as usize])).collect();
+        let unknown: Vec<u32> = (0..envs.words.len() as u32)
+            .filter(|&c| !config.environments.contains_key(&envs.words[c as usize]))
+            .collect();
         let mut rows: Vec<usize> = Vec::new();
         if !unknown.is_empty() {
             for i in 0..envs.codes.chunk_count() {
                 let codes = envs.codes.chunk(i);
-                rows.extend(codes.iter().enumerate().filter(|(_, c)| unknown.contains(c)).map(|(r, _)| i * CHUNK_ROWS + r).take(MAX_SHOWN - rows.len()));
+                rows.extend(
+                    codes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| unknown.contains(c))
+                        .map(|(r, _)| i * CHUNK_ROWS + r)
+                        .take(MAX_SHOWN - rows.len()),
+                );
                 if rows.len() == MAX_SHOWN {
                     break;
                 }
             }
         }
         // The file is read again for the columns: this is the error path.
-        let wanted: Vec<(u64, usize)> = rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
+        let wanted: Vec<(u64, usize)> =
+            rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
         for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
             let env = envs.get(row);
             errors.push(
-                Diagnostic::new(Location::new(&file.path, line as usize, column), format!("unknown environment `{env}`"))
-                    .hint(format!("declare it as [environments.{env}] in book.toml, or fix the name: {}", suggest(env, known.clone()))),
+                Diagnostic::new(
+                    Location::new(&file.path, line as usize, column),
+                    format!("unknown environment `{env}`"),
+                )
+                .hint(format!(
+                    "declare it as [environments.{env}] in book.toml, or fix the name: {}",
+                    suggest(env, known.clone())
+                )),
             );
         }
     }
@@ -62,58 +83,80 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     // keeping its first repeats.
     let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
     let bits = (table.len() >> 19).next_power_of_two().trailing_zeros().clamp(4, 6);
-    let runs: Vec<Vec<Chunks<u64>>> = (0..cores).into_par_iter().map(|core| {
-        let mut parts: Vec<Chunks<u64>> = (0..1 << bits).map(|_| Chunks::new(table.lines.store())).collect();
-        for i in chunks * core / cores..chunks * (core + 1) / cores {
-            let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
-            for r in 0..keys.first().map_or(0, Vec::len) {
-                use std::hash::{BuildHasher, Hasher};
-                let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
-                keys.iter().for_each(|k| hasher.write_u64(k[r]));
-                let hash = hasher.finish();
-                parts[(hash >> (64 - bits)) as usize].push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
-            }
-        }
-        parts
-    }).collect();
-    let same = |a: u32, b: u32| columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize));
-    // Per part, the number of repeated rows, and the first repeats (row, first row with its key).
-    let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits).into_par_iter().map(|part| {
-        let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
-        hashed.sort_unstable();
-        let (mut count, mut repeated) = (0, Vec::new());
-        for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
-            let mut firsts: Vec<u32> = Vec::new();
-            for row in run.iter().map(|&h| h as u32) {
-                match firsts.iter().find(|&&first| same(first, row)) {
-                    Some(&first) => {
-                        count += 1;
-                        repeated.push((row, first));
-                        if repeated.len() > 2 * MAX_SHOWN {
-                            repeated.sort_unstable();
-                            repeated.truncate(MAX_SHOWN);
-                        }
-                    }
-                    None => firsts.push(row),
+    let runs: Vec<Vec<Chunks<u64>>> = (0..cores)
+        .into_par_iter()
+        .map(|core| {
+            let mut parts: Vec<Chunks<u64>> =
+                (0..1 << bits).map(|_| Chunks::new(table.lines.store())).collect();
+            for i in chunks * core / cores..chunks * (core + 1) / cores {
+                let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
+                for r in 0..keys.first().map_or(0, Vec::len) {
+                    use std::hash::{BuildHasher, Hasher};
+                    let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
+                    keys.iter().for_each(|k| hasher.write_u64(k[r]));
+                    let hash = hasher.finish();
+                    parts[(hash >> (64 - bits)) as usize]
+                        .push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
                 }
             }
-        }
-        (count, repeated)
-    }).collect();
+            parts
+        })
+        .collect();
+    let same = |a: u32, b: u32| {
+        columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize))
+    };
+    // Per part, the number of repeated rows, and the first repeats (row, first row with its key).
+    let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits)
+        .into_par_iter()
+        .map(|part| {
+            let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
+            hashed.sort_unstable();
+            let (mut count, mut repeated) = (0, Vec::new());
+            for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
+                let mut firsts: Vec<u32> = Vec::new();
+                for row in run.iter().map(|&h| h as u32) {
+                    match firsts.iter().find(|&&first| same(first, row)) {
+                        Some(&first) => {
+                            count += 1;
+                            repeated.push((row, first));
+                            if repeated.len() > 2 * MAX_SHOWN {
+                                repeated.sort_unstable();
+                                repeated.truncate(MAX_SHOWN);
+                            }
+                        }
+                        None => firsts.push(row),
+                    }
+                }
+            }
+            (count, repeated)
+        })
+        .collect();
     let total: usize = found.iter().map(|(count, _)| count).sum();
-    let mut repeated: Vec<(u32, u32)> = found.into_iter().flat_map(|(_, repeated)| repeated).collect();
+    let mut repeated: Vec<(u32, u32)> =
+        found.into_iter().flat_map(|(_, repeated)| repeated).collect();
     repeated.sort_unstable();
     for &(row, first) in repeated.iter().take(MAX_SHOWN) {
-        let described: Vec<String> =
-            columns.iter().map(|c| format!("{} = {}", c.name, c.values.text_at(row as usize))).collect();
+        let described: Vec<String> = columns
+            .iter()
+            .map(|c| format!("{} = {}", c.name, c.values.text_at(row as usize)))
+            .collect();
         errors.push(
-            Diagnostic::new(Location::new(&file.path, table.lines.get(row as usize) as usize, 1),
-                format!("duplicate run ({}), first seen on line {}", described.join(", "), table.lines.get(first as usize)))
-                .hint("each run appears once; renumber the run or delete the repeated row"),
+            Diagnostic::new(
+                Location::new(&file.path, table.lines.get(row as usize) as usize, 1),
+                format!(
+                    "duplicate run ({}), first seen on line {}",
+                    described.join(", "),
+                    table.lines.get(first as usize)
+                ),
+            )
+            .hint("each run appears once; renumber the run or delete the repeated row"),
         );
     }
     if total > MAX_SHOWN {
-        errors.push(Diagnostic::new(Location::file(&file.path), format!("{} more duplicate runs not shown", total - MAX_SHOWN)));
+        errors.push(Diagnostic::new(
+            Location::file(&file.path),
+            format!("{} more duplicate runs not shown", total - MAX_SHOWN),
+        ));
     }
 }
 
@@ -135,7 +178,8 @@ mod tests {
     }
 
     fn found(table: &Table) -> Vec<String> {
-        let dataset = Dataset { key: vec!["environment".into(), "run".into()], ..Dataset::default() };
+        let dataset =
+            Dataset { key: vec!["environment".into(), "run".into()], ..Dataset::default() };
         let file = SourceFile::new("results/t.csv", Vec::new());
         let mut errors = Diagnostics::default();
         duplicates(table, &dataset, &file, &mut errors);
@@ -145,10 +189,13 @@ mod tests {
     #[test]
     fn repeated_runs_name_their_first_line_in_file_order() {
         let t = table(&["a", "b", "a", "a", "a", "b"], &[1.0, 1.0, 1.0, 2.0, 1.0, 2.0]);
-        assert_eq!(found(&t), [
-            "results/t.csv:4:1: duplicate run (environment = a, run = 1), first seen on line 2",
-            "results/t.csv:6:1: duplicate run (environment = a, run = 1), first seen on line 2",
-        ]);
+        assert_eq!(
+            found(&t),
+            [
+                "results/t.csv:4:1: duplicate run (environment = a, run = 1), first seen on line 2",
+                "results/t.csv:6:1: duplicate run (environment = a, run = 1), first seen on line 2",
+            ]
+        );
     }
 
     #[test]
@@ -166,7 +213,10 @@ mod tests {
         let t = table(&envs, &[7.0; 61]);
         let errors = found(&t);
         assert_eq!(errors.len(), MAX_SHOWN + 1);
-        assert_eq!(errors[0], "results/t.csv:3:1: duplicate run (environment = a, run = 7), first seen on line 2");
+        assert_eq!(
+            errors[0],
+            "results/t.csv:3:1: duplicate run (environment = a, run = 7), first seen on line 2"
+        );
         assert_eq!(errors[MAX_SHOWN], "results/t.csv: 10 more duplicate runs not shown");
     }
 }

@@ -28,7 +28,10 @@ pub fn respond(request: Request, state: &Arc<Mutex<State>>) {
                 }
                 Some(bytes) => with_type(Response::from_data(bytes.clone()), content_type(&path)),
                 None if path == "index.html" && s.error.is_some() => {
-                    let page = inject("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Build error</title></head><body></body></html>", s.version);
+                    let page = inject(
+                        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Build error</title></head><body></body></html>",
+                        s.version,
+                    );
                     with_type(Response::from_data(page.into_bytes()), "text/html; charset=utf-8")
                 }
                 None => not_found(),
@@ -43,7 +46,10 @@ fn not_found() -> Response<std::io::Cursor<Vec<u8>>> {
     Response::from_data(b"404 not found\n".to_vec()).with_status_code(404)
 }
 
-fn with_type(response: Response<std::io::Cursor<Vec<u8>>>, content_type: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+fn with_type(
+    response: Response<std::io::Cursor<Vec<u8>>>,
+    content_type: &str,
+) -> Response<std::io::Cursor<Vec<u8>>> {
     let header = Header::from_bytes("Content-Type", content_type).expect("a valid header");
     let no_cache = Header::from_bytes("Cache-Control", "no-store").expect("a valid header");
     response.with_header(header).with_header(no_cache)
@@ -66,7 +72,8 @@ pub fn resolve(url: &str) -> Option<String> {
     }
     let mut joined = segments.join("/");
     if joined.is_empty() || decoded.ends_with('/') {
-        joined = if joined.is_empty() { "index.html".into() } else { format!("{joined}/index.html") };
+        joined =
+            if joined.is_empty() { "index.html".into() } else { format!("{joined}/index.html") };
     }
     Some(joined)
 }
@@ -129,7 +136,15 @@ mod tests {
         assert_eq!(resolve("/"), Some("index.html".into()));
         assert_eq!(resolve("/charts/a.svg?x=1"), Some("charts/a.svg".into()));
         assert_eq!(resolve("/data/"), Some("data/index.html".into()));
-        for bad in ["/../Cargo.toml", "/%2e%2e/book.toml", "/a/%2E%2E/%2e%2e/x", "/..%2fx", "/%5c..%5cx", "/a%00b", "/%zz"] {
+        for bad in [
+            "/../Cargo.toml",
+            "/%2e%2e/book.toml",
+            "/a/%2E%2E/%2e%2e/x",
+            "/..%2fx",
+            "/%5c..%5cx",
+            "/a%00b",
+            "/%zz",
+        ] {
             assert_eq!(resolve(bad), None, "{bad}");
         }
     }

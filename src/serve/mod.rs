@@ -58,13 +58,15 @@ pub enum Outcome {
 /// Serve the study until the process is stopped. `report` is told about every
 /// rebuild; `started` receives the address once the server listens.
 pub fn run(options: &ServeOptions, report: Report, started: impl FnOnce(SocketAddr)) -> Result<()> {
-    let root = std::fs::canonicalize(&options.root).with_context(|| format!("cannot open study folder `{}`", options.root.display()))?;
+    let root = std::fs::canonicalize(&options.root)
+        .with_context(|| format!("cannot open study folder `{}`", options.root.display()))?;
     let state = Arc::new(Mutex::new(State::default()));
     let session = Arc::new(Mutex::new(Session::new(&root, options.source_date_epoch)));
     let report: Arc<Report> = Arc::new(report);
     rebuild(&session, &state, &report, Change::Study);
     let host = if options.bind_all { "0.0.0.0" } else { "127.0.0.1" };
-    let server = tiny_http::Server::http((host, options.port)).map_err(|e| anyhow::anyhow!("cannot listen on {host}:{}: {e}", options.port))?;
+    let server = tiny_http::Server::http((host, options.port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {host}:{}: {e}", options.port))?;
     let address = server.server_addr().to_ip().context("the server has no IP address")?;
     let _watcher = watch(&root, Arc::clone(&session), Arc::clone(&state), Arc::clone(&report))?;
     started(address);
@@ -75,9 +77,17 @@ pub fn run(options: &ServeOptions, report: Report, started: impl FnOnce(SocketAd
 }
 
 /// Rebuild after `change`, publish the result, and typeset the PDF on another thread.
-fn rebuild(session: &Arc<Mutex<Session>>, state: &Arc<Mutex<State>>, report: &Arc<Report>, change: Change) {
+fn rebuild(
+    session: &Arc<Mutex<Session>>,
+    state: &Arc<Mutex<State>>,
+    report: &Arc<Report>,
+    change: Change,
+) {
     let started = std::time::Instant::now();
-    let result = session.lock().map_err(|_| anyhow::anyhow!("a rebuild panicked")).and_then(|mut s| s.rebuild(change));
+    let result = session
+        .lock()
+        .map_err(|_| anyhow::anyhow!("a rebuild panicked"))
+        .and_then(|mut s| s.rebuild(change));
     match result {
         Ok(rebuilt) => {
             let version = {
@@ -85,7 +95,12 @@ fn rebuild(session: &Arc<Mutex<Session>>, state: &Arc<Mutex<State>>, report: &Ar
                 // The previous PDF is served until the new one is typeset.
                 let name = rebuilt.pdf.name().to_string();
                 let pdf = state.files.remove(&name);
-                state.files = rebuilt.site.files.iter().map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b.clone())).collect();
+                state.files = rebuilt
+                    .site
+                    .files
+                    .iter()
+                    .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b.clone()))
+                    .collect();
                 if let Some(pdf) = pdf {
                     state.files.insert(name, pdf);
                 }
@@ -124,15 +139,21 @@ fn fail(state: &Arc<Mutex<State>>, report: &Arc<Report>, err: anyhow::Error) {
 }
 
 /// Watch the study's inputs; rebuild on every debounced batch of changes.
-fn watch(root: &Path, session: Arc<Mutex<Session>>, state: Arc<Mutex<State>>, report: Arc<Report>) -> Result<impl Drop> {
+fn watch(
+    root: &Path,
+    session: Arc<Mutex<Session>>,
+    state: Arc<Mutex<State>>,
+    report: Arc<Report>,
+) -> Result<impl Drop> {
     let watched_root = root.to_path_buf();
-    let mut debouncer = new_debouncer(Duration::from_millis(30), move |events: DebounceEventResult| {
-        let Ok(events) = events else { return };
-        let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
-        if let Some(change) = session::classify(&watched_root, &paths) {
-            rebuild(&session, &state, &report, change);
-        }
-    })?;
+    let mut debouncer =
+        new_debouncer(Duration::from_millis(30), move |events: DebounceEventResult| {
+            let Ok(events) = events else { return };
+            let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
+            if let Some(change) = session::classify(&watched_root, &paths) {
+                rebuild(&session, &state, &report, change);
+            }
+        })?;
     use notify::RecursiveMode;
     for folder in crate::project::INPUT_FOLDERS {
         let path = root.join(folder);

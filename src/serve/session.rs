@@ -24,16 +24,19 @@ pub enum Change {
 
 /// What `paths` (absolute, inside `root`) require, if anything.
 pub fn classify(root: &Path, paths: &[PathBuf]) -> Option<Change> {
-    paths.iter().filter_map(|path| {
-        let relative = path.strip_prefix(root).ok()?;
-        let first = relative.components().next()?.as_os_str().to_str()?;
-        match first {
-            "content" => Some(Change::Content),
-            "results" => Some(Change::Results),
-            "templates" | "fonts" | "book.toml" => Some(Change::Study),
-            _ => None,
-        }
-    }).max()
+    paths
+        .iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(root).ok()?;
+            let first = relative.components().next()?.as_os_str().to_str()?;
+            match first {
+                "content" => Some(Change::Content),
+                "results" => Some(Change::Results),
+                "templates" | "fonts" | "book.toml" => Some(Change::Study),
+                _ => None,
+            }
+        })
+        .max()
 }
 
 /// A rebuilt site, without its PDF, and the job that typesets the PDF.
@@ -116,7 +119,10 @@ mod tests {
     fn changes_are_classified_by_folder() {
         let root = Path::new("/s");
         assert_eq!(classify(root, &[root.join("content/a.md")]), Some(Change::Content));
-        assert_eq!(classify(root, &[root.join("content/a.md"), root.join("results/r.csv")]), Some(Change::Results));
+        assert_eq!(
+            classify(root, &[root.join("content/a.md"), root.join("results/r.csv")]),
+            Some(Change::Results)
+        );
         assert_eq!(classify(root, &[root.join("book.toml")]), Some(Change::Study));
         assert_eq!(classify(root, &[root.join("site/index.html"), root.join("target/x")]), None);
     }

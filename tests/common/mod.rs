@@ -74,7 +74,9 @@ pub fn tool(program: &str, probe: &[&str]) -> bool {
         if std::env::var_os("REPORT_REQUIRE_TOOLS").is_some() {
             panic!("`{program}` is required (REPORT_REQUIRE_TOOLS is set) but was not found");
         }
-        eprintln!("SKIPPED: `{program}` is not installed; install it to run this test (see README)");
+        eprintln!(
+            "SKIPPED: `{program}` is not installed; install it to run this test (see README)"
+        );
     }
     found
 }
@@ -88,8 +90,11 @@ pub fn pdftotext(pdf: &Path) -> String {
 
 /// Every file under `dir` (path relative to it) with its bytes, sorted by path.
 pub fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    walkdir::WalkDir::new(dir).sort_by_file_name().into_iter()
-        .map(|e| e.unwrap()).filter(|e| e.file_type().is_file())
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
         .map(|e| (e.path().strip_prefix(dir).unwrap().to_path_buf(), fs::read(e.path()).unwrap()))
         .collect()
 }

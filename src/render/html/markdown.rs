@@ -27,8 +27,12 @@ pub fn to_html(source: &str, refs: Refs) -> String {
             continue;
         }
         match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => block = Some((lang.to_string(), String::new())),
-            Event::Text(text) if block.is_some() => block.iter_mut().for_each(|b| b.1.push_str(&text)),
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => {
+                block = Some((lang.to_string(), String::new()))
+            }
+            Event::Text(text) if block.is_some() => {
+                block.iter_mut().for_each(|b| b.1.push_str(&text))
+            }
             Event::End(TagEnd::CodeBlock) if block.is_some() => {
                 let (lang, body) = block.take().unwrap_or_default();
                 events.push(Event::Html(directive(&lang, &body, &refs).into()));
@@ -36,7 +40,10 @@ pub fn to_html(source: &str, refs: Refs) -> String {
             Event::Start(Tag::Table(alignments)) => {
                 if let Some(c) = captions.iter().find(|c| c.start == i) {
                     tables += 1;
-                    let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
+                    let id =
+                        c.id.as_ref()
+                            .map(|id| format!(" id=\"tbl-{}\"", escape(id)))
+                            .unwrap_or_default();
                     events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", escape(&c.caption)).into()));
                     open_figure = true;
                 }
@@ -50,16 +57,28 @@ pub fn to_html(source: &str, refs: Refs) -> String {
             }
             Event::Start(Tag::Heading { level, classes, .. }) => {
                 let id = anchors.get(&i).cloned().unwrap_or_default();
-                events.push(Event::Start(Tag::Heading { level: demote(level), id: Some(id.into()), classes, attrs: Vec::new() }));
+                events.push(Event::Start(Tag::Heading {
+                    level: demote(level),
+                    id: Some(id.into()),
+                    classes,
+                    attrs: Vec::new(),
+                }));
             }
             Event::End(TagEnd::Heading(level)) => {
-                if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) = events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. }))) {
-                    let link = format!("<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>", escape(id));
+                if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) =
+                    events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. })))
+                {
+                    let link = format!(
+                        "<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>",
+                        escape(id)
+                    );
                     events.push(Event::InlineHtml(link.into()));
                 }
                 events.push(Event::End(TagEnd::Heading(demote(level))));
             }
-            Event::Text(text) => events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs))),
+            Event::Text(text) => {
+                events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs)))
+            }
             // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
             Event::Html(html) if !refs.raw_html => {
                 events.push(Event::Start(Tag::Paragraph));
@@ -82,7 +101,10 @@ fn is_directive(lang: &str) -> bool {
 /// The HTML of a ```` ```chart ```` or ```` ```environments ```` block.
 fn directive(lang: &str, body: &str, refs: &Refs) -> String {
     match lang {
-        "chart" => directives::chart_id(body).and_then(|id| refs.charts.get(&id)).map(figure).unwrap_or_default(),
+        "chart" => directives::chart_id(body)
+            .and_then(|id| refs.charts.get(&id))
+            .map(figure)
+            .unwrap_or_default(),
         _ => environments(refs),
     }
 }
@@ -115,8 +137,14 @@ fn anchors(events: &[(Event, std::ops::Range<usize>)]) -> BTreeMap<usize, String
     for (i, (event, _)) in events.iter().enumerate() {
         let Event::Start(Tag::Heading { id, .. }) = event else { continue };
         let base = id.as_ref().map(|id| id.to_string()).unwrap_or_else(|| {
-            let text: String = events[i + 1..].iter().take_while(|(e, _)| !matches!(e, Event::End(TagEnd::Heading(_))))
-                .filter_map(|(e, _)| match e { Event::Text(t) | Event::Code(t) => Some(t.to_string()), _ => None }).collect();
+            let text: String = events[i + 1..]
+                .iter()
+                .take_while(|(e, _)| !matches!(e, Event::End(TagEnd::Heading(_))))
+                .filter_map(|(e, _)| match e {
+                    Event::Text(t) | Event::Code(t) => Some(t.to_string()),
+                    _ => None,
+                })
+                .collect();
             slug(&text)
         });
         let count = used.entry(base.clone()).or_insert(0);
@@ -128,7 +156,11 @@ fn anchors(events: &[(Event, std::ops::Range<usize>)]) -> BTreeMap<usize, String
 
 /// Lowercase letters and digits, words joined by `-`.
 pub fn slug(text: &str) -> String {
-    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
     if words.is_empty() { "section".to_string() } else { words.join("-") }
 }
 
@@ -138,16 +170,23 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
         Segment::Text(t) => Event::Text(t.to_string().into()),
         Segment::Figure(id) => {
             let number = refs.charts.get(id).map_or(0, |c| c.number);
-            Event::InlineHtml(format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into())
+            Event::InlineHtml(
+                format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into(),
+            )
         }
         Segment::Table(id) => {
             let number = refs.table_number(id);
-            Event::InlineHtml(format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into())
+            Event::InlineHtml(
+                format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into(),
+            )
         }
         Segment::Cite(keys) => {
             let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
             let text = refs.citations.get(&keys).cloned().unwrap_or_default();
-            Event::InlineHtml(format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0])).into())
+            Event::InlineHtml(
+                format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0]))
+                    .into(),
+            )
         }
     }
 }
@@ -170,7 +209,10 @@ fn figure(chart: &Chart) -> String {
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n{}<figcaption><span class=\"figure-number\">Figure {}.</span> {caption}</figcaption>\n</figure>\n\
          <details><summary>Data behind Figure {}</summary>\n{table}\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
-        escape(&series), chart.svg, chart.number, chart.number
+        escape(&series),
+        chart.svg,
+        chart.number,
+        chart.number
     )
 }
 
@@ -179,8 +221,12 @@ fn environments(refs: &Refs) -> String {
     let mut out = String::from("<div class=\"environments\">\n");
     for env in refs.environments {
         let baseline = if env.baseline { " <small>(baseline)</small>" } else { "" };
-        let description = env.description.as_deref().map(|d| format!("<p>{}</p>", escape(d))).unwrap_or_default();
-        out.push_str(&format!("<section>\n<h3>{}{baseline}</h3>\n{description}\n</section>\n", escape(&env.label)));
+        let description =
+            env.description.as_deref().map(|d| format!("<p>{}</p>", escape(d))).unwrap_or_default();
+        out.push_str(&format!(
+            "<section>\n<h3>{}{baseline}</h3>\n{description}\n</section>\n",
+            escape(&env.label)
+        ));
     }
     out.push_str("</div>\n");
     out
@@ -203,9 +249,12 @@ mod tests {
     #[test]
     fn headings_move_down_and_get_anchors() {
         let html = to_html("# A b\n\n## B\n\n# A b\n", Refs::none());
-        assert_eq!(html, "<h2 id=\"a-b\">A b<a class=\"anchor\" href=\"#a-b\" aria-label=\"Link to this section\">#</a></h2>\n\
+        assert_eq!(
+            html,
+            "<h2 id=\"a-b\">A b<a class=\"anchor\" href=\"#a-b\" aria-label=\"Link to this section\">#</a></h2>\n\
             <h3 id=\"b\">B<a class=\"anchor\" href=\"#b\" aria-label=\"Link to this section\">#</a></h3>\n\
-            <h2 id=\"a-b-2\">A b<a class=\"anchor\" href=\"#a-b-2\" aria-label=\"Link to this section\">#</a></h2>\n");
+            <h2 id=\"a-b-2\">A b<a class=\"anchor\" href=\"#a-b-2\" aria-label=\"Link to this section\">#</a></h2>\n"
+        );
     }
 
     #[test]

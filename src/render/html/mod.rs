@@ -84,17 +84,35 @@ struct Assets {
 pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnostics> {
     let (tera, names) = templates(inputs.templates)?;
     let mut files = BTreeMap::new();
-    let override_of = |name: &str| inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose();
+    let override_of = |name: &str| {
+        inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose()
+    };
     let css = override_of("style.css")?.unwrap_or(STYLE).to_string();
     let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
     let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
-    let pages: Vec<PageView> = inputs.document.pages.iter().filter(|p| p.front.includes(OutputName::Page)).map(|p| {
-        let refs = Refs {
-            charts: inputs.charts, tables: &inputs.document.tables, tables_before: p.tables_before,
-            citations: &inputs.cited.citations, environments: &inputs.book.environments, raw_html: inputs.book.raw_html,
-        };
-        PageView { slug: p.slug.clone(), title: p.title.clone(), url: p.url(), is_index: p.slug == "index", html: to_html(&p.markdown, refs) }
-    }).collect();
+    let pages: Vec<PageView> = inputs
+        .document
+        .pages
+        .iter()
+        .filter(|p| p.front.includes(OutputName::Page))
+        .map(|p| {
+            let refs = Refs {
+                charts: inputs.charts,
+                tables: &inputs.document.tables,
+                tables_before: p.tables_before,
+                citations: &inputs.cited.citations,
+                environments: &inputs.book.environments,
+                raw_html: inputs.book.raw_html,
+            };
+            PageView {
+                slug: p.slug.clone(),
+                title: p.title.clone(),
+                url: p.url(),
+                is_index: p.slug == "index",
+                html: to_html(&p.markdown, refs),
+            }
+        })
+        .collect();
     let nav: Vec<&PageView> = pages.iter().collect();
     for page in &pages {
         let mut context = Context::new();
@@ -103,7 +121,8 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
         context.insert("pages", &nav);
         context.insert("assets", &assets);
         context.insert("provenance", inputs.provenance);
-        let html = tera.render("page.html", &context).map_err(|err| template_error(&err, &names))?;
+        let html =
+            tera.render("page.html", &context).map_err(|err| template_error(&err, &names))?;
         files.insert(page.url.clone(), html);
     }
     files.insert(assets.css, css);
@@ -119,13 +138,21 @@ fn hashed(name: &str, ext: &str, content: &str) -> String {
 
 /// The built-in templates, overridden by the study's; and where each came from.
 fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>), Diagnostics> {
-    let mut sources: BTreeMap<String, (String, String)> = BUILT_IN.iter()
-        .map(|(name, text)| (name.to_string(), (text.to_string(), format!("{name} (built-in)")))).collect();
+    let mut sources: BTreeMap<String, (String, String)> = BUILT_IN
+        .iter()
+        .map(|(name, text)| (name.to_string(), (text.to_string(), format!("{name} (built-in)"))))
+        .collect();
     for file in overrides.iter().filter(|f| f.path.extension().is_some_and(|e| e == "html")) {
-        let name = file.path.strip_prefix("templates").unwrap_or(&file.path).to_string_lossy().replace('\\', "/");
+        let name = file
+            .path
+            .strip_prefix("templates")
+            .unwrap_or(&file.path)
+            .to_string_lossy()
+            .replace('\\', "/");
         sources.insert(name, (file.text()?.to_string(), file.path.display().to_string()));
     }
-    let names: BTreeMap<String, String> = sources.iter().map(|(n, (_, p))| (n.clone(), p.clone())).collect();
+    let names: BTreeMap<String, String> =
+        sources.iter().map(|(n, (_, p))| (n.clone(), p.clone())).collect();
     check_cycles(&sources)?;
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html"]);
@@ -137,16 +164,23 @@ fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>
 /// Templates that include, extend or import each other in a circle would
 /// recurse without end in Tera: refuse them, at the line of the closing step.
 fn check_cycles(sources: &BTreeMap<String, (String, String)>) -> Result<(), Diagnostics> {
-    let pattern = regex::Regex::new(r#"\{%-?\s*(?:include|extends|import)\s+"([^"]+)""#).map_err(|e| {
-        Diagnostics::from(Diagnostic::new(Location::file("templates"), e.to_string()))
-    })?;
-    let edges: BTreeMap<&str, Vec<(&str, usize)>> = sources.iter().map(|(name, (text, _))| {
-        let targets = pattern.captures_iter(text).filter_map(|c| {
-            let m = c.get(1)?;
-            Some((m.as_str(), text[..m.start()].matches('\n').count() + 1))
-        }).collect();
-        (name.as_str(), targets)
-    }).collect();
+    let pattern =
+        regex::Regex::new(r#"\{%-?\s*(?:include|extends|import)\s+"([^"]+)""#).map_err(|e| {
+            Diagnostics::from(Diagnostic::new(Location::file("templates"), e.to_string()))
+        })?;
+    let edges: BTreeMap<&str, Vec<(&str, usize)>> = sources
+        .iter()
+        .map(|(name, (text, _))| {
+            let targets = pattern
+                .captures_iter(text)
+                .filter_map(|c| {
+                    let m = c.get(1)?;
+                    Some((m.as_str(), text[..m.start()].matches('\n').count() + 1))
+                })
+                .collect();
+            (name.as_str(), targets)
+        })
+        .collect();
     for start in edges.keys() {
         let mut path = vec![*start];
         let mut stack = vec![(*start, 0usize)];
@@ -174,7 +208,10 @@ fn check_cycles(sources: &BTreeMap<String, (String, String)>) -> Result<(), Diag
 fn template_error(err: &tera::Error, names: &BTreeMap<String, String>) -> Diagnostics {
     let (line, column, message) = crate::diagnostic::tera_error_parts(err);
     let chain = crate::diagnostic::error_chain(err).concat();
-    let path = names.iter().rev().find(|(name, _)| chain.contains(&format!("'{name}'")))
+    let path = names
+        .iter()
+        .rev()
+        .find(|(name, _)| chain.contains(&format!("'{name}'")))
         .map_or_else(|| "templates".to_string(), |(_, path)| path.clone());
     Diagnostic::new(Location::new(path, line, column), format!("template: {message}"))
         .hint("fix the template, or delete it from templates/ to use the built-in one")
