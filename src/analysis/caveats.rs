@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::wording;
 use super::{Comparison, Group, MetricValue};
 use crate::config::Config;
-use crate::format;
 use crate::results::{ResultSet, Values};
 
 /// What a caveat is about.
@@ -55,8 +55,8 @@ pub fn derive(
             text: format!(
                 "{}: the difference of {} is not statistically significant ({}).",
                 m.label,
-                format::metric_value(m),
-                format::metric_ci(m)
+                wording::metric_value(m),
+                wording::metric_ci(m)
             ),
             metric: Some(m.name.clone()),
         });

@@ -6,6 +6,7 @@ pub mod filter;
 mod groups;
 mod metrics;
 pub mod stats;
+pub mod wording;
 
 use std::collections::BTreeMap;
 

@@ -32,7 +32,7 @@ pub fn render(analysis: &Analysis) -> Vec<u8> {
         metrics: analysis
             .metrics
             .iter()
-            .map(|m| MetricEntry { metric: m, text: crate::format::metric_fields(m) })
+            .map(|m| MetricEntry { metric: m, text: crate::analysis::wording::metric_fields(m) })
             .collect(),
         groups: &analysis.groups,
         comparisons: &analysis.comparisons,

@@ -10,8 +10,8 @@ pub mod typst_markup;
 use serde::Serialize;
 
 use crate::analysis::MetricValue;
+use crate::analysis::wording;
 use crate::config::{Better, Compare, Config};
-use crate::format;
 
 /// What the Markdown of both renderers resolves against: charts, captioned
 /// tables, citations and environments of the whole document.
@@ -96,7 +96,7 @@ impl MetricView {
             direction: (m.compare != Compare::Summary && m.value != null)
                 .then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
-            text: format::metric_fields(m),
+            text: wording::metric_fields(m),
         }
     }
 }
