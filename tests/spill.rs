@@ -94,3 +94,19 @@ fn a_repeated_run_far_down_a_file_on_disk_is_found() {
         ]
     );
 }
+
+/// A temporary file that cannot be read back stops the build at the results
+/// stage, naming the file and the system's error, instead of reading zeros.
+#[test]
+fn a_spill_file_that_cannot_be_read_stops_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    study(dir.path(), 200_003, "");
+    let project = report::project::load(dir.path()).unwrap();
+    let spill = dir.path().join("spill-file");
+    // Opened for writing only: the chunks are written, and reading them fails.
+    let store = Store::with_spill_file(fs::File::create(&spill).unwrap(), spill.clone());
+    let err = load_in(&project.results, &project.config, &store).unwrap_err().to_string();
+    assert!(err.contains("cannot read back the results' temporary file"), "{err}");
+    assert!(err.contains(&spill.display().to_string()), "{err}");
+    assert!(err.contains("Bad file descriptor (os error 9)"), "{err}");
+}

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::parse::Builder;
+use super::cells::Builder;
 use super::split::Rows;
 use super::{Chunks, Column, Store, Texts, TextsBuilder, Values};
 

@@ -2,9 +2,11 @@
 //! typed, columnar [`ResultSet`], its columns in chunks that leave memory past
 //! a budget ([`store`]).
 
+mod cells;
 mod derive;
 mod filling;
 mod parse;
+mod position;
 mod read;
 mod split;
 pub mod store;
@@ -178,6 +180,27 @@ impl ResultSet {
     pub fn spilled(&self) -> u64 {
         self.tables.values().next().map_or(0, |t| t.lines.store().spilled())
     }
+
+    /// `Err` if a read of the temporary file failed since the results were
+    /// loaded: the values read are wrong, so the stage that read them must
+    /// stop the build. Every stage that reads columns ends with this check.
+    pub fn check_store(&self) -> Result<(), Diagnostics> {
+        self.tables.values().next().map_or(Ok(()), |t| store_failure(t.lines.store()))
+    }
+}
+
+/// The error of a failed read of `store`'s temporary file, if one failed.
+fn store_failure(store: &Store) -> Result<(), Diagnostics> {
+    store.check().map_err(|failure| {
+        let at = crate::diagnostic::Location::file(&failure.path);
+        crate::diagnostic::Diagnostic::new(at, failure.to_string())
+            .hint(
+                "the build stopped, and nothing was written; results past the memory \
+                 budget go to this file in TMPDIR: check that its file system is \
+                 healthy and has room, or point TMPDIR at another folder",
+            )
+            .into()
+    })
 }
 
 impl Table {
@@ -308,6 +331,7 @@ pub fn load_in(
         }
     }
     missing_files(config, files, &mut errors);
+    store_failure(store)?;
     errors.into_result(ResultSet { tables })
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::Store;
 use super::filling::Filled;
-use super::parse::position;
+use super::position::position;
 use super::split::{self, Context, Rows, Span, read_span_into, read_spans};
 use super::stream::{BLOCK_BYTES, Block, Blocks};
 use crate::config::ColumnType;
@@ -313,7 +313,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, failure_persistence: None, ..Default::default() })]
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
 
         /// Any text made of the characters that matter to CSV (quotes, commas,
         /// line ends, numbers and words) reads the same in tiny blocks and

@@ -3,7 +3,9 @@
 
 use csv::{ByteRecord, ReaderBuilder};
 
-use super::parse::{Builder, MAX_ERRORS, field_column, position};
+use super::cells::Builder;
+use super::parse::MAX_ERRORS;
+use super::position::{field_column, position};
 use crate::config::ColumnType;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;

@@ -1,0 +1,273 @@
+//! One column being read from CSV cells: typed as declared, or numeric until
+//! a cell says otherwise, each cell checked against its type.
+
+use super::TextsBuilder;
+use crate::config::ColumnType;
+
+/// One column being read: typed as declared, or numeric until a cell says otherwise.
+pub(super) enum Builder {
+    /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
+    Number(Option<ColumnType>, Vec<f64>),
+    /// Text, each distinct value stored once; `true` if the column turned to
+    /// text after numbers, which were then written in their shortest form
+    /// (`1.10` as `1.1`).
+    Text(TextsBuilder, bool),
+}
+
+impl Builder {
+    pub(super) fn new(declared: Option<ColumnType>, capacity: usize) -> Self {
+        match declared {
+            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity), false),
+            other => Builder::Number(other, Vec::with_capacity(capacity)),
+        }
+    }
+
+    /// Add one cell; a bad value is stored as empty and reported.
+    pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
+        match self {
+            Builder::Text(texts, _) => {
+                texts.push(text);
+                Ok(())
+            }
+            Builder::Number(declared, values) => {
+                match check_cell(text, declared.unwrap_or(ColumnType::Number), declared.is_some()) {
+                    Ok(v) => {
+                        values.push(v);
+                        Ok(())
+                    }
+                    // An undeclared column with a non-number becomes a text column.
+                    Err(_) if declared.is_none() && text.parse::<f64>().is_err() => {
+                        let mut texts = TextsBuilder::default();
+                        for v in values.iter() {
+                            texts.push(&crate::format::plain(*v));
+                        }
+                        texts.push(text);
+                        // Empty cells convert to empty text, as one reader keeps them.
+                        *self = Builder::Text(texts, values.iter().any(|v| !v.is_nan()));
+                        Ok(())
+                    }
+                    Err(problem) => {
+                        values.push(f64::NAN);
+                        Err(problem)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Add a well-formed number straight from the cell's bytes, skipping the
+    /// UTF-8 check and the text path (most cells of a results file). Returns
+    /// false, having added nothing, for anything else, which [`Builder::push`]
+    /// then handles and reports.
+    pub(super) fn push_number(&mut self, field: &[u8]) -> bool {
+        let Builder::Number(declared, values) = self else { return false };
+        // fast-float2 reads what std's `f64::from_str` reads, rounding the same
+        // way, only faster (a unit test compares the two).
+        let Ok(value) = fast_float2::parse::<f64, _>(field.trim_ascii()) else { return false };
+        if check_value(value, declared.unwrap_or(ColumnType::Number)).is_err() {
+            return false;
+        }
+        values.push(value);
+        true
+    }
+
+    /// Move the cells of the same column from the next span to the end of
+    /// this one; `None` when the two spans inferred different types for an
+    /// undeclared column, or when the next span turned numbers to text that one
+    /// reader, already reading text, would have kept as written (`1.10`, not `1.1`).
+    pub(super) fn append(&mut self, next: &mut Builder) -> Option<()> {
+        match (self, next) {
+            (Builder::Number(_, values), Builder::Number(_, more)) => {
+                values.extend_from_slice(more);
+                more.clear();
+            }
+            (Builder::Text(texts, _), Builder::Text(more, false)) => texts.append_from(more),
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// Empty, ready for the next span: of the declared type, or numeric until a
+    /// cell says otherwise (a numeric column keeps the room it took).
+    pub(super) fn reset(&mut self, declared: Option<ColumnType>) {
+        match self {
+            Builder::Number(_, values) => values.clear(),
+            // A fresh text column: the next block maps only its own distinct values.
+            Builder::Text(..) => *self = Builder::new(declared, 0),
+        }
+    }
+}
+
+/// Check one cell against `kind`; empty cells are allowed only in undeclared columns.
+fn check_cell(text: &str, kind: ColumnType, declared: bool) -> Result<f64, (String, String)> {
+    if text.is_empty() {
+        return if declared {
+            Err((
+                "value is missing".into(),
+                "every run needs this value; fill it in or remove the row".into(),
+            ))
+        } else {
+            Ok(f64::NAN)
+        };
+    }
+    let value: f64 = text.parse().map_err(|_| {
+        (
+            format!("expected {}", describe(kind)),
+            "write a plain number such as 42 or 0.5".to_string(),
+        )
+    })?;
+    check_value(value, kind)
+}
+
+/// Check a parsed number against `kind`.
+fn check_value(value: f64, kind: ColumnType) -> Result<f64, (String, String)> {
+    if !value.is_finite() {
+        return Err((
+            "expected a finite number".into(),
+            "NaN and infinite values are not results; remove the row of a failed run".into(),
+        ));
+    }
+    let (ok, hint) = match kind {
+        ColumnType::Integer => (value.fract() == 0.0, "write a whole number such as 32"),
+        ColumnType::Positive => (
+            value > 0.0,
+            "a time or rate must be greater than zero; remove the row of a failed run",
+        ),
+        ColumnType::NonNegative => (value >= 0.0, "this value cannot be negative"),
+        ColumnType::Percent => {
+            ((0.0..=100.0).contains(&value), "a percentage lies between 0 and 100")
+        }
+        ColumnType::Number | ColumnType::Text => (true, ""),
+    };
+    if ok { Ok(value) } else { Err((format!("expected {}", describe(kind)), hint.to_string())) }
+}
+
+fn describe(kind: ColumnType) -> &'static str {
+    match kind {
+        ColumnType::Text => "text",
+        ColumnType::Integer => "a whole number",
+        ColumnType::Number => "a number",
+        ColumnType::Positive => "a number greater than zero",
+        ColumnType::NonNegative => "a number of zero or more",
+        ColumnType::Percent => "a percentage from 0 to 100",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_cells_by_type() {
+        assert!(check_cell("0", ColumnType::Positive, true).is_err());
+        assert!(check_cell("-1", ColumnType::Positive, true).is_err());
+        assert!(check_cell("NaN", ColumnType::Number, true).is_err());
+        assert!(check_cell("inf", ColumnType::Number, false).is_err());
+        assert!(check_cell("1e999", ColumnType::Number, true).is_err());
+        assert!(check_cell("2.5", ColumnType::Integer, true).is_err());
+        assert_eq!(check_cell("32", ColumnType::Integer, true), Ok(32.0));
+        assert_eq!(check_cell("", ColumnType::Number, false).map(f64::is_nan), Ok(true));
+        assert!(check_cell("", ColumnType::Number, true).is_err());
+    }
+
+    /// The fast path may only accept what std's parser accepts, with the same bits.
+    #[test]
+    fn the_fast_number_path_agrees_with_std() {
+        let mut cases: Vec<String> = [
+            "1",
+            "+1",
+            "-1",
+            "1.",
+            ".5",
+            "+.5",
+            "-.5",
+            ".",
+            "+",
+            "-",
+            "",
+            "1e",
+            "1e+",
+            "1e5",
+            "1E-5",
+            "1e+5",
+            "0x10",
+            "1_0",
+            "1,5",
+            "١",
+            "inf",
+            "+inf",
+            "-inf",
+            "infinity",
+            "Infinity",
+            "INF",
+            "nan",
+            "NaN",
+            "-nan",
+            "nan(1)",
+            "1.5e308",
+            "1e309",
+            "4.9e-324",
+            "1e-400",
+            "00012",
+            "1.2.3",
+            "1e5.5",
+            "e5",
+            " 1",
+            "1 ",
+            "\t2\t",
+            "1\u{a0}",
+            "\u{b}3",
+            "0.1000000000000000055511151231257827",
+            "-0",
+            "-0.0",
+            "1d",
+            "1f",
+            "123456789012345678901234567890",
+            "2.2250738585072011e-308",
+            "9007199254740993",
+            "0.30000000000000004",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        cases.push("1".repeat(800));
+        cases.push(format!("0.{}1", "0".repeat(400)));
+        // A deterministic spray of strings over the characters numbers are made of.
+        let alphabet = b"0123456789.eE+- in";
+        let mut x = 0x2545F4914F6CDD1Du64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(x % 9) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                s.push(alphabet[(x % alphabet.len() as u64) as usize] as char);
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cases.push(s);
+        }
+        assert!(Builder::new(None, 0).push_number(b" 2.5e3 "), "the fast path reads plain numbers");
+        for case in &cases {
+            for kind in [
+                None,
+                Some(ColumnType::Number),
+                Some(ColumnType::Positive),
+                Some(ColumnType::Integer),
+            ] {
+                let mut fast = Builder::new(kind, 0);
+                if fast.push_number(case.as_bytes()) {
+                    let Builder::Number(_, values) = fast else { unreachable!() };
+                    let slow =
+                        check_cell(case.trim(), kind.unwrap_or(ColumnType::Number), kind.is_some());
+                    assert_eq!(
+                        slow.map(f64::to_bits),
+                        Ok(values[0].to_bits()),
+                        "{case:?} as {kind:?}"
+                    );
+                }
+            }
+        }
+    }
+}

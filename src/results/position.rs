@@ -1,0 +1,68 @@
+//! Where a field is in a CSV file's bytes: its line and character column,
+//! skipping commas and line breaks inside quotes.
+
+use super::stream::{Quoting, Step};
+
+/// Line and 1-based character column of field `index` of the record starting on `line`.
+pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
+    let offset = line_offset(bytes, line);
+    let start = field_start(bytes, offset, index);
+    let newlines = bytes[offset..start].iter().filter(|&&b| b == b'\n').count() as u64;
+    let line_start = bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    (line + newlines, String::from_utf8_lossy(&bytes[line_start..start]).chars().count() + 1)
+}
+
+fn line_offset(bytes: &[u8], line: u64) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(line as usize - 2)
+        .map_or(bytes.len(), |(i, _)| i + 1)
+}
+
+/// 1-based column of field `index` in a record that starts at byte `offset` (on one line).
+pub(super) fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
+    let start = field_start(bytes, offset, index);
+    String::from_utf8_lossy(&bytes[offset..start]).chars().count() + 1
+}
+
+/// Byte offset where field `index` starts, skipping commas inside quotes, or
+/// where the record ends if it has fewer fields.
+fn field_start(bytes: &[u8], offset: usize, index: usize) -> usize {
+    let (mut field, mut quoting) = (0, Quoting::Start);
+    for (i, &b) in bytes.iter().enumerate().skip(offset) {
+        if field == index {
+            return i;
+        }
+        match quoting.step(b) {
+            Step::FieldEnd => field += 1,
+            Step::LineEnd => return i,
+            Step::Inside => {}
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_columns_skip_quoted_commas() {
+        let text = b"a,\"b,c\",d\n";
+        assert_eq!(field_column(text, 0, 0), 1);
+        assert_eq!(field_column(text, 0, 1), 3);
+        assert_eq!(field_column(text, 0, 2), 9);
+    }
+
+    #[test]
+    fn cell_positions_follow_lines() {
+        let text = b"x,y\n1,2\n3,\"4\n5\",6\n";
+        assert_eq!(position(text, 2, 1), (2, 3));
+        assert_eq!(position(text, 3, 2), (4, 4));
+    }
+}
