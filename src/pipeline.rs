@@ -52,8 +52,9 @@ pub struct Analyzed {
 /// Parse the results and compute the statistics.
 pub fn analyze(project: &Project) -> Result<Analyzed, Diagnostics> {
     let results = results::load(&project.results, &project.config)?;
-    let analysis = analysis::analyze(&results, &project.config)?;
-    Ok(Analyzed { results, analysis })
+    let analysis = analysis::analyze(&results, &project.config);
+    results.check_store()?;
+    Ok(Analyzed { results, analysis: analysis? })
 }
 
 /// Everything but the PDF: what a content edit recomputes.
@@ -104,7 +105,9 @@ pub fn prepare(
         .map(|b| references::format(b, &document.citations))
         .unwrap_or_default();
     timings.lap("markdown", &mut clock);
-    let charts = charts::render(&document.charts, &analyzed.results, config)?;
+    let charts = charts::render(&document.charts, &analyzed.results, config);
+    analyzed.results.check_store()?;
+    let charts = charts?;
     timings.lap("charts", &mut clock);
     let mut book = BookView::new(config, &analyzed.analysis, &cited);
     if book.summary.is_none() {
@@ -156,7 +159,7 @@ fn paper_inputs<'a>(
         standard: project.config.paper.standard,
         fonts: &project.fonts,
         families: &project.config.paper.fonts,
-        config: &project.book,
+        book_at: &project.config.at,
     }
 }
 

@@ -59,7 +59,16 @@ const CASES: &[(&str, Break)] = &[
     ("markdown_chart_invalid_toml", |r| {
         append_content(r, &format!("{CHART}x-scale = log2\n```\n"))
     }),
-    ("markdown_tera_syntax", |r| append_content(r, "\nText {{ and {% if %} and {# #}\n")),
+    ("markdown_shortcode_syntax", |r| append_content(r, "\nText {{ and {% if %} and {# #}\n")),
+    ("markdown_shortcode_get_env", |r| {
+        append_content(r, "\nBuilt on {{ get_env(name=\"HOME\") }}.\n")
+    }),
+    ("markdown_shortcode_unknown_field", |r| {
+        append_content(r, "\n{{ stat(name=\"speed\",\n  field=\"fll\") }}\n")
+    }),
+    ("template_get_env", |r| {
+        write(r, "templates/partials/footer.html", "<footer>{{ get_env(name=\"HOME\") }}</footer>")
+    }),
     ("template_syntax_error", |r| {
         write(
             r,
@@ -107,6 +116,30 @@ const CASES: &[(&str, Break)] = &[
             "[study]",
             "[paper]\nfonts = [\"Libertinus Serif\", \"Libertinus Sreif\"]\n\n[study]",
         )
+    }),
+    // `fonts` and the family's quoted name also appear earlier, in [book]: the
+    // error must point at the family in `[paper] fonts`.
+    ("font_family_unknown_named_twice", |r| {
+        edit(
+            r,
+            "book.toml",
+            "[study]",
+            "[paper]\nfonts = [\"Libertinus Serif\", \"Body Font\"]\n\n[study]",
+        );
+        edit(
+            r,
+            "book.toml",
+            "title = \"Minimal study\"",
+            "title = \"Minimal study of fonts\"\nsubtitle = \"Body Font\"",
+        );
+    }),
+    // Two metrics of the same name: the error is at the second.
+    ("book_toml_metric_defined_twice", |r| {
+        let book = fs::read_to_string(r.join("book.toml")).unwrap();
+        let metric = &book[book.find("[[metrics]]").unwrap()..];
+        let metric = &metric[..metric[1..].find("\n[").map_or(metric.len(), |i| i + 1)];
+        let repeated = format!("{book}\n{metric}");
+        fs::write(r.join("book.toml"), repeated).unwrap();
     }),
 ];
 

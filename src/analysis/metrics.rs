@@ -92,11 +92,14 @@ fn evaluate_one(
     config: &Config,
 ) -> Result<MetricValue, Diagnostic> {
     let at = metric.location.clone().unwrap_or_else(|| Location::file("book.toml"));
-    let err = |message: String, hint: String| {
-        Diagnostic::new(at.clone(), format!("metric `{}`: {message}", metric.name)).hint(hint)
+    // Each problem at the value in book.toml that causes it.
+    let err = |key: &str, message: String, hint: String| {
+        let location = metric.at.or(key, &at);
+        Diagnostic::new(location, format!("metric `{}`: {message}", metric.name)).hint(hint)
     };
     let table = results.tables.get(&metric.data).ok_or_else(|| {
         err(
+            "data",
             format!("unknown data file `{}`", metric.data),
             suggest(&metric.data, results.tables.keys().map(String::as_str)),
         )
@@ -105,12 +108,14 @@ fn evaluate_one(
         Some(Values::Number(_)) => {}
         Some(Values::Text(_)) => {
             return Err(err(
+                "value",
                 format!("column `{}` is not numeric", metric.value),
                 "compare a numeric column".into(),
             ));
         }
         None => {
             return Err(err(
+                "value",
                 format!("unknown column `{}` in {}", metric.value, table.path.display()),
                 suggest(&metric.value, table.column_names()),
             ));
@@ -119,16 +124,18 @@ fn evaluate_one(
     let env_column = config.study.environment_column.as_str();
     if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
         return Err(err(
+            "data",
             format!("{} has no `{env_column}` column", table.path.display()),
             "a metric compares environments; add the column, or set [study] environment-column"
                 .into(),
         ));
     }
     let candidate = candidate(metric, config)
-        .map_err(|m| err(m, "set `candidate` to the environment to compare".into()))?;
+        .map_err(|m| err("candidate", m, "set `candidate` to the environment to compare".into()))?;
     let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
     if let Some(p) = metric.per.as_ref().filter(|p| table.column(p).is_none()) {
         return Err(err(
+            "per",
             format!("unknown column `{p}` in `per`"),
             suggest(p, table.column_names()),
         ));
@@ -136,7 +143,8 @@ fn evaluate_one(
     let envs = [env_column].into_iter().chain(per.iter().copied()).collect::<Vec<_>>();
     let groups = filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()])
         .map_err(|c| {
-            err(format!("unknown column `{c}` in `where`"), suggest(&c, table.column_names()))
+            let message = format!("unknown column `{c}` in `where`");
+            err(&format!("where.{c}"), message, suggest(&c, table.column_names()))
         })?;
     let mut pairs = Vec::new();
     let keys: BTreeMap<_, _> = groups
@@ -158,6 +166,7 @@ fn evaluate_one(
         let found: std::collections::BTreeSet<String> =
             groups.iter().map(|g| g.key[0].to_string()).collect();
         return Err(err(
+            "where",
             format!(
                 "no rows of `{candidate}` match `where` ({}) in {}",
                 filter::describe(&metric.filter),
@@ -175,7 +184,11 @@ fn evaluate_one(
         filter: filter::describe(&metric.filter),
     };
     compute(metric, config, &candidate, &pairs, inputs).map_err(|m| {
-        err(m, "check `where` and `per`: both environments need rows in every group".into())
+        err(
+            "where",
+            m,
+            "check `where` and `per`: both environments need rows in every group".into(),
+        )
     })
 }
 

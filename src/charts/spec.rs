@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::config::spans::Spans;
 use crate::config::{Better, FilterValue};
 use crate::diagnostic::Location;
 
@@ -68,9 +69,9 @@ pub struct ChartSpec {
     /// Where the directive is (filled in by the parser).
     #[serde(skip)]
     pub location: Option<Location>,
-    /// The TOML body, to point errors at the line of a key.
+    /// Where each value of the body is (filled in by the parser).
     #[serde(skip)]
-    pub body: String,
+    pub key_at: crate::config::spans::Locations,
 }
 
 impl ChartSpec {
@@ -81,15 +82,7 @@ impl ChartSpec {
 
     /// The location of the value of `key` in the block, or of the block itself.
     pub fn key_location(&self, key: &str) -> Location {
-        let fence = self.at();
-        for (i, line) in self.body.lines().enumerate() {
-            let Some(rest) = line.trim_start().strip_prefix(key) else { continue };
-            if let Some(value) = rest.trim_start().strip_prefix('=') {
-                let column = line.len() - value.trim_start().len() + 1;
-                return Location::new(&fence.path, fence.line + i + 1, column);
-            }
-        }
-        fence
+        self.key_at.or(key, &self.at())
     }
 }
 
@@ -167,10 +160,14 @@ impl Scale {
 /// Parse the TOML body of a chart block that starts at `location` (the fence line);
 /// errors point at the offending line inside the block.
 pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagnostic::Diagnostic> {
-    let mut spec: ChartSpec = toml::from_str(body).map_err(|err| {
-        let offset = err.span().map_or(0, |s| s.start);
-        let inner = Location::at_offset(&location.path, body, offset);
-        let at = Location::new(&location.path, location.line + inner.line, inner.column);
+    // A span of the body as a location in the file: the body starts on the
+    // line after the fence.
+    let locate = |span: std::ops::Range<usize>| {
+        let inner = Location::at_offset(&location.path, body, span.start);
+        Location::new(&location.path, location.line + inner.line, inner.column)
+    };
+    let (mut spec, spans): (ChartSpec, Spans) = Spans::parse(body).map_err(|err| {
+        let at = locate(err.span().unwrap_or(0..0));
         let message = err.message().trim_end_matches('.');
         crate::diagnostic::Diagnostic::new(
             at,
@@ -178,17 +175,17 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
         )
         .hint("see docs/charts.md for the keys a chart accepts")
     })?;
+    spec.location = Some(location.clone());
+    spec.key_at = spans.locations("", locate);
     if spec.id.is_empty()
         || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
         return Err(crate::diagnostic::Diagnostic::new(
-            location.clone(),
+            spec.key_location("id"),
             format!("chart: invalid id `{}`", spec.id),
         )
         .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
     }
-    spec.location = Some(location.clone());
-    spec.body = body.to_string();
     Ok(spec)
 }
 

@@ -51,6 +51,9 @@ pub struct Metric {
     /// Where the metric is defined in book.toml (filled in after parsing).
     #[serde(skip)]
     pub location: Option<Location>,
+    /// Where each of its values is in book.toml (filled in after parsing).
+    #[serde(skip)]
+    pub at: super::spans::Locations,
 }
 
 fn default_decimals() -> usize {

@@ -12,6 +12,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod data;
 mod metrics;
+pub mod spans;
 
 pub use data::{Better, ColumnType, Dataset, Scaling};
 pub use metrics::{Compare, FilterValue, Metric, Range};
@@ -39,6 +40,9 @@ pub struct Config {
     /// Settings of the PDF paper.
     #[serde(default)]
     pub paper: Paper,
+    /// Where each value is in book.toml (filled in after parsing).
+    #[serde(skip)]
+    pub at: spans::Locations,
 }
 
 /// Facts about the write-up itself.
@@ -231,24 +235,30 @@ pub enum PaperSize {
 
 /// Parse `book.toml`'s text; `path` names it in errors.
 pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
-    let config: Config = toml::from_str(text).map_err(|err| {
+    let (mut config, spans): (Config, spans::Spans) = spans::Spans::parse(text).map_err(|err| {
         let offset = err.span().map_or(0, |span| span.start);
         let message = crate::diagnostic::lowercase_first(err.message().trim_end_matches('.'));
         Diagnostic::new(Location::at_offset(path, text, offset), message)
             .hint("see docs/book-toml.md for every key book.toml accepts")
     })?;
-    let mut config = config;
-    for metric in &mut config.metrics {
-        let offset = text.find(&format!("\"{}\"", metric.name)).unwrap_or(0);
-        metric.location = Some(Location::at_offset(path, text, offset));
+    let locate = |span: std::ops::Range<usize>| Location::at_offset(path, text, span.start);
+    config.at = spans.locations("", locate);
+    for (i, metric) in config.metrics.iter_mut().enumerate() {
+        metric.at = spans.locations(&format!("metrics.{i}"), locate);
+        metric.location = metric.at.get("name").cloned();
     }
-    for dataset in config.data.values_mut() {
-        for (name, expression) in &dataset.derive {
-            let offset = text.find(&format!("\"{expression}\"")).map_or(0, |i| i + 1);
-            dataset.derive_at.insert(name.clone(), Location::at_offset(path, text, offset));
+    for (name, dataset) in &mut config.data {
+        let at = spans.locations(&format!("data.{name}.derive"), locate);
+        for expression in dataset.derive.keys() {
+            if let Some(location) = at.get(expression) {
+                // Past the opening quote: errors point into the expression.
+                let column = location.column + 1;
+                let location = Location::new(path, location.line, column);
+                dataset.derive_at.insert(expression.clone(), location);
+            }
         }
     }
-    check(path, text, &config)?;
+    check(path, &config)?;
     Ok(config)
 }
 
@@ -256,14 +266,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
 pub const MAX_DECIMALS: usize = 12;
 
 /// Cross-field checks that serde cannot express.
-fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
+fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
-    let at = |needle: &str| Location::at_offset(path, text, text.find(needle).unwrap_or(0));
+    let file = Location::file(path);
     let envs = config.environments.keys().map(String::as_str);
     if !config.environments.contains_key(&config.study.baseline) {
         errors.push(
             Diagnostic::new(
-                at("baseline"),
+                config.at.or("study.baseline", &file),
                 format!("baseline `{}` is not an environment", config.study.baseline),
             )
             .hint(crate::diagnostic::suggest(&config.study.baseline, envs.clone())),
@@ -271,7 +281,7 @@ fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
     }
     let mut names = BTreeMap::new();
     for metric in &config.metrics {
-        let location = at(&format!("\"{}\"", metric.name));
+        let location = metric.location.clone().unwrap_or_else(|| file.clone());
         if names.insert(metric.name.as_str(), ()).is_some() {
             errors.push(
                 Diagnostic::new(
@@ -284,7 +294,7 @@ fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
         if metric.decimals > MAX_DECIMALS {
             errors.push(
                 Diagnostic::new(
-                    location.clone(),
+                    metric.at.or("decimals", &location),
                     format!("metric `{}` asks for {} decimals", metric.name, metric.decimals),
                 )
                 .hint(format!("use at most {MAX_DECIMALS} decimals")),
@@ -294,8 +304,11 @@ fn check(path: &Path, text: &str, config: &Config) -> Result<(), Diagnostics> {
             && !config.environments.contains_key(candidate)
         {
             errors.push(
-                Diagnostic::new(location, format!("candidate `{candidate}` is not an environment"))
-                    .hint(crate::diagnostic::suggest(candidate, envs.clone())),
+                Diagnostic::new(
+                    metric.at.or("candidate", &location),
+                    format!("candidate `{candidate}` is not an environment"),
+                )
+                .hint(crate::diagnostic::suggest(candidate, envs.clone())),
             );
         }
     }
@@ -349,5 +362,31 @@ label = "A"
         let text = MINIMAL.replace("baseline = \"a\"", "baseline = \"b\"");
         let err = parse(Path::new("book.toml"), &text).unwrap_err().to_string();
         assert!(err.contains("baseline `b` is not an environment"), "{err}");
+    }
+
+    /// Names repeated elsewhere in the file: every error is at its own value
+    /// (lines counted by hand), not at the first occurrence of the text.
+    #[test]
+    fn repeated_names_are_located_at_the_right_value() {
+        let text = format!(
+            "{MINIMAL}[data.runs]\nderive = {{ rate = \"1 / t\" }}\n[data.other]\nderive = {{ rate = \"1 / t\" }}\n\
+             [[metrics]]\nname = \"m\"\nlabel = \"m\"\ndata = \"runs\"\nvalue = \"t\"\nbetter = \"lower\"\n\
+             [[metrics]]\nname = \"m\"\nlabel = \"m\"\ndata = \"runs\"\nvalue = \"t\"\nbetter = \"lower\"\ncandidate = \"baseline\"\n"
+        );
+        let config = parse(Path::new("book.toml"), &text.replace("candidate = \"baseline\"\n", ""));
+        let err = config.unwrap_err().to_string();
+        assert!(err.starts_with("book.toml:19:8: metric `m` is defined twice"), "{err}");
+        let err = parse(Path::new("book.toml"), &text).unwrap_err().to_string();
+        assert!(
+            err.contains("book.toml:24:13: candidate `baseline` is not an environment"),
+            "{err}"
+        );
+        let text = text
+            .replacen("name = \"m\"", "name = \"n\"", 1)
+            .replace("candidate = \"baseline\"\n", "");
+        let config = parse(Path::new("book.toml"), &text).unwrap();
+        assert_eq!(config.data["other"].derive_at["rate"].to_string(), "book.toml:11:20");
+        assert_eq!(config.data["runs"].derive_at["rate"].to_string(), "book.toml:9:20");
+        assert_eq!(config.metrics[1].at.get("value").unwrap().to_string(), "book.toml:22:9");
     }
 }

@@ -4,7 +4,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 use crate::charts::spec::{self, ChartSpec};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::diagnostic::{Diagnostics, Location};
 
 /// A piece of prose: plain text, or a reference to a figure or table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,11 +186,11 @@ pub struct Found {
 }
 
 /// The chart directives, captioned tables and cross-references of a page's
-/// expanded Markdown `source`, located in the file through `lines`.
+/// expanded Markdown `source`, located in the file through `map`.
 pub fn scan(
     path: &std::path::Path,
     source: &str,
-    lines: &super::LineMap,
+    map: &super::SourceMap,
 ) -> Result<Found, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut found = Found::default();
@@ -207,10 +207,10 @@ pub fn scan(
             }
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
             Event::Start(Tag::Image { dest_url, .. }) => {
-                found.images.push((dest_url.to_string(), lines.locate(path, source, range.start)))
+                found.images.push((dest_url.to_string(), map.locate(path, range.start)))
             }
             Event::Start(Tag::Link { dest_url, .. }) => {
-                found.links.push((dest_url.to_string(), lines.locate(path, source, range.start)))
+                found.links.push((dest_url.to_string(), map.locate(path, range.start)))
             }
             Event::Text(text) if chart.is_some() => {
                 chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default()
@@ -218,7 +218,7 @@ pub fn scan(
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
                 if let Some((start, body)) = chart.take() {
-                    match spec::parse(&body, &lines.locate(path, source, start)) {
+                    match spec::parse(&body, &map.locate(path, start)) {
                         Ok(spec) => found.charts.push(spec),
                         Err(d) => errors.push(d),
                     }
@@ -235,7 +235,7 @@ pub fn scan(
                         Segment::Figure(id) => (RefKind::Figure, id),
                         Segment::Table(id) => (RefKind::Table, id),
                         Segment::Cite(keys) => {
-                            let at = lines.locate(path, source, offset);
+                            let at = map.locate(path, offset);
                             offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
                             found
                                 .citations
@@ -243,11 +243,7 @@ pub fn scan(
                             continue;
                         }
                     };
-                    found.references.push((
-                        kind,
-                        id.to_string(),
-                        lines.locate(path, source, offset),
-                    ));
+                    found.references.push((kind, id.to_string(), map.locate(path, offset)));
                     offset += id.len() + 5;
                 }
             }
@@ -255,53 +251,6 @@ pub fn scan(
         }
     }
     errors.into_result(found)
-}
-
-/// Chart and table ids must be unique and every reference must name one.
-pub fn check_references(
-    references: &[(RefKind, String, Location)],
-    charts: &[ChartSpec],
-    tables: &[Option<String>],
-) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
-    for spec in charts {
-        if let Some(first) = seen.insert(&spec.id, spec) {
-            let at = spec.at();
-            let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
-            errors.push(
-                Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
-                    .hint(format!("the first is at {first_at}; give each chart a unique id")),
-            );
-        }
-    }
-    if !errors.is_empty() {
-        return errors.into_result(());
-    }
-    let figures: Vec<&str> = charts.iter().map(|c| c.id.as_str()).collect();
-    let table_ids: Vec<&str> = tables.iter().flatten().map(String::as_str).collect();
-    for (kind, id, at) in references {
-        let (ids, prefix, what) = match kind {
-            RefKind::Figure => (&figures, "fig", "figures are the ids of ```chart blocks"),
-            RefKind::Table => (
-                &table_ids,
-                "tbl",
-                "tables are named by a caption `Table: ... {#tbl-ID}` after them",
-            ),
-        };
-        if !ids.contains(&id.as_str()) {
-            let names = crate::diagnostic::list(ids.iter().copied());
-            let hint = match crate::diagnostic::nearest(id, ids.iter().copied()) {
-                Some(best) => format!("did you mean `@{prefix}-{best}`? {what}: {names}"),
-                None => format!("{what}: {names}"),
-            };
-            let noun = if *kind == RefKind::Figure { "figure" } else { "table" };
-            errors.push(
-                Diagnostic::new(at.clone(), format!("unknown {noun} `@{prefix}-{id}`")).hint(hint),
-            );
-        }
-    }
-    errors.into_result(())
 }
 
 #[cfg(test)]
@@ -342,198 +291,14 @@ mod tests {
     #[test]
     fn finds_charts_and_references_with_locations() {
         let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
-        let found = scan(std::path::Path::new("c.md"), source, &Default::default()).unwrap();
+        let found =
+            scan(std::path::Path::new("c.md"), source, &super::super::SourceMap::identity(source))
+                .unwrap();
         assert_eq!(found.charts[0].id, "a");
         assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
         assert_eq!(
             found.references,
             vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]
         );
-        let refs = [(RefKind::Figure, "b".to_string(), Location::new("c.md", 1, 7))];
-        let err = check_references(&refs, &found.charts, &[]).unwrap_err().to_string();
-        assert!(err.starts_with("c.md:1:7: unknown figure `@fig-b`"), "{err}");
     }
-}
-
-/// The `id` of a chart block's TOML body (already validated by [`scan`]).
-pub fn chart_id(body: &str) -> Option<String> {
-    let table: toml::Table = toml::from_str(body).ok()?;
-    table.get("id")?.as_str().map(str::to_string)
-}
-
-/// Which output a pass renders for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
-    /// The web page.
-    Page,
-    /// The PDF paper.
-    Paper,
-}
-
-/// Drop the sections meant for the other output: a heading with the attribute
-/// `only=page` (or `only=paper`) and everything up to the next heading of the
-/// same or a higher level.
-pub fn for_output(
-    events: Vec<(Event<'_>, std::ops::Range<usize>)>,
-    output: Output,
-) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
-    let other = match output {
-        Output::Page => "paper",
-        Output::Paper => "page",
-    };
-    let mut skipping: Option<pulldown_cmark::HeadingLevel> = None;
-    events
-        .into_iter()
-        .filter(|(event, _)| {
-            if let Event::Start(Tag::Heading { level, attrs, .. }) = event {
-                if skipping.is_some_and(|s| *level <= s) {
-                    skipping = None;
-                }
-                if skipping.is_none()
-                    && attrs
-                        .iter()
-                        .any(|(k, v)| k.as_ref() == "only" && v.as_deref() == Some(other))
-                {
-                    skipping = Some(*level);
-                }
-            }
-            skipping.is_none()
-        })
-        .collect()
-}
-
-/// The value of heading attribute `key`, such as `paper="Introduction"`.
-pub fn heading_attr<'a>(
-    attrs: &'a [(pulldown_cmark::CowStr<'a>, Option<pulldown_cmark::CowStr<'a>>)],
-    key: &str,
-) -> Option<&'a str> {
-    attrs.iter().find(|(k, _)| k.as_ref() == key).and_then(|(_, v)| v.as_deref())
-}
-
-#[cfg(test)]
-mod output_tests {
-    use super::*;
-
-    #[test]
-    fn table_captions_are_found() {
-        let source = "| a |\n|---|\n| 1 |\n\nTable: Setup *of* runs. {#tbl-setup}\n\n| b |\n|---|\n| 2 |\n\nNot a caption.\n";
-        let events = super::events(source);
-        let captions = super::table_captions(&events);
-        assert_eq!(captions.len(), 1);
-        assert_eq!(captions[0].caption, "Setup of runs.");
-        assert_eq!(captions[0].id.as_deref(), Some("setup"));
-    }
-
-    #[test]
-    fn sections_for_the_other_output_are_dropped() {
-        let source = "# A\n\na\n\n# B {only=page}\n\nb\n\n## B2\n\nb2\n\n# C\n\nc\n";
-        let text = |events: Vec<(Event, std::ops::Range<usize>)>| -> String {
-            events
-                .into_iter()
-                .filter_map(
-                    |(e, _)| if let Event::Text(t) = e { Some(t.to_string()) } else { None },
-                )
-                .collect()
-        };
-        assert_eq!(text(for_output(events(source), Output::Paper)), "AaCc");
-        assert_eq!(text(for_output(events(source), Output::Page)), "AaBbB2b2Cc");
-    }
-}
-
-/// Every cited key must be in the bibliography.
-pub fn check_citations(
-    citations: &[(Vec<String>, Location)],
-    keys: Option<&[String]>,
-) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    for (group, at) in citations {
-        for key in group {
-            match keys {
-                None => errors.push(
-                    Diagnostic::new(
-                        at.clone(),
-                        format!("citation `@{key}` but the study has no bibliography"),
-                    )
-                    .hint("add the entry to content/references.bib (BibTeX)"),
-                ),
-                Some(keys) if !keys.contains(key) => {
-                    let names = crate::diagnostic::list(keys.iter().map(String::as_str));
-                    let hint =
-                        match crate::diagnostic::nearest(key, keys.iter().map(String::as_str)) {
-                            Some(best) => format!(
-                                "did you mean `@{best}`? keys in content/references.bib: {names}"
-                            ),
-                            None => format!("add it to content/references.bib; its keys: {names}"),
-                        };
-                    errors.push(
-                        Diagnostic::new(at.clone(), format!("unknown citation key `@{key}`"))
-                            .hint(hint),
-                    );
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    errors.into_result(())
-}
-
-/// True for an image URL that points at another site.
-pub fn is_remote(url: &str) -> bool {
-    url.starts_with("http://") || url.starts_with("https://") || url.starts_with("data:")
-}
-
-/// Every local image must be a file in `content/`.
-pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    for (url, at) in images.iter().filter(|(url, _)| !is_remote(url)) {
-        if url.starts_with('/') || url.split('/').any(|part| part == "..") {
-            errors.push(
-                Diagnostic::new(at.clone(), format!("image `{url}` is outside the content folder"))
-                    .hint("put the image in content/ and refer to it by its file name"),
-            );
-        } else if !assets.contains(url) {
-            let hint = match crate::diagnostic::nearest(url, assets.iter().map(String::as_str)) {
-                Some(best) => format!("did you mean `{best}`?"),
-                None => "put the image in content/ (png, jpg, gif, svg or webp)".to_string(),
-            };
-            errors.push(
-                Diagnostic::new(at.clone(), format!("image `{url}` not found in content/"))
-                    .hint(hint),
-            );
-        }
-    }
-    errors.into_result(())
-}
-
-/// Every link to another file of the site must name one: a page (`NAME.html`),
-/// an image of `content/`, or a file the build writes. Links to other sites,
-/// `mailto:` and in-page anchors are not checked.
-pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    for (url, at) in links {
-        let target = url.split(['#', '?']).next().unwrap_or("");
-        if target.is_empty() || target.contains(':') || files.iter().any(|f| f == target) {
-            continue;
-        }
-        let hint = match (
-            target.strip_suffix(".md"),
-            crate::diagnostic::nearest(target, files.iter().map(String::as_str)),
-        ) {
-            (Some(stem), _) if files.iter().any(|f| *f == format!("{stem}.html")) => {
-                format!("link to the page as `{stem}.html`")
-            }
-            (_, Some(best)) => format!("did you mean `{best}`?"),
-            _ => format!(
-                "the site's pages: {}",
-                crate::diagnostic::list(
-                    files.iter().filter(|f| f.ends_with(".html")).map(String::as_str)
-                )
-            ),
-        };
-        errors.push(
-            Diagnostic::new(at.clone(), format!("link to `{url}`, which the site does not have"))
-                .hint(hint),
-        );
-    }
-    errors.into_result(())
 }

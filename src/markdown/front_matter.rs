@@ -43,7 +43,9 @@ pub fn split(path: &std::path::Path, text: &str) -> Result<(FrontMatter, String)
     let Some(rest) = text.strip_prefix("+++\n").or_else(|| text.strip_prefix("+++\r\n")) else {
         return Ok((FrontMatter::default(), text.to_string()));
     };
-    let end = rest.find("\n+++").map(|i| i + 1).ok_or_else(|| {
+    // An empty front matter closes on the line right after it opens.
+    let closing = if rest.starts_with("+++") { Some(0) } else { rest.find("\n+++").map(|i| i + 1) };
+    let end = closing.ok_or_else(|| {
         Diagnostic::new(Location::new(path, 1, 1), "front matter is not closed")
             .hint("end it with a line `+++`")
     })?;

@@ -1,23 +1,28 @@
-//! The markdown stage: content pages with their inline statistics expanded,
-//! ready for both renderers. Inline statistics use Tera:
-//! `{{ stat(name="throughput_32", field="full") }}`. Chart directives and figure
+//! The markdown stage: content pages with their shortcodes expanded
+//! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
+//! [`shortcodes`]), ready for both renderers. Chart directives and figure
 //! references are collected here too ([`directives`]).
 
+pub mod checks;
 pub mod directives;
+mod expand;
 pub mod front_matter;
+pub mod sections;
+pub mod shortcodes;
 
-use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use tera::{Context, Tera, Value};
+
+use expand::Fields;
+pub use expand::SourceMap;
 
 use crate::analysis::Analysis;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, nearest};
-use crate::format;
+use crate::analysis::wording;
+use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 
-/// One content page, with inline statistics replaced by their values.
+/// One content page, with its shortcodes replaced by their text.
 #[derive(Debug, Clone)]
 pub struct Page {
     /// Path relative to the study root (`content/index.md`).
@@ -26,48 +31,14 @@ pub struct Page {
     pub slug: String,
     /// The first heading's text, or the slug.
     pub title: String,
-    /// Markdown after expansion: its line numbers match the original file but
-    /// past each multi-line `caveats()` callout, which `lines` accounts for.
+    /// Markdown after expansion.
     pub markdown: String,
-    /// The line of the original file behind each line of `markdown`.
-    pub lines: LineMap,
+    /// Where each byte of `markdown` comes from in the file.
+    pub source_map: SourceMap,
     /// Captioned tables on earlier pages, so that numbering runs on.
     pub tables_before: usize,
     /// The front matter.
     pub front: front_matter::FrontMatter,
-}
-
-/// Where the expanded Markdown's lines come from: each `caveats()` call
-/// expands to a callout of several lines, which all stand for the call's line,
-/// and moves the lines after it down.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LineMap {
-    /// Per call, in order: its line in the expanded Markdown, its line in the
-    /// original file, and how many lines its expansion adds.
-    calls: Vec<(usize, usize, usize)>,
-}
-
-impl LineMap {
-    /// The line of the original file behind line `line` of the expanded Markdown.
-    pub fn source_line(&self, line: usize) -> usize {
-        let mut added = 0;
-        for &(expanded, source, extra) in &self.calls {
-            if line < expanded {
-                break;
-            }
-            if line <= expanded + extra {
-                return source;
-            }
-            added += extra;
-        }
-        line - added
-    }
-
-    /// The location in the original file `path` of byte `offset` of the expanded Markdown `text`.
-    pub fn locate(&self, path: &std::path::Path, text: &str, offset: usize) -> Location {
-        let at = Location::at_offset(path, text, offset);
-        Location::new(path, self.source_line(at.line), at.column)
-    }
 }
 
 impl Page {
@@ -101,9 +72,6 @@ pub fn options() -> Options {
         | Options::ENABLE_GFM
 }
 
-/// Fields of every metric, formatted, by metric name.
-type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
-
 /// What references in the content may name besides what the content defines.
 #[derive(Debug, Clone, Copy)]
 pub struct Known<'a> {
@@ -115,15 +83,15 @@ pub struct Known<'a> {
     pub pdf: &'a str,
 }
 
-/// Expand the inline statistics of every page. Unknown statistics or fields are
-/// reported at file:line:column with the names that exist.
+/// Expand the shortcodes of every page. Unknown shortcodes, statistics or
+/// fields are reported at file:line:column with the names that exist.
 pub fn expand(
     content: &[SourceFile],
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
     let fields: Fields =
-        analysis.metrics.iter().map(|m| (m.name.clone(), format::metric_fields(m))).collect();
+        analysis.metrics.iter().map(|m| (m.name.clone(), wording::metric_fields(m))).collect();
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
@@ -139,7 +107,7 @@ pub fn expand(
     let mut found = directives::Found::default();
     for page in &mut pages {
         page.tables_before = found.tables.len();
-        match directives::scan(&page.path, &page.markdown, &page.lines) {
+        match directives::scan(&page.path, &page.markdown, &page.source_map) {
             Ok(f) => {
                 found.charts.extend(f.charts);
                 found.tables.extend(f.tables);
@@ -153,10 +121,10 @@ pub fn expand(
     }
     if errors.is_empty() {
         let checks = [
-            directives::check_references(&found.references, &found.charts, &found.tables),
-            directives::check_citations(&found.citations, known.bibliography_keys),
-            directives::check_images(&found.images, known.assets),
-            directives::check_links(&found.links, &site_files(&pages, known, &found.charts)),
+            checks::check_references(&found.references, &found.charts, &found.tables),
+            checks::check_citations(&found.citations, known.bibliography_keys),
+            checks::check_images(&found.images, known.assets),
+            checks::check_links(&found.links, &site_files(&pages, known, &found.charts)),
         ];
         for check in checks {
             if let Err(e) = check {
@@ -200,162 +168,11 @@ fn callout(caveats: &[crate::analysis::Caveat]) -> String {
 
 fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
     let (front, text) = front_matter::split(&file.path, file.text()?)?;
-    let text = text.as_str();
-    check_calls(file, text, fields)?;
-    let mut tera = Tera::default();
-    let name = file.path.display().to_string();
-    tera.register_function("stat", StatFunction(fields.clone()));
-    let callout = caveats.to_string();
-    tera.register_function("caveats", move |_: &HashMap<String, Value>| {
-        Ok(Value::String(callout.clone()))
-    });
-    // `{#` opens heading attributes (`# Title {#id}`) in Markdown but a comment
-    // in Tera: hide it from Tera, with a placeholder of the same length so that
-    // error positions stay right.
-    let protected = text.replace("{#", ATTRIBUTE_OPEN);
-    let rendered = tera
-        .add_raw_template(&name, &protected)
-        .and_then(|_| tera.render(&name, &Context::new()))
-        .map_err(|err| tera_error(file, &err))?
-        .replace(ATTRIBUTE_OPEN, "{#");
+    let (markdown, source_map) = expand::expand(&file.path, &text, fields, caveats)?;
     let slug = file.stem();
     let title =
-        front.title.clone().or_else(|| first_heading(&rendered)).unwrap_or_else(|| slug.clone());
-    let lines = line_map(text, caveats);
-    Ok(Page {
-        path: file.path.clone(),
-        slug,
-        title,
-        markdown: rendered,
-        lines,
-        tables_before: 0,
-        front,
-    })
-}
-
-/// The [`LineMap`] of `text` once each `{{ caveats() }}` is replaced by `callout`.
-fn line_map(text: &str, callout: &str) -> LineMap {
-    let extra = callout.matches('\n').count();
-    let mut calls = Vec::new();
-    let mut from = 0;
-    while let Some(open) = text[from..].find("{{").map(|i| i + from) {
-        let close = text[open..].find("}}").map_or(text.len(), |i| i + open);
-        if text[open..close].contains("caveats(") {
-            let source = text[..open].matches('\n').count() + 1;
-            let added: usize = calls.iter().map(|&(_, _, extra)| extra).sum();
-            calls.push((source + added, source, extra));
-        }
-        from = close;
-    }
-    LineMap { calls }
-}
-
-/// Stands for `{#` while Tera renders a page (two bytes, like `{#`).
-const ATTRIBUTE_OPEN: &str = "\u{1}\u{2}";
-
-/// The `stat(...)` Tera function.
-struct StatFunction(Fields);
-
-impl tera::Function for StatFunction {
-    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
-        let name = args.get("name").and_then(Value::as_str).ok_or("stat() needs name=\"...\"")?;
-        let field = args.get("field").and_then(Value::as_str).unwrap_or("full");
-        let metric = self.0.get(name).ok_or_else(|| format!("unknown statistic `{name}`"))?;
-        let value =
-            metric.get(field).ok_or_else(|| format!("unknown field `{field}` of `{name}`"))?;
-        Ok(Value::String(value.clone()))
-    }
-
-    fn is_safe(&self) -> bool {
-        true
-    }
-}
-
-/// Check every `stat(name=..., field=...)` call before rendering, so each bad
-/// reference is reported at its own line and column.
-fn check_calls(file: &SourceFile, text: &str, fields: &Fields) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    for (offset, args) in stat_calls(text) {
-        let at = |key: &str| {
-            let shift = args.get(key).map_or(0, |(o, _)| *o);
-            Location::at_offset(&file.path, text, offset + shift)
-        };
-        let Some((_, name)) = args.get("name") else {
-            errors.push(
-                Diagnostic::new(at(""), "stat() without a name")
-                    .hint("write stat(name=\"...\", field=\"...\")"),
-            );
-            continue;
-        };
-        let Some(metric) = fields.get(name) else {
-            let names = list(fields.keys().map(String::as_str));
-            let hint = match nearest(name, fields.keys().map(String::as_str)) {
-                Some(best) => format!(
-                    "did you mean `{best}`? the statistics are the [[metrics]] of book.toml: {names}"
-                ),
-                None => format!("the statistics are the [[metrics]] of book.toml: {names}"),
-            };
-            errors.push(
-                Diagnostic::new(at("name"), format!("unknown statistic `{name}`")).hint(hint),
-            );
-            continue;
-        };
-        if let Some((_, field)) = args.get("field")
-            && !metric.contains_key(field.as_str())
-        {
-            errors.push(
-                Diagnostic::new(
-                    at("field"),
-                    format!("unknown field `{field}` of statistic `{name}`"),
-                )
-                .hint(format!("fields: {}", list(metric.keys().copied()))),
-            );
-        }
-    }
-    errors.into_result(())
-}
-
-/// Arguments of one call: name → (offset of the value relative to the call, value).
-type Args = BTreeMap<String, (usize, String)>;
-
-/// Every `stat(` call inside `{{ }}`: its offset and its `key="value"` arguments
-/// (with each value's offset relative to the call).
-fn stat_calls(text: &str) -> Vec<(usize, Args)> {
-    let mut calls = Vec::new();
-    let mut from = 0;
-    while let Some(open) = text[from..].find("{{").map(|i| i + from) {
-        let close = text[open..].find("}}").map_or(text.len(), |i| i + open);
-        let inner = &text[open..close];
-        let mut search = 0;
-        while let Some(call) = inner[search..].find("stat(").map(|i| i + search) {
-            let args_end = inner[call..].find(')').map_or(inner.len(), |i| i + call);
-            calls.push((open + call, parse_args(&inner[call + 5..args_end], 5)));
-            search = args_end;
-        }
-        from = close.max(open + 2);
-    }
-    calls
-}
-
-fn parse_args(args: &str, base: usize) -> Args {
-    let mut out = BTreeMap::new();
-    for part in args.split(',') {
-        let Some((key, value)) = part.split_once('=') else { continue };
-        let value_start =
-            part.find('=').map_or(0, |i| i + 1) + (value.len() - value.trim_start().len());
-        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
-        let part_start = args.find(part).unwrap_or(0);
-        out.insert(key.trim().to_string(), (base + part_start + value_start, value.to_string()));
-    }
-    out
-}
-
-/// A Tera error in a content file as a located diagnostic.
-fn tera_error(file: &SourceFile, err: &tera::Error) -> Diagnostics {
-    let (line, column, message) = crate::diagnostic::tera_error_parts(err);
-    Diagnostic::new(Location::new(&file.path, line.max(1), column), format!("in inline template: {message}"))
-        .hint("inline statistics are written {{ stat(name=\"...\", field=\"...\") }}; to show `{{` literally, wrap the text in {% raw %}...{% endraw %}")
-        .into()
+        front.title.clone().or_else(|| first_heading(&markdown)).unwrap_or_else(|| slug.clone());
+    Ok(Page { path: file.path.clone(), slug, title, markdown, source_map, tables_before: 0, front })
 }
 
 /// The plain text of the first paragraph of `markdown`: the abstract of a paper
@@ -399,6 +216,7 @@ fn first_heading(markdown: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn fields() -> Fields {
         BTreeMap::from([(
@@ -411,22 +229,15 @@ mod tests {
         SourceFile::new("content/a.md", text.as_bytes().to_vec())
     }
 
-    fn expand_page_plain(file: &SourceFile, fields: &Fields) -> Result<Page, Diagnostics> {
-        expand_page(file, fields, "")
-    }
-
     /// Lines after a multi-line `caveats()` callout are located on their line
-    /// of the file, and the callout's lines on the call's line (counted by hand).
+    /// of the file (counted by hand).
     #[test]
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
         let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
         let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
         let err =
-            directives::scan(&page.path, &page.markdown, &page.lines).unwrap_err().to_string();
+            directives::scan(&page.path, &page.markdown, &page.source_map).unwrap_err().to_string();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
-        let expanded: Vec<usize> =
-            (1..=page.markdown.lines().count()).map(|l| page.lines.source_line(l)).collect();
-        assert_eq!(expanded, [1, 2, 3, 3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 10]);
     }
 
     #[test]
@@ -436,46 +247,21 @@ mod tests {
     }
 
     #[test]
-    fn expands_stat_calls() {
-        let page = expand_page_plain(
-            &file("# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n"),
-            &fields(),
-        )
-        .unwrap();
-        assert_eq!(page.markdown, "# T\n\nUp +8.8%.\n");
-        assert_eq!(page.title, "T");
-    }
-
-    #[test]
-    fn unknown_statistic_is_located_and_lists_names() {
-        let err = expand_page_plain(&file("a\nb {{ stat(name=\"tq\") }}\n"), &fields())
+    fn expands_stat_calls_below_front_matter() {
+        let text = "+++\ntitle = \"F\"\n+++\n# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n";
+        let page = expand_page(&file(text), &fields(), "").unwrap();
+        assert_eq!(page.markdown, "\n\n\n# T\n\nUp +8.8%.\n");
+        assert_eq!(page.title, "F");
+        let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("content/a.md:2:16: unknown statistic `tq`"), "{err}");
-        assert!(err.contains("did you mean `tp`?"), "{err}");
+        assert!(err.starts_with("content/a.md:3:15: unknown statistic `x`"), "{err}");
     }
 
     #[test]
-    fn unknown_field_lists_fields() {
-        let err = expand_page_plain(&file("{{ stat(name=\"tp\", field=\"delta\") }}"), &fields())
-            .unwrap_err()
-            .to_string();
-        assert!(err.starts_with("content/a.md:1:26: unknown field `delta`"), "{err}");
-        assert!(err.contains("`full`, `value`"), "{err}");
-    }
-
-    #[test]
-    fn heading_attributes_are_not_tera_comments() {
-        let page = expand_page_plain(&file("# T {#t only=page}\n\nTable: x {#tbl-a}\n"), &fields())
-            .unwrap();
-        assert_eq!(page.markdown, "# T {#t only=page}\n\nTable: x {#tbl-a}\n");
-    }
-
-    #[test]
-    fn tera_syntax_errors_are_located() {
-        let err = expand_page_plain(&file("ok\n{{ stat(name=\"tp\" }}\n"), &fields())
-            .unwrap_err()
-            .to_string();
-        assert!(err.starts_with("content/a.md:2:"), "{err}");
+    fn heading_attributes_and_braces_are_text() {
+        let text = "# T {#t only=page}\n\nTable: x {#tbl-a} { a } {#\n";
+        let page = expand_page(&file(text), &fields(), "").unwrap();
+        assert_eq!(page.markdown, text);
     }
 }

@@ -23,8 +23,7 @@ const MAX_ERRORS: usize = 20;
 struct Part {
     start: usize,
     path: PathBuf,
-    markdown: String,
-    lines: crate::markdown::LineMap,
+    source_map: crate::markdown::SourceMap,
     markup: Markup,
 }
 
@@ -61,8 +60,8 @@ pub struct PaperInputs<'a> {
     pub fonts: &'a [SourceFile],
     /// The font families book.toml asks for (`[paper] fonts`).
     pub families: &'a [String],
-    /// book.toml itself, to point at a family no font has.
-    pub config: &'a SourceFile,
+    /// Where each value of book.toml is, to point at a family no font has.
+    pub book_at: &'a crate::config::spans::Locations,
 }
 
 /// The paper as a Typst project, before it is compiled: what `report typst` writes.
@@ -137,7 +136,7 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
         for &offset in &markup.dropped_html {
             warnings.push(
                 Diagnostic::new(
-                    page.lines.locate(&page.path, &page.markdown, offset),
+                    page.source_map.locate(&page.path, offset),
                     "HTML has no PDF form and was left out of the paper",
                 )
                 .hint("use Markdown instead of HTML for content that should be in both outputs"),
@@ -146,8 +145,7 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
         parts.push(Part {
             start: content.len(),
             path: page.path.clone(),
-            markdown: page.markdown.clone(),
-            lines: page.lines.clone(),
+            source_map: page.source_map.clone(),
             markup: markup.clone(),
         });
         content.push_str(&markup.text);
@@ -180,17 +178,10 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
 
 /// Point an error about a family of `[paper] fonts` at the family in book.toml.
 fn locate_family(error: &TypstError, inputs: &PaperInputs) -> Diagnostic {
-    let text = inputs.config.text().unwrap_or_default();
-    let family = inputs.families.get(error.offset).map(String::as_str).unwrap_or_default();
-    // The family as written after the `fonts` key, in either kind of quotes.
-    let after = text.find("fonts").unwrap_or(0);
-    let offset = [format!("\"{family}\""), format!("'{family}'")]
-        .iter()
-        .filter_map(|quoted| text[after..].find(quoted.as_str()))
-        .min()
-        .map_or(0, |i| after + i + 1);
-    Diagnostic::new(Location::at_offset(&inputs.config.path, text, offset), error.message.clone())
-        .hint(error.hints.join("; "))
+    // The error's offset is the family's index in `[paper] fonts`.
+    let file = Location::file("book.toml");
+    let at = inputs.book_at.or(&format!("paper.fonts.{}", error.offset), &file);
+    Diagnostic::new(at, error.message.clone()).hint(error.hints.join("; "))
 }
 
 /// Point a Typst error at the Markdown or template line behind it.
@@ -201,7 +192,7 @@ fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Di
             match part {
                 Some(p) => {
                     let md = p.markup.markdown_offset(error.offset - p.start);
-                    p.lines.locate(&p.path, &p.markdown, md)
+                    p.source_map.locate(&p.path, md)
                 }
                 None => Location::file("content"),
             }
@@ -237,15 +228,13 @@ mod tests {
             Part {
                 start: 0,
                 path: "content/a.md".into(),
-                markdown: first.into(),
-                lines: Default::default(),
+                source_map: crate::markdown::SourceMap::identity(first),
                 markup: m1.clone(),
             },
             Part {
                 start: m1.text.len(),
                 path: "content/b.md".into(),
-                markdown: second.into(),
-                lines: Default::default(),
+                source_map: crate::markdown::SourceMap::identity(second),
                 markup: m2.clone(),
             },
         ];

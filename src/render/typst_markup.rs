@@ -8,6 +8,7 @@ use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd}
 
 use super::Refs;
 use crate::markdown::directives::{self, Segment};
+use crate::markdown::{checks, sections};
 
 /// Typst markup converted from one Markdown text.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -69,7 +70,7 @@ pub fn string(text: &str) -> String {
 /// Convert the Markdown `source` to Typst markup; chart blocks become numbered
 /// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
 pub fn convert(source: &str, refs: &Refs) -> Markup {
-    let events = directives::for_output(directives::events(source), directives::Output::Paper);
+    let events = sections::for_output(directives::events(source), sections::Output::Paper);
     let captions = directives::table_captions(&events);
     let mut converter = Converter { refs: Some(*refs), ..Converter::default() };
     for (i, (event, range)) in events.into_iter().enumerate() {
@@ -163,7 +164,7 @@ impl Converter<'_> {
     /// A chart block as a numbered figure with alt text and caption.
     fn figure(&mut self, body: &str) {
         let chart =
-            directives::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
+            sections::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
         if let Some(chart) = chart {
             let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
             let figure = format!(
@@ -226,7 +227,7 @@ impl Converter<'_> {
                 self.in_heading = true;
                 let depth = heading_depth(level);
                 self.push(&format!("{} ", "=".repeat(depth)));
-                if let Some(title) = directives::heading_attr(&attrs, "paper") {
+                if let Some(title) = sections::heading_attr(&attrs, "paper") {
                     self.push(&escape(&title.replace('_', " ")));
                     self.heading_replaced = true;
                 }
@@ -337,7 +338,7 @@ impl Converter<'_> {
             TagEnd::Image => {
                 let alt = self.image_alt.take().unwrap_or_default();
                 let url = std::mem::take(&mut self.image_url);
-                if directives::is_remote(&url) {
+                if checks::is_remote(&url) {
                     self.push(&format!("#link({})[{}]", string(&url), escape(&alt)));
                 } else {
                     self.push(&format!("#image({}, alt: {})", string(&url), string(&alt)));

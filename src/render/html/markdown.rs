@@ -10,12 +10,13 @@ use super::super::Refs;
 use crate::charts::Chart;
 use crate::charts::svg::escape;
 use crate::markdown::directives::{self, Segment};
+use crate::markdown::sections;
 
 /// Markdown to HTML, with headings one level down (the page title is the
 /// `<h1>`), every heading anchored, chart blocks replaced by their figures,
 /// captioned tables numbered, and references and citations resolved.
 pub fn to_html(source: &str, refs: Refs) -> String {
-    let all = directives::for_output(directives::events(source), directives::Output::Page);
+    let all = sections::for_output(directives::events(source), sections::Output::Page);
     let captions = directives::table_captions(&all);
     let anchors = anchors(&all);
     let mut events: Vec<Event> = Vec::new();
@@ -101,7 +102,7 @@ fn is_directive(lang: &str) -> bool {
 /// The HTML of a ```` ```chart ```` or ```` ```environments ```` block.
 fn directive(lang: &str, body: &str, refs: &Refs) -> String {
     match lang {
-        "chart" => directives::chart_id(body)
+        "chart" => sections::chart_id(body)
             .and_then(|id| refs.charts.get(&id))
             .map(figure)
             .unwrap_or_default(),

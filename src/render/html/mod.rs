@@ -155,6 +155,14 @@ fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>
         sources.iter().map(|(n, (_, p))| (n.clone(), p.clone())).collect();
     check_cycles(&sources)?;
     let mut tera = Tera::default();
+    // Templates see the study, nothing of the machine: `get_env` would publish
+    // its environment (CI secrets included). Tera reads no files itself: the
+    // templates are added from memory, so `include` names only them.
+    tera.register_function("get_env", |_: &std::collections::HashMap<String, tera::Value>| {
+        Err(tera::Error::msg(
+            "`get_env` is not available: templates cannot read the build machine's environment",
+        ))
+    });
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_templates(sources.into_iter().map(|(name, (text, _))| (name, text)))
         .map_err(|err| template_error(&err, &names))?;
@@ -231,5 +239,35 @@ mod tests {
     #[test]
     fn built_in_templates_parse() {
         assert!(templates(&[]).is_ok());
+    }
+
+    fn render_override(text: &str) -> String {
+        let file = SourceFile::new("templates/page.html", text.as_bytes().to_vec());
+        let (tera, names) = match templates(&[file]) {
+            Ok(loaded) => loaded,
+            Err(err) => return err.to_string(),
+        };
+        match tera.render("page.html", &Context::new()) {
+            Ok(html) => html,
+            Err(err) => template_error(&err, &names).to_string(),
+        }
+    }
+
+    /// A template cannot publish the build machine's environment.
+    #[test]
+    fn get_env_fails_at_the_template() {
+        let err = render_override("<p>{{ get_env(name=\"HOME\") }}</p>");
+        assert!(
+            err.starts_with("templates/page.html: template: `get_env` is not available"),
+            "{err}"
+        );
+        assert!(!err.contains(&std::env::var("HOME").unwrap_or("/root".into())), "{err}");
+    }
+
+    /// `include` names loaded templates only, never a file of the machine.
+    #[test]
+    fn templates_read_no_files() {
+        let err = render_override("{% include \"/etc/hostname\" %}");
+        assert!(err.contains("/etc/hostname") && err.contains("not found"), "{err}");
     }
 }

@@ -1,0 +1,163 @@
+//! The checks of what the content refers to: every figure, table, citation,
+//! image and link must name something the study has.
+
+use super::directives::RefKind;
+use crate::charts::spec::ChartSpec;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+/// Chart and table ids must be unique and every reference must name one.
+pub fn check_references(
+    references: &[(RefKind, String, Location)],
+    charts: &[ChartSpec],
+    tables: &[Option<String>],
+) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let mut seen: std::collections::BTreeMap<&str, &ChartSpec> = std::collections::BTreeMap::new();
+    for spec in charts {
+        if let Some(first) = seen.insert(&spec.id, spec) {
+            let at = spec.at();
+            let first_at = first.location.as_ref().map(|l| l.to_string()).unwrap_or_default();
+            errors.push(
+                Diagnostic::new(at, format!("two charts have the id `{}`", spec.id))
+                    .hint(format!("the first is at {first_at}; give each chart a unique id")),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return errors.into_result(());
+    }
+    let figures: Vec<&str> = charts.iter().map(|c| c.id.as_str()).collect();
+    let table_ids: Vec<&str> = tables.iter().flatten().map(String::as_str).collect();
+    for (kind, id, at) in references {
+        let (ids, prefix, what) = match kind {
+            RefKind::Figure => (&figures, "fig", "figures are the ids of ```chart blocks"),
+            RefKind::Table => (
+                &table_ids,
+                "tbl",
+                "tables are named by a caption `Table: ... {#tbl-ID}` after them",
+            ),
+        };
+        if !ids.contains(&id.as_str()) {
+            let names = crate::diagnostic::list(ids.iter().copied());
+            let hint = match crate::diagnostic::nearest(id, ids.iter().copied()) {
+                Some(best) => format!("did you mean `@{prefix}-{best}`? {what}: {names}"),
+                None => format!("{what}: {names}"),
+            };
+            let noun = if *kind == RefKind::Figure { "figure" } else { "table" };
+            errors.push(
+                Diagnostic::new(at.clone(), format!("unknown {noun} `@{prefix}-{id}`")).hint(hint),
+            );
+        }
+    }
+    errors.into_result(())
+}
+
+/// Every cited key must be in the bibliography.
+pub fn check_citations(
+    citations: &[(Vec<String>, Location)],
+    keys: Option<&[String]>,
+) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (group, at) in citations {
+        for key in group {
+            match keys {
+                None => errors.push(
+                    Diagnostic::new(
+                        at.clone(),
+                        format!("citation `@{key}` but the study has no bibliography"),
+                    )
+                    .hint("add the entry to content/references.bib (BibTeX)"),
+                ),
+                Some(keys) if !keys.contains(key) => {
+                    let names = crate::diagnostic::list(keys.iter().map(String::as_str));
+                    let hint =
+                        match crate::diagnostic::nearest(key, keys.iter().map(String::as_str)) {
+                            Some(best) => format!(
+                                "did you mean `@{best}`? keys in content/references.bib: {names}"
+                            ),
+                            None => format!("add it to content/references.bib; its keys: {names}"),
+                        };
+                    errors.push(
+                        Diagnostic::new(at.clone(), format!("unknown citation key `@{key}`"))
+                            .hint(hint),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    errors.into_result(())
+}
+
+/// True for an image URL that points at another site.
+pub fn is_remote(url: &str) -> bool {
+    url.starts_with("http://") || url.starts_with("https://") || url.starts_with("data:")
+}
+
+/// Every local image must be a file in `content/`.
+pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (url, at) in images.iter().filter(|(url, _)| !is_remote(url)) {
+        if url.starts_with('/') || url.split('/').any(|part| part == "..") {
+            errors.push(
+                Diagnostic::new(at.clone(), format!("image `{url}` is outside the content folder"))
+                    .hint("put the image in content/ and refer to it by its file name"),
+            );
+        } else if !assets.contains(url) {
+            let hint = match crate::diagnostic::nearest(url, assets.iter().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "put the image in content/ (png, jpg, gif, svg or webp)".to_string(),
+            };
+            errors.push(
+                Diagnostic::new(at.clone(), format!("image `{url}` not found in content/"))
+                    .hint(hint),
+            );
+        }
+    }
+    errors.into_result(())
+}
+
+/// Every link to another file of the site must name one: a page (`NAME.html`),
+/// an image of `content/`, or a file the build writes. Links to other sites,
+/// `mailto:` and in-page anchors are not checked.
+pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (url, at) in links {
+        let target = url.split(['#', '?']).next().unwrap_or("");
+        if target.is_empty() || target.contains(':') || files.iter().any(|f| f == target) {
+            continue;
+        }
+        let hint = match (
+            target.strip_suffix(".md"),
+            crate::diagnostic::nearest(target, files.iter().map(String::as_str)),
+        ) {
+            (Some(stem), _) if files.iter().any(|f| *f == format!("{stem}.html")) => {
+                format!("link to the page as `{stem}.html`")
+            }
+            (_, Some(best)) => format!("did you mean `{best}`?"),
+            _ => format!(
+                "the site's pages: {}",
+                crate::diagnostic::list(
+                    files.iter().filter(|f| f.ends_with(".html")).map(String::as_str)
+                )
+            ),
+        };
+        errors.push(
+            Diagnostic::new(at.clone(), format!("link to `{url}`, which the site does not have"))
+                .hint(hint),
+        );
+    }
+    errors.into_result(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_figures_are_located() {
+        let refs = [(RefKind::Figure, "b".to_string(), Location::new("c.md", 1, 7))];
+        let err = check_references(&refs, &[], &[]).unwrap_err().to_string();
+        assert!(err.starts_with("c.md:1:7: unknown figure `@fig-b`"), "{err}");
+    }
+}
