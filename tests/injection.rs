@@ -59,7 +59,7 @@ fn hostile_text_is_shown_never_run() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: common::regressions("injection"), ..ProptestConfig::default() })]
 
     /// Escaping for HTML and SVG round-trips: decoding the five entities gives back the text.
     #[test]

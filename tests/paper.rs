@@ -114,7 +114,7 @@ fn token() -> impl Strategy<Value = &'static str> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: common::regressions("paper"), ..ProptestConfig::default() })]
 
     /// Whatever the author writes (and the markdown stage accepts), the Typst compiles.
     #[test]

@@ -106,3 +106,13 @@ pub fn edit(root: &Path, file: &str, from: &str, to: &str) {
     assert!(text.contains(from), "`{from}` not in {file}");
     fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
+
+/// Where the property tests of `tests/NAME.rs` keep their failure seeds:
+/// `proptest-regressions/tests/NAME.txt`, committed, so that every run first
+/// replays each case that ever failed. (proptest's default looks for a lib.rs
+/// or main.rs above the source file, and tests/ has none.)
+pub fn regressions(test: &str) -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
+    let path = repo().join("proptest-regressions/tests").join(format!("{test}.txt"));
+    let path: &'static str = Box::leak(path.to_str().unwrap().to_owned().into_boxed_str());
+    Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(path)))
+}
