@@ -1,6 +1,8 @@
 //! The shipped study's site in a real browser: Debian's Chromium driven by
 //! playwright-core, axe-core for accessibility and vnu-jar for HTML validity
-//! (tests/browser/check.mjs). Screenshots go to target/screenshots/.
+//! (tests/browser/check.mjs), with every `<details>` open. Any axe violation,
+//! whatever its impact, fails, and so does a vnu run that exits non-zero.
+//! Screenshots go to target/screenshots/.
 
 mod common;
 
@@ -39,4 +41,5 @@ fn the_site_passes_in_a_real_browser() {
     let report = String::from_utf8_lossy(&check.stdout);
     assert!(check.status.success(), "{report}\n{}", String::from_utf8_lossy(&check.stderr));
     assert!(report.contains("\"failures\": []"), "{report}");
+    assert!(report.contains("\"violations\": 0,"), "{report}");
 }

@@ -5,9 +5,12 @@
 //   node check.mjs SITE_DIR SCREENSHOT_DIR
 //
 // Serves SITE_DIR on 127.0.0.1 under the sub-path /study/, loads every page at
-// 375 px and 1440 px in light and dark themes, and fails (exit 1) on console
-// errors, failed requests, broken links or assets, cards that differ from
-// stats.json, serious or critical axe violations, or any vnu error.
+// 360, 375, 1440 and 1920 px in light and dark themes, opens every <details>
+// (the data tables), and fails (exit 1) on console errors, failed requests,
+// broken links or assets, cards that differ from stats.json, any axe violation
+// (every impact: minor, moderate, serious, critical), any vnu error or a vnu
+// run that exits non-zero. The JSON report counts the axe violations by
+// impact and lists each with its rule, the nodes' selectors and HTML.
 
 import { createServer } from "node:http";
 import { readFile, readdir, stat, mkdir } from "node:fs/promises";
@@ -23,6 +26,7 @@ const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": 
   ".json": "application/json", ".csv": "text/csv", ".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg" };
 const failures = [];
 const fail = (message) => failures.push(message);
+const axeViolations = [];
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, "http://localhost");
@@ -66,6 +70,7 @@ for (const page of pages) {
         if (!r.url().startsWith(origin) && !r.url().startsWith("data:")) fail(`${label}: external request to ${r.url()}`);
       });
       await tab.goto(origin + BASE + page, { waitUntil: "networkidle" });
+      await openDetails(tab, label);
       bytes = await tab.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
         .reduce((sum, e) => sum + (e.decodedBodySize || 0), 0));
       weights[page] = Math.max(weights[page] ?? 0, bytes);
@@ -82,6 +87,15 @@ for (const page of pages) {
       await context.close();
     }
   }
+}
+
+// Every <details> open, so that the checks and screenshots see the tables too.
+async function openDetails(tab, label) {
+  await tab.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+  await tab.waitForLoadState("networkidle");
+  await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const closed = await tab.evaluate(() => document.querySelectorAll("details:not([open])").length);
+  if (closed) fail(`${label}: ${closed} <details> would not open`);
 }
 
 async function checkCards(tab, label) {
@@ -113,8 +127,10 @@ async function checkLinks(tab, label) {
 async function checkAxe(tab, label) {
   await tab.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
   const result = await tab.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  for (const v of result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
-    fail(`${label}: axe ${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`);
+  for (const v of result.violations) {
+    const nodes = v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html }));
+    axeViolations.push({ where: label, impact: v.impact, id: v.id, help: v.help, nodes });
+    fail(`${label}: axe ${v.impact} ${v.id}: ${v.help} (${nodes.length} nodes: ${nodes.map((n) => n.target).join(", ")})`);
   }
 }
 
@@ -145,9 +161,24 @@ for (const page of pages) {
 await browser.close();
 server.close();
 
+// vnu exits 1 when it finds an error; any other non-zero status, or output
+// that is not its JSON, is a checker that did not run, and fails too.
 const vnu = spawnSync("java", ["-jar", require.resolve("vnu-jar/build/dist/vnu.jar"), "--errors-only", "--format", "json", ...pages.map((p) => join(siteDir, p))], { encoding: "utf8" });
-const messages = JSON.parse(vnu.stderr || vnu.stdout || '{"messages":[]}').messages ?? [];
-for (const m of messages) fail(`vnu: ${m.url?.split("/").pop()}:${m.lastLine}:${m.firstColumn ?? m.lastColumn}: ${m.message}`);
+if (vnu.error) {
+  fail(`vnu: could not run java: ${vnu.error.message}`);
+} else {
+  let messages = [];
+  try {
+    messages = JSON.parse(vnu.stderr || vnu.stdout).messages ?? [];
+  } catch {
+    fail(`vnu: no JSON report: ${`${vnu.stderr}\n${vnu.stdout}`.trim().slice(0, 2000)}`);
+  }
+  for (const m of messages) fail(`vnu: ${m.url?.split("/").pop()}:${m.lastLine}:${m.firstColumn ?? m.lastColumn}: ${m.message}`);
+  if (vnu.status !== 0) fail(`vnu: exit status ${vnu.status ?? `killed by ${vnu.signal}`}`);
+}
 
-console.log(JSON.stringify({ pages, weights, failures }, null, 2));
+const impacts = {};
+for (const v of axeViolations) impacts[v.impact] = (impacts[v.impact] ?? 0) + 1;
+const axe = { violations: axeViolations.length, impacts, list: axeViolations };
+console.log(JSON.stringify({ pages, weights, axe, failures }, null, 2));
 process.exit(failures.length ? 1 : 0);
