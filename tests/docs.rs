@@ -56,7 +56,7 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
                 let key = rename.unwrap_or_else(|| {
                     if item.kebab { name.replace('_', "-") } else { name.to_string() }
                 });
-                let ty = ty.trim().trim_end_matches(',').to_string();
+                let ty = unspan(ty.trim().trim_end_matches(','));
                 let required =
                     !ty.starts_with("Option<") && !attrs.iter().any(|a| a.contains("default"));
                 if !skip {
@@ -77,6 +77,32 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
         }
     }
     items
+}
+
+/// The type with every `Spanned<T>` (also `toml::Spanned<T>` or
+/// `serde_spanned::Spanned<T>`) replaced by `T`: a span is where a key was
+/// written, not part of what the reader writes.
+fn unspan(ty: &str) -> String {
+    let mut ty = ty.replace(' ', "").replace(',', ", ");
+    while let Some(start) = ty.find("Spanned<") {
+        let path = ty[..start].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        let from = path.map_or(0, |i| i + 1);
+        let open = start + "Spanned<".len();
+        let mut depth = 1;
+        let close = open
+            + ty[open..]
+                .find(|c| {
+                    depth += match c {
+                        '<' => 1,
+                        '>' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .expect("balanced <>");
+        ty = format!("{}{}{}", &ty[..from], &ty[open..close], &ty[close + 1..]);
+    }
+    ty
 }
 
 fn kebab(name: &str) -> String {
@@ -142,8 +168,22 @@ const CHART_SECTIONS: [(&str, &str); 4] = [
     ("`x-scale` and `y-scale`", "Scale"),
 ];
 
+/// Reads a source file of the repository.
+fn read(path: &str) -> String {
+    fs::read_to_string(common::repo().join(path)).unwrap()
+}
+
 fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -> String {
-    let read = |path: &str| fs::read_to_string(common::repo().join(path)).unwrap();
+    generate_with(&read, source, title, intro, sections)
+}
+
+fn generate_with(
+    read: &dyn Fn(&str) -> String,
+    source: &str,
+    title: &str,
+    intro: &str,
+    sections: &[(&str, &str)],
+) -> String {
     let mut items = BTreeMap::new();
     for path in source.split(' ') {
         items.extend(parse(&read(path)));
@@ -177,24 +217,110 @@ fn generate(source: &str, title: &str, intro: &str, sections: &[(&str, &str)]) -
     out
 }
 
+/// Compares the committed file with the generated text; only with
+/// `UPDATE_DOCS=1` writes the generated text instead (and passes).
 fn check(path: &str, generated: String) {
     let path = common::repo().join(path);
-    if std::env::var_os("UPDATE_DOCS").is_some() {
+    if std::env::var("UPDATE_DOCS").as_deref() == Ok("1") {
         fs::write(&path, &generated).unwrap();
+        eprintln!("UPDATE_DOCS=1: wrote {}", path.display());
+        return;
     }
-    let current = fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        current == generated,
-        "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`",
-        path.display()
+    let committed = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{}: {e}; run `UPDATE_DOCS=1 cargo test --test docs`", path.display())
+    });
+    if committed != generated {
+        let (line, (old, new)) = committed
+            .lines()
+            .chain(std::iter::repeat("<end of file>"))
+            .zip(generated.lines().chain(std::iter::repeat("<end of file>")))
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+            .unwrap();
+        panic!(
+            "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`.\n\
+             First difference at line {}:\n  committed: {old}\n  generated: {new}",
+            path.display(),
+            line + 1
+        );
+    }
+}
+
+const BOOK_INTRO: &str =
+    "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
+const BOOK_SOURCES: &str = "src/config/mod.rs src/config/data.rs src/config/metrics.rs";
+
+#[test]
+fn book_toml_reference_is_generated_from_config_doc_comments() {
+    check(
+        "docs/book-toml.md",
+        generate(BOOK_SOURCES, "book.toml reference", BOOK_INTRO, &BOOK_SECTIONS),
     );
 }
 
 #[test]
-fn book_toml_reference_is_generated_from_config_doc_comments() {
-    let intro = "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
-    let sources = "src/config/mod.rs src/config/data.rs src/config/metrics.rs";
-    check("docs/book-toml.md", generate(sources, "book.toml reference", intro, &BOOK_SECTIONS));
+fn spanned_types_read_as_their_inner_type() {
+    for (ty, plain) in [
+        ("Spanned<String>", "String"),
+        ("toml::Spanned<PathBuf>", "PathBuf"),
+        ("serde_spanned::Spanned<bool>", "bool"),
+        ("Option<Spanned<f64>>", "Option<f64>"),
+        ("Option<toml::Spanned<Vec<String>>>", "Option<Vec<String>>"),
+        ("Vec<Spanned<String>>", "Vec<String>"),
+        ("Spanned<Vec<Spanned<String>>>", "Vec<String>"),
+        ("BTreeMap<String, Spanned<FilterValue>>", "BTreeMap<String, FilterValue>"),
+        ("BTreeMap<String,toml::Spanned<Location>>", "BTreeMap<String, Location>"),
+        ("Option<String>", "Option<String>"),
+    ] {
+        assert_eq!(unspan(ty), plain, "{ty}");
+    }
+}
+
+/// Every field's type `T` wrapped as the config may come to write it:
+/// `Option<Spanned<T>>`, `Vec<Spanned<T>>`, `toml::Spanned<T>`.
+fn spanned_fields(source: String) -> String {
+    let mut out = String::new();
+    for line in source.lines() {
+        let trimmed = line.trim_start();
+        let field = trimmed.starts_with("pub ")
+            && !trimmed.starts_with("pub fn")
+            && !trimmed.starts_with("pub struct")
+            && !trimmed.starts_with("pub enum")
+            && line.trim_end().ends_with(',');
+        match line.split_once(": ").filter(|_| field) {
+            Some((name, ty)) => {
+                let ty = ty.trim_end().trim_end_matches(',');
+                let wrapped = if let Some(t) = ty.strip_prefix("Option<") {
+                    format!("Option<Spanned<{t}>")
+                } else if let Some(t) = ty.strip_prefix("Vec<") {
+                    format!("Vec<Spanned<{t}>")
+                } else {
+                    format!("toml::Spanned<{ty}>")
+                };
+                out.push_str(&format!("{name}: {wrapped},\n"));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn spanned_fields_do_not_change_the_generated_docs() {
+    let spanned = |path: &str| spanned_fields(read(path));
+    assert!(spanned("src/config/mod.rs").contains("Spanned<"), "the rewrite wrapped no field");
+    let (title, sections) = ("book.toml reference", &BOOK_SECTIONS);
+    assert_eq!(
+        generate_with(&spanned, BOOK_SOURCES, title, BOOK_INTRO, sections),
+        generate(BOOK_SOURCES, title, BOOK_INTRO, sections)
+    );
+    assert_eq!(
+        generate_with(&spanned, "src/charts/spec.rs", "Chart directives", "", &CHART_SECTIONS),
+        generate("src/charts/spec.rs", "Chart directives", "", &CHART_SECTIONS)
+    );
 }
 
 #[test]
