@@ -251,10 +251,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
         let at = spans.locations(&format!("data.{name}.derive"), locate);
         for expression in dataset.derive.keys() {
             if let Some(location) = at.get(expression) {
-                // Past the opening quote: errors point into the expression.
-                let column = location.column + 1;
-                let location = Location::new(path, location.line, column);
-                dataset.derive_at.insert(expression.clone(), location);
+                dataset.derive_at.insert(expression.clone(), location.clone());
             }
         }
     }
@@ -375,10 +372,10 @@ label = "A"
         );
         let config = parse(Path::new("book.toml"), &text.replace("candidate = \"baseline\"\n", ""));
         let err = config.unwrap_err().to_string();
-        assert!(err.starts_with("book.toml:19:8: metric `m` is defined twice"), "{err}");
+        assert!(err.starts_with("book.toml:19:9: metric `m` is defined twice"), "{err}");
         let err = parse(Path::new("book.toml"), &text).unwrap_err().to_string();
         assert!(
-            err.contains("book.toml:24:13: candidate `baseline` is not an environment"),
+            err.contains("book.toml:24:14: candidate `baseline` is not an environment"),
             "{err}"
         );
         let text = text
@@ -387,6 +384,6 @@ label = "A"
         let config = parse(Path::new("book.toml"), &text).unwrap();
         assert_eq!(config.data["other"].derive_at["rate"].to_string(), "book.toml:11:20");
         assert_eq!(config.data["runs"].derive_at["rate"].to_string(), "book.toml:9:20");
-        assert_eq!(config.metrics[1].at.get("value").unwrap().to_string(), "book.toml:22:9");
+        assert_eq!(config.metrics[1].at.get("value").unwrap().to_string(), "book.toml:22:10");
     }
 }

@@ -15,13 +15,16 @@ use crate::diagnostic::Location;
 /// The byte span of every value of a TOML document by its dotted path:
 /// `metrics.2.name`, `data.runs.derive.rate`, `paper.fonts.0`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Spans(BTreeMap<String, Range<usize>>);
+pub struct Spans {
+    spans: BTreeMap<String, Range<usize>>,
+    text: String,
+}
 
 impl Spans {
     /// Parse `text` into a `T` and the spans of its values.
     pub fn parse<T: DeserializeOwned>(text: &str) -> Result<(T, Spans), toml::de::Error> {
         let table = DeTable::parse(text)?;
-        let mut spans = Spans::default();
+        let mut spans = Spans { spans: BTreeMap::new(), text: text.to_string() };
         spans.walk("", table.get_ref());
         let value = T::deserialize(toml::de::Deserializer::from(table))?;
         Ok((value, spans))
@@ -35,7 +38,15 @@ impl Spans {
     }
 
     fn value(&mut self, path: String, value: &toml::Spanned<DeValue<'_>>) {
+        let mut span = value.span();
         match value.get_ref() {
+            // A string's location is its first character, past the quotes.
+            DeValue::String(_) => {
+                let quotes = self.text.get(span.clone()).map_or(0, |raw| {
+                    if raw.starts_with("\"\"\"") || raw.starts_with("\'\'\'") { 3 } else { 1 }
+                });
+                span.start = (span.start + quotes).min(span.end);
+            }
             DeValue::Table(table) => self.walk(&path, table),
             DeValue::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
@@ -44,7 +55,7 @@ impl Spans {
             }
             _ => {}
         }
-        self.0.insert(path, value.span());
+        self.spans.insert(path, span);
     }
 
     /// The locations of the values under `prefix` (`""` for all), keyed by
@@ -52,7 +63,7 @@ impl Spans {
     pub fn locations(&self, prefix: &str, locate: impl Fn(Range<usize>) -> Location) -> Locations {
         let start = if prefix.is_empty() { String::new() } else { format!("{prefix}.") };
         let found = self
-            .0
+            .spans
             .range(start.clone()..)
             .take_while(|(path, _)| path.starts_with(&start))
             .map(|(path, span)| (path[start.len()..].to_string(), locate(span.clone())));
@@ -101,13 +112,13 @@ mod tests {
         let at =
             spans.locations("", |span| Location::at_offset("b.toml".as_ref(), text, span.start));
         let show = |path: &str| at.get(path).map(ToString::to_string);
-        assert_eq!(show("metrics.0.name").as_deref(), Some("b.toml:2:8"));
-        assert_eq!(show("metrics.1.name").as_deref(), Some("b.toml:4:8"));
-        assert_eq!(show("paper.fonts.1").as_deref(), Some("b.toml:6:15"));
+        assert_eq!(show("metrics.0.name").as_deref(), Some("b.toml:2:9"));
+        assert_eq!(show("metrics.1.name").as_deref(), Some("b.toml:4:9"));
+        assert_eq!(show("paper.fonts.1").as_deref(), Some("b.toml:6:16"));
         let metric = spans.locations("metrics.1", |span| {
             Location::at_offset("b.toml".as_ref(), text, span.start)
         });
-        assert_eq!(metric.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:8"));
+        assert_eq!(metric.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:9"));
         assert_eq!(metric.get("metrics.1.name"), None);
     }
 

@@ -129,7 +129,7 @@ fn span(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
     let len = if quoted {
         rest[1..].find('"').map_or(rest.len(), |i| i + 2)
     } else {
-        rest.find(|c: char| c.is_whitespace() || ",;)]}".contains(c)).unwrap_or(rest.len())
+        rest.find(|c: char| c.is_whitespace() || ",;)]}\"'".contains(c)).unwrap_or(rest.len())
     };
     let begin = start_of_line + start;
     begin..begin + len.max(rest.chars().next().map_or(0, char::len_utf8))

@@ -225,32 +225,36 @@ pub fn scan(
                 }
             }
             Event::Text(text) if !in_code => {
-                let mut offset = range.start;
-                for segment in split(&text) {
-                    let (kind, id) = match segment {
-                        Segment::Text(t) => {
-                            offset += t.len();
-                            continue;
-                        }
-                        Segment::Figure(id) => (RefKind::Figure, id),
-                        Segment::Table(id) => (RefKind::Table, id),
-                        Segment::Cite(keys) => {
-                            let at = map.locate(path, offset);
-                            offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
-                            found
-                                .citations
-                                .push((keys.iter().map(|k| k.to_string()).collect(), at));
-                            continue;
-                        }
-                    };
-                    found.references.push((kind, id.to_string(), map.locate(path, offset)));
-                    offset += id.len() + 5;
-                }
+                references_in(&text, range.start, &|offset| map.locate(path, offset), &mut found)
             }
             _ => {}
         }
     }
     errors.into_result(found)
+}
+
+/// Record the figure, table and citation references of one text event that
+/// starts at byte `start`; `locate` turns an offset into a location.
+fn references_in(text: &str, start: usize, locate: &dyn Fn(usize) -> Location, found: &mut Found) {
+    let mut offset = start;
+    for segment in split(text) {
+        let (kind, id) = match segment {
+            Segment::Text(t) => {
+                offset += t.len();
+                continue;
+            }
+            Segment::Figure(id) => (RefKind::Figure, id),
+            Segment::Table(id) => (RefKind::Table, id),
+            Segment::Cite(keys) => {
+                let at = locate(offset);
+                offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
+                found.citations.push((keys.iter().map(|k| k.to_string()).collect(), at));
+                continue;
+            }
+        };
+        found.references.push((kind, id.to_string(), locate(offset)));
+        offset += id.len() + 5;
+    }
 }
 
 #[cfg(test)]

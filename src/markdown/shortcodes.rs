@@ -94,10 +94,9 @@ pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
                 at = call.span.end;
                 items.push(Item::Call(call));
             }
-            Err(problem) => {
-                at = problem.span.end.max(found + 2);
-                problems.push(problem);
-            }
+            // Scan on right after the `{{`: a `{%` or `{{` inside a broken
+            // call has its own problem.
+            Err(problem) => problems.push(problem),
         }
     }
     (items, problems)
@@ -316,6 +315,10 @@ mod tests {
     fn every_problem_is_reported_and_scanning_goes_on() {
         let (items, problems) = scan("{{ a }} {{ caveats() }} {% x");
         assert_eq!(problems.len(), 2);
+        let (_, problems) = scan("Text {{ and {% if %} and {# #}");
+        let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[1].starts_with("`{%` tags are not supported"), "{messages:?}");
         assert!(matches!(&items[..], [Item::Call(c)] if c.name == "caveats"));
     }
 }

@@ -3,6 +3,7 @@
 //! the study's `templates/`), plus the stylesheet and script, named by the hash
 //! of their content.
 
+mod calls;
 mod markdown;
 
 use std::collections::BTreeMap;
@@ -166,7 +167,25 @@ fn templates(overrides: &[SourceFile]) -> Result<(Tera, BTreeMap<String, String>
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_templates(sources.into_iter().map(|(name, (text, _))| (name, text)))
         .map_err(|err| template_error(&err, &names))?;
+    refuse_environment(&tera, &names)?;
     Ok((tera, names))
+}
+
+/// A template that calls `get_env`, in any branch, is refused before it is
+/// rendered: it would publish the build machine's environment (CI secrets
+/// included). Tera gives no line for a call, so the error names the file.
+fn refuse_environment(tera: &Tera, names: &BTreeMap<String, String>) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    for (name, path) in names {
+        let calls = tera.templates.get(name).map(|t| calls::functions(&t.ast));
+        if calls.is_some_and(|calls| calls.contains("get_env")) {
+            errors.push(
+                Diagnostic::new(Location::file(path), "template: `get_env` is not available")
+                    .hint("templates cannot read the build machine's environment; put the value in book.toml"),
+            );
+        }
+    }
+    errors.into_result(())
 }
 
 /// Templates that include, extend or import each other in a circle would
