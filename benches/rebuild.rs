@@ -6,6 +6,9 @@
 //! - content: a serve-mode rebuild after one Markdown file changed (pages only;
 //!   the PDF is typeset in the background and does not delay the page).
 
+// A benchmark prints its results on standard output; the lint is for the library.
+#![allow(clippy::print_stdout)]
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 

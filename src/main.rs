@@ -113,6 +113,7 @@ enum Command {
     },
 }
 
+/// Parse the command line, run the command, and print its error chain once.
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let format = match &cli.command {
@@ -128,79 +129,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// The build date from `SOURCE_DATE_EPOCH`, for reproducible output.
 fn epoch() -> Option<i64> {
     std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse().ok())
 }
 
+/// Run the subcommand of `cli`, printing diagnostics in `format`.
 fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Build { out, base_url } => build(cli, out.clone(), base_url.clone(), format),
-        Command::Check { .. } => {
-            let options =
-                report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
-            let warnings = report::check(&cli.root, &options)?;
-            print_diagnostics(
-                &warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
-                format,
-                &cli.root,
-            );
-            if format == Format::Json && warnings.is_empty() {
-                println!("[]");
-            } else if !cli.quiet && format != Format::Json {
-                eprintln!("no errors in {}", cli.root.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::New { dir } => {
-            let files = report::scaffold::create(dir)?;
-            if !cli.quiet {
-                eprintln!(
-                    "created a study in {} ({} files); build it with `report --root {} build`",
-                    dir.display(),
-                    files.len(),
-                    dir.display()
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Check { .. } => check(cli, format),
+        Command::New { dir } => new(cli, dir),
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
-        Command::Typst { out } => {
-            let options = report::BuildOptions {
-                out: Some(out.clone()),
-                source_date_epoch: epoch(),
-                base_url: None,
-            };
-            let summary = report::typst(&cli.root, &options)?;
-            print_diagnostics(
-                &summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
-                format,
-                &cli.root,
-            );
-            if !cli.quiet {
-                eprintln!(
-                    "wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
-                    summary.files.len(),
-                    summary.out.display()
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Diff { files, against } => {
-            let (old, new) = match (files.as_slice(), against) {
-                ([old, new], None) => (report::diff::read(old)?, report::diff::read(new)?),
-                ([], Some(rev)) => {
-                    let project = report::project::load(&cli.root)?;
-                    let now = report::pipeline::analyze(&project)?;
-                    let new = serde_json::from_slice(&report::render::json::render(&now.analysis))?;
-                    (report::diff::stats_at(&cli.root, rev)?, new)
-                }
-                _ => anyhow::bail!("give two stats.json files, or --against REV"),
-            };
-            for change in report::diff::compare(&old, &new) {
-                println!("- {change}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Typst { out } => typst(cli, out, format),
+        Command::Diff { files, against } => diff(cli, files, against.as_deref()),
         Command::Import { tool, paths, env, nodes, procs, pattern, into, dry_run } => {
             let options = report::import::ImportOptions {
                 root: cli.root.clone(),
@@ -218,6 +160,78 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `report check`: every check of a build, with nothing written.
+fn check(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
+    let options = report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
+    let warnings = report::check(&cli.root, &options)?;
+    print_warnings(&warnings, format, &cli.root);
+    if format == Format::Json && warnings.is_empty() {
+        println!("[]");
+    } else if !cli.quiet && format != Format::Json {
+        eprintln!("no errors in {}", cli.root.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report new`: a study in `dir` that builds right away.
+fn new(cli: &Cli, dir: &Path) -> anyhow::Result<ExitCode> {
+    let files = report::scaffold::create(dir)?;
+    if !cli.quiet {
+        eprintln!(
+            "created a study in {} ({} files); build it with `report --root {} build`",
+            dir.display(),
+            files.len(),
+            dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report typst`: the paper as a Typst project in `out`.
+fn typst(cli: &Cli, out: &Path, format: Format) -> anyhow::Result<ExitCode> {
+    let options = report::BuildOptions {
+        out: Some(out.to_path_buf()),
+        source_date_epoch: epoch(),
+        base_url: None,
+    };
+    let summary = report::typst(&cli.root, &options)?;
+    print_warnings(&summary.warnings, format, &cli.root);
+    if !cli.quiet {
+        eprintln!(
+            "wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
+            summary.files.len(),
+            summary.out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report diff`: how each headline metric moved between two stats.json
+/// files, or between the results at git revision `against` and now.
+fn diff(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Result<ExitCode> {
+    let (old, new) = match (files, against) {
+        ([old, new], None) => (report::diff::read(old)?, report::diff::read(new)?),
+        ([], Some(rev)) => {
+            let new = current_stats(&cli.root)?;
+            (report::diff::stats_at(&cli.root, rev)?, new)
+        }
+        _ => anyhow::bail!("give two stats.json files, or --against REV"),
+    };
+    for change in report::diff::compare(&old, &new) {
+        println!("- {change}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What stats.json of the study in `root` would hold now (nothing is written).
+fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
+    let project = report::project::load(root)?;
+    let now = report::pipeline::analyze(&project)?;
+    Ok(serde_json::from_slice(&report::render::json::render(&now.analysis))?)
+}
+
+/// `report build`: the page, the paper and data/stats.json, with a spinner
+/// for slow builds and, with `--verbose`, the time of each stage.
 fn build(
     cli: &Cli,
     out: Option<PathBuf>,
@@ -232,11 +246,7 @@ fn build(
         spinner.finish_and_clear();
     }
     let summary = result?;
-    print_diagnostics(
-        &summary.warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
-        format,
-        &cli.root,
-    );
+    print_warnings(&summary.warnings, format, &cli.root);
     if !cli.quiet {
         let out = summary.out.display();
         eprintln!(
@@ -274,6 +284,7 @@ fn progress() -> indicatif::ProgressBar {
     bar
 }
 
+/// `report import`: rows appended (or, in a dry run, printed), refusals named.
 fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<ExitCode> {
     let summary = report::import::run(options)?;
     for (file, text) in &summary.preview {
@@ -301,6 +312,7 @@ fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<
     Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// `report serve`: serve the study, printing each rebuild and failure.
 fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result<ExitCode> {
     use report::serve::Outcome;
     let options = report::serve::ServeOptions {
@@ -346,6 +358,17 @@ fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
     }
 }
 
+/// Print `warnings` as warnings.
+fn print_warnings(warnings: &[Diagnostic], format: Format, root: &Path) {
+    print_diagnostics(
+        &warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
+        format,
+        root,
+    );
+}
+
+/// Print diagnostics with their source lines (read relative to `root`):
+/// JSON on standard output, anything else on standard error.
 fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format, root: &Path) {
     if diagnostics.is_empty() {
         return;

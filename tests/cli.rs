@@ -71,79 +71,73 @@ fn human(change: impl FnOnce(&std::path::Path)) -> String {
     stderr(&output)
 }
 
+/// Snapshot, as `diagnostic_<name>`, the human diagnostics of a build of the
+/// minimal fixture after `change`.
+fn assert_diagnostic(name: &str, change: impl FnOnce(&std::path::Path)) {
+    insta::assert_snapshot!(format!("diagnostic_{name}"), human(change));
+}
+
 #[test]
-fn diagnostics_read_like_rustc() {
-    type Change = Box<dyn FnOnce(&std::path::Path)>;
-    let cases: Vec<(&str, Change)> = vec![
-        ("csv_cell", Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,2,abc"))),
-        ("csv_missing_column", Box::new(|r| edit(r, "results/runs.csv", "time_s", "time_sec"))),
-        (
-            "csv_unknown_environment",
-            Box::new(|r| edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9")),
-        ),
-        (
-            "csv_duplicate_run",
-            Box::new(|r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,1,11")),
-        ),
-        (
-            "book_toml_unknown_key",
-            Box::new(|r| {
-                edit(
-                    r,
-                    "book.toml",
-                    "title = \"Minimal study\"",
-                    "title = \"Minimal study\"\ntitel = \"x\"",
-                )
-            }),
-        ),
-        (
-            "unknown_statistic",
-            Box::new(|r| edit(r, "content/index.md", "name=\"speed\"", "name=\"sped\"")),
-        ),
-        (
-            "chart_unknown_key",
-            Box::new(|r| {
-                edit(
-                    r,
-                    "content/index.md",
-                    "time.",
-                    "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\ncolour = \"red\"\n```",
-                )
-            }),
-        ),
-        (
-            "chart_unknown_column",
-            Box::new(|r| {
-                edit(
-                    r,
-                    "content/index.md",
-                    "time.",
-                    "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procz\"\ny = \"time_s\"\n```",
-                )
-            }),
-        ),
-        (
-            "template_error",
-            Box::new(|r| {
-                fs::create_dir_all(r.join("templates")).unwrap();
-                fs::write(r.join("templates/page.html"), "{% extends \"base.html\" %}\n{% block main %}{{ page.html | safe }{% endblock main %}\n").unwrap();
-            }),
-        ),
-        (
-            "typst_error",
-            Box::new(|r| {
-                fs::create_dir_all(r.join("templates")).unwrap();
-                fs::write(
-                    r.join("templates/paper.typ"),
-                    "#set document(title: [T])\n#let book = json(\"book.json\")\n#book.nope\n",
-                )
-                .unwrap();
-            }),
-        ),
-    ];
-    for (name, change) in cases {
-        insta::assert_snapshot!(format!("diagnostic_{name}"), human(change));
-    }
+fn csv_diagnostics_read_like_rustc() {
+    assert_diagnostic("csv_cell", |r| edit(r, "results/runs.csv", "base,1,2,11", "base,1,2,abc"));
+    assert_diagnostic("csv_missing_column", |r| edit(r, "results/runs.csv", "time_s", "time_sec"));
+    assert_diagnostic("csv_unknown_environment", |r| {
+        edit(r, "results/runs.csv", "cand,1,1,9", "cnad,1,1,9")
+    });
+    assert_diagnostic("csv_duplicate_run", |r| {
+        edit(r, "results/runs.csv", "base,1,2,11", "base,1,1,11")
+    });
+}
+
+#[test]
+fn book_toml_and_statistic_diagnostics_read_like_rustc() {
+    assert_diagnostic("book_toml_unknown_key", |r| {
+        edit(
+            r,
+            "book.toml",
+            "title = \"Minimal study\"",
+            "title = \"Minimal study\"\ntitel = \"x\"",
+        )
+    });
+    assert_diagnostic("unknown_statistic", |r| {
+        edit(r, "content/index.md", "name=\"speed\"", "name=\"sped\"")
+    });
+}
+
+#[test]
+fn chart_diagnostics_read_like_rustc() {
+    assert_diagnostic("chart_unknown_key", |r| {
+        edit(
+            r,
+            "content/index.md",
+            "time.",
+            "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\ny = \"time_s\"\ncolour = \"red\"\n```",
+        )
+    });
+    assert_diagnostic("chart_unknown_column", |r| {
+        edit(
+            r,
+            "content/index.md",
+            "time.",
+            "time.\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procz\"\ny = \"time_s\"\n```",
+        )
+    });
+}
+
+#[test]
+fn template_diagnostics_read_like_rustc() {
+    assert_diagnostic("template_error", |r| {
+        fs::create_dir_all(r.join("templates")).unwrap();
+        fs::write(r.join("templates/page.html"), "{% extends \"base.html\" %}\n{% block main %}{{ page.html | safe }{% endblock main %}\n").unwrap();
+    });
+    assert_diagnostic("typst_error", |r| {
+        fs::create_dir_all(r.join("templates")).unwrap();
+        fs::write(
+            r.join("templates/paper.typ"),
+            "#set document(title: [T])\n#let book = json(\"book.json\")\n#book.nope\n",
+        )
+        .unwrap();
+    });
 }
 
 #[test]

@@ -43,12 +43,13 @@ fn new_study() -> tempfile::TempDir {
 
 const FLUX_LAMMPS: &str = "{env}/lammps-{nodes}-{procs}-{run}.out";
 
-#[test]
-fn every_fixture_file_imports_and_reimports_add_nothing() {
-    let Some(f) = fixtures() else { return };
-    let study = new_study();
-    let root = study.path();
-    let runs: Vec<(Vec<&str>, PathBuf)> = vec![
+/// The results files a second import must leave as they were, byte for byte.
+const REIMPORTED: [&str; 3] = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"];
+
+/// Every kind of fixture output, as import arguments and the file or folder
+/// they apply to.
+fn fixture_imports(f: &Path) -> Vec<(Vec<&'static str>, PathBuf)> {
+    vec![
         (vec!["lammps", "--pattern", FLUX_LAMMPS], f.join("flux-usernetes/lammps")),
         (vec!["lammps", "--env", "official"], f.join("lammps-official")),
         (
@@ -61,32 +62,49 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
         ),
         (vec!["osu", "--nodes", "2", "--env", "usernetes"], f.join("flux-usernetes/osu/usernetes")),
         (vec!["osu", "--env", "alaska"], f.join("excalibur-omb/alaska")),
-    ];
-    for (args, path) in &runs {
-        let mut all = args.clone();
-        all.push(path.to_str().unwrap());
-        let output = import(root, &all);
+    ]
+}
+
+/// Run one of the fixture imports into the study at `root`: the arguments
+/// it ran with, and its output.
+fn import_one<'a>(root: &Path, (args, path): &'a (Vec<&str>, PathBuf)) -> (Vec<&'a str>, Output) {
+    let mut all = args.clone();
+    all.push(path.to_str().unwrap());
+    let output = import(root, &all);
+    (all, output)
+}
+
+/// The data rows of `results/<file>` of the study at `root`.
+fn row_count(root: &Path, file: &str) -> usize {
+    fs::read_to_string(root.join("results").join(file)).unwrap().lines().count() - 1
+}
+
+/// The bytes of each of `files` of `results/` of the study at `root`.
+fn results(root: &Path, files: &[&str]) -> Vec<Vec<u8>> {
+    files.iter().map(|f| fs::read(root.join("results").join(f)).unwrap()).collect()
+}
+
+#[test]
+fn every_fixture_file_imports_and_reimports_add_nothing() {
+    let Some(f) = fixtures() else { return };
+    let study = new_study();
+    let root = study.path();
+    let imports = fixture_imports(&f);
+    for run in &imports {
+        let (all, output) = import_one(root, run);
         assert!(output.status.success(), "{all:?}: {}", stderr(&output));
     }
-    let count = |file: &str| {
-        fs::read_to_string(root.join("results").join(file)).unwrap().lines().count() - 1
-    };
-    assert_eq!(count("lammps.csv"), 160 + 7, "one row per log");
+    assert_eq!(row_count(root, "lammps.csv"), 160 + 7, "one row per log");
     // 40 osu_bw files of 23 sizes (1 B to 4 MiB) + 4 ReFrame ones of 23 sizes; bare-metal osu_bw-1 came first.
-    assert_eq!(count("osu_bw.csv"), 40 * 23 + 4 * 23);
-    assert_eq!(count("osu_latency.csv"), 40 * 24 + 4 * 24);
-    assert_eq!(count("osu_bibw.csv"), 4 * 23);
-    assert_eq!(count("osu_allreduce.csv"), 4 * 19);
+    assert_eq!(row_count(root, "osu_bw.csv"), 40 * 23 + 4 * 23);
+    assert_eq!(row_count(root, "osu_latency.csv"), 40 * 24 + 4 * 24);
+    assert_eq!(row_count(root, "osu_bibw.csv"), 4 * 23);
+    assert_eq!(row_count(root, "osu_allreduce.csv"), 4 * 19);
 
     // Importing everything again adds nothing and changes no byte.
-    let before: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"]
-        .iter()
-        .map(|f| fs::read(root.join("results").join(f)).unwrap())
-        .collect();
-    for (args, path) in &runs {
-        let mut all = args.clone();
-        all.push(path.to_str().unwrap());
-        let output = import(root, &all);
+    let before = results(root, &REIMPORTED);
+    for run in &imports {
+        let (_, output) = import_one(root, run);
         assert!(output.status.success());
         assert!(
             stderr(&output).contains("files skipped as already imported, 0 refused"),
@@ -95,11 +113,7 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
         );
         assert!(!stderr(&output).contains("added"), "{}", stderr(&output));
     }
-    let after: Vec<Vec<u8>> = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"]
-        .iter()
-        .map(|f| fs::read(root.join("results").join(f)).unwrap())
-        .collect();
-    assert_eq!(before, after);
+    assert_eq!(before, results(root, &REIMPORTED));
 }
 
 #[test]

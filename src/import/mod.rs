@@ -129,6 +129,7 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The rows of one file, per results file they go to, or why it has none.
 fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<Pending>, Refusal> {
     let text = String::from_utf8_lossy(bytes);
     let labels = pattern::labels(options, file)?;
@@ -150,43 +151,50 @@ fn parse_file(options: &ImportOptions, file: &Path, bytes: &[u8]) -> Result<Vec<
         }
         Tool::Osu => {
             let tables = osu::parse(&text)?;
-            let mut by_benchmark: BTreeMap<osu::Benchmark, Vec<&osu::OsuTable>> = BTreeMap::new();
-            for t in &tables {
-                by_benchmark.entry(t.benchmark).or_default().push(t);
-            }
-            Ok(by_benchmark
-                .into_iter()
-                .map(|(benchmark, tables)| {
-                    let target =
-                        options.into.clone().unwrap_or_else(|| benchmark.file().to_string());
-                    let header = osu_header(benchmark);
-                    // Each table is a run of its own; several tables in one file are numbered in order.
-                    let rows = tables
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, t)| {
-                            t.rows.iter().map(move |(size, value)| {
-                                vec![
-                                    i.to_string(),
-                                    size.to_string(),
-                                    plain(*value),
-                                    t.version.clone(),
-                                ]
-                            })
-                        })
-                        .collect();
-                    Pending {
-                        target,
-                        header,
-                        source: source.clone(),
-                        hash: hash.clone(),
-                        labels: labels.clone(),
-                        rows,
-                    }
-                })
-                .collect())
+            Ok(osu_pending(options, &tables, &source, &hash, &labels))
         }
     }
+}
+
+/// The rows of an OSU file's tables: one [`Pending`] per benchmark, since
+/// each benchmark has a results file of its own.
+fn osu_pending(
+    options: &ImportOptions,
+    tables: &[osu::OsuTable],
+    source: &Path,
+    hash: &str,
+    labels: &pattern::Labels,
+) -> Vec<Pending> {
+    let mut by_benchmark: BTreeMap<osu::Benchmark, Vec<&osu::OsuTable>> = BTreeMap::new();
+    for t in tables {
+        by_benchmark.entry(t.benchmark).or_default().push(t);
+    }
+    by_benchmark
+        .into_iter()
+        .map(|(benchmark, tables)| Pending {
+            target: options.into.clone().unwrap_or_else(|| benchmark.file().to_string()),
+            header: osu_header(benchmark),
+            source: source.to_path_buf(),
+            hash: hash.to_string(),
+            labels: labels.clone(),
+            rows: osu_rows(&tables),
+        })
+        .collect()
+}
+
+/// The measured part of the rows of one benchmark's tables: run, message
+/// size, value and OSU version (labels and provenance are added later).
+fn osu_rows(tables: &[&osu::OsuTable]) -> Vec<Vec<String>> {
+    // Each table is a run of its own; several tables in one file are numbered in order.
+    tables
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| {
+            t.rows.iter().map(move |(size, value)| {
+                vec![i.to_string(), size.to_string(), plain(*value), t.version.clone()]
+            })
+        })
+        .collect()
 }
 
 /// Columns of the LAMMPS results file.
@@ -213,6 +221,7 @@ pub const LAMMPS_HEADER: [&str; 20] = [
     "source_sha256",
 ];
 
+/// Columns of the results file of an OSU `benchmark`.
 fn osu_header(benchmark: osu::Benchmark) -> Vec<&'static str> {
     vec![
         "environment",

@@ -6,6 +6,7 @@ pub mod json;
 pub mod paper;
 pub mod pdf;
 pub mod typst_markup;
+mod typst_syntax;
 
 use serde::Serialize;
 
@@ -197,60 +198,26 @@ impl BookView {
         analysis: &crate::analysis::Analysis,
         cited: &crate::references::Formatted,
     ) -> Self {
-        let metrics = &analysis.metrics;
         let book = &config.book;
         BookView {
             title: book.title.clone(),
             subtitle: book.subtitle.clone(),
-            authors: book
-                .authors
-                .iter()
-                .map(|a| AuthorView { name: a.name.clone(), affiliation: a.affiliation.clone() })
-                .collect(),
+            authors: book.authors.iter().map(AuthorView::of).collect(),
             date: book.date.clone(),
             summary: book.summary.clone(),
             keywords: book.keywords.clone(),
             language: book.language.clone(),
-            meta: [
-                ("Period", &book.period),
-                ("Context", &book.context),
-                ("Role", &book.role),
-                ("Team", &book.team),
-            ]
-            .into_iter()
-            .filter_map(|(label, v)| v.clone().map(|value| MetaItem { label, value }))
-            .collect(),
+            meta: MetaItem::all(book),
             tools: book.tools.clone(),
             paper: match config.paper.size {
                 crate::config::PaperSize::A4 => "a4",
                 crate::config::PaperSize::UsLetter => "us-letter",
             },
-            fonts: config
-                .paper
-                .fonts
-                .iter()
-                .map(String::as_str)
-                .chain(std::iter::once("Libertinus Serif"))
-                .chain(pdf::FALLBACK_FAMILIES)
-                .map(str::to_string)
-                .collect(),
-            environments: config
-                .environments
-                .iter()
-                .map(|(name, e)| EnvironmentView {
-                    name: name.clone(),
-                    label: e.label.clone(),
-                    description: e.description.clone(),
-                    baseline: *name == config.study.baseline,
-                })
-                .collect(),
-            metrics: metrics.iter().map(MetricView::of).collect(),
+            fonts: font_families(&config.paper),
+            environments: EnvironmentView::all(config),
+            metrics: analysis.metrics.iter().map(MetricView::of).collect(),
             caveats: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
-            references: cited
-                .entries
-                .iter()
-                .map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() })
-                .collect(),
+            references: ReferenceView::all(cited),
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
             base_url: config.output.base_url.clone(),
@@ -258,5 +225,68 @@ impl BookView {
             provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         }
+    }
+}
+
+/// The paper's font families in the order Typst tries them: `[paper] fonts`,
+/// Libertinus Serif, then the embedded faces for other scripts.
+fn font_families(paper: &crate::config::Paper) -> Vec<String> {
+    paper
+        .fonts
+        .iter()
+        .map(String::as_str)
+        .chain(std::iter::once("Libertinus Serif"))
+        .chain(pdf::FALLBACK_FAMILIES)
+        .map(str::to_string)
+        .collect()
+}
+
+impl MetaItem {
+    /// The facts of `book` shown under the title, in this order: period,
+    /// context, role, team (those it gives).
+    fn all(book: &crate::config::Book) -> Vec<Self> {
+        [
+            ("Period", &book.period),
+            ("Context", &book.context),
+            ("Role", &book.role),
+            ("Team", &book.team),
+        ]
+        .into_iter()
+        .filter_map(|(label, v)| v.clone().map(|value| MetaItem { label, value }))
+        .collect()
+    }
+}
+
+impl ReferenceView {
+    /// The reference list of the `cited` entries, in citation order.
+    fn all(cited: &crate::references::Formatted) -> Vec<Self> {
+        cited
+            .entries
+            .iter()
+            .map(|(key, html)| ReferenceView { key: key.clone(), html: html.clone() })
+            .collect()
+    }
+}
+
+impl AuthorView {
+    /// The view of one author of book.toml.
+    fn of(author: &crate::config::Author) -> Self {
+        AuthorView { name: author.name.clone(), affiliation: author.affiliation.clone() }
+    }
+}
+
+impl EnvironmentView {
+    /// Every environment of `config` in name order, the baseline marked.
+    fn all(config: &Config) -> Vec<Self> {
+        config
+            .environments
+            .iter()
+            .map(|(name, e)| EnvironmentView {
+                name: name.clone(),
+                label: e.label.clone(),
+                description: e.description.clone(),
+                baseline: *name == config.study.baseline,
+            })
+            .collect()
     }
 }

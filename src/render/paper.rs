@@ -101,23 +101,40 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
 
 /// Convert the content and gather the template and data files into a Typst project.
 pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
-    let PaperInputs {
-        document,
-        charts,
-        bibliography,
-        assets,
-        book,
-        stats_json,
-        template,
-        date,
-        standard,
-        fonts,
-        families,
-        ..
-    } = *inputs;
-    let mut content = String::new();
-    let mut parts = Vec::new();
-    let mut warnings = Vec::new();
+    let Content { text, parts, warnings } = content(inputs);
+    let (template_path, main) = match inputs.template {
+        Some(file) => (file.path.clone(), file.text()?.to_string()),
+        None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
+    };
+    let project = PaperProject {
+        main,
+        files: files(inputs, text),
+        date: inputs.date,
+        standard: inputs.standard,
+        fonts: inputs
+            .fonts
+            .iter()
+            .map(|f| (f.path.display().to_string(), f.bytes.clone()))
+            .collect(),
+        families: inputs.families.to_vec(),
+    };
+    Ok(Source { project, warnings, parts, template_path })
+}
+
+/// The paper's pages converted to Typst, one after the other: `content.typ`.
+struct Content {
+    /// The markup of every page.
+    text: String,
+    /// Where each page starts in `text`, to map errors back.
+    parts: Vec<Part>,
+    /// HTML dropped from the pages, located.
+    warnings: Vec<Diagnostic>,
+}
+
+/// Convert every page that goes into the paper.
+fn content(inputs: &PaperInputs) -> Content {
+    let PaperInputs { document, charts, book, .. } = *inputs;
+    let mut content = Content { text: String::new(), parts: Vec::new(), warnings: Vec::new() };
     let cited = BTreeMap::new();
     for page in document
         .pages
@@ -133,47 +150,50 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
             raw_html: false,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
-        for &offset in &markup.dropped_html {
-            warnings.push(
-                Diagnostic::new(
-                    page.source_map.locate(&page.path, offset),
-                    "HTML has no PDF form and was left out of the paper",
-                )
-                .hint("use Markdown instead of HTML for content that should be in both outputs"),
-            );
-        }
-        parts.push(Part {
-            start: content.len(),
+        content
+            .warnings
+            .extend(markup.dropped_html.iter().map(|&offset| dropped_html(page, offset)));
+        content.parts.push(Part {
+            start: content.text.len(),
             path: page.path.clone(),
             source_map: page.source_map.clone(),
             markup: markup.clone(),
         });
-        content.push_str(&markup.text);
+        content.text.push_str(&markup.text);
     }
-    let (template_path, main) = match template {
-        Some(file) => (file.path.clone(), file.text()?.to_string()),
-        None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
-    };
-    let book_json = serde_json::to_vec_pretty(book).unwrap_or_default();
+    content
+}
+
+/// The warning for an HTML block at `offset` of `page`, left out of the paper.
+fn dropped_html(page: &crate::markdown::Page, offset: usize) -> Diagnostic {
+    Diagnostic::new(
+        page.source_map.locate(&page.path, offset),
+        "HTML has no PDF form and was left out of the paper",
+    )
+    .hint("use Markdown instead of HTML for content that should be in both outputs")
+}
+
+/// The files the template reads: the content, the data, the images of
+/// `content/`, the bibliography and the charts, by name.
+fn files(inputs: &PaperInputs, content: String) -> BTreeMap<String, Vec<u8>> {
+    let book_json = serde_json::to_vec_pretty(inputs.book).unwrap_or_default();
     let mut files = BTreeMap::from([
         ("content.typ".to_string(), content.into_bytes()),
-        ("stats.json".to_string(), stats_json.to_vec()),
+        ("stats.json".to_string(), inputs.stats_json.to_vec()),
         ("book.json".to_string(), book_json),
     ]);
-    for asset in assets {
+    for asset in inputs.assets {
         if let Some(name) = asset.path.file_name() {
             files.insert(name.to_string_lossy().into_owned(), asset.bytes.clone());
         }
     }
-    if let Some(bibliography) = bibliography {
+    if let Some(bibliography) = inputs.bibliography {
         files.insert("references.bib".to_string(), bibliography.source.clone().into_bytes());
     }
-    for chart in &charts.charts {
+    for chart in &inputs.charts.charts {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
-    let fonts = fonts.iter().map(|f| (f.path.display().to_string(), f.bytes.clone())).collect();
-    let project = PaperProject { main, files, date, standard, fonts, families: families.to_vec() };
-    Ok(Source { project, warnings, parts, template_path })
+    files
 }
 
 /// Point an error about a family of `[paper] fonts` at the family in book.toml.

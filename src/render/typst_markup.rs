@@ -7,6 +7,8 @@ use std::fmt::Write;
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
 use super::Refs;
+use super::typst_syntax::{alert, align, heading_depth};
+pub use super::typst_syntax::{escape, string};
 use crate::markdown::directives::{self, Segment};
 use crate::markdown::{checks, sections};
 
@@ -32,40 +34,6 @@ impl Markup {
 
 /// Deepest nesting of lists and quotes kept in the paper; deeper ones are flattened.
 const MAX_NESTING: usize = 8;
-
-/// Escape author text for Typst markup: every ASCII punctuation character but the
-/// comma is backslash-escaped, which Typst reads as that literal character.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        if c.is_ascii_punctuation() && c != ',' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A Typst string literal holding `text`.
-pub fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// Convert the Markdown `source` to Typst markup; chart blocks become numbered
 /// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
@@ -207,31 +175,18 @@ impl Converter<'_> {
         }
     }
 
+    /// Open the element of `tag`; a block also records in the source map
+    /// that it starts at `offset` of the Markdown.
     fn start(&mut self, tag: Tag, offset: usize) {
-        // Beyond MAX_NESTING, lists and quotes are flattened: Typst refuses deep
-        // nesting, and no paper needs it.
-        if matches!(tag, Tag::BlockQuote(_) | Tag::List(_) | Tag::Item) {
-            let flatten = self.nesting.iter().filter(|n| !**n).count() >= MAX_NESTING;
-            self.nesting.push(flatten);
-            if flatten {
-                if matches!(tag, Tag::Item) {
-                    self.push(" • ");
-                }
-                return;
-            }
+        if self.flattens(&tag) {
+            return;
         }
         match tag {
             Tag::Paragraph => self.block(offset),
             Tag::Heading { level, id, attrs, .. } => {
                 self.block(offset);
-                self.in_heading = true;
-                let depth = heading_depth(level);
-                self.push(&format!("{} ", "=".repeat(depth)));
-                if let Some(title) = sections::heading_attr(&attrs, "paper") {
-                    self.push(&escape(&title.replace('_', " ")));
-                    self.heading_replaced = true;
-                }
-                self.heading_label = id.map(|id| id.to_string());
+                let title = sections::heading_attr(&attrs, "paper");
+                self.start_heading(level, title, id.map(|id| id.to_string()));
             }
             Tag::BlockQuote(Some(kind)) => {
                 self.block(offset);
@@ -258,10 +213,6 @@ impl Converter<'_> {
                 self.block(offset);
                 self.push("#list(\n")
             }
-            Tag::Item => self.push("["),
-            Tag::FootnoteDefinition(label) => {
-                self.footnote = Some((label.to_string(), String::new()))
-            }
             Tag::Table(alignments) => {
                 self.block(offset);
                 let aligns: Vec<&str> = alignments.iter().map(align).collect();
@@ -271,6 +222,18 @@ impl Converter<'_> {
                     aligns.join(", ")
                 ));
                 self.table_alignments = alignments;
+            }
+            other => self.start_inline(other),
+        }
+    }
+
+    /// Open what starts no block of the source map: a list item, a footnote
+    /// definition, a part of a table, or an inline element.
+    fn start_inline(&mut self, tag: Tag) {
+        match tag {
+            Tag::Item => self.push("["),
+            Tag::FootnoteDefinition(label) => {
+                self.footnote = Some((label.to_string(), String::new()))
             }
             Tag::TableHead => self.push("table.header("),
             Tag::TableRow => {}
@@ -287,6 +250,35 @@ impl Converter<'_> {
         }
     }
 
+    /// Whether the list, item or quote that `tag` opens is flattened, nested
+    /// beyond MAX_NESTING (Typst refuses deep nesting, and no paper needs it);
+    /// a flattened item becomes a bullet in the text.
+    fn flattens(&mut self, tag: &Tag) -> bool {
+        if !matches!(tag, Tag::BlockQuote(_) | Tag::List(_) | Tag::Item) {
+            return false;
+        }
+        let flatten = self.nesting.iter().filter(|n| !**n).count() >= MAX_NESTING;
+        self.nesting.push(flatten);
+        if flatten && matches!(tag, Tag::Item) {
+            self.push(" • ");
+        }
+        flatten
+    }
+
+    /// Open a heading of `level`: its `paper="..."` `title` replaces its
+    /// text, and its `{#id}` becomes a label at its end.
+    fn start_heading(&mut self, level: HeadingLevel, title: Option<&str>, id: Option<String>) {
+        self.in_heading = true;
+        let depth = heading_depth(level);
+        self.push(&format!("{} ", "=".repeat(depth)));
+        if let Some(title) = title {
+            self.push(&escape(&title.replace('_', " ")));
+            self.heading_replaced = true;
+        }
+        self.heading_label = id;
+    }
+
+    /// Close the element of `tag`.
     fn end(&mut self, tag: TagEnd) {
         if matches!(tag, TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item)
             && self.nesting.pop().unwrap_or(false)
@@ -295,29 +287,9 @@ impl Converter<'_> {
         }
         match tag {
             TagEnd::Paragraph => self.push("\n\n"),
-            TagEnd::Heading(_) => {
-                self.in_heading = false;
-                self.heading_replaced = false;
-                match self.heading_label.take() {
-                    Some(id) => self.push(&format!("\n#label({})\n\n", string(&id))),
-                    None => self.push("\n\n"),
-                }
-            }
+            TagEnd::Heading(_) => self.end_heading(),
             TagEnd::BlockQuote(_) => self.push("]\n\n"),
-            TagEnd::CodeBlock => {
-                let (lang, code) = self.code.take().unwrap_or_default();
-                if lang.as_deref() == Some("chart") {
-                    return self.figure(&code);
-                }
-                if lang.as_deref() == Some("environments") {
-                    return self.environments();
-                }
-                let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
-                self.push(&format!(
-                    "#raw(block: true, {lang}{})\n\n",
-                    string(code.trim_end_matches('\n'))
-                ));
-            }
+            TagEnd::CodeBlock => self.end_code_block(),
             TagEnd::List(_) => self.push(")\n\n"),
             TagEnd::Item => self.push("],\n"),
             TagEnd::FootnoteDefinition => {
@@ -335,16 +307,43 @@ impl Converter<'_> {
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
                 self.push("]")
             }
-            TagEnd::Image => {
-                let alt = self.image_alt.take().unwrap_or_default();
-                let url = std::mem::take(&mut self.image_url);
-                if checks::is_remote(&url) {
-                    self.push(&format!("#link({})[{}]", string(&url), escape(&alt)));
-                } else {
-                    self.push(&format!("#image({}, alt: {})", string(&url), string(&alt)));
-                }
-            }
+            TagEnd::Image => self.end_image(),
             _ => {}
+        }
+    }
+
+    /// Close a heading, with its label if it has an id.
+    fn end_heading(&mut self) {
+        self.in_heading = false;
+        self.heading_replaced = false;
+        match self.heading_label.take() {
+            Some(id) => self.push(&format!("\n#label({})\n\n", string(&id))),
+            None => self.push("\n\n"),
+        }
+    }
+
+    /// Close a code block: a chart figure, the environments, or raw code.
+    fn end_code_block(&mut self) {
+        let (lang, code) = self.code.take().unwrap_or_default();
+        if lang.as_deref() == Some("chart") {
+            return self.figure(&code);
+        }
+        if lang.as_deref() == Some("environments") {
+            return self.environments();
+        }
+        let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
+        self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
+    }
+
+    /// Close an image: a local one is embedded, a remote one becomes a link
+    /// named by its alt text.
+    fn end_image(&mut self) {
+        let alt = self.image_alt.take().unwrap_or_default();
+        let url = std::mem::take(&mut self.image_url);
+        if checks::is_remote(&url) {
+            self.push(&format!("#link({})[{}]", string(&url), escape(&alt)));
+        } else {
+            self.push(&format!("#image({}, alt: {})", string(&url), string(&alt)));
         }
     }
 
@@ -362,47 +361,12 @@ impl Converter<'_> {
     }
 }
 
-/// Title and colour of a GFM alert.
-fn alert(kind: pulldown_cmark::BlockQuoteKind) -> (&'static str, &'static str) {
-    use pulldown_cmark::BlockQuoteKind::*;
-    match kind {
-        Note => ("Note", "rgb(\"#0072b2\")"),
-        Tip => ("Tip", "rgb(\"#009e73\")"),
-        Important => ("Important", "rgb(\"#cc79a7\")"),
-        Warning => ("Caveat", "rgb(\"#d55e00\")"),
-        Caution => ("Caution", "rgb(\"#b3261e\")"),
-    }
-}
-
-fn heading_depth(level: HeadingLevel) -> usize {
-    level as usize
-}
-
-fn align(alignment: &Alignment) -> &'static str {
-    match alignment {
-        Alignment::None | Alignment::Left => "left",
-        Alignment::Center => "center",
-        Alignment::Right => "right",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn convert_plain(source: &str) -> Markup {
         convert(source, &Refs::none())
-    }
-
-    #[test]
-    fn escapes_typst_syntax_in_prose() {
-        assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
-        assert_eq!(escape("a, b"), "a, b");
-    }
-
-    #[test]
-    fn strings_escape_quotes_and_backslashes() {
-        assert_eq!(string("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
     }
 
     #[test]

@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd, html};
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd, html};
 
 use super::super::Refs;
 use crate::charts::Chart;
 use crate::charts::svg::escape;
-use crate::markdown::directives::{self, Segment};
+use crate::markdown::directives::{self, Segment, TableCaption};
 use crate::markdown::sections;
 
 /// Markdown to HTML, with headings one level down (the page title is the
@@ -17,84 +17,120 @@ use crate::markdown::sections;
 /// captioned tables numbered, and references and citations resolved.
 pub fn to_html(source: &str, refs: Refs) -> String {
     let all = sections::for_output(directives::events(source), sections::Output::Page);
-    let captions = directives::table_captions(&all);
-    let anchors = anchors(&all);
-    let mut events: Vec<Event> = Vec::new();
-    let mut block: Option<(String, String)> = None;
-    let mut tables = refs.tables_before;
-    let mut open_figure = false;
+    let mut page = Page {
+        captions: directives::table_captions(&all),
+        anchors: anchors(&all),
+        refs,
+        events: Vec::new(),
+        block: None,
+        tables: refs.tables_before,
+        open_figure: false,
+    };
     for (i, (event, _)) in all.into_iter().enumerate() {
-        if captions.iter().any(|c| c.skip.contains(&i)) {
-            continue;
+        page.event(i, event);
+    }
+    let mut out = String::new();
+    html::push_html(&mut out, group_figures(page.events).into_iter());
+    out
+}
+
+/// The page's Markdown events as they are rewritten for HTML, with what one
+/// event leaves open for the next.
+struct Page<'a, 'r> {
+    /// Captioned tables, by the index of their events.
+    captions: Vec<TableCaption>,
+    /// The anchor of each heading, by the index of its start event.
+    anchors: BTreeMap<usize, String>,
+    refs: Refs<'r>,
+    /// The rewritten events.
+    events: Vec<Event<'a>>,
+    /// An open ```` ```chart ```` or ```` ```environments ```` block: its
+    /// language and its body so far.
+    block: Option<(String, String)>,
+    /// Captioned tables numbered so far, earlier pages included.
+    tables: usize,
+    /// A captioned table's `<figure>` waits for the table's end.
+    open_figure: bool,
+}
+
+impl<'a> Page<'a, '_> {
+    /// Rewrite the `i`th event of the page.
+    fn event(&mut self, i: usize, event: Event<'a>) {
+        if self.captions.iter().any(|c| c.skip.contains(&i)) {
+            return;
         }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => {
-                block = Some((lang.to_string(), String::new()))
+                self.block = Some((lang.to_string(), String::new()))
             }
-            Event::Text(text) if block.is_some() => {
-                block.iter_mut().for_each(|b| b.1.push_str(&text))
+            Event::Text(text) if self.block.is_some() => {
+                self.block.iter_mut().for_each(|b| b.1.push_str(&text))
             }
-            Event::End(TagEnd::CodeBlock) if block.is_some() => {
-                let (lang, body) = block.take().unwrap_or_default();
-                events.push(Event::Html(directive(&lang, &body, &refs).into()));
+            Event::End(TagEnd::CodeBlock) if self.block.is_some() => {
+                let (lang, body) = self.block.take().unwrap_or_default();
+                self.events.push(Event::Html(directive(&lang, &body, &self.refs).into()));
             }
-            Event::Start(Tag::Table(alignments)) => {
-                if let Some(c) = captions.iter().find(|c| c.start == i) {
-                    tables += 1;
-                    let id =
-                        c.id.as_ref()
-                            .map(|id| format!(" id=\"tbl-{}\"", escape(id)))
-                            .unwrap_or_default();
-                    events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", escape(&c.caption)).into()));
-                    open_figure = true;
-                }
-                events.push(Event::Start(Tag::Table(alignments)));
-            }
+            Event::Start(Tag::Table(alignments)) => self.start_table(i, alignments),
             Event::End(TagEnd::Table) => {
-                events.push(Event::End(TagEnd::Table));
-                if std::mem::take(&mut open_figure) {
-                    events.push(Event::Html("</figure>\n".into()));
+                self.events.push(Event::End(TagEnd::Table));
+                if std::mem::take(&mut self.open_figure) {
+                    self.events.push(Event::Html("</figure>\n".into()));
                 }
             }
             Event::Start(Tag::Heading { level, classes, .. }) => {
-                let id = anchors.get(&i).cloned().unwrap_or_default();
-                events.push(Event::Start(Tag::Heading {
+                let id = self.anchors.get(&i).cloned().unwrap_or_default();
+                self.events.push(Event::Start(Tag::Heading {
                     level: demote(level),
                     id: Some(id.into()),
                     classes,
                     attrs: Vec::new(),
                 }));
             }
-            Event::End(TagEnd::Heading(level)) => {
-                if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) =
-                    events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. })))
-                {
-                    let link = format!(
-                        "<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>",
-                        escape(id)
-                    );
-                    events.push(Event::InlineHtml(link.into()));
-                }
-                events.push(Event::End(TagEnd::Heading(demote(level))));
-            }
-            Event::Text(text) => {
-                events.extend(directives::split(&text).into_iter().map(|s| segment(s, &refs)))
-            }
+            Event::End(TagEnd::Heading(level)) => self.end_heading(level),
+            Event::Text(text) => self
+                .events
+                .extend(directives::split(&text).into_iter().map(|s| segment(s, &self.refs))),
             // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
-            Event::Html(html) if !refs.raw_html => {
-                events.push(Event::Start(Tag::Paragraph));
-                events.push(Event::Text(html.trim_end().to_string().into()));
-                events.push(Event::End(TagEnd::Paragraph));
+            Event::Html(html) if !self.refs.raw_html => {
+                self.events.push(Event::Start(Tag::Paragraph));
+                self.events.push(Event::Text(html.trim_end().to_string().into()));
+                self.events.push(Event::End(TagEnd::Paragraph));
             }
-            Event::InlineHtml(html) if !refs.raw_html => events.push(Event::Text(html)),
-            other => events.push(other),
+            Event::InlineHtml(html) if !self.refs.raw_html => self.events.push(Event::Text(html)),
+            other => self.events.push(other),
         }
     }
-    let mut out = String::new();
-    html::push_html(&mut out, group_figures(events).into_iter());
-    out
+
+    /// Open the table whose start is the `i`th event, inside a numbered
+    /// `<figure>` if it has a caption.
+    fn start_table(&mut self, i: usize, alignments: Vec<Alignment>) {
+        if let Some(c) = self.captions.iter().find(|c| c.start == i) {
+            self.tables += 1;
+            let tables = self.tables;
+            let id =
+                c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
+            self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", escape(&c.caption)).into()));
+            self.open_figure = true;
+        }
+        self.events.push(Event::Start(Tag::Table(alignments)));
+    }
+
+    /// Close a heading after its `#` anchor link.
+    fn end_heading(&mut self, level: HeadingLevel) {
+        if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) =
+            self.events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. })))
+        {
+            let link = format!(
+                "<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>",
+                escape(id)
+            );
+            self.events.push(Event::InlineHtml(link.into()));
+        }
+        self.events.push(Event::End(TagEnd::Heading(demote(level))));
+    }
 }
 
+/// Whether a fenced block's language makes it a `report` directive.
 fn is_directive(lang: &str) -> bool {
     matches!(lang, "chart" | "environments")
 }
@@ -233,6 +269,7 @@ fn environments(refs: &Refs) -> String {
     out
 }
 
+/// The heading level one below `level` (H6 stays H6).
 fn demote(level: HeadingLevel) -> HeadingLevel {
     match level {
         HeadingLevel::H1 => HeadingLevel::H2,
