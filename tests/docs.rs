@@ -48,20 +48,7 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
             attrs.clear();
         } else if let Some((_, item)) = current.as_mut() {
             if line.starts_with("pub ") && line.contains(':') && !item.is_enum {
-                let (name, ty) = line.trim_start_matches("pub ").split_once(':').unwrap();
-                let skip = attrs.iter().any(|a| a.contains("skip"));
-                let rename = attrs.iter().find_map(|a| {
-                    a.split("rename = \"").nth(1).map(|r| r.split('"').next().unwrap().to_string())
-                });
-                let key = rename.unwrap_or_else(|| {
-                    if item.kebab { name.replace('_', "-") } else { name.to_string() }
-                });
-                let ty = unspan(ty.trim().trim_end_matches(','));
-                let required =
-                    !ty.starts_with("Option<") && !attrs.iter().any(|a| a.contains("default"));
-                if !skip {
-                    item.fields.push((key, ty, required, doc.join(" ")));
-                }
+                push_field(item, line, &attrs, &doc);
             } else if item.is_enum
                 && !line.is_empty()
                 && line.chars().next().unwrap().is_uppercase()
@@ -77,6 +64,23 @@ fn parse(source: &str) -> BTreeMap<String, Item> {
         }
     }
     items
+}
+
+/// Add the field declared on `line` (`pub name: Type,`) with its attributes
+/// and doc to `item`, unless serde skips it.
+fn push_field(item: &mut Item, line: &str, attrs: &[String], doc: &[String]) {
+    let (name, ty) = line.trim_start_matches("pub ").split_once(':').unwrap();
+    let skip = attrs.iter().any(|a| a.contains("skip"));
+    let rename = attrs.iter().find_map(|a| {
+        a.split("rename = \"").nth(1).map(|r| r.split('"').next().unwrap().to_string())
+    });
+    let key = rename
+        .unwrap_or_else(|| if item.kebab { name.replace('_', "-") } else { name.to_string() });
+    let ty = unspan(ty.trim().trim_end_matches(','));
+    let required = !ty.starts_with("Option<") && !attrs.iter().any(|a| a.contains("default"));
+    if !skip {
+        item.fields.push((key, ty, required, doc.join(" ")));
+    }
 }
 
 /// The type with every `Spanned<T>` (also `toml::Spanned<T>` or

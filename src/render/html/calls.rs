@@ -15,7 +15,7 @@ pub fn functions(nodes: &[Node]) -> BTreeSet<String> {
 }
 
 fn node_calls(node: &Node, found: &mut BTreeSet<String>) {
-    let mut body = |nodes: &[Node], found: &mut BTreeSet<String>| {
+    let body = |nodes: &[Node], found: &mut BTreeSet<String>| {
         nodes.iter().for_each(|n| node_calls(n, found));
     };
     match node {
