@@ -245,9 +245,11 @@ fn figure(chart: &Chart) -> String {
     let series = serde_json::to_string(&chart.series).unwrap_or_default();
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n{}<figcaption><span class=\"figure-number\">Figure {}.</span> {caption}</figcaption>\n</figure>\n\
-         <details><summary>Data behind Figure {}</summary>\n{table}\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
+         <details><summary>Data behind Figure {}</summary>\n\
+         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Data behind Figure {}\">{table}</div>\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
         escape(&series),
         chart.svg,
+        chart.number,
         chart.number,
         chart.number
     )
