@@ -68,33 +68,12 @@ pub fn derive(
 
 /// The node-count caveat: single node, several node counts, or unknown.
 fn nodes(results: &ResultSet, config: &Config) -> Caveat {
+    let survey = NodeSurvey::of(results, config);
     let column = &config.study.nodes_column;
-    let env_column = &config.study.environment_column;
-    let (mut counts, mut envs, mut runs, mut files) =
-        (BTreeSet::new(), BTreeSet::new(), 0, Vec::new());
-    for table in results.tables.values() {
-        let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else { continue };
-        runs += table.len();
-        files.push(format!("{} in {}", table.len(), table.path.display()));
-        nodes.for_each(|chunk| {
-            counts.extend(
-                chunk
-                    .iter()
-                    .filter(|n| !n.is_nan())
-                    .map(|n| crate::analysis::filter::KeyPart::Number(*n)),
-            )
-        });
-        if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
-            envs.extend(e.words.iter().cloned());
-        }
-    }
-    let labels: Vec<String> = envs
-        .iter()
-        .map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone()))
-        .collect();
-    let compared = join(&labels);
-    let files = join(&files);
-    let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
+    let runs = survey.runs;
+    let compared = join(&survey.environment_labels(config));
+    let files = join(&survey.files);
+    let counts: Vec<String> = survey.counts.iter().map(ToString::to_string).collect();
     match counts.iter().collect::<Vec<_>>().as_slice() {
         [] => Caveat {
             kind: CaveatKind::NodesUnknown,
@@ -120,6 +99,59 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
                 join(&many.iter().map(|s| s.to_string()).collect::<Vec<_>>())
             ),
         },
+    }
+}
+
+/// What the tables with a node-count column say about where the runs ran.
+struct NodeSurvey {
+    /// Every node count recorded (empty cells left out).
+    counts: BTreeSet<crate::analysis::filter::KeyPart>,
+    /// Every environment named in those tables.
+    envs: BTreeSet<String>,
+    /// Rows in those tables.
+    runs: usize,
+    /// `N in FILE` for each of those tables.
+    files: Vec<String>,
+}
+
+impl NodeSurvey {
+    /// Survey every table of `results` that has the study's node-count column.
+    fn of(results: &ResultSet, config: &Config) -> NodeSurvey {
+        let column = &config.study.nodes_column;
+        let env_column = &config.study.environment_column;
+        let mut survey = NodeSurvey {
+            counts: BTreeSet::new(),
+            envs: BTreeSet::new(),
+            runs: 0,
+            files: Vec::new(),
+        };
+        for table in results.tables.values() {
+            let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else {
+                continue;
+            };
+            survey.runs += table.len();
+            survey.files.push(format!("{} in {}", table.len(), table.path.display()));
+            nodes.for_each(|chunk| {
+                survey.counts.extend(
+                    chunk
+                        .iter()
+                        .filter(|n| !n.is_nan())
+                        .map(|n| crate::analysis::filter::KeyPart::Number(*n)),
+                )
+            });
+            if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
+                survey.envs.extend(e.words.iter().cloned());
+            }
+        }
+        survey
+    }
+
+    /// The environments' labels from book.toml (their names when undeclared), in name order.
+    fn environment_labels(&self, config: &Config) -> Vec<String> {
+        self.envs
+            .iter()
+            .map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone()))
+            .collect()
     }
 }
 

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Inputs;
-use super::filter;
-use super::stats::{self, Summary};
+use super::filter::{self, Grouped};
+use super::metric_stats;
+use super::stats::Summary;
 use crate::config::{Better, Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
-use crate::results::{ResultSet, Values};
+use crate::results::{ResultSet, Table, Values};
 
 /// One side of a comparison: an environment's mean and run count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -86,19 +87,69 @@ pub(super) fn evaluate(
     errors.into_result(values)
 }
 
+/// Evaluate one metric: find its data, group its rows, pair the candidate with
+/// the baseline in every group, and compute the value.
 fn evaluate_one(
     metric: &Metric,
     results: &ResultSet,
     config: &Config,
 ) -> Result<MetricValue, Diagnostic> {
-    let at = metric.location.clone().unwrap_or_else(|| Location::file("book.toml"));
-    // Each problem at the value in book.toml that causes it.
-    let err = |key: &str, message: String, hint: String| {
-        let location = metric.at.or(key, &at);
-        Diagnostic::new(location, format!("metric `{}`: {message}", metric.name)).hint(hint)
+    let blame = Blame::new(metric);
+    let table = measured_table(metric, results, config, &blame)?;
+    let candidate = candidate(metric, config).map_err(|m| {
+        blame.at("candidate", m, "set `candidate` to the environment to compare".into())
+    })?;
+    let groups = grouped_rows(metric, table, config, &blame)?;
+    let pairs = candidate_pairs(&groups, &candidate, &config.study.baseline);
+    if pairs.is_empty() {
+        return Err(no_candidate_rows(metric, table, &candidate, &groups, &blame));
+    }
+    let inputs = Inputs {
+        file: table.path.display().to_string(),
+        column: metric.value.clone(),
+        filter: filter::describe(&metric.filter),
     };
+    metric_stats::compute(metric, config, &candidate, &pairs, inputs).map_err(|m| {
+        blame.at(
+            "where",
+            m,
+            "check `where` and `per`: both environments need rows in every group".into(),
+        )
+    })
+}
+
+/// Where a metric's problems are reported: each at the value in book.toml that
+/// causes it, or at the metric itself when that value is not written.
+struct Blame<'a> {
+    /// The metric.
+    metric: &'a Metric,
+    /// The metric's own location, the fallback.
+    at: Location,
+}
+
+impl<'a> Blame<'a> {
+    /// Blame for the problems of `metric`.
+    fn new(metric: &'a Metric) -> Self {
+        Blame { metric, at: metric.location.clone().unwrap_or_else(|| Location::file("book.toml")) }
+    }
+
+    /// The problem `message` with the metric's `key`, with `hint`.
+    fn at(&self, key: &str, message: String, hint: String) -> Diagnostic {
+        let location = self.metric.at.or(key, &self.at);
+        Diagnostic::new(location, format!("metric `{}`: {message}", self.metric.name)).hint(hint)
+    }
+}
+
+/// The metric's data file, checked to have a numeric `value` column and a text
+/// environment column.
+fn measured_table<'r>(
+    metric: &Metric,
+    results: &'r ResultSet,
+    config: &Config,
+    blame: &Blame,
+) -> Result<&'r Table, Diagnostic> {
     let table = results.tables.get(&metric.data).ok_or_else(|| {
-        err(
+        blame.at(
             "data",
             format!("unknown data file `{}`", metric.data),
             suggest(&metric.data, results.tables.keys().map(String::as_str)),
@@ -107,14 +158,14 @@ fn evaluate_one(
     match table.column(&metric.value).map(|c| &c.values) {
         Some(Values::Number(_)) => {}
         Some(Values::Text(_)) => {
-            return Err(err(
+            return Err(blame.at(
                 "value",
                 format!("column `{}` is not numeric", metric.value),
                 "compare a numeric column".into(),
             ));
         }
         None => {
-            return Err(err(
+            return Err(blame.at(
                 "value",
                 format!("unknown column `{}` in {}", metric.value, table.path.display()),
                 suggest(&metric.value, table.column_names()),
@@ -123,29 +174,47 @@ fn evaluate_one(
     }
     let env_column = config.study.environment_column.as_str();
     if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
-        return Err(err(
+        return Err(blame.at(
             "data",
             format!("{} has no `{env_column}` column", table.path.display()),
             "a metric compares environments; add the column, or set [study] environment-column"
                 .into(),
         ));
     }
-    let candidate = candidate(metric, config)
-        .map_err(|m| err("candidate", m, "set `candidate` to the environment to compare".into()))?;
+    Ok(table)
+}
+
+/// The rows of `table` that pass the metric's `where`, grouped by environment
+/// and then by the `per` column, if any.
+fn grouped_rows(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    blame: &Blame,
+) -> Result<Vec<Grouped>, Diagnostic> {
+    let env_column = config.study.environment_column.as_str();
     let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
     if let Some(p) = metric.per.as_ref().filter(|p| table.column(p).is_none()) {
-        return Err(err(
+        return Err(blame.at(
             "per",
             format!("unknown column `{p}` in `per`"),
             suggest(p, table.column_names()),
         ));
     }
     let envs = [env_column].into_iter().chain(per.iter().copied()).collect::<Vec<_>>();
-    let groups = filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()])
-        .map_err(|c| {
-            let message = format!("unknown column `{c}` in `where`");
-            err(&format!("where.{c}"), message, suggest(&c, table.column_names()))
-        })?;
+    filter::aggregate(table, &metric.filter, &envs, &[metric.value.as_str()]).map_err(|c| {
+        let message = format!("unknown column `{c}` in `where`");
+        blame.at(&format!("where.{c}"), message, suggest(&c, table.column_names()))
+    })
+}
+
+/// Per group (in key order), the candidate's summary and the baseline's, if
+/// the baseline has rows there; groups where the candidate has no values are left out.
+fn candidate_pairs(
+    groups: &[Grouped],
+    candidate: &str,
+    baseline: &str,
+) -> Vec<(Summary, Option<Summary>)> {
     let mut pairs = Vec::new();
     let keys: BTreeMap<_, _> = groups
         .iter()
@@ -156,40 +225,38 @@ fn evaluate_one(
             continue;
         }
         let base = keys
-            .get(&(config_key.clone(), config.study.baseline.clone()))
+            .get(&(config_key.clone(), baseline.to_string()))
             .and_then(|b| Summary::of_sample(b));
         if let Some(cand) = Summary::of_sample(sample) {
             pairs.push((cand, base));
         }
     }
-    if pairs.is_empty() {
-        let found: std::collections::BTreeSet<String> =
-            groups.iter().map(|g| g.key[0].to_string()).collect();
-        return Err(err(
-            "where",
-            format!(
-                "no rows of `{candidate}` match `where` ({}) in {}",
-                filter::describe(&metric.filter),
-                table.path.display()
-            ),
-            format!(
-                "environments in the selected rows: {}; check the filter",
-                list(found.iter().map(String::as_str))
-            ),
-        ));
-    }
-    let inputs = Inputs {
-        file: table.path.display().to_string(),
-        column: metric.value.clone(),
-        filter: filter::describe(&metric.filter),
-    };
-    compute(metric, config, &candidate, &pairs, inputs).map_err(|m| {
-        err(
-            "where",
-            m,
-            "check `where` and `per`: both environments need rows in every group".into(),
-        )
-    })
+    pairs
+}
+
+/// The error for a metric whose candidate has no rows left after `where`,
+/// naming the environments that do.
+fn no_candidate_rows(
+    metric: &Metric,
+    table: &Table,
+    candidate: &str,
+    groups: &[Grouped],
+    blame: &Blame,
+) -> Diagnostic {
+    let found: std::collections::BTreeSet<String> =
+        groups.iter().map(|g| g.key[0].to_string()).collect();
+    blame.at(
+        "where",
+        format!(
+            "no rows of `{candidate}` match `where` ({}) in {}",
+            filter::describe(&metric.filter),
+            table.path.display()
+        ),
+        format!(
+            "environments in the selected rows: {}; check the filter",
+            list(found.iter().map(String::as_str))
+        ),
+    )
 }
 
 /// The candidate environment: declared, or the only non-baseline one.
@@ -207,97 +274,4 @@ fn candidate(metric: &Metric, config: &Config) -> Result<String, String> {
             config.study.baseline
         )),
     }
-}
-
-/// Standard error and degrees of freedom of the mean of `k` ratios: sqrt(Σ se²) / k,
-/// with Welch–Satterthwaite degrees of freedom; `None` if any ratio lacks an se.
-fn averaged_interval(ratios: &[stats::Ratio]) -> Option<(f64, f64)> {
-    let k = ratios.len() as f64;
-    let ses: Vec<(f64, f64)> = ratios.iter().map(|r| r.se.zip(r.df)).collect::<Option<_>>()?;
-    let variance: f64 = ses.iter().map(|(se, _)| se * se).sum::<f64>() / (k * k);
-    let parts: Vec<(f64, f64)> = ses.iter().map(|(se, df)| (se * se / (k * k), *df)).collect();
-    let df = variance * variance / parts.iter().map(|(v, df)| v * v / df).sum::<f64>();
-    (variance > 0.0).then(|| (variance.sqrt(), df))
-}
-
-/// The metric's value, interval and p-value from per-group (candidate, baseline) pairs.
-fn compute(
-    metric: &Metric,
-    config: &Config,
-    candidate: &str,
-    pairs: &[(Summary, Option<Summary>)],
-    inputs: Inputs,
-) -> Result<MetricValue, String> {
-    let k = pairs.len() as f64;
-    let n = pairs.iter().map(|(c, b)| b.as_ref().map_or(c.n, |b| b.n.min(c.n))).min().unwrap_or(0);
-    let cand_mean = pairs.iter().map(|(c, _)| c.mean).sum::<f64>() / k;
-    let cand_side = Side {
-        environment: candidate.to_string(),
-        mean: cand_mean,
-        n: pairs.iter().map(|p| p.0.n).min().unwrap_or(0),
-    };
-    let mut value = MetricValue {
-        name: metric.name.clone(),
-        label: metric.label.clone(),
-        definition: metric.definition.clone(),
-        compare: metric.compare,
-        better: metric.better,
-        decimals: metric.decimals,
-        headline: metric.headline,
-        unit: metric.unit.clone().unwrap_or_else(|| {
-            if metric.compare == Compare::Ratio { "×".into() } else { "%".into() }
-        }),
-        value: cand_mean,
-        ci: None,
-        ci_note: stats::no_interval(n),
-        p_value: None,
-        significant: None,
-        baseline: None,
-        candidate: cand_side,
-        groups: pairs.len(),
-        inputs,
-    };
-    if metric.compare == Compare::Summary {
-        if metric.unit.is_none() {
-            value.unit = String::new();
-        }
-        if let [(only, _)] = pairs {
-            value.ci = only.ci;
-        }
-        return Ok(value);
-    }
-    let mut ratios = Vec::new();
-    for (c, b) in pairs {
-        let b = b.as_ref().ok_or_else(|| {
-            format!("the baseline `{}` has no rows in some group", config.study.baseline)
-        })?;
-        ratios.push((stats::ratio(c, b), c.n, b.n, b.mean));
-    }
-    let r = ratios.iter().map(|x| x.0.value).sum::<f64>() / k;
-    value.baseline = Some(Side {
-        environment: config.study.baseline.clone(),
-        mean: ratios.iter().map(|x| x.3).sum::<f64>() / k,
-        n: ratios.iter().map(|x| x.2).min().unwrap_or(0),
-    });
-    let interval = averaged_interval(&ratios.iter().map(|x| x.0).collect::<Vec<_>>());
-    let p = match (pairs, interval) {
-        ([(c, Some(b))], _) => stats::welch(c, b).map(|w| w.p),
-        (_, Some((se, df))) => Some(stats::p_value((r - 1.0) / se, df)),
-        _ => None,
-    };
-    let [lo, hi] = interval.map_or([f64::NAN; 2], |(se, df)| {
-        [r - stats::t_quantile(df) * se, r + stats::t_quantile(df) * se]
-    });
-    let (v, ci, null) = match metric.compare {
-        Compare::Relative => (r - 1.0, [lo - 1.0, hi - 1.0], 0.0),
-        Compare::Slowdown => (1.0 - r, [1.0 - hi, 1.0 - lo], 0.0),
-        Compare::Ratio | Compare::Summary => (r, [lo, hi], 1.0),
-    };
-    value.value = v;
-    value.p_value = p;
-    if interval.is_some() {
-        value.ci = Some(ci);
-        value.significant = Some(!(ci[0] <= null && null <= ci[1]));
-    }
-    Ok(value)
 }

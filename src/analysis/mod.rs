@@ -4,6 +4,7 @@
 mod caveats;
 pub mod filter;
 mod groups;
+mod metric_stats;
 mod metrics;
 pub mod stats;
 pub mod wording;

@@ -57,37 +57,60 @@ pub fn compute(
     results: &ResultSet,
     config: &Config,
 ) -> Result<ChartData, Diagnostic> {
-    let at = spec.at();
-    let err = |message: String, hint: String| {
-        Diagnostic::new(at.clone(), format!("chart `{}`: {message}", spec.id)).hint(hint)
-    };
+    let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
+    let table = plotted_table(spec, results, series_column)?;
+    let groups = selected_groups(spec, table, series_column)?;
+    check_log_scales(spec, table).map_err(|m| chart_error(spec, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    let series = series(spec, &summaries(&groups), config)?;
+    let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
+    Ok(ChartData {
+        ideal,
+        x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
+        y_label: y_label(spec),
+        series,
+    })
+}
+
+/// A problem with the chart as a whole, at its directive.
+fn chart_error(spec: &ChartSpec, message: String, hint: String) -> Diagnostic {
+    Diagnostic::new(spec.at(), format!("chart `{}`: {message}", spec.id)).hint(hint)
+}
+
+/// A problem with the chart's `key`, at its value in the directive.
+fn key_error(spec: &ChartSpec, key: &str, message: String, hint: String) -> Diagnostic {
+    Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
+}
+
+/// The chart's data file, checked to have its x, y and series columns, x and y numeric.
+fn plotted_table<'r>(
+    spec: &ChartSpec,
+    results: &'r ResultSet,
+    series_column: &str,
+) -> Result<&'r Table, Diagnostic> {
     let stem = spec.data.trim_end_matches(".csv");
-    let at_key = |key: &str, message: String, hint: String| {
-        Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id))
-            .hint(hint)
-    };
     let table = results.tables.get(stem).ok_or_else(|| {
-        at_key(
+        key_error(
+            spec,
             "data",
             format!("unknown data file `{}`", spec.data),
             suggest(stem, results.tables.keys().map(String::as_str)),
         )
     })?;
-    let env_column = config.study.environment_column.as_str();
-    let series_column = spec.series.as_deref().unwrap_or(env_column);
     for (role, column) in
         [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)]
     {
         match table.column(column).map(|c| &c.values) {
             None => {
-                return Err(at_key(
+                return Err(key_error(
+                    spec,
                     role,
                     format!("unknown {role} column `{column}` in {}", table.path.display()),
                     suggest(column, table.column_names()),
                 ));
             }
             Some(Values::Text(_)) if role != "series" => {
-                return Err(at_key(
+                return Err(key_error(
+                    spec,
                     role,
                     format!("{role} column `{column}` is not numeric"),
                     "plot a numeric column; text columns can be a `series`".into(),
@@ -96,38 +119,55 @@ pub fn compute(
             _ => {}
         }
     }
+    Ok(table)
+}
+
+/// The rows that pass the chart's `where`, grouped by series and x; an error
+/// when none pass.
+fn selected_groups(
+    spec: &ChartSpec,
+    table: &Table,
+    series_column: &str,
+) -> Result<Vec<Grouped>, Diagnostic> {
     let groups =
         filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
             .map_err(|c| {
-                at_key(
+                key_error(
+                    spec,
                     "where",
                     format!("unknown column `{c}` in `where`"),
                     suggest(&c, table.column_names()),
                 )
             })?;
     if groups.is_empty() {
-        return Err(err(
+        return Err(chart_error(
+            spec,
             format!("no rows left after `where` ({})", filter::describe(&spec.filter)),
             "check the filter against the values in the file".into(),
         ));
     }
-    check_log_scales(spec, table).map_err(|m| err(m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
-    let samples = summaries(&groups);
-    let styles = style_order(config, &samples);
+    Ok(groups)
+}
+
+/// The points of every series as the chart's kind plots them, each series
+/// with its environment's label and style.
+fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Series>, Diagnostic> {
+    let styles = style_order(config, samples);
     let label = |key: &str| {
         config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
     };
     let series = match spec.kind {
-        Kind::Line => line(spec, &samples),
-        Kind::Relative => relative(&samples, &config.study.baseline).ok_or_else(|| {
-            err(
+        Kind::Line => line(spec, samples),
+        Kind::Relative => relative(samples, &config.study.baseline).ok_or_else(|| {
+            chart_error(
+                spec,
                 format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
                 "keep the baseline's rows in `where`".into(),
             )
         })?,
-        Kind::Speedup | Kind::Efficiency => scaling(spec, &samples),
+        Kind::Speedup | Kind::Efficiency => scaling(spec, samples),
     };
-    let series: Vec<Series> = series
+    Ok(series
         .into_iter()
         .map(|(key, points)| Series {
             label: label(&key),
@@ -135,14 +175,7 @@ pub fn compute(
             key,
             points,
         })
-        .collect();
-    let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
-    Ok(ChartData {
-        ideal,
-        x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
-        y_label: y_label(spec),
-        series,
-    })
+        .collect())
 }
 
 /// The summary of `y` per series and x (a series whose every value is empty has no points).
@@ -170,6 +203,7 @@ fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }
 
+/// The x of a group key: its number (NaN for text).
 fn x_of(key: &KeyPart) -> f64 {
     match key {
         KeyPart::Number(x) => *x,
@@ -177,6 +211,7 @@ fn x_of(key: &KeyPart) -> f64 {
     }
 }
 
+/// Each series' mean (with its interval, if error bars are on) or median per x.
 fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
     samples
         .iter()
@@ -267,6 +302,8 @@ fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f6
     })
 }
 
+/// An error naming the first selected row whose value a logarithmic axis
+/// cannot show (zero or less); the y axis is logarithmic only on line charts.
 fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), String> {
     for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
         if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
@@ -284,6 +321,7 @@ fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), String> {
     Ok(())
 }
 
+/// An axis label: as written, else the column with its unit.
 fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
     match (label, unit) {
         (Some(label), _) => label.to_string(),
@@ -293,6 +331,7 @@ fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
     }
 }
 
+/// The y axis label: as written, else what the chart's kind plots.
 fn y_label(spec: &ChartSpec) -> String {
     match (spec.kind, spec.y_label.as_deref()) {
         (_, Some(label)) => label.to_string(),

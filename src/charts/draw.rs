@@ -6,9 +6,9 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use plotters::style::FontFamily;
 
-use super::data::{ChartData, Point};
+use super::data::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
-use super::ticks;
+use super::{marks, ticks};
 
 /// Width and height of every chart, in SVG pixels.
 pub const SIZE: (u32, u32) = (640, 400);
@@ -60,19 +60,59 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
-type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+/// What drawing on the chart gives.
+pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
+/// Draw the chart on `root`: axes and grid, the ideal line, the series, the legend.
 fn plot(
     spec: &ChartSpec,
     data: &ChartData,
     root: &Area,
     hovers: &mut Vec<Hover>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let font = |size: u32| (FontFamily::Name(FONT), size);
     let categorical = spec.kind == Kind::Relative;
     let xs = ticks::x_values(data);
-    let (x_axis, x_ticks) = if categorical {
-        ticks::categories(&xs)
+    let y_scale = if spec.kind == Kind::Line { spec.y_scale } else { Scale::Linear };
+    let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
+    let mut builder = ChartBuilder::on(root);
+    builder.margin(12).x_label_area_size(52).y_label_area_size(70);
+    if let Some(title) = &spec.title {
+        builder.caption(title, font(19));
+    }
+    let mut chart = builder.build_cartesian_2d(x_axis, y_axis)?;
+    mesh(&mut chart, spec, data, &xs, y_scale)?;
+    let at = |x: f64, y: f64| {
+        (if categorical { x } else { spec.x_scale.forward(x) }, y_scale.forward(y))
+    };
+    if let Some(ideal) = &data.ideal {
+        ideal_line(&mut chart, ideal, &at)?;
+    }
+    if categorical {
+        marks::bars(&mut chart, data, &xs, hovers)?;
+    } else {
+        marks::lines(&mut chart, spec, data, &at, hovers)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(legend_position(data, categorical, &at_all(spec, y_scale)))
+        .label_font(font(14))
+        .background_style(TRANSPARENT)
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+    Ok(())
+}
+
+/// The chart's font at `size` pixels.
+fn font(size: u32) -> (FontFamily<'static>, u32) {
+    (FontFamily::Name(FONT), size)
+}
+
+/// The x and y axes in drawn space, with their ticks: one slot per x value for
+/// a bar chart, else ranges covering every point (and the ideal line) on the
+/// chart's scales; y starts from zero except on a logarithmic line chart.
+fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
+    let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
+        ticks::categories(xs)
     } else {
         ticks::axis(
             data.series
@@ -83,25 +123,27 @@ fn plot(
             false,
         )
     };
-    let y_scale = if spec.kind == Kind::Line { spec.y_scale } else { Scale::Linear };
     let include_zero = spec.kind != Kind::Line || !y_scale.is_log();
     let (y_axis, y_ticks) = ticks::axis(ticks::y_values(data), y_scale, include_zero);
-    let mut builder = ChartBuilder::on(root);
-    builder.margin(12).x_label_area_size(52).y_label_area_size(70);
-    if let Some(title) = &spec.title {
-        builder.caption(title, font(19));
-    }
-    let mut chart = builder.build_cartesian_2d(
-        Axis { range: x_axis, ticks: x_ticks },
-        Axis { range: y_axis, ticks: y_ticks },
-    )?;
-    let x_unit = spec.x_unit.clone();
-    let categories = xs.clone();
-    let x_format = move |v: &f64| {
+    (Axis { range: x_axis, ticks: x_ticks }, Axis { range: y_axis, ticks: y_ticks })
+}
+
+/// The axis descriptions, the tick labels (in data units, or a bar chart's x
+/// values) and the grid.
+fn mesh(
+    chart: &mut Chart,
+    spec: &ChartSpec,
+    data: &ChartData,
+    xs: &[f64],
+    y_scale: Scale,
+) -> DrawResult {
+    let categorical = spec.kind == Kind::Relative;
+    let x_unit = spec.x_unit.as_deref();
+    let x_format = |v: &f64| {
         if categorical {
-            ticks::label_category(*v, &categories, x_unit.as_deref())
+            ticks::label_category(*v, xs, x_unit)
         } else {
-            ticks::label(spec.x_scale.inverse(*v), x_unit.as_deref())
+            ticks::label(spec.x_scale.inverse(*v), x_unit)
         }
     };
     let y_format = |v: &f64| ticks::label(y_scale.inverse(*v), None);
@@ -115,33 +157,24 @@ fn plot(
         .y_label_formatter(&y_format)
         .light_line_style(WHITE.mix(0.0))
         .bold_line_style(BLACK.mix(0.12))
-        .draw()?;
-    let at = |x: f64, y: f64| {
-        (if categorical { x } else { spec.x_scale.forward(x) }, y_scale.forward(y))
-    };
-    if let Some(ideal) = &data.ideal {
-        chart
-            .draw_series(DashedLineSeries::new(
-                ideal.iter().map(|&(x, y)| at(x, y)),
-                6,
-                4,
-                GREY.stroke_width(2),
-            ))?
-            .label("ideal scaling")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREY.stroke_width(2)));
-    }
-    if categorical {
-        bars(&mut chart, data, &xs, hovers)?;
-    } else {
-        lines(&mut chart, spec, data, &at, hovers)?;
-    }
+        .draw()
+}
+
+/// The dashed grey line of ideal scaling, with its legend entry.
+fn ideal_line(
+    chart: &mut Chart,
+    ideal: &[(f64, f64)],
+    at: &dyn Fn(f64, f64) -> (f64, f64),
+) -> DrawResult {
     chart
-        .configure_series_labels()
-        .position(legend_position(data, categorical, &at_all(spec, y_scale)))
-        .label_font(font(14))
-        .background_style(TRANSPARENT)
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+        .draw_series(DashedLineSeries::new(
+            ideal.iter().map(|&(x, y)| at(x, y)),
+            6,
+            4,
+            GREY.stroke_width(2),
+        ))?
+        .label("ideal scaling")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREY.stroke_width(2)));
     Ok(())
 }
 
@@ -199,7 +232,8 @@ fn legend_position(
         .map_or(SeriesLabelPosition::UpperLeft, |c| c.0)
 }
 
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
+/// A chart being drawn, on our axes.
+pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
 
 /// A linear axis in drawn space with exactly the ticks we chose.
 #[derive(Debug, Clone)]
@@ -224,173 +258,4 @@ impl Ranged for Axis {
     fn range(&self) -> std::ops::Range<f64> {
         self.range.clone()
     }
-}
-
-fn lines(
-    chart: &mut Chart,
-    spec: &ChartSpec,
-    data: &ChartData,
-    at: &dyn Fn(f64, f64) -> (f64, f64),
-    hovers: &mut Vec<Hover>,
-) -> DrawResult {
-    for series in &data.series {
-        let c = colour(series.style);
-        let style = c.stroke_width(2);
-        let points: Vec<(f64, f64)> = series.points.iter().map(|p| at(p.x, p.y)).collect();
-        let legend = move |(x, y): (i32, i32)| {
-            PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-        };
-        if series.style % 2 == 0 {
-            chart
-                .draw_series(LineSeries::new(points.clone(), style))?
-                .label(series.label.clone())
-                .legend(legend);
-        } else {
-            chart
-                .draw_series(DashedLineSeries::new(points.clone(), 10, 5, style))?
-                .label(series.label.clone())
-                .legend(legend);
-        }
-        for p in &series.points {
-            if let Some([lo, hi]) = p.ci {
-                let (x, y) = at(p.x, p.y);
-                let lo = if spec.y_scale.is_log() && lo <= 0.0 { y } else { at(p.x, lo).1 };
-                chart.draw_series(std::iter::once(ErrorBar::new_vertical(
-                    x,
-                    lo,
-                    y,
-                    at(p.x, hi).1,
-                    c.stroke_width(1),
-                    8,
-                )))?;
-            }
-            let xy = at(p.x, p.y);
-            hovers.push(Hover {
-                px: chart.backend_coord(&xy).0,
-                py: chart.backend_coord(&xy).1,
-                text: hover_text(spec, &series.label, p),
-                style: series.style,
-            });
-        }
-        chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
-        if spec.mark_peak
-            && let Some(peak) = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y))
-        {
-            let xy = at(peak.x, peak.y);
-            chart.draw_series(std::iter::once(Circle::new(xy, 9, c.stroke_width(2))))?;
-            let text = format!("peak {}", ticks::label(peak.x, spec.x_unit.as_deref()));
-            let (px, py) = local(chart, xy);
-            let offset = if series.style % 2 == 0 { -22 } else { 8 };
-            chart.plotting_area().strip_coord_spec().draw(&Text::new(
-                text,
-                (px + 12, py + offset),
-                (FontFamily::Name(FONT), 13).into_font().color(&c),
-            ))?;
-        }
-    }
-    Ok(())
-}
-
-/// Pixel position of `xy` inside the plotting area (for text drawn on it).
-fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
-    let (px, py) = chart.backend_coord(&xy);
-    let (bx, by) = chart.plotting_area().get_base_pixel();
-    (px - bx, py - by)
-}
-
-fn marker<'b>(xy: (f64, f64), style: usize) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
-    let c = colour(style);
-    match style % 3 {
-        0 => Circle::new(xy, 4, c.filled()).into_dyn(),
-        1 => TriangleMarker::new(xy, 6, c.filled()).into_dyn(),
-        _ => Cross::new(xy, 5, c.stroke_width(2)).into_dyn(),
-    }
-}
-
-fn bars(chart: &mut Chart, data: &ChartData, xs: &[f64], hovers: &mut Vec<Hover>) -> DrawResult {
-    let count = data.series.len().max(1) as f64;
-    let width = 0.7 / count;
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![(-0.5, 0.0), (xs.len() as f64 - 0.5, 0.0)],
-        BLACK.stroke_width(1),
-    )))?;
-    for (i, series) in data.series.iter().enumerate() {
-        let c = colour(series.style);
-        for p in &series.points {
-            let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
-            let left = slot as f64 - 0.35 + width * i as f64;
-            let significant = p.significant.unwrap_or(false);
-            let fill = if significant { c.filled() } else { c.mix(0.3).filled() };
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(left, 0.0), (left + width, p.y)],
-                fill,
-            )))?;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(left, 0.0), (left + width, p.y)],
-                c.stroke_width(1),
-            )))?;
-            let centre = left + width / 2.0;
-            if let Some([lo, hi]) = p.ci {
-                chart.draw_series(std::iter::once(ErrorBar::new_vertical(
-                    centre,
-                    lo,
-                    p.y,
-                    hi,
-                    BLACK.stroke_width(1),
-                    8,
-                )))?;
-            }
-            if !significant {
-                let top = p.ci.map_or(p.y, |[lo, hi]| if p.y >= 0.0 { hi } else { lo });
-                let (px, py) = local(chart, (centre, top));
-                let dy = if p.y >= 0.0 { -18 } else { 6 };
-                chart.plotting_area().strip_coord_spec().draw(&Text::new(
-                    "n.s.",
-                    (px - 10, py + dy),
-                    (FontFamily::Name(FONT), 13).into_font(),
-                ))?;
-            }
-            let (px, py) = chart.backend_coord(&(centre, p.y));
-            hovers.push(Hover {
-                px,
-                py,
-                text: relative_text(&series.label, p),
-                style: series.style,
-            });
-        }
-        let legend =
-            move |(x, y): (i32, i32)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled());
-        chart
-            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
-            .label(series.label.clone())
-            .legend(legend);
-    }
-    Ok(())
-}
-
-fn hover_text(spec: &ChartSpec, label: &str, p: &Point) -> String {
-    let x = ticks::label(p.x, spec.x_unit.as_deref());
-    let ci =
-        p.ci.map(|[lo, hi]| format!(", 95% CI {} to {}", ticks::value(lo), ticks::value(hi)))
-            .unwrap_or_default();
-    format!("{label}, {} = {x}: {}{ci}, n = {}", spec.x, ticks::value(p.y), p.n)
-}
-
-fn relative_text(label: &str, p: &Point) -> String {
-    let ci =
-        p.ci.map(|[lo, hi]| {
-            format!(
-                ", 95% CI {} to {}%",
-                crate::format::signed(lo, 1),
-                crate::format::signed(hi, 1)
-            )
-        })
-        .unwrap_or_default();
-    let sig = if p.significant == Some(false) { "; not statistically significant" } else { "" };
-    format!(
-        "{label} at {}: {}%{ci}, n = {}{sig}",
-        crate::format::plain(p.x),
-        crate::format::signed(p.y, 1),
-        p.n
-    )
 }

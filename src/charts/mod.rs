@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod draw;
+mod marks;
 pub mod spec;
 pub mod svg;
 mod ticks;

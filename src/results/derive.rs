@@ -18,55 +18,72 @@ pub(super) fn derive(
     let mut errors = Diagnostics::default();
     for (name, expression) in &dataset.derive {
         let at =
-            || dataset.derive_at.get(name).cloned().unwrap_or_else(|| Location::file("book.toml"));
-        let node: Node<DefaultNumericTypes> = match evalexpr::build_operator_tree(expression) {
-            Ok(node) => node,
-            Err(err) => {
-                errors.push(
-                    Diagnostic::new(
-                        at(),
-                        format!("derived column `{name}`: cannot parse `{expression}`: {err}"),
-                    )
-                    .hint("use column names, numbers and + - * / ( )"),
-                );
-                continue;
-            }
-        };
-        let inputs: Vec<String> = node.iter_variable_identifiers().map(str::to_string).collect();
-        let mut columns = Vec::new();
-        for input in &inputs {
-            match table.column(input).map(|c| &c.values) {
-                Some(Values::Number(v)) => columns.push(v),
-                Some(Values::Text(_)) => errors.push(
-                    Diagnostic::new(
-                        at(),
-                        format!("derived column `{name}`: column `{input}` is not numeric"),
-                    )
-                    .hint("a derived column can only use numeric columns"),
-                ),
-                None => errors.push(
-                    Diagnostic::new(
-                        at(),
-                        format!("derived column `{name}`: unknown column `{input}`"),
-                    )
-                    .hint(suggest(input, table.column_names())),
-                ),
-            }
-        }
-        if columns.len() != inputs.len() {
-            continue;
-        }
-        match evaluate(&node, &inputs, &columns, table.len(), table.lines.store()) {
+            dataset.derive_at.get(name).cloned().unwrap_or_else(|| Location::file("book.toml"));
+        match derived_values(table, name, expression, &at) {
             Ok(values) => {
                 table.columns.push(Column { name: name.clone(), values: Values::Number(values) })
             }
-            Err(err) => errors.push(
-                Diagnostic::new(at(), format!("derived column `{name}`: {err}"))
-                    .hint("check the expression in book.toml"),
-            ),
+            Err(problems) => problems.0.into_iter().for_each(|problem| errors.push(problem)),
         }
     }
     errors.into_result(())
+}
+
+/// The values of the derived column `name` = `expression` over `table`, or
+/// the problems with it, each reported `at` its declaration.
+fn derived_values(
+    table: &Table,
+    name: &str,
+    expression: &str,
+    at: &Location,
+) -> Result<Chunks<f64>, Diagnostics> {
+    let node: Node<DefaultNumericTypes> =
+        evalexpr::build_operator_tree(expression).map_err(|err| {
+            Diagnostic::new(
+                at.clone(),
+                format!("derived column `{name}`: cannot parse `{expression}`: {err}"),
+            )
+            .hint("use column names, numbers and + - * / ( )")
+        })?;
+    let inputs: Vec<String> = node.iter_variable_identifiers().map(str::to_string).collect();
+    let columns = numeric_inputs(table, name, &inputs, at)?;
+    evaluate(&node, &inputs, &columns, table.len(), table.lines.store()).map_err(|err| {
+        Diagnostic::new(at.clone(), format!("derived column `{name}`: {err}"))
+            .hint("check the expression in book.toml")
+            .into()
+    })
+}
+
+/// The columns of `table` named by `inputs`, in order; a problem for each
+/// one that is missing or not numeric.
+fn numeric_inputs<'t>(
+    table: &'t Table,
+    name: &str,
+    inputs: &[String],
+    at: &Location,
+) -> Result<Vec<&'t Chunks<f64>>, Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let mut columns = Vec::new();
+    for input in inputs {
+        match table.column(input).map(|c| &c.values) {
+            Some(Values::Number(v)) => columns.push(v),
+            Some(Values::Text(_)) => errors.push(
+                Diagnostic::new(
+                    at.clone(),
+                    format!("derived column `{name}`: column `{input}` is not numeric"),
+                )
+                .hint("a derived column can only use numeric columns"),
+            ),
+            None => errors.push(
+                Diagnostic::new(
+                    at.clone(),
+                    format!("derived column `{name}`: unknown column `{input}`"),
+                )
+                .hint(suggest(input, table.column_names())),
+            ),
+        }
+    }
+    if errors.is_empty() { Ok(columns) } else { Err(errors) }
 }
 
 /// Evaluate `node` once per row with `inputs` bound to that row's values, chunk by chunk.

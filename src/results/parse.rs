@@ -4,6 +4,7 @@ use csv::{ByteRecord, ReaderBuilder};
 
 use std::sync::Arc;
 
+use super::filling::Filled;
 use super::position::field_column;
 use super::read::{Header, cannot_read, open, read_blocks};
 use super::split::{Rows, Span};
@@ -39,11 +40,44 @@ pub(super) fn parse_in(
         .next_block()
         .map_err(|err| cannot_read(file, &err))?
         .unwrap_or(Block { bytes: Vec::new(), line: 1 });
+    let row = read_header(file, dataset, &first, blocks.done())?;
+    let header = Header { names: &row.names, types: &row.types, body: row.body };
+    // On every core; then by one reader if the spans cannot be joined.
+    let (filled, rows, hash) = match read_blocks(file, &header, store, parts, blocks, Some(first))?
+    {
+        Some(read) => read,
+        None => read_blocks(file, &header, store, 1, open(file, block)?, None)?
+            .ok_or_else(|| cannot_read(file, &std::io::ErrorKind::Other.into()))?,
+    };
+    if let Some(hash) = hash {
+        file.hash.set(hash).ok();
+    }
+    finish(file, &row.names, filled, rows)
+}
+
+/// A file's header row as read, which a [`Header`] borrows.
+struct HeaderRow {
+    /// The column names, in file order.
+    names: Vec<String>,
+    /// The declared type of each column; `None` for undeclared ones.
+    types: Vec<Option<ColumnType>>,
+    /// Where the first row starts, in the first block (`end` unused).
+    body: Span,
+}
+
+/// The header row at the start of the `first` block (past a byte order
+/// mark): the column names, their declared types, and where the rows begin.
+/// An error for an empty file (`done`: the first block is the whole file), an
+/// unreadable header, or bad or missing column names.
+fn read_header(
+    file: &SourceFile,
+    dataset: &Dataset,
+    first: &Block,
+    done: bool,
+) -> Result<HeaderRow, Diagnostics> {
     let bom = if first.bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let bytes = &first.bytes[bom..];
-    let mut errors = Diagnostics::default();
-    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
-    if bytes.iter().all(u8::is_ascii_whitespace) && blocks.done() {
+    if bytes.iter().all(u8::is_ascii_whitespace) && done {
         let hint = "add a header row and one row per run, or delete the file";
         return Err(Diagnostic::new(Location::file(&file.path), "results file is empty")
             .hint(hint)
@@ -53,11 +87,11 @@ pub(super) fn parse_in(
     let headers = match reader.byte_headers() {
         Ok(h) => h.clone(),
         Err(err) => {
-            return Err(
-                Diagnostic::new(located(1, 1), format!("cannot read the header: {err}")).into()
-            );
+            let at = Location::new(&file.path, 1, 1);
+            return Err(Diagnostic::new(at, format!("cannot read the header: {err}")).into());
         }
     };
+    let mut errors = Diagnostics::default();
     let names = header_names(&headers, bytes, file, &mut errors);
     let types = column_types(&names, dataset, file, &mut errors);
     if !errors.is_empty() {
@@ -69,24 +103,27 @@ pub(super) fn parse_in(
         end: 0,
         line: 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64,
     };
-    let header = Header { names: &names, types: &types, body };
-    // On every core; then by one reader if the spans cannot be joined.
-    let (filled, rows, hash) = match read_blocks(file, &header, store, parts, blocks, Some(first))?
-    {
-        Some(read) => read,
-        None => read_blocks(file, &header, store, 1, open(file, block)?, None)?
-            .ok_or_else(|| cannot_read(file, &std::io::ErrorKind::Other.into()))?,
-    };
-    if let Some(hash) = hash {
-        file.hash.set(hash).ok();
-    }
+    Ok(HeaderRow { names, types, body })
+}
+
+/// The table of the rows read, or every problem found in them: a header
+/// without rows is one, and errors past [`MAX_ERRORS`] are counted in one more.
+fn finish(
+    file: &SourceFile,
+    names: &[String],
+    filled: Filled,
+    rows: Rows,
+) -> Result<Table, Diagnostics> {
     let Rows { mut errors, dropped, .. } = rows;
     if filled.len() == 0 && errors.is_empty() {
-        return Err(Diagnostic::new(located(1, 1), "results file has a header but no rows")
-            .hint("add one row per run below the header, or delete the file")
-            .into());
+        return Err(Diagnostic::new(
+            Location::new(&file.path, 1, 1),
+            "results file has a header but no rows",
+        )
+        .hint("add one row per run below the header, or delete the file")
+        .into());
     }
-    let (columns, lines) = filled.finish(&names);
+    let (columns, lines) = filled.finish(names);
     if dropped > 0 {
         errors.push(Diagnostic::new(
             Location::file(&file.path),

@@ -39,11 +39,7 @@ pub(super) fn read_blocks(
     mut first: Option<Block>,
 ) -> Result<Option<(Filled, Rows, Option<String>)>, Diagnostics> {
     use sha2::Digest;
-    let mut filled = Filled::new(store, header.names.len());
-    // One reader carries its columns' types from block to block; spans start afresh in each block.
-    let (mut all, mut rows, mut spare) =
-        (Rows::new(header.types, 0), Rows::new(header.types, 0), Vec::new());
-    let mut hasher = sha2::Sha256::new();
+    let mut reading = Reading::new(header, store, parts);
     let mut start = header.body.start;
     let mut current = match first.take() {
         Some(block) => Some(block),
@@ -60,44 +56,79 @@ pub(super) fn read_blocks(
         let line = if start > 0 { header.body.line } else { block.line };
         let span = Span { start: start.min(block.bytes.len()), end: block.bytes.len(), line };
         start = 0;
-        // The next block is read while this one is parsed, and the blocks,
-        // which cover the file once and in order, are hashed beside the parsing.
-        let (next, flow) = rayon::join(
-            || blocks.next_block(),
-            || {
-                if parts == 1 {
-                    rayon::join(
-                        || hasher.update(&block.bytes),
-                        || read_span_into(&context, span, &mut all),
-                    );
-                    filled.take(&mut all, true);
-                    // One reader stops at malformed CSV.
-                    return if all.malformed { Flow::Stop } else { Flow::Go };
-                }
-                rows.reset(header.types);
-                let spans = split::spans(&block.bytes, span.start, span.line, parts);
-                let ((), read) = rayon::join(
-                    || hasher.update(&block.bytes),
-                    || read_spans(&context, &spans, &mut rows, &mut spare),
-                );
-                if read.is_none() || !filled.take(&mut rows, false) {
-                    return Flow::Again;
-                }
-                std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
-                all.dropped += rows.dropped;
-                Flow::Go
-            },
-        );
+        // The next block is read while this one is parsed.
+        let (next, flow) = rayon::join(|| blocks.next_block(), || reading.block(&context, span));
         match flow {
             Flow::Go => {}
-            Flow::Stop => return Ok(Some((filled, all, None))),
+            Flow::Stop => return Ok(Some((reading.filled, reading.all, None))),
             Flow::Again => return Ok(None),
         }
         blocks.recycle(block.bytes);
         current = next.map_err(|err| cannot_read(file, &err))?;
     }
-    let hash = blocks.done().then(|| crate::project::hex(&hasher.finalize()));
-    Ok(Some((filled, all, hash)))
+    let hash = blocks.done().then(|| crate::project::hex(&reading.hasher.finalize()));
+    Ok(Some((reading.filled, reading.all, hash)))
+}
+
+/// The rows of a file read so far, and what reading the next block needs.
+struct Reading<'a> {
+    /// The declared type of each column.
+    types: &'a [Option<ColumnType>],
+    /// Most spans per block.
+    parts: usize,
+    /// The chunked columns of the rows read.
+    filled: Filled,
+    /// One reader's rows, carrying its columns' types from block to block; the
+    /// problems found in every block.
+    all: Rows,
+    /// A block's rows read in spans, which start afresh in each block.
+    rows: Rows,
+    /// The rows of all but the first span, kept from block to block.
+    spare: Vec<Rows>,
+    /// The SHA-256 of the blocks read.
+    hasher: sha2::Sha256,
+}
+
+impl<'a> Reading<'a> {
+    /// Nothing read yet of a file with `header`, into columns in `store`.
+    fn new(header: &Header<'a>, store: &Arc<Store>, parts: usize) -> Self {
+        use sha2::Digest;
+        Reading {
+            types: header.types,
+            parts,
+            filled: Filled::new(store, header.names.len()),
+            all: Rows::new(header.types, 0),
+            rows: Rows::new(header.types, 0),
+            spare: Vec::new(),
+            hasher: sha2::Sha256::new(),
+        }
+    }
+
+    /// Read the rows of `span` of the block in `context`, by one reader or in
+    /// spans, and hash the block beside the parsing (the blocks cover the file
+    /// once and in order).
+    fn block(&mut self, context: &Context, span: Span) -> Flow {
+        use sha2::Digest;
+        let Reading { types, parts, filled, all, rows, spare, hasher } = self;
+        if *parts == 1 {
+            rayon::join(|| hasher.update(context.bytes), || read_span_into(context, span, all));
+            filled.take(all, true);
+            // One reader stops at malformed CSV.
+            return if all.malformed { Flow::Stop } else { Flow::Go };
+        }
+        rows.reset(types);
+        let spans = split::spans(context.bytes, span.start, span.line, *parts);
+        let ((), read) = rayon::join(
+            || hasher.update(context.bytes),
+            || read_spans(context, &spans, rows, spare),
+        );
+        if read.is_none() || !filled.take(rows, false) {
+            return Flow::Again;
+        }
+        std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
+        all.dropped += rows.dropped;
+        Flow::Go
+    }
 }
 
 /// What [`read_blocks`] does after a block.

@@ -149,8 +149,7 @@ pub(super) fn read_spans(
 
 /// Read every row of `span` into `rows`, after the rows already there.
 pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
-    let Context { bytes, names, file, .. } = *context;
-    let located = |line: u64, column: usize| Location::new(&file.path, line as usize, column);
+    let Context { bytes, names, .. } = *context;
     let mut reader = ReaderBuilder::new()
         .flexible(true)
         .has_headers(false)
@@ -165,8 +164,10 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
                 let line = err
                     .position()
                     .map_or(0, |p| lines.at(bytes, span.start + p.byte() as usize, p.line()).0);
-                rows.errors
-                    .push(Diagnostic::new(located(line, 1), format!("malformed CSV: {err}")));
+                rows.errors.push(Diagnostic::new(
+                    context.located(line, 1),
+                    format!("malformed CSV: {err}"),
+                ));
                 rows.malformed = true;
                 break;
             }
@@ -175,41 +176,52 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
             .position()
             .map_or((0, 0), |p| lines.at(bytes, span.start + p.byte() as usize, p.line()));
         if record.len() != names.len() {
-            let column = field_column(bytes, offset, record.len().min(names.len()));
-            rows.report(
-                Diagnostic::new(
-                    located(line, column),
-                    format!("row has {} fields but the header has {}", record.len(), names.len()),
-                )
-                .hint(
-                    "every row needs one value per header column; quote values that contain commas",
-                ),
-            );
+            rows.report(wrong_field_count(context, &record, line, offset));
             continue;
         }
-        for (i, field) in record.iter().enumerate() {
-            let builder = &mut rows.builders[i];
-            if builder.push_number(field) {
-                continue;
-            }
-            let problem = match std::str::from_utf8(field) {
-                Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
-                    (format!("column `{}`: {message}, found `{}`", names[i], text.trim()), hint)
-                }),
-                Err(_) => {
-                    builder.push("").ok();
-                    Some((
-                        "value is not valid UTF-8".to_string(),
-                        "save the file as UTF-8".to_string(),
-                    ))
-                }
-            };
-            if let Some((message, hint)) = problem {
-                let (l, c) = context.position(line, i);
-                rows.report(Diagnostic::new(located(l, c), message).hint(hint));
-            }
-        }
+        push_fields(context, &record, line, rows);
         rows.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
+    }
+}
+
+/// The problem with a record (starting on `line`, at byte `offset`) that has
+/// more or fewer fields than the header, at the first field too many or missing.
+fn wrong_field_count(
+    context: &Context,
+    record: &ByteRecord,
+    line: u64,
+    offset: usize,
+) -> Diagnostic {
+    let expected = context.names.len();
+    let column = field_column(context.bytes, offset, record.len().min(expected));
+    Diagnostic::new(
+        context.located(line, column),
+        format!("row has {} fields but the header has {expected}", record.len()),
+    )
+    .hint("every row needs one value per header column; quote values that contain commas")
+}
+
+/// Add each field of `record` (starting on `line`) to its column of `rows`;
+/// a bad cell is added as empty and reported at its line and column.
+fn push_fields(context: &Context, record: &ByteRecord, line: u64, rows: &mut Rows) {
+    for (i, field) in record.iter().enumerate() {
+        let builder = &mut rows.builders[i];
+        if builder.push_number(field) {
+            continue;
+        }
+        let problem = match std::str::from_utf8(field) {
+            Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
+                (format!("column `{}`: {message}, found `{}`", context.names[i], text.trim()), hint)
+            }),
+            Err(_) => {
+                builder.push("").ok();
+                Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
+            }
+        };
+        if let Some((message, hint)) = problem {
+            let (l, c) = context.position(line, i);
+            rows.report(Diagnostic::new(context.located(l, c), message).hint(hint));
+        }
     }
 }
 
@@ -235,6 +247,11 @@ impl Lines {
 }
 
 impl Context<'_> {
+    /// The location of `line` and `column` in the file.
+    fn located(&self, line: u64, column: usize) -> Location {
+        Location::new(&self.file.path, line as usize, column)
+    }
+
     /// Line and column of field `index` of the record starting on `line`, in this block.
     pub fn position(&self, line: u64, index: usize) -> (u64, usize) {
         let (l, c) = position(self.bytes, line + 1 - self.line, index);

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::{CHUNK_ROWS, Chunks, Table, Values};
+use super::{CHUNK_ROWS, Chunks, Column, Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
@@ -69,21 +69,45 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     if dataset.key.is_empty() {
         return;
     }
-    let columns: Vec<_> = dataset.key.iter().filter_map(|k| table.column(k)).collect();
+    let columns: Vec<&Column> = dataset.key.iter().filter_map(|k| table.column(k)).collect();
     // Each row is hashed on compact key parts (a number's bits, a text's code);
     // sorting the rows by hash (high 32 bits) and row number (low 32 bits)
     // brings equal keys together, in row order, without allocating per row or
     // probing a table at random. Rows whose hashes merely collide are told
     // apart by comparing their keys.
-    // foldhash's quality hasher mixes every input bit into the high bits kept
-    // below (FxHash leaves them nearly constant for small numbers); fixed seed, so deterministic.
-    // The entries go to parts by the hash's top bits (16 to 64 parts, about
-    // half a million rows each), each part in chunks that leave memory past the
-    // budget, a run of chunks per core; each part is then sorted on its own,
-    // keeping its first repeats.
-    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
     let bits = (table.len() >> 19).next_power_of_two().trailing_zeros().clamp(4, 6);
-    let runs: Vec<Vec<Chunks<u64>>> = (0..cores)
+    let runs = hashed_rows(table, &columns, bits);
+    let same = |a: u32, b: u32| {
+        columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize))
+    };
+    // Per part, the number of repeated rows, and the first repeats (row, first row with its key).
+    let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits)
+        .into_par_iter()
+        .map(|part| {
+            let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
+            hashed.sort_unstable();
+            repeats(&hashed, same)
+        })
+        .collect();
+    let total: usize = found.iter().map(|(count, _)| count).sum();
+    let mut repeated: Vec<(u32, u32)> =
+        found.into_iter().flat_map(|(_, repeated)| repeated).collect();
+    repeated.sort_unstable();
+    report_duplicates(table, &columns, file, &repeated, total, errors);
+}
+
+/// Every row's hash entry (hash in the high 32 bits, row in the low 32), per
+/// core a run of the table's chunks, each run's entries in `1 << bits` parts
+/// by the hash's top bits.
+///
+/// foldhash's quality hasher mixes every input bit into the high bits kept
+/// (FxHash leaves them nearly constant for small numbers); fixed seed, so
+/// deterministic. The 16 to 64 parts hold about half a million rows each, in
+/// chunks that leave memory past the budget; each part is then sorted on its
+/// own, keeping its first repeats.
+fn hashed_rows(table: &Table, columns: &[&Column], bits: u32) -> Vec<Vec<Chunks<u64>>> {
+    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+    (0..cores)
         .into_par_iter()
         .map(|core| {
             let mut parts: Vec<Chunks<u64>> =
@@ -101,40 +125,44 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
             }
             parts
         })
-        .collect();
-    let same = |a: u32, b: u32| {
-        columns.iter().all(|c| c.values.key_bits(a as usize) == c.values.key_bits(b as usize))
-    };
-    // Per part, the number of repeated rows, and the first repeats (row, first row with its key).
-    let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits)
-        .into_par_iter()
-        .map(|part| {
-            let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
-            hashed.sort_unstable();
-            let (mut count, mut repeated) = (0, Vec::new());
-            for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
-                let mut firsts: Vec<u32> = Vec::new();
-                for row in run.iter().map(|&h| h as u32) {
-                    match firsts.iter().find(|&&first| same(first, row)) {
-                        Some(&first) => {
-                            count += 1;
-                            repeated.push((row, first));
-                            if repeated.len() > 2 * MAX_SHOWN {
-                                repeated.sort_unstable();
-                                repeated.truncate(MAX_SHOWN);
-                            }
-                        }
-                        None => firsts.push(row),
+        .collect()
+}
+
+/// In sorted hash entries, the number of rows whose key (by `same`) an
+/// earlier row has, and those rows, as (row, first row with its key): all of
+/// the first [`MAX_SHOWN`] in row order, perhaps a few more.
+fn repeats(hashed: &[u64], same: impl Fn(u32, u32) -> bool) -> (usize, Vec<(u32, u32)>) {
+    let (mut count, mut repeated) = (0, Vec::new());
+    for run in hashed.chunk_by(|a, b| a >> 32 == b >> 32).filter(|run| run.len() > 1) {
+        let mut firsts: Vec<u32> = Vec::new();
+        for row in run.iter().map(|&h| h as u32) {
+            match firsts.iter().find(|&&first| same(first, row)) {
+                Some(&first) => {
+                    count += 1;
+                    repeated.push((row, first));
+                    if repeated.len() > 2 * MAX_SHOWN {
+                        repeated.sort_unstable();
+                        repeated.truncate(MAX_SHOWN);
                     }
                 }
+                None => firsts.push(row),
             }
-            (count, repeated)
-        })
-        .collect();
-    let total: usize = found.iter().map(|(count, _)| count).sum();
-    let mut repeated: Vec<(u32, u32)> =
-        found.into_iter().flat_map(|(_, repeated)| repeated).collect();
-    repeated.sort_unstable();
+        }
+    }
+    (count, repeated)
+}
+
+/// An error for each of the first [`MAX_SHOWN`] `repeated` rows (sorted),
+/// naming its key and the line of its first run, and a count of the rest of
+/// the `total`.
+fn report_duplicates(
+    table: &Table,
+    columns: &[&Column],
+    file: &SourceFile,
+    repeated: &[(u32, u32)],
+    total: usize,
+    errors: &mut Diagnostics,
+) {
     for &(row, first) in repeated.iter().take(MAX_SHOWN) {
         let described: Vec<String> = columns
             .iter()
@@ -163,7 +191,6 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Column;
 
     fn table(envs: &[&str], runs: &[f64]) -> Table {
         Table {

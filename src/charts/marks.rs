@@ -1,0 +1,231 @@
+//! The marks of a chart's series: lines with their markers, error bars and
+//! peaks, or bars with their intervals and "n.s." labels; each point drawn
+//! leaves a [`Hover`] with its pixel position and text.
+
+use plotters::prelude::*;
+use plotters::style::FontFamily;
+
+use super::data::{ChartData, Point, Series};
+use super::draw::{Chart, DrawResult, FONT, Hover, colour};
+use super::spec::ChartSpec;
+use super::ticks;
+
+/// Draw every series as a line (solid or dashed by style) with its error bars,
+/// markers and, if asked, its peak; `at` maps data to drawn coordinates.
+pub(super) fn lines(
+    chart: &mut Chart,
+    spec: &ChartSpec,
+    data: &ChartData,
+    at: &dyn Fn(f64, f64) -> (f64, f64),
+    hovers: &mut Vec<Hover>,
+) -> DrawResult {
+    for series in &data.series {
+        let points: Vec<(f64, f64)> = series.points.iter().map(|p| at(p.x, p.y)).collect();
+        line(chart, series, points.clone())?;
+        for p in &series.points {
+            if let Some(ci) = p.ci {
+                line_error_bar(chart, spec, series.style, p, ci, at)?;
+            }
+            let xy = at(p.x, p.y);
+            hovers.push(Hover {
+                px: chart.backend_coord(&xy).0,
+                py: chart.backend_coord(&xy).1,
+                text: hover_text(spec, &series.label, p),
+                style: series.style,
+            });
+        }
+        chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
+        if spec.mark_peak
+            && let Some(peak) = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y))
+        {
+            peak_mark(chart, spec, series.style, peak, at)?;
+        }
+    }
+    Ok(())
+}
+
+/// The line through `points` (drawn coordinates) with its legend entry:
+/// solid for even styles, dashed for odd ones.
+fn line(chart: &mut Chart, series: &Series, points: Vec<(f64, f64)>) -> DrawResult {
+    let c = colour(series.style);
+    let style = c.stroke_width(2);
+    let legend =
+        move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2));
+    if series.style.is_multiple_of(2) {
+        chart
+            .draw_series(LineSeries::new(points, style))?
+            .label(series.label.clone())
+            .legend(legend);
+    } else {
+        chart
+            .draw_series(DashedLineSeries::new(points, 10, 5, style))?
+            .label(series.label.clone())
+            .legend(legend);
+    }
+    Ok(())
+}
+
+/// The error bar of `p` from `lo` to `hi`; on a log scale, a lower end at or
+/// below zero is cut at the point.
+fn line_error_bar(
+    chart: &mut Chart,
+    spec: &ChartSpec,
+    style: usize,
+    p: &Point,
+    [lo, hi]: [f64; 2],
+    at: &dyn Fn(f64, f64) -> (f64, f64),
+) -> DrawResult {
+    let (x, y) = at(p.x, p.y);
+    let lo = if spec.y_scale.is_log() && lo <= 0.0 { y } else { at(p.x, lo).1 };
+    chart.draw_series(std::iter::once(ErrorBar::new_vertical(
+        x,
+        lo,
+        y,
+        at(p.x, hi).1,
+        colour(style).stroke_width(1),
+        8,
+    )))?;
+    Ok(())
+}
+
+/// A ring around the series' highest point, labelled with its x.
+fn peak_mark(
+    chart: &mut Chart,
+    spec: &ChartSpec,
+    style: usize,
+    peak: &Point,
+    at: &dyn Fn(f64, f64) -> (f64, f64),
+) -> DrawResult {
+    let c = colour(style);
+    let xy = at(peak.x, peak.y);
+    chart.draw_series(std::iter::once(Circle::new(xy, 9, c.stroke_width(2))))?;
+    let text = format!("peak {}", ticks::label(peak.x, spec.x_unit.as_deref()));
+    let (px, py) = local(chart, xy);
+    let offset = if style.is_multiple_of(2) { -22 } else { 8 };
+    chart.plotting_area().strip_coord_spec().draw(&Text::new(
+        text,
+        (px + 12, py + offset),
+        (FontFamily::Name(FONT), 13).into_font().color(&c),
+    ))?;
+    Ok(())
+}
+
+/// Pixel position of `xy` inside the plotting area (for text drawn on it).
+fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
+    let (px, py) = chart.backend_coord(&xy);
+    let (bx, by) = chart.plotting_area().get_base_pixel();
+    (px - bx, py - by)
+}
+
+/// The marker of a line's points: circle, triangle or cross by style.
+fn marker<'b>(xy: (f64, f64), style: usize) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
+    let c = colour(style);
+    match style % 3 {
+        0 => Circle::new(xy, 4, c.filled()).into_dyn(),
+        1 => TriangleMarker::new(xy, 6, c.filled()).into_dyn(),
+        _ => Cross::new(xy, 5, c.stroke_width(2)).into_dyn(),
+    }
+}
+
+/// Draw every series as bars side by side in each x value's slot, above or
+/// below a zero line, with a legend entry per series.
+pub(super) fn bars(
+    chart: &mut Chart,
+    data: &ChartData,
+    xs: &[f64],
+    hovers: &mut Vec<Hover>,
+) -> DrawResult {
+    let count = data.series.len().max(1) as f64;
+    let width = 0.7 / count;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(-0.5, 0.0), (xs.len() as f64 - 0.5, 0.0)],
+        BLACK.stroke_width(1),
+    )))?;
+    for (i, series) in data.series.iter().enumerate() {
+        let c = colour(series.style);
+        for p in &series.points {
+            let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
+            let left = slot as f64 - 0.35 + width * i as f64;
+            bar(chart, series.style, p, left, width)?;
+            let (px, py) = chart.backend_coord(&(left + width / 2.0, p.y));
+            hovers.push(Hover {
+                px,
+                py,
+                text: relative_text(&series.label, p),
+                style: series.style,
+            });
+        }
+        let legend =
+            move |(x, y): (i32, i32)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled());
+        chart
+            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
+            .label(series.label.clone())
+            .legend(legend);
+    }
+    Ok(())
+}
+
+/// One bar from zero to `p.y`, `width` wide from `left`: filled if the
+/// difference is significant, pale and labelled "n.s." if not, with its interval.
+fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> DrawResult {
+    let c = colour(style);
+    let significant = p.significant.unwrap_or(false);
+    let fill = if significant { c.filled() } else { c.mix(0.3).filled() };
+    chart.draw_series(std::iter::once(Rectangle::new([(left, 0.0), (left + width, p.y)], fill)))?;
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(left, 0.0), (left + width, p.y)],
+        c.stroke_width(1),
+    )))?;
+    let centre = left + width / 2.0;
+    if let Some([lo, hi]) = p.ci {
+        chart.draw_series(std::iter::once(ErrorBar::new_vertical(
+            centre,
+            lo,
+            p.y,
+            hi,
+            BLACK.stroke_width(1),
+            8,
+        )))?;
+    }
+    if !significant {
+        let top = p.ci.map_or(p.y, |[lo, hi]| if p.y >= 0.0 { hi } else { lo });
+        let (px, py) = local(chart, (centre, top));
+        let dy = if p.y >= 0.0 { -18 } else { 6 };
+        chart.plotting_area().strip_coord_spec().draw(&Text::new(
+            "n.s.",
+            (px - 10, py + dy),
+            (FontFamily::Name(FONT), 13).into_font(),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The hover title of a line chart's point: series, x, value, interval and runs.
+fn hover_text(spec: &ChartSpec, label: &str, p: &Point) -> String {
+    let x = ticks::label(p.x, spec.x_unit.as_deref());
+    let ci =
+        p.ci.map(|[lo, hi]| format!(", 95% CI {} to {}", ticks::value(lo), ticks::value(hi)))
+            .unwrap_or_default();
+    format!("{label}, {} = {x}: {}{ci}, n = {}", spec.x, ticks::value(p.y), p.n)
+}
+
+/// The hover title of a bar: series, x, difference in %, interval, runs and
+/// whether the difference is significant.
+fn relative_text(label: &str, p: &Point) -> String {
+    let ci =
+        p.ci.map(|[lo, hi]| {
+            format!(
+                ", 95% CI {} to {}%",
+                crate::format::signed(lo, 1),
+                crate::format::signed(hi, 1)
+            )
+        })
+        .unwrap_or_default();
+    let sig = if p.significant == Some(false) { "; not statistically significant" } else { "" };
+    format!(
+        "{label} at {}: {}%{ci}, n = {}{sig}",
+        crate::format::plain(p.x),
+        crate::format::signed(p.y, 1),
+        p.n
+    )
+}
