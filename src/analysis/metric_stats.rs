@@ -1,11 +1,70 @@
-//! A metric's statistics from its groups' (candidate, baseline) summaries:
+//! A metric's value ([`MetricValue`]) and its statistics from its groups' (candidate, baseline) summaries:
 //! the candidate's mean for a summary; for a comparison, the mean of the
 //! groups' ratios with its interval, p-value and significance.
 
+use serde::Serialize;
+
 use super::Inputs;
-use super::metrics::{MetricValue, Side};
 use super::stats::{self, Summary};
-use crate::config::{Compare, Config, Metric};
+use crate::config::{Better, Compare, Config, Metric};
+
+/// One side of a comparison: an environment's mean and run count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// Environment name.
+    pub environment: String,
+    /// Mean of the measured column (the mean of group means for averaged metrics).
+    pub mean: f64,
+    /// Runs (the smallest group's count for averaged metrics).
+    pub n: usize,
+}
+
+impl Side {
+    /// The side of `environment` with the statistics of `summary`.
+    pub fn of(environment: &str, summary: &Summary) -> Side {
+        Side { environment: environment.to_string(), mean: summary.mean, n: summary.n }
+    }
+}
+
+/// A computed metric of book.toml.
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricValue {
+    /// Name used in prose.
+    pub name: String,
+    /// Short label.
+    pub label: String,
+    /// Definition in words.
+    pub definition: Option<String>,
+    /// How environments are compared.
+    pub compare: Compare,
+    /// Which direction is good news.
+    pub better: Better,
+    /// Unit of the value: `%` for relative differences and slowdowns.
+    pub unit: String,
+    /// Decimals shown.
+    pub decimals: usize,
+    /// Shown as a summary card.
+    pub headline: bool,
+    /// The value: a fraction for `relative` and `slowdown` (0.088 is +8.8%),
+    /// the ratio, or the candidate's mean.
+    pub value: f64,
+    /// 95% confidence interval of the value; absent when some group has n < 2.
+    pub ci: Option<[f64; 2]>,
+    /// Why there is no interval, when there is none.
+    pub ci_note: Option<String>,
+    /// Two-sided p-value against "no difference"; absent for summaries and when n < 2.
+    pub p_value: Option<f64>,
+    /// Whether the interval excludes "no difference"; absent without an interval.
+    pub significant: Option<bool>,
+    /// The baseline side; absent for summaries.
+    pub baseline: Option<Side>,
+    /// The candidate side.
+    pub candidate: Side,
+    /// Groups averaged over (1 unless `per` is set).
+    pub groups: usize,
+    /// What it was computed from.
+    pub inputs: Inputs,
+}
 
 /// The metric's value, interval and p-value from per-group (candidate, baseline) pairs.
 pub(super) fn compute(

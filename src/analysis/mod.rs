@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use caveats::{Caveat, CaveatKind};
-pub use metrics::{MetricValue, Side};
+pub use metric_stats::{MetricValue, Side};
 pub use stats::Summary;
 
 use crate::config::Config;

@@ -2,49 +2,13 @@
 //! ideal lines, peaks, bars. Pixel positions of the points are returned so that
 //! hover titles can be added afterwards.
 
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use plotters::style::FontFamily;
 
+use super::canvas::{Axis, Chart, DrawResult, FONT, GREY, Hover, SIZE};
 use super::data::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
 use super::{marks, ticks};
-
-/// Width and height of every chart, in SVG pixels.
-pub const SIZE: (u32, u32) = (640, 400);
-
-/// The font stack of chart text: a family the PDF embeds, then a generic one.
-pub const FONT: &str = "Libertinus Serif, serif";
-
-/// Okabe–Ito colours, safe for colour-blind readers, by style index.
-pub const PALETTE: [RGBColor; 6] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-];
-
-const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
-
-/// A point drawn, for its hover title: pixel position and text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hover {
-    /// Pixel x.
-    pub px: i32,
-    /// Pixel y.
-    pub py: i32,
-    /// What the point shows.
-    pub text: String,
-    /// Style index of the point's series.
-    pub style: usize,
-}
-
-/// Colour of a style index.
-pub fn colour(style: usize) -> RGBColor {
-    PALETTE[style % PALETTE.len()]
-}
 
 /// Draw `data` as SVG; returns the SVG text and the points to annotate.
 pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), String> {
@@ -60,9 +24,6 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
-/// What drawing on the chart gives.
-pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
-
 /// Draw the chart on `root`: axes and grid, the ideal line, the series, the legend.
 fn plot(
     spec: &ChartSpec,
@@ -230,32 +191,4 @@ fn legend_position(
         .into_iter()
         .min_by_key(|(_, right, upper)| under(*right, *upper))
         .map_or(SeriesLabelPosition::UpperLeft, |c| c.0)
-}
-
-/// A chart being drawn, on our axes.
-pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
-
-/// A linear axis in drawn space with exactly the ticks we chose.
-#[derive(Debug, Clone)]
-pub struct Axis {
-    range: std::ops::Range<f64>,
-    ticks: Vec<f64>,
-}
-
-impl Ranged for Axis {
-    type FormatOption = DefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        let fraction = (value - self.range.start) / (self.range.end - self.range.start);
-        limit.0 + (fraction * f64::from(limit.1 - limit.0)).round() as i32
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, _hint: Hint) -> Vec<f64> {
-        self.ticks.clone()
-    }
-
-    fn range(&self) -> std::ops::Range<f64> {
-        self.range.clone()
-    }
 }

@@ -5,8 +5,8 @@
 use plotters::prelude::*;
 use plotters::style::FontFamily;
 
+use super::canvas::{Chart, DrawResult, FONT, Hover, colour};
 use super::data::{ChartData, Point, Series};
-use super::draw::{Chart, DrawResult, FONT, Hover, colour};
 use super::spec::ChartSpec;
 use super::ticks;
 

@@ -1,6 +1,7 @@
 //! The charts stage: chart directives of the content, computed from the results
 //! and drawn as SVG with plotters. The same SVG goes into the page and the paper.
 
+pub mod canvas;
 pub mod data;
 pub mod draw;
 mod marks;

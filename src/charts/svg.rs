@@ -2,7 +2,7 @@
 //! hover `<title>` on every data point, and `currentColor` for text and axes so
 //! that the chart follows the page's light or dark theme.
 
-use super::draw::Hover;
+use super::canvas::Hover;
 
 /// Escape text for XML content and attributes.
 pub fn escape(text: &str) -> String {
@@ -53,7 +53,7 @@ pub fn tag_series(svg: &str, styles: &[usize]) -> String {
     let colours: Vec<(usize, String)> = styles
         .iter()
         .map(|&s| {
-            let c = super::draw::colour(s);
+            let c = super::canvas::colour(s);
             (s, format!("\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2))
         })
         .collect();

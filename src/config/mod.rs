@@ -250,8 +250,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     for (name, dataset) in &mut config.data {
         let at = spans.locations(&format!("data.{name}.derive"), locate);
         for expression in dataset.derive.keys() {
-            if let Some(location) = at.get(expression) {
-                dataset.derive_at.insert(expression.clone(), location.clone());
+            if let Some(quote) = at.get(expression) {
+                // Past the opening quote: errors point into the expression.
+                let location = Location::new(path, quote.line, quote.column + 1);
+                dataset.derive_at.insert(expression.clone(), location);
             }
         }
     }
@@ -372,10 +374,10 @@ label = "A"
         );
         let config = parse(Path::new("book.toml"), &text.replace("candidate = \"baseline\"\n", ""));
         let err = config.unwrap_err().to_string();
-        assert!(err.starts_with("book.toml:19:9: metric `m` is defined twice"), "{err}");
+        assert!(err.starts_with("book.toml:19:8: metric `m` is defined twice"), "{err}");
         let err = parse(Path::new("book.toml"), &text).unwrap_err().to_string();
         assert!(
-            err.contains("book.toml:24:14: candidate `baseline` is not an environment"),
+            err.contains("book.toml:24:13: candidate `baseline` is not an environment"),
             "{err}"
         );
         let text = text
@@ -384,6 +386,6 @@ label = "A"
         let config = parse(Path::new("book.toml"), &text).unwrap();
         assert_eq!(config.data["other"].derive_at["rate"].to_string(), "book.toml:11:20");
         assert_eq!(config.data["runs"].derive_at["rate"].to_string(), "book.toml:9:20");
-        assert_eq!(config.metrics[1].at.get("value").unwrap().to_string(), "book.toml:22:10");
+        assert_eq!(config.metrics[1].at.get("value").unwrap().to_string(), "book.toml:22:9");
     }
 }

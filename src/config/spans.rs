@@ -17,14 +17,13 @@ use crate::diagnostic::Location;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Spans {
     spans: BTreeMap<String, Range<usize>>,
-    text: String,
 }
 
 impl Spans {
     /// Parse `text` into a `T` and the spans of its values.
     pub fn parse<T: DeserializeOwned>(text: &str) -> Result<(T, Spans), toml::de::Error> {
         let table = DeTable::parse(text)?;
-        let mut spans = Spans { spans: BTreeMap::new(), text: text.to_string() };
+        let mut spans = Spans::default();
         spans.walk("", table.get_ref());
         let value = T::deserialize(toml::de::Deserializer::from(table))?;
         Ok((value, spans))
@@ -38,15 +37,7 @@ impl Spans {
     }
 
     fn value(&mut self, path: String, value: &toml::Spanned<DeValue<'_>>) {
-        let mut span = value.span();
         match value.get_ref() {
-            // A string's location is its first character, past the quotes.
-            DeValue::String(_) => {
-                let quotes = self.text.get(span.clone()).map_or(0, |raw| {
-                    if raw.starts_with("\"\"\"") || raw.starts_with("\'\'\'") { 3 } else { 1 }
-                });
-                span.start = (span.start + quotes).min(span.end);
-            }
             DeValue::Table(table) => self.walk(&path, table),
             DeValue::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
@@ -55,7 +46,7 @@ impl Spans {
             }
             _ => {}
         }
-        self.spans.insert(path, span);
+        self.spans.insert(path, value.span());
     }
 
     /// The locations of the values under `prefix` (`""` for all), keyed by
@@ -112,13 +103,13 @@ mod tests {
         let at =
             spans.locations("", |span| Location::at_offset("b.toml".as_ref(), text, span.start));
         let show = |path: &str| at.get(path).map(ToString::to_string);
-        assert_eq!(show("metrics.0.name").as_deref(), Some("b.toml:2:9"));
-        assert_eq!(show("metrics.1.name").as_deref(), Some("b.toml:4:9"));
-        assert_eq!(show("paper.fonts.1").as_deref(), Some("b.toml:6:16"));
+        assert_eq!(show("metrics.0.name").as_deref(), Some("b.toml:2:8"));
+        assert_eq!(show("metrics.1.name").as_deref(), Some("b.toml:4:8"));
+        assert_eq!(show("paper.fonts.1").as_deref(), Some("b.toml:6:15"));
         let metric = spans.locations("metrics.1", |span| {
             Location::at_offset("b.toml".as_ref(), text, span.start)
         });
-        assert_eq!(metric.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:9"));
+        assert_eq!(metric.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:8"));
         assert_eq!(metric.get("metrics.1.name"), None);
     }
 

@@ -182,7 +182,7 @@ fn stat<'a>(name: &Arg, field: Option<&Arg>, fields: &'a Fields) -> Result<&'a s
             None => format!("the statistics are the [[metrics]] of book.toml: {names}"),
         };
         let message = format!("unknown statistic `{}`", name.value);
-        return Err((name.value_span.start + 1..name.value_span.end - 1, message, hint));
+        return Err((name.value_span.clone(), message, hint));
     };
     let Some(field) = field else {
         return Ok(&metric["full"]);
@@ -194,7 +194,7 @@ fn stat<'a>(name: &Arg, field: Option<&Arg>, fields: &'a Fields) -> Result<&'a s
             None => format!("fields: {}", list(keys)),
         };
         let message = format!("unknown field `{}` of statistic `{}`", field.value, name.value);
-        (field.value_span.start + 1..field.value_span.end - 1, message, hint)
+        (field.value_span.clone(), message, hint)
     })
 }
 
@@ -244,10 +244,10 @@ mod tests {
     #[test]
     fn unknown_names_fields_and_arguments_are_located_with_suggestions() {
         let err = run("a\nb {{ stat(name=\"tq\") }}\n").unwrap_err();
-        assert!(err.starts_with("content/a.md:2:17: unknown statistic `tq`"), "{err}");
+        assert!(err.starts_with("content/a.md:2:16: unknown statistic `tq`"), "{err}");
         assert!(err.contains("did you mean `tp`?"), "{err}");
         let err = run("{{ stat(name=\"tp\", field=\"vlue\") }}").unwrap_err();
-        assert!(err.starts_with("content/a.md:1:27: unknown field `vlue`"), "{err}");
+        assert!(err.starts_with("content/a.md:1:26: unknown field `vlue`"), "{err}");
         assert!(err.contains("did you mean `value`? fields: `full`, `value`"), "{err}");
         let err = run("x {{ stat(nme=\"tp\") }}").unwrap_err();
         assert!(err.starts_with("content/a.md:1:11: unknown argument `nme` of `stat`"), "{err}");

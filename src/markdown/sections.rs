@@ -3,7 +3,7 @@
 
 use pulldown_cmark::{Event, Tag};
 
-/// The `id` of a chart block's TOML body (already validated by [`scan`]).
+/// The `id` of a chart block's TOML body (already validated by [`scan`](super::directives::scan)).
 pub fn chart_id(body: &str) -> Option<String> {
     let table: toml::Table = toml::from_str(body).ok()?;
     table.get("id")?.as_str().map(str::to_string)

@@ -8,6 +8,7 @@ mod filling;
 mod parse;
 mod position;
 mod read;
+mod spill;
 mod split;
 pub mod store;
 mod stream;

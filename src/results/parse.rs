@@ -14,9 +14,6 @@ use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::project::SourceFile;
 
-/// Most problems reported per file; the rest are counted.
-pub(super) const MAX_ERRORS: usize = 50;
-
 /// Parse one CSV file, on every core for a large file. Every bad cell is
 /// reported with its line and column.
 pub(super) fn parse(
@@ -107,7 +104,7 @@ fn read_header(
 }
 
 /// The table of the rows read, or every problem found in them: a header
-/// without rows is one, and errors past [`MAX_ERRORS`] are counted in one more.
+/// without rows is one, and errors past [`MAX_ERRORS`](super::split::MAX_ERRORS) are counted in one more.
 fn finish(
     file: &SourceFile,
     names: &[String],

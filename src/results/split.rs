@@ -4,11 +4,13 @@
 use csv::{ByteRecord, ReaderBuilder};
 
 use super::cells::Builder;
-use super::parse::MAX_ERRORS;
 use super::position::{field_column, position};
 use crate::config::ColumnType;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
+
+/// Most problems reported per file; the rest are counted.
+pub(super) const MAX_ERRORS: usize = 50;
 
 /// Blocks smaller than this are parsed in one span: threads would cost more than they save.
 const MIN_SPAN_BYTES: usize = 1 << 20;

@@ -1,0 +1,74 @@
+//! What every chart is drawn with: its size, font and colours, the axes in
+//! drawn space, and the points kept for hover titles.
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::prelude::*;
+
+/// Width and height of every chart, in SVG pixels.
+pub const SIZE: (u32, u32) = (640, 400);
+
+/// The font stack of chart text: a family the PDF embeds, then a generic one.
+pub const FONT: &str = "Libertinus Serif, serif";
+
+/// Okabe–Ito colours, safe for colour-blind readers, by style index.
+pub const PALETTE: [RGBColor; 6] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+];
+
+pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
+
+/// A point drawn, for its hover title: pixel position and text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hover {
+    /// Pixel x.
+    pub px: i32,
+    /// Pixel y.
+    pub py: i32,
+    /// What the point shows.
+    pub text: String,
+    /// Style index of the point's series.
+    pub style: usize,
+}
+
+/// Colour of a style index.
+pub fn colour(style: usize) -> RGBColor {
+    PALETTE[style % PALETTE.len()]
+}
+
+/// What drawing on the chart gives.
+pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+
+/// A chart being drawn, on our axes.
+pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
+
+/// A linear axis in drawn space with exactly the ticks we chose.
+#[derive(Debug, Clone)]
+pub struct Axis {
+    /// The drawn range.
+    pub(super) range: std::ops::Range<f64>,
+    /// The ticks, in drawn space.
+    pub(super) ticks: Vec<f64>,
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let fraction = (value - self.range.start) / (self.range.end - self.range.start);
+        limit.0 + (fraction * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, _hint: Hint) -> Vec<f64> {
+        self.ticks.clone()
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.clone()
+    }
+}
