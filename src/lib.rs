@@ -12,14 +12,16 @@
 //!    2 and 8 are the only ones that open files; later stages read and write
 //!    that temporary file only through the store, as they would memory.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
-//! 4. [`markdown::expand`] fills the inline statistics into the pages of a
-//!    [`markdown::Document`] and collects its chart directives.
+//! 4. [`markdown::expand`] replaces the content's shortcodes
+//!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
+//!    template engine) in the pages of a [`markdown::Document`] and collects
+//!    its chart directives.
 //! 5. [`charts::render`] computes and draws every chart into a [`charts::ChartSet`].
 //! 6. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
 //!    through Typst in [`render::pdf`]) and `data/stats.json` ([`render::json`])
 //!    into an [`output::Site`] held in memory. [`pipeline`] runs steps 2 to 6;
 //!    `report serve` ([`serve`]) reruns only the steps a change touches.
-//! 7. [`format`] is the one place where numbers become text, for every output.
+//! 7. [`format`](mod@format) is the one place where numbers become text, for every output.
 //! 8. [`output::write`] writes the site atomically.
 //!
 //! `report typst` ([`typst`](fn@typst)) runs steps 1 to 5 and writes the paper's Typst

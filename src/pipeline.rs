@@ -1,4 +1,4 @@
-//! The stages between loading and writing, run in order by [`render`]; `report
+//! The stages between loading and writing, run in order by [`render`](fn@render); `report
 //! serve` runs them separately to rebuild only what a change touches.
 
 use std::collections::BTreeMap;

@@ -52,7 +52,7 @@ impl Summary {
     /// Summarise a sample without NaN values held in chunks, perhaps on disk.
     /// A sample of up to [`IN_MEMORY`] values is summarised in memory; a
     /// larger one chunk by chunk, with the same sums in the same order and its
-    /// median selected exactly by [`nth`], so that memory stays flat.
+    /// median selected exactly by `nth`, so that memory stays flat.
     pub fn of_sample(sample: &Chunks<f64>) -> Option<Summary> {
         let n = sample.len();
         if n <= IN_MEMORY {
