@@ -5,7 +5,7 @@
 
 pub mod checks;
 pub mod directives;
-mod expand;
+pub mod expand;
 pub mod front_matter;
 pub mod sections;
 pub mod shortcodes;
