@@ -5,16 +5,18 @@ use std::collections::BTreeMap;
 use super::filter::{KeyPart, aggregate};
 use super::stats::{self, Summary};
 use super::{Analysis, Comparison, Group, Inputs, ScalingPoint, Side};
-use crate::config::{Better, Config, Dataset};
+use crate::config::{Better, Config, Dataset, Scaling};
+use crate::diagnostic::{Diagnostic, Location, suggest};
 use crate::results::{Table, Values};
 
-/// Add the summaries, comparisons and scaling points of `table` to `analysis`.
+/// Add the summaries, comparisons and scaling points of `table` to
+/// `analysis`; the error of a scaling analysis that cannot be computed.
 pub(super) fn summarise(
     table: &Table,
     dataset: &Dataset,
     config: &Config,
     analysis: &mut Analysis,
-) {
+) -> Result<(), Diagnostic> {
     let env_column = config.study.environment_column.as_str();
     let has_env = matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_)));
     let mut by: Vec<&str> = dataset.group_by.iter().map(String::as_str).collect();
@@ -61,8 +63,9 @@ pub(super) fn summarise(
         }
         compare(table, column, &summaries, config, analysis);
     }
-    if let Some(scaling) = &dataset.scaling {
-        scale(table, scaling, has_env.then_some(env_column), analysis);
+    match &dataset.scaling {
+        Some(scaling) => scale(table, scaling, has_env.then_some(env_column), config, analysis),
+        None => Ok(()),
     }
 }
 
@@ -80,6 +83,11 @@ fn compare(
     for ((cfg, env), candidate) in summaries {
         let Some(env) = env.as_ref().filter(|e| *e != baseline) else { continue };
         let Some(base) = summaries.get(&(cfg.clone(), Some(baseline.clone()))) else { continue };
+        // Every numeric column is compared, counts of events too: a ratio to
+        // a baseline mean of zero does not exist, and is left out.
+        if base.mean == 0.0 {
+            continue;
+        }
         let ratio = stats::ratio(candidate, base);
         let ci = ratio.se.zip(ratio.df).map(|(se, df)| {
             let half = stats::t_quantile(df) * se;
@@ -100,28 +108,47 @@ fn compare(
     }
 }
 
-/// Speedup and efficiency against the smallest process count, per environment.
+/// Speedup and efficiency against the smallest process count, per
+/// environment; an error at `scaling` in book.toml when a column is missing
+/// or a mean it divides by is zero.
 fn scale(
     table: &Table,
-    scaling: &crate::config::Scaling,
+    scaling: &Scaling,
     env: Option<&str>,
+    config: &Config,
     analysis: &mut Analysis,
-) {
-    if table.column(&scaling.by).and_then(|c| c.values.numbers()).is_none() {
-        return;
-    }
-    let by: Vec<&str> = env.into_iter().chain([scaling.by.as_str()]).collect();
-    let Ok(groups) = aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]) else {
-        return;
+) -> Result<(), Diagnostic> {
+    let blame = |key: &str, message: String, hint: String| {
+        let path = format!("data.{}.scaling.{key}", table.name);
+        let at = config.at.or(&path, &Location::file("book.toml"));
+        Diagnostic::new(at, format!("scaling of {}: {message}", table.path.display())).hint(hint)
     };
-    let mut per_env: BTreeMap<Option<String>, Vec<(f64, Summary)>> = BTreeMap::new();
-    for group in &groups {
-        let Some(summary) = Summary::of_sample(&group.samples[0]) else { continue };
-        let procs = if let Some(KeyPart::Number(p)) = group.key.last() { *p } else { 0.0 };
-        per_env.entry(env.map(|_| group.key[0].to_string())).or_default().push((procs, summary));
+    for (key, column) in [("by", &scaling.by), ("value", &scaling.value)] {
+        let (message, hint) = match table.column(column).map(|c| &c.values) {
+            Some(Values::Number(_)) => continue,
+            Some(Values::Text(_)) => {
+                (format!("column `{column}` is not numeric"), "scale a numeric column".into())
+            }
+            None => (format!("unknown column `{column}`"), suggest(column, table.column_names())),
+        };
+        return Err(blame(key, message, hint));
     }
-    for (env, means) in per_env {
+    for (env, means) in scaled_means(table, scaling, env) {
         let Some((p0, s0)) = means.first().cloned() else { continue };
+        // Throughputs divide by the reference mean, times by each mean.
+        let zero = match scaling.better {
+            Better::Higher => (s0.mean == 0.0).then_some(p0),
+            Better::Lower => means.iter().find(|(_, s)| s.mean == 0.0).map(|(p, _)| *p),
+        };
+        if let Some(p) = zero {
+            let of = env.as_ref().map(|e| format!(" of `{e}`")).unwrap_or_default();
+            let (value, by, p) = (&scaling.value, &scaling.by, crate::format::plain(p));
+            return Err(blame(
+                "value",
+                format!("the mean `{value}`{of} at `{by}` = {p} is 0, and a speedup divides by it"),
+                "scale a throughput or a time whose means are not zero".into(),
+            ));
+        }
         for (p, s) in means {
             let speedup = match scaling.better {
                 Better::Higher => s.mean / s0.mean,
@@ -139,6 +166,26 @@ fn scale(
             });
         }
     }
+    Ok(())
+}
+
+/// Per environment (`None` without an environment column), the summary of
+/// the scaled value at each process count, in ascending count.
+fn scaled_means(
+    table: &Table,
+    scaling: &Scaling,
+    env: Option<&str>,
+) -> BTreeMap<Option<String>, Vec<(f64, Summary)>> {
+    let by: Vec<&str> = env.into_iter().chain([scaling.by.as_str()]).collect();
+    let groups =
+        aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]).unwrap_or_default();
+    let mut per_env: BTreeMap<Option<String>, Vec<(f64, Summary)>> = BTreeMap::new();
+    for group in &groups {
+        let Some(summary) = Summary::of_sample(&group.samples[0]) else { continue };
+        let procs = if let Some(KeyPart::Number(p)) = group.key.last() { *p } else { 0.0 };
+        per_env.entry(env.map(|_| group.key[0].to_string())).or_default().push((procs, summary));
+    }
+    per_env
 }
 
 fn split_key(
@@ -213,7 +260,7 @@ label = "B"
         );
         let dataset = Dataset {
             group_by: vec!["procs".into()],
-            scaling: Some(crate::config::Scaling {
+            scaling: Some(Scaling {
                 by: "procs".into(),
                 value: "tps".into(),
                 better: Better::Higher,
@@ -228,7 +275,7 @@ label = "B"
             scaling: vec![],
             caveats: vec![],
         };
-        summarise(&table, &dataset, &config(), &mut analysis);
+        summarise(&table, &dataset, &config(), &mut analysis).unwrap();
         // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.
         let got: Vec<(f64, f64, f64)> =
             analysis.scaling.iter().map(|s| (s.procs, s.speedup, s.efficiency)).collect();

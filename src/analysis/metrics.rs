@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::Inputs;
-use super::filter::{self, Grouped};
+use super::filter::{self, Grouped, KeyPart};
 use super::metric_stats::{self, MetricValue};
 use super::stats::Summary;
 use crate::config::{Compare, Config, Metric};
@@ -40,10 +40,14 @@ fn evaluate_one(
         blame.at("candidate", m, "set `candidate` to the environment to compare".into())
     })?;
     let groups = grouped_rows(metric, table, config, &blame)?;
-    let pairs = candidate_pairs(&groups, &candidate, &config.study.baseline);
-    if pairs.is_empty() {
+    let keyed = candidate_pairs(&groups, &candidate, &config.study.baseline);
+    if keyed.is_empty() {
         return Err(no_candidate_rows(metric, table, &candidate, &groups, &blame));
     }
+    if metric.compare != Compare::Summary {
+        zero_baseline(metric, &keyed, &config.study.baseline, &blame)?;
+    }
+    let pairs: Vec<_> = keyed.into_iter().map(|(_, c, b)| (c, b)).collect();
     let inputs = Inputs {
         file: table.path.display().to_string(),
         column: metric.value.clone(),
@@ -148,13 +152,14 @@ fn grouped_rows(
     })
 }
 
-/// Per group (in key order), the candidate's summary and the baseline's, if
-/// the baseline has rows there; groups where the candidate has no values are left out.
+/// Per group (in key order), its `per` key, the candidate's summary and the
+/// baseline's, if the baseline has rows there; groups where the candidate has
+/// no values are left out.
 fn candidate_pairs(
     groups: &[Grouped],
     candidate: &str,
     baseline: &str,
-) -> Vec<(Summary, Option<Summary>)> {
+) -> Vec<(Vec<KeyPart>, Summary, Option<Summary>)> {
     let mut pairs = Vec::new();
     let keys: BTreeMap<_, _> = groups
         .iter()
@@ -168,10 +173,36 @@ fn candidate_pairs(
             .get(&(config_key.clone(), baseline.to_string()))
             .and_then(|b| Summary::of_sample(b));
         if let Some(cand) = Summary::of_sample(sample) {
-            pairs.push((cand, base));
+            pairs.push((config_key.clone(), cand, base));
         }
     }
     pairs
+}
+
+/// The error for a comparison whose baseline mean is zero in some group: a
+/// ratio to it is infinite or undefined.
+fn zero_baseline(
+    metric: &Metric,
+    pairs: &[(Vec<KeyPart>, Summary, Option<Summary>)],
+    baseline: &str,
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    let zero = pairs.iter().find(|(_, _, b)| b.as_ref().is_some_and(|b| b.mean == 0.0));
+    let Some((key, _, _)) = zero else { return Ok(()) };
+    let rows = match (&metric.per, key.first()) {
+        (Some(per), Some(value)) => format!("{per} = {value}"),
+        _ => filter::describe(&metric.filter),
+    };
+    Err(blame.at(
+        "value",
+        format!(
+            "the baseline `{baseline}` has a mean `{}` of 0 ({rows}), and a ratio to zero is undefined",
+            metric.value
+        ),
+        "a relative, slowdown or ratio metric divides by the baseline's mean: compare a column \
+         whose baseline is not zero, or use `compare = \"summary\"`"
+            .into(),
+    ))
 }
 
 /// The error for a metric whose candidate has no rows left after `where`,

@@ -3,6 +3,7 @@
 
 mod caveats;
 pub mod filter;
+mod finite;
 mod groups;
 mod metric_stats;
 mod metrics;
@@ -109,7 +110,8 @@ pub struct ScalingPoint {
 }
 
 /// Compute every statistic: per-group summaries, comparisons, scaling and the
-/// named metrics of book.toml.
+/// named metrics of book.toml. Every number of the result is finite: one that
+/// is not is an error at the metric, column or scaling analysis it came from.
 pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnostics> {
     let metrics = metrics::evaluate(results, config)?;
     let mut analysis = Analysis {
@@ -120,10 +122,15 @@ pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnos
         scaling: Vec::new(),
         caveats: Vec::new(),
     };
+    let mut errors = Diagnostics::default();
     for table in results.tables.values() {
         let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
-        groups::summarise(table, &dataset, config, &mut analysis);
+        if let Err(error) = groups::summarise(table, &dataset, config, &mut analysis) {
+            errors.push(error);
+        }
     }
+    errors.into_result(())?;
+    finite::check(&analysis, results, config)?;
     analysis.caveats = caveats::derive(
         results,
         config,

@@ -205,16 +205,19 @@ pub struct Ratio {
 }
 
 /// The ratio of means `candidate / baseline` with a delta-method standard error:
-/// se(R) = R · sqrt(se_c² / m_c² + se_b² / m_b²).
+/// se(R) = R · sqrt(se_c² / m_c² + se_b² / m_b²), computed as the same
+/// sqrt(se_c² + R² · se_b²) / |m_b|, which needs no division by m_c, so that a
+/// candidate mean of zero has an interval too (Satterthwaite's degrees of
+/// freedom do not change when every variance is scaled alike). The baseline
+/// mean must not be zero: callers refuse or skip that case.
 pub fn ratio(candidate: &Summary, baseline: &Summary) -> Ratio {
     let value = candidate.mean / baseline.mean;
-    let parts = candidate.variance_of_mean().zip(baseline.variance_of_mean()).map(|(vc, vb)| {
-        [
-            (vc / (candidate.mean * candidate.mean), candidate.n),
-            (vb / (baseline.mean * baseline.mean), baseline.n),
-        ]
-    });
-    let se = parts.map(|p| value * (p[0].0 + p[1].0).sqrt());
+    let squared = baseline.mean * baseline.mean;
+    let parts = candidate
+        .variance_of_mean()
+        .zip(baseline.variance_of_mean())
+        .map(|(vc, vb)| [(vc / squared, candidate.n), (value * value * vb / squared, baseline.n)]);
+    let se = parts.map(|p| (p[0].0 + p[1].0).sqrt());
     let df = parts.and_then(|p| (p[0].0 + p[1].0 > 0.0).then(|| satterthwaite(&p)));
     Ratio { value, se, df }
 }
@@ -338,5 +341,12 @@ mod tests {
         // se_c^2/m_c^2 = (1/3)/100, se_b^2/m_b^2 = (4/3)/400: both 1/300.
         assert!(close(r.se.unwrap(), 0.5 * (2.0f64 / 300.0).sqrt(), 1e-12));
         assert!(close(r.df.unwrap(), 4.0, 1e-9));
+        // A candidate mean of zero: R = 0, se = se_c / m_b = sqrt(1/3) / 20,
+        // and the degrees of freedom are the candidate's, n − 1 = 2.
+        let zero = Summary::of(&[-1.0, 0.0, 1.0]).unwrap();
+        let r = ratio(&zero, &b);
+        assert_eq!(r.value, 0.0);
+        assert!(close(r.se.unwrap(), (1.0f64 / 3.0).sqrt() / 20.0, 1e-12));
+        assert!(close(r.df.unwrap(), 2.0, 1e-9));
     }
 }

@@ -61,14 +61,35 @@ pub fn compute(
     let table = plotted_table(spec, results, series_column)?;
     let groups = selected_groups(spec, table, series_column)?;
     check_log_scales(spec, table).map_err(|m| chart_error(spec, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    check_empty_x(spec, table)?;
     let series = series(spec, &summaries(&groups), config)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
-    Ok(ChartData {
+    let data = ChartData {
         ideal,
         x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
         y_label: y_label(spec),
         series,
-    })
+    };
+    super::finite::check(spec, &data)?;
+    Ok(data)
+}
+
+/// An error at `x` for the first selected row whose x is empty: it has no place on the axis.
+fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
+    let Some(row) = filter::first_row(table, &spec.filter, &spec.x, f64::is_nan) else {
+        return Ok(());
+    };
+    Err(key_error(
+        spec,
+        "x",
+        format!(
+            "`{}` is empty on line {} of {}, and a point needs its x",
+            spec.x,
+            table.lines.get(row),
+            table.path.display()
+        ),
+        "fill in the cell, or leave such rows out with `where`".into(),
+    ))
 }
 
 /// A problem with the chart as a whole, at its directive.
@@ -158,14 +179,17 @@ fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Se
     };
     let series = match spec.kind {
         Kind::Line => line(spec, samples),
-        Kind::Relative => relative(samples, &config.study.baseline).ok_or_else(|| {
-            chart_error(
+        Kind::Relative => relative(samples, &config.study.baseline).map_err(|m| match m {
+            None => chart_error(
                 spec,
                 format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
                 "keep the baseline's rows in `where`".into(),
-            )
+            ),
+            Some(m) => key_error(spec, "y", m, "a relative difference divides by the baseline's mean: plot a column whose baseline is not zero, or a `line` chart".into()),
         })?,
-        Kind::Speedup | Kind::Efficiency => scaling(spec, samples),
+        Kind::Speedup | Kind::Efficiency => scaling(spec, samples).map_err(|m| {
+            key_error(spec, "y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
+        })?,
     };
     Ok(series
         .into_iter()
@@ -231,62 +255,81 @@ fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
         .collect()
 }
 
-/// Each candidate against the baseline in %, per x, with the delta-method CI.
-fn relative(samples: &Samples, baseline: &str) -> Option<Vec<(String, Vec<Point>)>> {
-    let base = samples.get(baseline)?;
-    Some(
-        samples
-            .iter()
-            .filter(|(k, _)| *k != baseline)
-            .map(|(key, by_x)| {
-                let points = by_x
-                    .iter()
-                    .filter_map(|(x, c)| {
-                        let b = base.get(x)?;
-                        let r = stats::ratio(c, b);
-                        let ci = r.se.zip(r.df).map(|(se, df)| {
-                            let half = stats::t_quantile(df) * se;
-                            [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
-                        });
-                        let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
-                        Some(Point {
-                            x: x_of(x),
-                            y: (r.value - 1.0) * 100.0,
-                            ci,
-                            n: c.n.min(b.n),
-                            significant,
-                        })
-                    })
-                    .collect();
-                (key.clone(), points)
-            })
-            .collect(),
-    )
-}
-
-/// Speedup (or efficiency) of the mean against the smallest x, per series.
-fn scaling(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
-    samples
+/// Each candidate against the baseline in %, per x, with the delta-method CI;
+/// `Err(None)` without the baseline, `Err(Some(message))` where its mean is zero.
+fn relative(
+    samples: &Samples,
+    baseline: &str,
+) -> Result<Vec<(String, Vec<Point>)>, Option<String>> {
+    let base = samples.get(baseline).ok_or(None)?;
+    if let Some(x) = base.iter().find(|(_, b)| b.mean == 0.0).map(|(x, _)| x) {
+        return Err(Some(format!(
+            "the baseline `{baseline}` has a mean of 0 at x = {x}, and a difference relative to zero is undefined"
+        )));
+    }
+    Ok(samples
         .iter()
+        .filter(|(k, _)| *k != baseline)
         .map(|(key, by_x)| {
-            let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
-            let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else {
-                return (key.clone(), Vec::new());
-            };
-            let points = means
+            let points = by_x
                 .iter()
-                .map(|(x, s)| {
-                    let speedup = match spec.better {
-                        Better::Higher => s.mean / m0,
-                        Better::Lower => m0 / s.mean,
-                    };
-                    let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
-                    Point { x: *x, y, ci: None, n: s.n, significant: None }
+                .filter_map(|(x, c)| {
+                    let b = base.get(x)?;
+                    let r = stats::ratio(c, b);
+                    let ci = r.se.zip(r.df).map(|(se, df)| {
+                        let half = stats::t_quantile(df) * se;
+                        [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
+                    });
+                    let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
+                    Some(Point {
+                        x: x_of(x),
+                        y: (r.value - 1.0) * 100.0,
+                        ci,
+                        n: c.n.min(b.n),
+                        significant,
+                    })
                 })
                 .collect();
             (key.clone(), points)
         })
-        .collect()
+        .collect())
+}
+
+/// Speedup (or efficiency) of the mean against the smallest x, per series;
+/// an error where a mean it divides by is zero.
+fn scaling(spec: &ChartSpec, samples: &Samples) -> Result<Vec<(String, Vec<Point>)>, String> {
+    let mut all = Vec::new();
+    for (key, by_x) in samples {
+        let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
+        let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else {
+            all.push((key.clone(), Vec::new()));
+            continue;
+        };
+        // Throughputs divide by the first mean, times by each mean.
+        let zero = match spec.better {
+            Better::Higher => (m0 == 0.0).then_some(x0),
+            Better::Lower => means.iter().find(|(_, s)| s.mean == 0.0).map(|(x, _)| *x),
+        };
+        if let Some(x) = zero {
+            let x = crate::format::plain(x);
+            return Err(format!(
+                "the mean of `{key}` at x = {x} is 0, and a speedup divides by it"
+            ));
+        }
+        let points = means
+            .iter()
+            .map(|(x, s)| {
+                let speedup = match spec.better {
+                    Better::Higher => s.mean / m0,
+                    Better::Lower => m0 / s.mean,
+                };
+                let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
+                Point { x: *x, y, ci: None, n: s.n, significant: None }
+            })
+            .collect();
+        all.push((key.clone(), points));
+    }
+    Ok(all)
 }
 
 /// Ideal linear scaling from the smallest x: of the baseline series for `line`.

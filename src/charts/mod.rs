@@ -4,6 +4,7 @@
 pub mod canvas;
 pub mod data;
 pub mod draw;
+mod finite;
 mod marks;
 pub mod spec;
 pub mod svg;

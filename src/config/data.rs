@@ -26,6 +26,10 @@ pub struct Dataset {
     pub group_by: Vec<String>,
     /// Derived columns, computed per row from an arithmetic expression over other
     /// columns, for example `cpu_seconds = "loop_time_s * procs * cpu_use_pct / 100"`.
+    /// A derived column's name may not be a column of the file; its expression
+    /// is at most 1,024 bytes, nests parentheses at most 64 deep, and must give
+    /// a finite number in every row (a division by zero or an overflow is an
+    /// error naming the row).
     #[serde(default)]
     pub derive: BTreeMap<String, String>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
@@ -34,6 +38,9 @@ pub struct Dataset {
     /// Where each derived column's expression is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub derive_at: BTreeMap<String, Location>,
+    /// Where each derived column's name is in book.toml (filled in after parsing).
+    #[serde(skip)]
+    pub derive_key_at: BTreeMap<String, Location>,
 }
 
 /// The type a column's values must have.
@@ -58,7 +65,8 @@ pub enum ColumnType {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scaling {
-    /// Column holding the number of processes (the smallest count is the reference).
+    /// Column holding the number of processes (the smallest count is the
+    /// reference); its values are whole numbers of 1 or more.
     pub by: String,
     /// Column measured, such as throughput or time.
     pub value: String,

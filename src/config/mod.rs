@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
+mod check;
 mod data;
 mod metrics;
 pub mod spans;
@@ -112,7 +113,8 @@ pub struct Study {
     #[serde(default = "default_environment_column")]
     pub environment_column: String,
     /// Name of the results column that holds the node count of each run; the
-    /// Limitations section states which node counts the data cover.
+    /// Limitations section states which node counts the data cover. Its values
+    /// are whole numbers of 1 or more (an empty cell: not recorded).
     #[serde(default = "default_nodes_column")]
     pub nodes_column: String,
 }
@@ -143,7 +145,10 @@ pub struct Output {
     /// Output folder, relative to the study root; `--out` overrides it.
     #[serde(default = "default_output_dir")]
     pub dir: PathBuf,
-    /// File name of the PDF paper inside the output folder.
+    /// File name of the PDF paper inside the output folder: a plain file name
+    /// ending in `.pdf`, such as `paper.pdf`, without a folder, `:`, `#`, `%`,
+    /// `?` or another character Windows refuses in a name, so that it can
+    /// never overwrite a page, an asset or a data file of the site.
     #[serde(default = "default_pdf_name")]
     pub pdf: String,
     /// Public URL of the site, such as `https://user.github.io/study/`; used
@@ -249,70 +254,24 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     }
     for (name, dataset) in &mut config.data {
         let at = spans.locations(&format!("data.{name}.derive"), locate);
+        let keys = spans.key_locations(&format!("data.{name}.derive"), locate);
         for expression in dataset.derive.keys() {
             if let Some(quote) = at.get(expression) {
                 // Past the opening quote: errors point into the expression.
                 let location = Location::new(path, quote.line, quote.column + 1);
                 dataset.derive_at.insert(expression.clone(), location);
             }
+            if let Some(key) = keys.get(expression) {
+                dataset.derive_key_at.insert(expression.clone(), key.clone());
+            }
         }
     }
-    check(path, &config)?;
+    check::check(path, &config)?;
     Ok(config)
 }
 
 /// Most decimals a metric may show.
 pub const MAX_DECIMALS: usize = 12;
-
-/// Cross-field checks that serde cannot express.
-fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    let file = Location::file(path);
-    let envs = config.environments.keys().map(String::as_str);
-    if !config.environments.contains_key(&config.study.baseline) {
-        errors.push(
-            Diagnostic::new(
-                config.at.or("study.baseline", &file),
-                format!("baseline `{}` is not an environment", config.study.baseline),
-            )
-            .hint(crate::diagnostic::suggest(&config.study.baseline, envs.clone())),
-        );
-    }
-    let mut names = BTreeMap::new();
-    for metric in &config.metrics {
-        let location = metric.location.clone().unwrap_or_else(|| file.clone());
-        if names.insert(metric.name.as_str(), ()).is_some() {
-            errors.push(
-                Diagnostic::new(
-                    location.clone(),
-                    format!("metric `{}` is defined twice", metric.name),
-                )
-                .hint("give each metric a unique name"),
-            );
-        }
-        if metric.decimals > MAX_DECIMALS {
-            errors.push(
-                Diagnostic::new(
-                    metric.at.or("decimals", &location),
-                    format!("metric `{}` asks for {} decimals", metric.name, metric.decimals),
-                )
-                .hint(format!("use at most {MAX_DECIMALS} decimals")),
-            );
-        }
-        if let Some(candidate) = &metric.candidate
-            && !config.environments.contains_key(candidate)
-        {
-            errors.push(
-                Diagnostic::new(
-                    metric.at.or("candidate", &location),
-                    format!("candidate `{candidate}` is not an environment"),
-                )
-                .hint(crate::diagnostic::suggest(candidate, envs.clone())),
-            );
-        }
-    }
-    errors.into_result(())
-}
 
 impl Config {
     /// The output folder, resolved against `root`.

@@ -13,10 +13,12 @@ use toml::de::{DeTable, DeValue};
 use crate::diagnostic::Location;
 
 /// The byte span of every value of a TOML document by its dotted path:
-/// `metrics.2.name`, `data.runs.derive.rate`, `paper.fonts.0`.
+/// `metrics.2.name`, `data.runs.derive.rate`, `paper.fonts.0`; and of every
+/// key of a table, by the same path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Spans {
     spans: BTreeMap<String, Range<usize>>,
+    keys: BTreeMap<String, Range<usize>>,
 }
 
 impl Spans {
@@ -32,6 +34,7 @@ impl Spans {
     fn walk(&mut self, prefix: &str, table: &DeTable<'_>) {
         for (key, value) in table.iter() {
             let path = join(prefix, key.get_ref());
+            self.keys.insert(path.clone(), key.span());
             self.value(path, value);
         }
     }
@@ -52,14 +55,32 @@ impl Spans {
     /// The locations of the values under `prefix` (`""` for all), keyed by
     /// their path below it; `locate` turns a span into a location.
     pub fn locations(&self, prefix: &str, locate: impl Fn(Range<usize>) -> Location) -> Locations {
-        let start = if prefix.is_empty() { String::new() } else { format!("{prefix}.") };
-        let found = self
-            .spans
-            .range(start.clone()..)
-            .take_while(|(path, _)| path.starts_with(&start))
-            .map(|(path, span)| (path[start.len()..].to_string(), locate(span.clone())));
-        Locations(found.collect())
+        below(&self.spans, prefix, locate)
     }
+
+    /// The locations of the keys under `prefix` (`""` for all), as
+    /// [`Spans::locations`] gives those of their values.
+    pub fn key_locations(
+        &self,
+        prefix: &str,
+        locate: impl Fn(Range<usize>) -> Location,
+    ) -> Locations {
+        below(&self.keys, prefix, locate)
+    }
+}
+
+/// The entries of `spans` under `prefix`, keyed by their path below it, located by `locate`.
+fn below(
+    spans: &BTreeMap<String, Range<usize>>,
+    prefix: &str,
+    locate: impl Fn(Range<usize>) -> Location,
+) -> Locations {
+    let start = if prefix.is_empty() { String::new() } else { format!("{prefix}.") };
+    let found = spans
+        .range(start.clone()..)
+        .take_while(|(path, _)| path.starts_with(&start))
+        .map(|(path, span)| (path[start.len()..].to_string(), locate(span.clone())));
+    Locations(found.collect())
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -111,6 +132,10 @@ mod tests {
         });
         assert_eq!(metric.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:8"));
         assert_eq!(metric.get("metrics.1.name"), None);
+        let keys = spans.key_locations("metrics.1", |span| {
+            Location::at_offset("b.toml".as_ref(), text, span.start)
+        });
+        assert_eq!(keys.get("name").map(ToString::to_string).as_deref(), Some("b.toml:4:1"));
     }
 
     #[test]

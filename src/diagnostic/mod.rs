@@ -2,6 +2,7 @@
 
 pub mod render;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -82,12 +83,47 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)?;
+        write!(f, "{}: {}", self.location, shown(&self.message))?;
         if let Some(hint) = &self.hint {
-            write!(f, "\n  = help: {hint}")?;
+            write!(f, "\n  = help: {}", shown(hint))?;
         }
         Ok(())
     }
+}
+
+/// Most characters of a message or a hint as printed; the rest is cut (`…`),
+/// so that no input, however long, floods the terminal.
+pub const MAX_MESSAGE_CHARS: usize = 1_000;
+
+/// Most characters of the user's text (a cell, a name, an expression) that a
+/// message quotes.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
+/// `text` cut to at most `max` characters (`max` > 0), its end replaced by `…`.
+pub fn excerpt(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some(_) => {
+            let keep = text.char_indices().nth(max.saturating_sub(1)).map_or(0, |(i, _)| i);
+            Cow::Owned(format!("{}…", &text[..keep]))
+        }
+    }
+}
+
+/// `text` as it may be printed: at most [`MAX_MESSAGE_CHARS`] characters,
+/// control characters other than line breaks and tabs (a carriage return, a
+/// terminal escape) shown as `�`.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let cut = excerpt(text, MAX_MESSAGE_CHARS);
+    if !cut.chars().any(is_hidden_control) {
+        return cut;
+    }
+    Cow::Owned(cut.chars().map(|c| if is_hidden_control(c) { '\u{FFFD}' } else { c }).collect())
+}
+
+/// A control character that would move the cursor or change the terminal.
+pub(crate) fn is_hidden_control(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
 }
 
 /// Every problem found by a stage; the error type of the pipeline's checks.
@@ -228,6 +264,19 @@ mod tests {
         );
         assert_eq!(nearest("zzz", ["procs", "run"]), None);
         assert_eq!(suggest("zzz", ["run", "procs"]), "expected one of: `procs`, `run`");
+    }
+
+    #[test]
+    fn long_and_hostile_text_is_cut_and_made_printable() {
+        assert_eq!(excerpt("abc", 3), "abc");
+        assert_eq!(excerpt("abcd", 3), "ab…");
+        assert_eq!(excerpt("ééééé", 4), "ééé…");
+        let d = Diagnostic::new(Location::file("a.csv"), format!("x{}", "y".repeat(5000)))
+            .hint("red \u{1b}[31m\r");
+        let text = d.to_string();
+        // "a.csv: " (7) + 1,000 characters of message, the last one `…`.
+        assert_eq!(text.lines().next().unwrap().chars().count(), 7 + MAX_MESSAGE_CHARS);
+        assert!(text.ends_with("= help: red \u{FFFD}[31m\u{FFFD}"), "{text}");
     }
 
     #[test]

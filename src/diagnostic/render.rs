@@ -2,10 +2,11 @@
 //! column, the source line with a caret under the offending span, the message
 //! and a `help:` line. Also a one-line short form and JSON for CI annotations.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::{Error as FilesError, SimpleFile};
 use codespan_reporting::term::{self, Chars, Config};
 use serde::Serialize;
 use termcolor::{Buffer, ColorChoice, StandardStream, WriteColor};
@@ -40,12 +41,14 @@ struct JsonDiagnostic<'a> {
     path: String,
     line: usize,
     column: usize,
-    message: &'a str,
-    hint: Option<&'a str>,
+    message: Cow<'a, str>,
+    hint: Option<Cow<'a, str>>,
 }
 
 /// Render `diagnostics` in `format`. `read` returns a file's text for the
-/// snippet (by its path as shown); `color` adds ANSI colours.
+/// snippet (by its path as shown); `color` adds ANSI colours. Messages and
+/// hints are cut to [`MAX_MESSAGE_CHARS`](super::MAX_MESSAGE_CHARS) in every
+/// format, and a source line to [`WINDOW`] characters around the column.
 pub fn render(
     diagnostics: &[(Level, &Diagnostic)],
     format: Format,
@@ -61,8 +64,8 @@ pub fn render(
                     path: d.location.path.display().to_string(),
                     line: d.location.line,
                     column: d.location.column,
-                    message: &d.message,
-                    hint: d.hint.as_deref(),
+                    message: super::excerpt(&d.message, super::MAX_MESSAGE_CHARS),
+                    hint: d.hint.as_deref().map(|h| super::excerpt(h, super::MAX_MESSAGE_CHARS)),
                 })
                 .collect();
             serde_json::to_string_pretty(&items).unwrap_or_default() + "\n"
@@ -72,8 +75,16 @@ pub fn render(
         }
         Format::Human => {
             let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+            // Diagnostics come sorted by location: each file is read once for its run.
+            let mut last: Option<(&Path, Option<String>)> = None;
             for (level, d) in diagnostics {
-                human(&mut buffer, *level, d, read);
+                let path = d.location.path.as_path();
+                if d.location.line > 0 && last.as_ref().is_none_or(|(p, _)| *p != path) {
+                    last = Some((path, read(path)));
+                }
+                let text =
+                    last.as_ref().filter(|(p, _)| *p == path).and_then(|(_, t)| t.as_deref());
+                human(&mut buffer, *level, d, text.filter(|_| d.location.line > 0));
             }
             String::from_utf8_lossy(buffer.as_slice()).into_owned()
         }
@@ -87,41 +98,126 @@ fn label(level: Level) -> &'static str {
     }
 }
 
-/// One diagnostic, rustc style.
-fn human(
-    out: &mut dyn WriteColor,
-    level: Level,
-    d: &Diagnostic,
-    read: &dyn Fn(&Path) -> Option<String>,
-) {
+/// One diagnostic, rustc style, with the window of its line in `text`.
+fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, text: Option<&str>) {
     let severity = if level == Level::Error { Severity::Error } else { Severity::Warning };
-    let notes: Vec<String> = d.hint.iter().map(|h| format!("help: {h}")).collect();
-    let report = Report::new(severity).with_message(&d.message).with_notes(notes.clone());
+    let message = super::shown(&d.message).into_owned();
+    let notes: Vec<String> = d.hint.iter().map(|h| format!("help: {}", super::shown(h))).collect();
+    let report = Report::new(severity).with_message(&message).with_notes(notes.clone());
     let config = Config { chars: Chars::ascii(), ..Config::default() };
-    let text = (d.location.line > 0).then(|| read(&d.location.path)).flatten();
     if let Some(text) = text {
-        let span = span(&text, d.location.line, d.location.column);
-        let file = SimpleFile::new(d.location.path.display().to_string(), text);
-        let report = report.with_labels(vec![Label::primary((), span)]);
-        if term::emit(out, &config, &file, &report).is_ok() {
+        let snippet = Snippet::of(d, text);
+        let report = report.with_labels(vec![Label::primary((), snippet.span.clone())]);
+        if term::emit(out, &config, &snippet, &report).is_ok() {
             return;
         }
     }
     let file = SimpleFile::new(d.location.to_string(), String::new());
     let report = Report::new(severity)
-        .with_message(format!("{}\n  --> {}", d.message, d.location))
+        .with_message(format!("{message}\n  --> {}", d.location))
         .with_notes(notes);
     let _ = term::emit(out, &config, &file, &report);
 }
 
-/// The byte span of the token at `line:column` (1-based; column 0 means the
-/// whole line), clamped to the text.
-fn span(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
+/// Most characters of a source line shown under a diagnostic: a longer line
+/// is cut to this many around the column, with `…` where it was cut.
+pub const WINDOW: usize = 120;
+
+/// The one line a diagnostic shows, cut to [`WINDOW`] characters around its
+/// column, as a file of one line for codespan, which numbers it as the
+/// diagnostic's line and its columns as in the whole line.
+struct Snippet {
+    /// The file's path, as shown.
+    name: String,
+    /// The window of the line, with `…` marks, control characters made visible.
+    source: String,
+    /// The 1-based line number.
+    line: usize,
+    /// The label's byte span in `source`.
+    span: std::ops::Range<usize>,
+    /// Characters of the line cut before the window.
+    shift: usize,
+    /// Bytes of the leading `…` mark (0 or 3).
+    prefix: usize,
+}
+
+impl Snippet {
+    /// The window of `d`'s line of `text` around its column.
+    fn of(d: &Diagnostic, text: &str) -> Snippet {
+        let (line_text, token) = span(text, d.location.line, d.location.column);
+        let count = line_text.chars().count();
+        let caret = line_text[..token.start].chars().count();
+        let shift =
+            if count <= WINDOW { 0 } else { caret.saturating_sub(WINDOW / 3).min(count - WINDOW) };
+        let byte =
+            |chars: usize| line_text.char_indices().nth(chars).map_or(line_text.len(), |(i, _)| i);
+        let (from, to) = (byte(shift), byte(shift + WINDOW));
+        let mut source = String::from(if from > 0 { "…" } else { "" });
+        let prefix = source.len();
+        let (mut start, mut end) = (None, None);
+        for (i, c) in line_text[from..to].char_indices().map(|(i, c)| (from + i, c)) {
+            if i == token.start.max(from) {
+                start = Some(source.len());
+            }
+            if i == token.end.min(to) {
+                end = Some(source.len());
+            }
+            source.push(if super::is_hidden_control(c) { '\u{FFFD}' } else { c });
+        }
+        let start = start.unwrap_or(source.len());
+        let end = end.unwrap_or(source.len()).max(start);
+        if to < line_text.len() {
+            source.push('…');
+        }
+        let name = d.location.path.display().to_string();
+        Snippet { name, source, line: d.location.line, span: start..end, shift, prefix }
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Snippet {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(&self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(&self.source)
+    }
+
+    fn line_index(&'a self, (): (), _: usize) -> Result<usize, FilesError> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _: usize) -> Result<usize, FilesError> {
+        Ok(self.line)
+    }
+
+    fn column_number(&'a self, (): (), _: usize, byte: usize) -> Result<usize, FilesError> {
+        let shown = self.source.get(self.prefix..byte.max(self.prefix)).unwrap_or("");
+        Ok(self.shift + shown.chars().count() + 1)
+    }
+
+    fn line_range(&'a self, (): (), line: usize) -> Result<std::ops::Range<usize>, FilesError> {
+        match line {
+            0 => Ok(0..self.source.len()),
+            _ => Err(FilesError::LineTooLarge { given: line, max: 0 }),
+        }
+    }
+}
+
+/// Line `line` of `text` (1-based, without its line end) and the byte span in
+/// it of the token at `column` (1-based; column 0 means the whole line),
+/// clamped to the line.
+fn span(text: &str, line: usize, column: usize) -> (&str, std::ops::Range<usize>) {
     let start_of_line =
         text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
     let line_text = text[start_of_line.min(text.len())..].split('\n').next().unwrap_or("");
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
     if column == 0 {
-        return start_of_line..start_of_line + line_text.trim_end_matches('\r').len();
+        return (line_text, 0..line_text.len());
     }
     let start = line_text.char_indices().nth(column - 1).map_or(line_text.len(), |(i, _)| i);
     let rest = &line_text[start..];
@@ -131,8 +227,7 @@ fn span(text: &str, line: usize, column: usize) -> std::ops::Range<usize> {
     } else {
         rest.find(|c: char| c.is_whitespace() || ",;)]}\"'".contains(c)).unwrap_or(rest.len())
     };
-    let begin = start_of_line + start;
-    begin..begin + len.max(rest.chars().next().map_or(0, char::len_utf8))
+    (line_text, start..start + len.max(rest.chars().next().map_or(0, char::len_utf8)))
 }
 
 /// Print diagnostics to standard error, coloured only on a terminal and never
@@ -159,10 +254,14 @@ mod tests {
 
     #[test]
     fn spans_cover_the_token_or_quoted_string() {
-        let text = "a,bb,c\nname = \"tq\" x\n";
-        assert_eq!(&text[span(text, 1, 3)], "bb");
-        assert_eq!(&text[span(text, 2, 8)], "\"tq\"");
-        assert_eq!(&text[span(text, 2, 0)], "name = \"tq\" x");
+        let text = "a,bb,c\nname = \"tq\" x\r\n";
+        let shown = |line, column| {
+            let (line, token) = span(text, line, column);
+            &line[token]
+        };
+        assert_eq!(shown(1, 3), "bb");
+        assert_eq!(shown(2, 8), "\"tq\"");
+        assert_eq!(shown(2, 0), "name = \"tq\" x");
     }
 
     #[test]
@@ -176,5 +275,30 @@ mod tests {
         assert!(text.contains("2 | 1,abc"), "{text}");
         assert!(text.contains("^^^"), "{text}");
         assert!(text.contains("= help: write a number"), "{text}");
+    }
+
+    /// A bad cell in the middle of a line of a million characters: the
+    /// snippet shows 120 of them around the cell, numbered as in the file.
+    #[test]
+    fn a_long_line_is_cut_to_a_window_around_the_column() {
+        let line = format!("{}\u{1b},abc,{}", "x".repeat(500_000), "é".repeat(500_000));
+        let read = |_: &Path| Some(format!("h\n{line}\n"));
+        let d = Diagnostic::new(Location::new("results/a.csv", 2, 500_003), "bad value");
+        let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
+        assert!(text.len() < 1_000, "{text}");
+        assert!(text.contains("--> results/a.csv:2:500003"), "{text}");
+        // 40 characters before the column (the escape shown as �), 80 from it.
+        let shown = format!("…{}\u{FFFD},abc,{}…", "x".repeat(38), "é".repeat(76));
+        assert!(text.contains(&format!("2 | {shown}")), "{text}");
+        assert!(text.contains(&format!("  | {}^^^\n", " ".repeat(41))), "{text}");
+        // At the start and at the end of the line.
+        for (column, expected) in [(1, "2 | xxx"), (1_000_005, "é|")] {
+            let d = Diagnostic::new(Location::new("results/a.csv", 2, column), "bad value");
+            let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
+            let shown = text.lines().find(|l| l.starts_with("2 | ")).unwrap_or_default();
+            assert_eq!(shown.chars().count(), 4 + 120 + 1, "{text}");
+            assert!(format!("{shown}|").contains(expected), "{text}");
+            assert!(text.contains(&format!("--> results/a.csv:2:{column}")), "{text}");
+        }
     }
 }

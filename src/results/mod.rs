@@ -3,6 +3,7 @@
 //! a budget ([`store`]).
 
 mod cells;
+mod counts;
 mod derive;
 mod filling;
 mod parse;

@@ -11,7 +11,7 @@ use super::split::{Rows, Span};
 use super::stream::{BLOCK_BYTES, Block};
 use super::{Store, Table};
 use crate::config::{ColumnType, Dataset};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
 use crate::project::SourceFile;
 
 /// Parse one CSV file, on every core for a large file. Every bad cell is
@@ -88,6 +88,9 @@ fn read_header(
             return Err(Diagnostic::new(at, format!("cannot read the header: {err}")).into());
         }
     };
+    if headers.len() > MAX_COLUMNS {
+        return Err(too_many_columns(file, bytes, headers.len()));
+    }
     let mut errors = Diagnostics::default();
     let names = header_names(&headers, bytes, file, &mut errors);
     let types = column_types(&names, dataset, file, &mut errors);
@@ -101,6 +104,20 @@ fn read_header(
         line: 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64,
     };
     Ok(HeaderRow { names, types, body })
+}
+
+/// Most columns a results file may have: each costs a column builder and a
+/// check per row, and a header of a million names would take minutes and
+/// gigabytes before any row is read.
+pub const MAX_COLUMNS: usize = 1_024;
+
+/// The error for a header of `count` columns, more than [`MAX_COLUMNS`]: at
+/// the first column too many.
+fn too_many_columns(file: &SourceFile, bytes: &[u8], count: usize) -> Diagnostics {
+    let at = Location::new(&file.path, 1, field_column(bytes, 0, MAX_COLUMNS));
+    Diagnostic::new(at, format!("the header has {count} columns; a results file has at most {MAX_COLUMNS}"))
+        .hint("one column per label or measured value, one row per run: split a wide table into several files, or write it in long form")
+        .into()
 }
 
 /// The table of the rows read, or every problem found in them: a header
@@ -142,6 +159,7 @@ fn header_names(
         let column = field_column(bytes, 0, i);
         let name = String::from_utf8_lossy(raw).trim().to_string();
         let at = Location::new(&file.path, 1, column);
+        let shown = excerpt(&name, MAX_QUOTED_CHARS);
         if name.is_empty() {
             errors.push(
                 Diagnostic::new(at, format!("column {} has no name", i + 1))
@@ -149,7 +167,7 @@ fn header_names(
             );
         } else if names.contains(&name) {
             errors.push(
-                Diagnostic::new(at, format!("column `{name}` appears twice in the header"))
+                Diagnostic::new(at, format!("column `{shown}` appears twice in the header"))
                     .hint("rename or remove one of the two columns"),
             );
         }
@@ -209,5 +227,29 @@ mod tests {
             matches!(column(&["1", "x"]), Values::Text(t) if t.get(0) == "1" && t.get(1) == "x")
         );
         assert!(matches!(column(&["", ""]), Values::Text(t) if t.words == [""]));
+    }
+
+    /// A header of a million columns is refused at once, at column 1,025
+    /// (each name `cN,` is counted by hand: 10 of 3 characters, 90 of 4, 900
+    /// of 5 and 24 of 6 before it).
+    #[test]
+    fn a_header_of_a_million_columns_is_refused_at_once() {
+        let header: Vec<String> = (0..1_000_000).map(|i| format!("c{i}")).collect();
+        let text = format!("{}\n{}\n", header.join(","), vec!["1"; 1_000_000].join(","));
+        let file = SourceFile::new("results/wide.csv", text.into_bytes());
+        let start = std::time::Instant::now();
+        let errors = parse_in(&file, &Dataset::default(), &Store::new(0), 2, 1 << 20).unwrap_err();
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        let column = 10 * 3 + 90 * 4 + 900 * 5 + 24 * 6 + 1;
+        assert_eq!(
+            errors.to_string(),
+            format!(
+                "results/wide.csv:1:{column}: the header has 1000000 columns; a results file has at most 1024\n  = help: one column per label or measured value, one row per run: split a wide table into several files, or write it in long form"
+            )
+        );
+        let ok: Vec<String> = (0..MAX_COLUMNS).map(|i| format!("c{i}")).collect();
+        let text = format!("{}\n{}\n", ok.join(","), vec!["1"; MAX_COLUMNS].join(","));
+        let file = SourceFile::new("results/wide.csv", text.into_bytes());
+        assert!(parse_in(&file, &Dataset::default(), &Store::new(0), 1, 1 << 20).is_ok());
     }
 }

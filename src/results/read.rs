@@ -46,6 +46,7 @@ pub(super) fn read_blocks(
         None => blocks.next_block().map_err(|err| cannot_read(file, &err))?,
     };
     while let Some(block) = current.take() {
+        refuse_lone_carriage_returns(file, &block)?;
         let context = Context {
             bytes: &block.bytes,
             line: block.line,
@@ -60,7 +61,16 @@ pub(super) fn read_blocks(
         let (next, flow) = rayon::join(|| blocks.next_block(), || reading.block(&context, span));
         match flow {
             Flow::Go => {}
-            Flow::Stop => return Ok(Some((reading.filled, reading.all, None))),
+            Flow::Stop => {
+                // As one reader of the whole file would, refuse a lone
+                // carriage return anywhere in it before reporting the rest.
+                let mut next = next.map_err(|err| cannot_read(file, &err))?;
+                while let Some(block) = next {
+                    refuse_lone_carriage_returns(file, &block)?;
+                    next = blocks.next_block().map_err(|err| cannot_read(file, &err))?;
+                }
+                return Ok(Some((reading.filled, reading.all, None)));
+            }
             Flow::Again => return Ok(None),
         }
         blocks.recycle(block.bytes);
@@ -68,6 +78,26 @@ pub(super) fn read_blocks(
     }
     let hash = blocks.done().then(|| crate::project::hex(&reading.hasher.finalize()));
     Ok(Some((reading.filled, reading.all, hash)))
+}
+
+/// The error for a line of `block` that ends in a carriage return alone
+/// (classic Mac OS line ends), at that carriage return.
+fn refuse_lone_carriage_returns(file: &SourceFile, block: &Block) -> Result<(), Diagnostics> {
+    let Some(at) = super::stream::lone_carriage_return(&block.bytes) else { return Ok(()) };
+    let before = &block.bytes[..at];
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let line = block.line + memchr::memchr_iter(b'\n', before).count() as u64;
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let name = file.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    Err(Diagnostic::new(
+        Location::new(&file.path, line as usize, column),
+        "this line ends in a carriage return alone (classic Mac OS line ends)",
+    )
+    .hint(format!(
+        "lines of a results file end in \\n or \\r\\n; convert the file, for example with \
+         `tr '\\r' '\\n' < {name} > {name}.new && mv {name}.new {name}`"
+    ))
+    .into())
 }
 
 /// The rows of a file read so far, and what reading the next block needs.

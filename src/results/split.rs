@@ -6,7 +6,7 @@ use csv::{ByteRecord, ReaderBuilder};
 use super::cells::Builder;
 use super::position::{field_column, position};
 use crate::config::ColumnType;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt};
 use crate::project::SourceFile;
 
 /// Most problems reported per file; the rest are counted.
@@ -213,7 +213,8 @@ fn push_fields(context: &Context, record: &ByteRecord, line: u64, rows: &mut Row
         }
         let problem = match std::str::from_utf8(field) {
             Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
-                (format!("column `{}`: {message}, found `{}`", context.names[i], text.trim()), hint)
+                let found = excerpt(text.trim(), MAX_QUOTED_CHARS);
+                (format!("column `{}`: {message}, found `{found}`", context.names[i]), hint)
             }),
             Err(_) => {
                 builder.push("").ok();

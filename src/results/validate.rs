@@ -4,14 +4,15 @@ use rayon::prelude::*;
 
 use super::{CHUNK_ROWS, Chunks, Column, Table, Values};
 use crate::config::{Config, Dataset};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
 use crate::project::SourceFile;
 
-/// Most duplicate runs or unknown environments reported per file.
-const MAX_SHOWN: usize = 50;
+/// Most duplicate runs, unknown environments or bad counts reported per file.
+pub(super) const MAX_SHOWN: usize = 50;
 
 /// Check a parsed table against the study: every environment is declared in
-/// book.toml and no run appears twice.
+/// book.toml, node and process counts are positive whole numbers, and no run
+/// appears twice.
 pub(super) fn validate(
     table: &Table,
     dataset: &Dataset,
@@ -19,49 +20,57 @@ pub(super) fn validate(
     file: &SourceFile,
 ) -> Diagnostics {
     let mut errors = Diagnostics::default();
-    let env_column = &config.study.environment_column;
-    if let Some(Values::Text(envs)) = table.column(env_column).map(|c| &c.values) {
-        let known = config.environments.keys().map(String::as_str);
-        let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
-        let unknown: Vec<u32> = (0..envs.words.len() as u32)
-            .filter(|&c| !config.environments.contains_key(&envs.words[c as usize]))
-            .collect();
-        let mut rows: Vec<usize> = Vec::new();
-        if !unknown.is_empty() {
-            for i in 0..envs.codes.chunk_count() {
-                let codes = envs.codes.chunk(i);
-                rows.extend(
-                    codes
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| unknown.contains(c))
-                        .map(|(r, _)| i * CHUNK_ROWS + r)
-                        .take(MAX_SHOWN - rows.len()),
-                );
-                if rows.len() == MAX_SHOWN {
-                    break;
-                }
-            }
-        }
-        // The file is read again for the columns: this is the error path.
-        let wanted: Vec<(u64, usize)> =
-            rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
-        for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
-            let env = envs.get(row);
-            errors.push(
-                Diagnostic::new(
-                    Location::new(&file.path, line as usize, column),
-                    format!("unknown environment `{env}`"),
-                )
-                .hint(format!(
-                    "declare it as [environments.{env}] in book.toml, or fix the name: {}",
-                    suggest(env, known.clone())
-                )),
-            );
-        }
-    }
+    environments(table, config, file, &mut errors);
+    super::counts::check(table, dataset, config, file, &mut errors);
     duplicates(table, dataset, file, &mut errors);
     errors
+}
+
+/// Rows whose environment book.toml does not declare.
+fn environments(table: &Table, config: &Config, file: &SourceFile, errors: &mut Diagnostics) {
+    let env_column = &config.study.environment_column;
+    let Some(Values::Text(envs)) = table.column(env_column).map(|c| &c.values) else { return };
+    let known = config.environments.keys().map(String::as_str);
+    let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
+    let unknown: Vec<u32> = (0..envs.words.len() as u32)
+        .filter(|&c| !config.environments.contains_key(&envs.words[c as usize]))
+        .collect();
+    let rows = first_rows(&envs.codes, |code| unknown.contains(&code));
+    // The file is read again for the columns: this is the error path.
+    let wanted: Vec<(u64, usize)> =
+        rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
+    for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
+        let env = envs.get(row);
+        let shown = excerpt(env, MAX_QUOTED_CHARS);
+        errors.push(
+            Diagnostic::new(
+                Location::new(&file.path, line as usize, column),
+                format!("unknown environment `{shown}`"),
+            )
+            .hint(format!(
+                "declare it as [environments.{shown}] in book.toml, or fix the name: {}",
+                suggest(env, known.clone())
+            )),
+        );
+    }
+}
+
+/// The first [`MAX_SHOWN`] rows of `values` (chunk by chunk) that pass `bad`.
+pub(super) fn first_rows<T: bytemuck::Pod>(
+    values: &Chunks<T>,
+    bad: impl Fn(T) -> bool,
+) -> Vec<usize> {
+    let mut rows: Vec<usize> = Vec::new();
+    for i in 0..values.chunk_count() {
+        let chunk = values.chunk(i);
+        let found =
+            chunk.iter().enumerate().filter(|(_, v)| bad(**v)).map(|(r, _)| i * CHUNK_ROWS + r);
+        rows.extend(found.take(MAX_SHOWN - rows.len()));
+        if rows.len() == MAX_SHOWN {
+            break;
+        }
+    }
+    rows
 }
 
 /// Rows with the same values in every `key` column.
@@ -166,7 +175,13 @@ fn report_duplicates(
     for &(row, first) in repeated.iter().take(MAX_SHOWN) {
         let described: Vec<String> = columns
             .iter()
-            .map(|c| format!("{} = {}", c.name, c.values.text_at(row as usize)))
+            .map(|c| {
+                format!(
+                    "{} = {}",
+                    c.name,
+                    excerpt(&c.values.text_at(row as usize), MAX_QUOTED_CHARS)
+                )
+            })
             .collect();
         errors.push(
             Diagnostic::new(

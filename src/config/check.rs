@@ -1,0 +1,141 @@
+//! Cross-field checks of book.toml that serde cannot express, each located
+//! at the value at fault.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::{Config, MAX_DECIMALS};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+/// Cross-field checks that serde cannot express.
+pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let file = Location::file(path);
+    let envs = config.environments.keys().map(String::as_str);
+    if !config.environments.contains_key(&config.study.baseline) {
+        errors.push(
+            Diagnostic::new(
+                config.at.or("study.baseline", &file),
+                format!("baseline `{}` is not an environment", config.study.baseline),
+            )
+            .hint(crate::diagnostic::suggest(&config.study.baseline, envs.clone())),
+        );
+    }
+    if let Err(problem) = plain_pdf_name(&config.output.pdf) {
+        let name =
+            crate::diagnostic::excerpt(&config.output.pdf, crate::diagnostic::MAX_QUOTED_CHARS);
+        errors.push(
+            Diagnostic::new(
+                config.at.or("output.pdf", &file),
+                format!("the paper's file name `{name}` {problem}"),
+            )
+            .hint(
+                "name the paper with a plain file name ending in `.pdf`, such as `paper.pdf`: \
+                 the site writes its pages, style, script, data and charts under other names",
+            ),
+        );
+    }
+    metrics(config, &file, &mut errors);
+    errors.into_result(())
+}
+
+/// Characters a plain file name may not hold: folder separators, what
+/// Windows refuses in a name, and what a link would read as other than a
+/// file name (`:` makes `javascript:x.pdf` a URL scheme, `#` and `?` end the
+/// path, `%` starts an escape).
+const NOT_IN_A_FILE_NAME: [char; 11] = ['/', '\\', ':', '*', '?', '"', '<', '>', '|', '#', '%'];
+
+/// Why `name` cannot be the paper's file name in the output folder, if it
+/// cannot: it must be a plain file name (no folder, not hidden, none of
+/// [`NOT_IN_A_FILE_NAME`], no control characters) ending in `.pdf`, so that it
+/// can never be a file the site writes (`index.html`, `style.HASH.css`,
+/// `data/stats.json`, `charts/ID.svg`), nor a link to anything but itself.
+fn plain_pdf_name(name: &str) -> Result<(), &'static str> {
+    let stem = name.len().checked_sub(4).and_then(|end| name.get(..end));
+    let extension = stem.map(|stem| &name[stem.len()..]);
+    if name.contains(['/', '\\']) {
+        Err("is a path; the paper is written at the top of the output folder")
+    } else if name.contains(NOT_IN_A_FILE_NAME) || name.chars().any(char::is_control) {
+        Err(
+            "holds a character that is not plain in a file name or a link (one of / \\ : * ? \" < > | # % or a control character)",
+        )
+    } else if !extension.is_some_and(|e| e.eq_ignore_ascii_case(".pdf")) {
+        Err("does not end in `.pdf`, and could overwrite a file of the site")
+    } else if stem.is_none_or(|stem| stem.is_empty() || stem.starts_with('.')) {
+        Err("is hidden or has no name before `.pdf`")
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks of each metric: unique names, decimals shown, a declared candidate.
+fn metrics(config: &Config, file: &Location, errors: &mut Diagnostics) {
+    let envs = config.environments.keys().map(String::as_str);
+    let mut names = BTreeMap::new();
+    for metric in &config.metrics {
+        let location = metric.location.clone().unwrap_or_else(|| file.clone());
+        if names.insert(metric.name.as_str(), ()).is_some() {
+            errors.push(
+                Diagnostic::new(
+                    location.clone(),
+                    format!("metric `{}` is defined twice", metric.name),
+                )
+                .hint("give each metric a unique name"),
+            );
+        }
+        if metric.decimals > MAX_DECIMALS {
+            errors.push(
+                Diagnostic::new(
+                    metric.at.or("decimals", &location),
+                    format!("metric `{}` asks for {} decimals", metric.name, metric.decimals),
+                )
+                .hint(format!("use at most {MAX_DECIMALS} decimals")),
+            );
+        }
+        if let Some(candidate) = &metric.candidate
+            && !config.environments.contains_key(candidate)
+        {
+            errors.push(
+                Diagnostic::new(
+                    metric.at.or("candidate", &location),
+                    format!("candidate `{candidate}` is not an environment"),
+                )
+                .hint(crate::diagnostic::suggest(candidate, envs.clone())),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paper_is_a_plain_pdf_file_name() {
+        for good in ["paper.pdf", "Paper 2025.PDF", "a.b.pdf", "étude.pdf"] {
+            assert_eq!(plain_pdf_name(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "index.html",
+            "style.css",
+            "data/stats.json",
+            "data/manifest.json",
+            "charts/c.svg",
+            "../paper.pdf",
+            "sub\\paper.pdf",
+            ".pdf",
+            ".hidden.pdf",
+            "pdf",
+            "",
+            "paper.pdf\n",
+            "javascript:alert(1).pdf",
+            "a#b.pdf",
+            "a?.pdf",
+            "100%.pdf",
+            "paper",
+            "é.pd",
+        ] {
+            assert!(plain_pdf_name(bad).is_err(), "{bad:?}");
+        }
+    }
+}
