@@ -12,7 +12,7 @@
 //!    2 and 8 are the only ones that open files; later stages read and write
 //!    that temporary file only through the store, as they would memory.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
-//! 4. [`markdown::expand`] replaces the content's shortcodes
+//! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
 //!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
 //!    template engine) in the pages of a [`markdown::Document`] and collects
 //!    its chart directives.
@@ -26,6 +26,16 @@
 //!
 //! `report typst` ([`typst`](fn@typst)) runs steps 1 to 5 and writes the paper's Typst
 //! project ([`pipeline::typst_source`]) instead of typesetting it.
+//!
+//! What a build reads and writes: every input is a regular file inside the
+//! study, read through [`project::regular_file`], which refuses by name,
+//! before opening it, a path or symbolic link that leaves the study, a broken
+//! link, a folder, a FIFO, a socket or a device. The output folder is
+//! resolved through its links and `..` before [`output::check_target`]
+//! decides, and is never the study, a folder holding it, an input folder or a
+//! folder `report` did not write; only one named on the command line may lie
+//! outside the study. `report import` writes only to `results/NAME.csv` of
+//! the study, and `report new` creates every entry it writes.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -100,15 +110,27 @@ fn load(root: &Path, options: &BuildOptions) -> Result<project::Project> {
     Ok(project)
 }
 
-/// Where the build would write, after checking that it may.
+/// Where the build would write, after checking that it may: the output
+/// folder with its symbolic links and `..` resolved ([`output::check_target`]).
+/// A folder named on the command line (`--out`, `report typst DIR`) may lie
+/// outside the study; `[output] dir`, which comes with the study, may not,
+/// nor may a link in the study lead it out.
 fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf> {
     let out = match &options.out {
         Some(out) if out.is_absolute() => out.clone(),
         Some(out) => std::env::current_dir()?.join(out),
         None => project.config.output_dir(&project.root),
     };
-    output::check_target(&out, &project.root)?;
-    Ok(out)
+    let resolved = output::check_target(&out, &project.root)?;
+    if options.out.is_none() && !resolved.starts_with(&project.root) {
+        let at = project.config.at.or("output.dir", &diagnostic::Location::file("book.toml"));
+        return Err(diagnostic::Diagnostics::from(
+            Diagnostic::new(at, format!("`[output] dir` leads out of the study, to `{}`", resolved.display()))
+                .hint("book.toml may only name an output folder inside the study, such as `site`; to write elsewhere, pass --out DIR"),
+        )
+        .into());
+    }
+    Ok(resolved)
 }
 
 /// Run every check of a build, the paper's compilation included, without

@@ -79,17 +79,18 @@ enum Command {
         /// Environment of the runs (unless the pattern gives {env}).
         #[arg(long)]
         env: Option<String>,
-        /// Nodes of the runs (unless the pattern gives {nodes}).
-        #[arg(long)]
+        /// Nodes of the runs (unless the pattern gives {nodes}), 1 or more.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
-        /// Processes of OSU runs (unless the pattern gives {procs}; default 2).
-        #[arg(long)]
+        /// Processes of OSU runs (unless the pattern gives {procs}; default 2), 1 or more.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         procs: Option<u64>,
         /// Path pattern with {env}, {nodes}, {procs} and {run}, such as
         /// '{env}/lammps-{nodes}-{procs}-{run}.out'.
         #[arg(long)]
         pattern: Option<report::import::Pattern>,
-        /// Results file to append to (default: lammps, or osu_latency, osu_bw, …).
+        /// Results file to append to, a plain name: results/NAME.csv
+        /// (default: lammps, or osu_latency, osu_bw, …).
         #[arg(long)]
         into: Option<String>,
         /// Print the rows that would be added, and write nothing.
@@ -290,8 +291,12 @@ fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<
     for (file, text) in &summary.preview {
         println!("# would append to {file}:\n{text}");
     }
-    for (file, reason) in &summary.refused {
-        eprintln!("error: {}: refused: {reason}", file.display());
+    for (file, refusal) in &summary.refused {
+        let line = refusal.line.map(|l| format!(":{l}")).unwrap_or_default();
+        eprintln!("error: {}{line}: refused: {}", file.display(), refusal.reason);
+        if let Some(hint) = &refusal.hint {
+            eprintln!("  = help: {hint}");
+        }
     }
     for file in &summary.skipped {
         if cli.verbose {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
@@ -26,35 +26,76 @@ impl Site {
     }
 }
 
-/// Refuse output folders that would overwrite the author's own files: the study
-/// root, a folder containing it, its input folders, or a folder not written by us.
-pub fn check_target(out: &Path, root: &Path) -> Result<(), Diagnostics> {
-    let refuse = |message: &str, hint: &str| {
-        Err(Diagnostics::from(
-            Diagnostic::new(Location::file(out), message.to_string()).hint(hint.to_string()),
-        ))
+/// Refuse output folders that would overwrite the author's own files, and
+/// return where the build writes: `out` with every symbolic link and `..`
+/// resolved ([`resolve`]), so that the check and the write see one folder.
+/// Refused: the study root (`root`, canonical) or a folder holding it, a
+/// folder at or inside one of its input folders (followed through links
+/// too), and an existing folder that `report` did not write (no [`MARKER`],
+/// not empty). A folder outside the study is allowed when the user names it.
+pub fn check_target(out: &Path, root: &Path) -> Result<PathBuf, Diagnostics> {
+    let refuse = |message: String, hint: &str| {
+        Diagnostics::from(Diagnostic::new(Location::file(out), message).hint(hint.to_string()))
     };
     let hint = "set [output] dir in book.toml or --out to a folder of its own, such as `site`";
-    if root.starts_with(out) {
-        return refuse("the output folder would replace the study folder", hint);
+    let resolved = resolve(out).map_err(|err| {
+        refuse(format!("cannot resolve the output folder: {err}"), "check that every folder on the way exists or can be created, and that no symbolic link on it is broken")
+    })?;
+    let root = resolve(root).unwrap_or_else(|_| root.to_path_buf());
+    let via = if resolved == out.components().collect::<PathBuf>() {
+        String::new()
+    } else {
+        format!(" (it leads to `{}`)", resolved.display())
+    };
+    if root.starts_with(&resolved) {
+        return Err(refuse(format!("the output folder would replace the study folder{via}"), hint));
     }
     for input in crate::project::INPUT_FOLDERS {
-        if out.starts_with(root.join(input)) {
-            return refuse(
-                &format!("the output folder is inside the study's `{input}/` folder"),
-                hint,
-            );
+        let folder = root.join(input);
+        let real = resolve(&folder).unwrap_or_else(|_| folder.clone());
+        if resolved.starts_with(&folder) || resolved.starts_with(&real) {
+            let message = format!("the output folder is inside the study's `{input}/` folder{via}");
+            return Err(refuse(message, hint));
         }
     }
-    let ours = out.join(MARKER).is_file()
-        || fs::read_dir(out).map(|mut d| d.next().is_none()).unwrap_or(true);
-    if out.exists() && (!out.is_dir() || !ours) {
-        return refuse(
-            "the output folder exists and was not written by report; refusing to replace it",
+    let ours = resolved.join(MARKER).is_file()
+        || fs::read_dir(&resolved).map(|mut d| d.next().is_none()).unwrap_or(true);
+    if resolved.exists() && (!resolved.is_dir() || !ours) {
+        return Err(refuse(
+            format!(
+                "the output folder exists and was not written by report; refusing to replace it{via}"
+            ),
             "move the folder away, or choose another output folder with --out",
-        );
+        ));
     }
-    Ok(())
+    Ok(resolved)
+}
+
+/// `path` made absolute with every symbolic link on the way followed, as the
+/// system will see it when the build writes there. Parts that do not exist
+/// yet are kept as written, a `..` after them taken lexically, as creating
+/// the folders would. A broken link on the way is an error.
+pub fn resolve(path: &Path) -> std::io::Result<PathBuf> {
+    let absolute = std::env::current_dir()?.join(path);
+    let mut resolved = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => resolved.push(component),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::Normal(name) => {
+                resolved.push(name);
+                match fs::symlink_metadata(&resolved) {
+                    Ok(_) => resolved = fs::canonicalize(&resolved)?,
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(err) => return Err(err),
+                }
+            }
+        }
+    }
+    Ok(resolved)
 }
 
 /// Write `site` to `out`: into a temporary sibling first, then swapped in.
@@ -157,5 +198,21 @@ mod tests {
         fs::write(root.join("mine/notes.txt"), "x").unwrap();
         assert!(check_target(&root.join("mine"), root).is_err());
         assert!(check_target(&root.join("site"), root).is_ok());
+    }
+
+    #[test]
+    fn targets_are_resolved_through_links_and_dot_dot() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("content")).unwrap();
+        std::os::unix::fs::symlink(root.join("content"), root.join("link")).unwrap();
+        assert_eq!(resolve(&root.join("new/../content/x")).unwrap(), root.join("content/x"));
+        assert_eq!(resolve(&root.join("link/y")).unwrap(), root.join("content/y"));
+        for out in ["site/../content", "link", "link/site", "new/../link/x", "content/.."] {
+            assert!(check_target(&root.join(out), &root).is_err(), "{out}");
+        }
+        assert_eq!(check_target(&root.join("new/../site"), &root).unwrap(), root.join("site"));
+        std::os::unix::fs::symlink(root.join("nowhere"), root.join("broken")).unwrap();
+        assert!(check_target(&root.join("broken"), &root).is_err());
     }
 }

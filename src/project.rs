@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use walkdir::WalkDir;
 
 use crate::config::{self, Config};
@@ -149,18 +149,20 @@ pub fn load(root: &Path) -> Result<Project> {
     let root = fs::canonicalize(root)
         .with_context(|| format!("cannot open study folder `{}`", root.display()))?;
     let book_path = Path::new("book.toml");
-    let book = read(&root, book_path).map_err(|_| {
-        Diagnostics::from(
+    let Some(book) = read_optional(&root, "book.toml")? else {
+        return Err(Diagnostics::from(
             Diagnostic::new(Location::file(root.join(book_path)), "no book.toml in the study folder")
                 .hint("run `report` in a study folder, pass `--root DIR`, or create one with `report new DIR`"),
         )
-    })?;
+        .into());
+    };
     let text = book.text().map_err(Diagnostics::from)?;
     let config = config::parse(book_path, text)?;
     let book = book.clone();
-    check_results_size(&root, config.output.max_results_mb)?;
+    let results = list_results(&root)?;
+    check_results_size(&results, config.output.max_results_mb)?;
     Ok(Project {
-        results: list_results(&root)?,
+        results,
         content: read_dir(&root, "content", &["md"])?,
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
@@ -174,17 +176,8 @@ pub fn load(root: &Path) -> Result<Project> {
 }
 
 /// Refuse to read more results than `[output] max-results-mb`, before reading any.
-fn check_results_size(root: &Path, limit_mb: u64) -> Result<()> {
-    let folder = root.join("results");
-    let total: u64 = WalkDir::new(&folder)
-        .min_depth(1)
-        .max_depth(1)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().extension().is_some_and(|x| x == "csv"))
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.len())
-        .sum();
+fn check_results_size(results: &[SourceFile], limit_mb: u64) -> Result<()> {
+    let total: u64 = results.iter().map(SourceFile::len).sum();
     if total > limit_mb * 1024 * 1024 {
         return Err(Diagnostics::from(
             Diagnostic::new(Location::file("results"), format!("the results files hold {} MB; a build reads at most {limit_mb} MB", total / (1024 * 1024)))
@@ -206,7 +199,7 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
         let path = entry.path();
         let wanted = path.extension().is_some_and(|e| e == "html" || e == "typ")
             || path.file_name().is_some_and(|n| n == "style.css" || n == "app.js");
-        if entry.file_type().is_file() && wanted {
+        if !entry.file_type().is_dir() && wanted {
             files.push(read(root, path.strip_prefix(root).unwrap_or(path))?);
         }
     }
@@ -255,31 +248,52 @@ impl Project {
     }
 }
 
-/// Read `relative` under `root`, refusing paths that leave the study.
+/// Read `relative` under `root`: a regular file inside the study
+/// ([`regular_file`]), else a located error.
 pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
-    let full = inside(root, relative)?;
-    let bytes = fs::read(&full).with_context(|| format!("cannot read `{}`", relative.display()))?;
+    match regular_file(root, relative)? {
+        Some(full) => read_at(relative, &full),
+        None => bail!("cannot read `{}`: no such file", relative.display()),
+    }
+}
+
+/// Read the checked file `full` as `relative`.
+fn read_at(relative: &Path, full: &Path) -> Result<SourceFile> {
+    let bytes = fs::read(full).with_context(|| format!("cannot read `{}`", relative.display()))?;
     Ok(SourceFile::new(relative, bytes))
 }
 
+/// Read `relative` under `root` if anything is there ([`regular_file`]).
 fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
     let relative = Path::new(relative);
-    if root.join(relative).exists() { read(root, relative).map(Some) } else { Ok(None) }
+    regular_file(root, relative)?.map(|full| read_at(relative, &full)).transpose()
 }
 
 /// The files with one of the extensions `exts` directly in `root/dir`, sorted by name.
 fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
-    list(root, dir, exts)?.into_iter().map(|relative| read(root, &relative)).collect()
+    checked(root, list(root, dir, exts)?)?.iter().map(|(rel, full)| read_at(rel, full)).collect()
 }
 
-/// `results/*.csv`, sorted by name, checked to lie inside the study but left
-/// on disk: the results stage streams them, so that a large file is never
-/// held whole in memory.
+/// `results/*.csv`, sorted by name, checked to be regular files inside the
+/// study but left on disk: the results stage streams them, so that a large
+/// file is never held whole in memory.
 fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
-    list(root, "results", &["csv"])?
-        .into_iter()
-        .map(|relative| Ok(SourceFile::on_disk(&relative, inside(root, &relative)?)))
-        .collect()
+    let files = checked(root, list(root, "results", &["csv"])?)?;
+    Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
+}
+
+/// Each of `relatives` with where it is read from ([`regular_file`]); every
+/// refusal at once, not only the first.
+fn checked(root: &Path, relatives: Vec<PathBuf>) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let (mut files, mut errors) = (Vec::new(), Diagnostics::default());
+    for relative in relatives {
+        match regular_file(root, &relative) {
+            Ok(Some(full)) => files.push((relative, full)),
+            Ok(None) => {}
+            Err(diagnostics) => errors.0.extend(diagnostics.0),
+        }
+    }
+    Ok(errors.into_result(files)?)
 }
 
 /// The paths, relative to `root`, of the files with one of the extensions
@@ -302,21 +316,84 @@ fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `root/relative`, after checking that it stays inside `root` (symlinks included).
-pub fn inside(root: &Path, relative: &Path) -> Result<PathBuf> {
-    let escapes = relative.is_absolute()
-        || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)));
-    let full = root.join(relative);
-    let resolved = fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
-    if escapes || !resolved.starts_with(root) {
-        return Err(Diagnostics::from(
-            Diagnostic::new(Location::file(relative), "path leaves the study folder").hint(
-                "keep every input inside the study folder; use a path relative to it, without `..`",
-            ),
-        )
-        .into());
+/// Where the regular file `root/relative` is read from (`root` canonical):
+/// the path itself, or where a symbolic link that stays inside the study
+/// leads; `None` when nothing is there. Anything else is refused by name
+/// before it is opened: a path or link that leaves the study, a broken link,
+/// a folder, and a FIFO, socket or device, which could block a read forever.
+pub fn regular_file(root: &Path, relative: &Path) -> Result<Option<PathBuf>, Diagnostics> {
+    if escapes(relative) {
+        return Err(leaves(relative).into());
     }
-    Ok(full)
+    let full = root.join(relative);
+    let link = match fs::symlink_metadata(&full) {
+        Ok(meta) => meta.file_type().is_symlink(),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(unreadable(relative, &err).into()),
+    };
+    let resolved = fs::canonicalize(&full).map_err(|err| match link {
+        true => Diagnostic::new(Location::file(relative), "broken symbolic link")
+            .hint("point the link at a file inside the study, or remove it"),
+        false => unreadable(relative, &err),
+    })?;
+    if !resolved.starts_with(root) {
+        return Err(leaves(relative)
+            .hint("a symbolic link on the way leads out of the study: put the file itself in the study")
+            .into());
+    }
+    let kind = fs::metadata(&resolved).map_err(|err| unreadable(relative, &err))?.file_type();
+    if !kind.is_file() {
+        let what = if link {
+            format!("a symbolic link to {}", describe_kind(kind))
+        } else {
+            describe_kind(kind)
+        };
+        let hint = if kind.is_dir() {
+            "a folder here has the name of an input file: rename it, or remove it"
+        } else {
+            "remove it, or put the file itself in its place: report never opens pipes, sockets or devices, whose reads can block forever"
+        };
+        let message = format!("not a regular file but {what}; it was not opened");
+        return Err(Diagnostic::new(Location::file(relative), message).hint(hint).into());
+    }
+    Ok(Some(resolved))
+}
+
+/// Whether `relative` names a place outside the folder it is joined to.
+fn escapes(relative: &Path) -> bool {
+    relative.is_absolute()
+        || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
+}
+
+/// The error of a path that leaves the study.
+fn leaves(relative: &Path) -> Diagnostic {
+    Diagnostic::new(Location::file(relative), "path leaves the study folder")
+        .hint("keep every input inside the study folder; use a path relative to it, without `..`")
+}
+
+/// The error of a file the system will not describe or open.
+fn unreadable(relative: &Path, err: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(Location::file(relative), format!("cannot read the file: {err}"))
+        .hint("check that the file and its folders can be read by you")
+}
+
+/// What a file that is not a regular file is, for messages.
+pub fn describe_kind(kind: fs::FileType) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let name = if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    };
+    name.to_string()
 }
 
 #[cfg(test)]
@@ -325,9 +402,11 @@ mod tests {
 
     #[test]
     fn refuses_paths_outside_the_root() {
-        let root = std::env::temp_dir();
-        assert!(inside(&root, Path::new("../../etc/passwd")).is_err());
-        assert!(inside(&root, Path::new("/etc/passwd")).is_err());
-        assert!(inside(&root, Path::new("results/a.csv")).is_ok());
+        let root = fs::canonicalize(std::env::temp_dir()).unwrap();
+        for path in ["../../etc/passwd", "/etc/passwd"] {
+            let err = regular_file(&root, Path::new(path)).unwrap_err();
+            assert!(err.to_string().contains("path leaves the study folder"), "{err}");
+        }
+        assert!(regular_file(&root, Path::new("results/no-such-file.csv")).unwrap().is_none());
     }
 }

@@ -38,7 +38,9 @@ const SECTIONS: [(&str, &str); 6] = [
     ("Other", "Other"),
 ];
 
-/// Parse one log.
+/// Parse one log. A run whose figures cannot be right (not a number, NaN or
+/// infinite, zero or negative steps, atoms, processes or loop time) is
+/// refused at its line, with why.
 pub fn parse(text: &str) -> Result<LammpsRun, Refusal> {
     let version = text
         .lines()
@@ -54,72 +56,133 @@ pub fn parse(text: &str) -> Result<LammpsRun, Refusal> {
             ),
         });
     };
+    let first_line = text[..loop_at].matches('\n').count() + 1;
+    let refuse = |reason: String, line: usize| {
+        Refusal::new(reason).at(line).hint("a run whose figures cannot be right is left out: rerun it, or leave this log out of the import (the other logs are imported)")
+    };
     let block = &text[loop_at..];
-    let loop_line = block.lines().next().unwrap_or("");
-    let words: Vec<&str> = loop_line.split_whitespace().collect();
-    // Loop time of 0.852877 on 1 procs for 100 steps with 32000 atoms
-    let number = |i: usize| words.get(i).and_then(|w| w.parse::<f64>().ok());
-    let (Some(loop_time_s), Some(procs), Some(steps), Some(atoms)) =
-        (number(3), number(5), number(8), number(11))
-    else {
-        return Err(Refusal::new(format!("cannot read the `Loop time` line: `{loop_line}`")));
-    };
-    if loop_time_s <= 0.0 {
-        return Err(Refusal::new("the loop time is zero: the run did not do any work"));
-    }
-    let mut run = LammpsRun {
-        version: version.unwrap_or_default(),
-        procs: procs as u64,
-        atoms: atoms as u64,
-        steps: steps as u64,
-        loop_time_s,
-        timesteps_per_s: steps / loop_time_s,
-        ..LammpsRun::default()
-    };
-    for line in block.lines().take(40) {
-        performance(line, &mut run);
-        breakdown(line, &mut run);
+    let mut run = loop_line(block.lines().next().unwrap_or(""))
+        .map_err(|reason| refuse(reason, first_line))?;
+    run.version = version.unwrap_or_default();
+    for (i, line) in block.lines().enumerate().take(40) {
+        performance(line, &mut run)
+            .and_then(|()| breakdown(line, &mut run))
+            .map_err(|reason| refuse(reason, first_line + i))?;
     }
     Ok(run)
 }
 
-/// The Performance and CPU-use lines.
-fn performance(line: &str, run: &mut LammpsRun) {
+/// `Loop time of 0.852877 on 1 procs for 100 steps with 32000 atoms`: the
+/// run with its loop time, processes, steps, atoms and timesteps/s.
+fn loop_line(line: &str) -> Result<LammpsRun, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let word = |i: usize| words.get(i).copied().unwrap_or("");
+    let count = |i: usize, what: &str| positive_integer(word(i), what);
+    let loop_time_s = figure(word(3), "the loop time")?;
+    if loop_time_s <= 0.0 {
+        return Err(format!(
+            "the loop time is `{}`: a finished run takes a time greater than zero",
+            word(3)
+        ));
+    }
+    let (procs, steps, atoms) =
+        (count(5, "the process count")?, count(8, "the step count")?, count(11, "the atom count")?);
+    Ok(LammpsRun {
+        procs,
+        atoms,
+        steps,
+        loop_time_s,
+        timesteps_per_s: steps as f64 / loop_time_s,
+        ..LammpsRun::default()
+    })
+}
+
+/// A finite number, or why `word` is not one.
+fn figure(word: &str, what: &str) -> Result<f64, String> {
+    match word.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        Ok(_) => Err(format!("{what} is `{word}`, which is not a finite number")),
+        Err(_) => Err(format!("cannot read {what}: `{word}` is not a number")),
+    }
+}
+
+/// A whole number greater than zero, or why `word` is not one.
+fn positive_integer(word: &str, what: &str) -> Result<u64, String> {
+    match word.parse::<u64>() {
+        Ok(0) => Err(format!("{what} is 0: a run needs at least one")),
+        Ok(value) => Ok(value),
+        Err(_) => Err(format!("{what} is `{word}`, which is not a whole number greater than zero")),
+    }
+}
+
+/// The Performance and CPU-use lines. A figure there that is not a number
+/// is left out, as before 2016 when the lines did not exist; one that is a
+/// number but cannot be right refuses the run.
+fn performance(line: &str, run: &mut LammpsRun) -> Result<(), String> {
     if let Some(rest) = line.strip_prefix("Performance:") {
         if let Some(value) = rest.split(',').find(|p| p.trim_end().ends_with("timesteps/s"))
-            && let Some(v) = value.split_whitespace().next().and_then(|v| v.parse().ok())
+            && let Some(rate) = number(value.split_whitespace().next().unwrap_or(""))
         {
-            run.timesteps_per_s = v;
+            if !rate.is_finite() || rate <= 0.0 {
+                return Err(format!(
+                    "the Performance line gives {rate} timesteps/s: a finished run makes progress at a finite rate"
+                ));
+            }
+            run.timesteps_per_s = rate;
         }
     } else if line.contains("% CPU use with") {
         // 99.6% CPU use with 256 MPI tasks x 1 OpenMP threads   (2016: "x no OpenMP threads")
         let words: Vec<&str> = line.split_whitespace().collect();
-        run.cpu_use_pct = words.first().and_then(|w| w.trim_end_matches('%').parse().ok());
-        run.mpi_tasks = words.get(4).and_then(|w| w.parse().ok());
-        run.omp_threads =
-            words.get(8).and_then(|w| if *w == "no" { Some(1) } else { w.parse().ok() });
+        let word = |i: usize| words.get(i).copied().unwrap_or("");
+        run.cpu_use_pct = number(word(0).trim_end_matches('%'));
+        if let Some(cpu) = run.cpu_use_pct.filter(|c| !c.is_finite() || *c < 0.0) {
+            return Err(format!(
+                "the CPU use is {cpu}%, which is not a finite number of zero or more"
+            ));
+        }
+        let count = |w: &str, what: &str| match w.parse::<u64>() {
+            Ok(0) => Err(format!("the log gives 0 {what}: a run needs at least one")),
+            Ok(n) => Ok(Some(n)),
+            Err(_) => Ok(None),
+        };
+        run.mpi_tasks = count(word(4), "MPI tasks")?;
+        run.omp_threads = if word(8) == "no" { Some(1) } else { count(word(8), "OpenMP threads")? };
     }
+    Ok(())
+}
+
+/// `word` as a number (NaN and infinities included, to be refused by name).
+fn number(word: &str) -> Option<f64> {
+    word.parse().ok()
 }
 
 /// One row of the timing breakdown, new (`Pair | … | 51.49`) or old
-/// (`Pair  time (%) = 0.505 (80.38)`) format.
-fn breakdown(line: &str, run: &mut LammpsRun) {
+/// (`Pair  time (%) = 0.505 (80.38)`) format; its %total must be a finite
+/// number, not below zero.
+fn breakdown(line: &str, run: &mut LammpsRun) -> Result<(), String> {
     for (i, (name, old)) in SECTIONS.iter().enumerate() {
-        let value = if let Some(rest) =
+        let word = if let Some(rest) =
             line.strip_prefix(name).filter(|r| r.trim_start().starts_with('|'))
         {
-            rest.rsplit('|').next().and_then(|v| v.trim().parse().ok())
+            rest.rsplit('|').next().map(str::trim)
         } else if let Some(rest) =
             line.strip_prefix(old).filter(|r| r.trim_start().starts_with("time (%)"))
         {
-            rest.rsplit('(').next().and_then(|v| v.trim().trim_end_matches(')').parse().ok())
+            rest.rsplit('(').next().map(|v| v.trim().trim_end_matches(')'))
         } else {
             None
         };
-        if value.is_some() {
-            run.breakdown[i] = value;
+        // A row whose last field is not a number at all is not a breakdown row.
+        let Some(value) = word.and_then(number) else { continue };
+        let word = word.unwrap_or_default();
+        if !value.is_finite() || value < 0.0 {
+            return Err(format!(
+                "the timing breakdown gives {name} `{word}` %total, which is not a finite number of zero or more"
+            ));
         }
+        run.breakdown[i] = Some(value);
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -188,5 +251,33 @@ mod tests {
         assert!(killed.reason.contains("no `Loop time` line"), "{}", killed.reason);
         let other = parse("# OSU MPI Latency Test v5.8\n0 1.0\n").unwrap_err();
         assert!(other.reason.contains("not a LAMMPS log"), "{}", other.reason);
+    }
+
+    #[test]
+    fn refuses_figures_that_cannot_be_right_at_their_line() {
+        let log = "LAMMPS (15 Feb 2016)\nLoop time of 0.64 on 4 procs for 100 steps with 32000 atoms\n\
+            Performance: 67422.779 tau/day, 156.071 timesteps/s\n99.7% CPU use with 4 MPI tasks x 2 OpenMP threads\n\
+            Pair    | 0.49487    | 0.51733    | 0.5322     |   1.9 | 80.74\n";
+        assert_eq!(parse(log).unwrap().omp_threads, Some(2));
+        for (from, to, line, why) in [
+            ("of 0.64", "of NaN", 2, "the loop time is `NaN`, which is not a finite number"),
+            ("of 0.64", "of 1e999", 2, "the loop time is `1e999`"),
+            ("of 0.64", "of 0", 2, "the loop time is `0`"),
+            ("of 0.64", "of -1", 2, "the loop time is `-1`"),
+            ("on 4 procs", "on 0 procs", 2, "the process count is 0"),
+            ("on 4 procs", "on 4.5 procs", 2, "the process count is `4.5`"),
+            ("for 100 steps", "for -100 steps", 2, "the step count is `-100`"),
+            ("with 32000 atoms", "with 0 atoms", 2, "the atom count is 0"),
+            ("156.071 timesteps", "inf timesteps", 3, "gives inf timesteps/s"),
+            ("156.071 timesteps", "0 timesteps", 3, "gives 0 timesteps/s"),
+            ("99.7% CPU", "-5% CPU", 4, "the CPU use is -5%"),
+            ("x 2 OpenMP", "x 0 OpenMP", 4, "0 OpenMP threads"),
+            ("| 80.74", "| -nan", 5, "Pair `-nan` %total"),
+        ] {
+            let refusal = parse(&log.replacen(from, to, 1)).unwrap_err();
+            assert!(refusal.reason.contains(why), "{to}: {}", refusal.reason);
+            assert_eq!(refusal.line, Some(line), "{to}");
+            assert!(refusal.hint.is_some(), "{to}");
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! skipped). Existing rows are never rewritten, and the file is replaced
 //! atomically.
 
+mod existing;
 pub mod lammps;
 pub mod osu;
 mod pattern;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use walkdir::WalkDir;
 
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::format::plain;
 pub use pattern::Pattern;
 
@@ -24,12 +26,30 @@ pub use pattern::Pattern;
 pub struct Refusal {
     /// The reason, lowercase.
     pub reason: String,
+    /// The 1-based line of the file the reason is about, if one is.
+    pub line: Option<usize>,
+    /// How to fix it, when we can tell.
+    pub hint: Option<String>,
 }
 
 impl Refusal {
-    /// A refusal with `reason`.
+    /// A refusal with `reason`, of the whole file.
     pub fn new(reason: impl Into<String>) -> Self {
-        Self { reason: reason.into() }
+        Self { reason: reason.into(), line: None, hint: None }
+    }
+
+    /// The same refusal, at `line` of the file.
+    #[must_use]
+    pub fn at(mut self, line: usize) -> Self {
+        self.line = Some(line);
+        self
+    }
+
+    /// The same refusal, with a hint on how to fix it.
+    #[must_use]
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
     }
 }
 
@@ -72,8 +92,8 @@ pub struct Summary {
     pub added: BTreeMap<String, usize>,
     /// Files skipped because their content is already in the target.
     pub skipped: Vec<PathBuf>,
-    /// Files refused, with the reason.
-    pub refused: Vec<(PathBuf, String)>,
+    /// Files refused, with the reason (a file yields all its rows or none).
+    pub refused: Vec<(PathBuf, Refusal)>,
     /// In a dry run: the CSV text that would be appended, per results file.
     pub preview: BTreeMap<String, String>,
 }
@@ -88,15 +108,18 @@ struct Pending {
     rows: Vec<Vec<String>>,
 }
 
-/// Import every file under `options.paths`.
+/// Import every file under `options.paths`. Options that cannot be right
+/// (a `--into` that is not a plain name, a count of zero) and a study folder
+/// that does not exist stop the import before anything is read.
 pub fn run(options: &ImportOptions) -> Result<Summary> {
+    let root = existing::check_options(options)?;
     let mut summary = Summary::default();
     let mut pending = Vec::new();
-    for file in files(&options.paths)? {
+    for file in files(&options.paths, &mut summary)? {
         let bytes = fs::read(&file).with_context(|| format!("cannot read `{}`", file.display()))?;
         match parse_file(options, &file, &bytes) {
             Ok(p) => pending.extend(p),
-            Err(refusal) => summary.refused.push((file, refusal.reason)),
+            Err(refusal) => summary.refused.push((file, refusal)),
         }
     }
     let mut targets: BTreeMap<String, Vec<Pending>> = BTreeMap::new();
@@ -104,29 +127,67 @@ pub fn run(options: &ImportOptions) -> Result<Summary> {
         targets.entry(p.target.clone()).or_default().push(p);
     }
     for (target, items) in targets {
-        target::append(options, &target, items, &mut summary)?;
+        target::append(options, &root, &target, items, &mut summary)?;
     }
+    summary.refused.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(summary)
 }
 
-/// Every file under `paths`, folders walked in sorted order.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// Every file under `paths`, folders walked in sorted order. Only regular
+/// files are read (a symbolic link is followed to one); anything else met
+/// in a folder (a FIFO, socket or device, which could block a read forever,
+/// or a link to a folder or to nothing) is refused by name in `summary`.
+fn files(paths: &[PathBuf], summary: &mut Summary) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            for entry in WalkDir::new(path).sort_by_file_name() {
-                let entry = entry.with_context(|| format!("cannot list `{}`", path.display()))?;
-                if entry.file_type().is_file() {
-                    out.push(entry.into_path());
-                }
+        let Ok(meta) = fs::metadata(path) else {
+            bail!(Diagnostics::from(
+                Diagnostic::new(Location::file(path), "no such file or folder to import")
+                    .hint("give LAMMPS logs or OSU output files, or folders that hold them"),
+            ));
+        };
+        if !meta.is_dir() {
+            match regular(path, meta.file_type()) {
+                Ok(()) => out.push(path.clone()),
+                Err(refusal) => summary.refused.push((path.clone(), refusal)),
             }
-        } else if path.is_file() {
-            out.push(path.clone());
-        } else {
-            bail!("`{}` does not exist", path.display());
+            continue;
+        }
+        for entry in WalkDir::new(path).min_depth(1).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("cannot list `{}`", path.display()))?;
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            match fs::metadata(entry.path()).map(|m| m.file_type()) {
+                Ok(kind) => match regular(entry.path(), kind) {
+                    Ok(()) => out.push(entry.into_path()),
+                    Err(refusal) => summary.refused.push((entry.into_path(), refusal)),
+                },
+                Err(err) => summary.refused.push((
+                    entry.into_path(),
+                    Refusal::new(format!("a broken symbolic link ({err}); it was not opened"))
+                        .hint("point the link at a log, or remove it"),
+                )),
+            }
         }
     }
     Ok(out)
+}
+
+/// Whether a file of `kind` (symbolic links followed) at `path` may be read.
+fn regular(path: &Path, kind: fs::FileType) -> Result<(), Refusal> {
+    if kind.is_file() {
+        return Ok(());
+    }
+    let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let what = crate::project::describe_kind(kind);
+    let what = if link { format!("a symbolic link to {what}") } else { what };
+    let refusal = Refusal::new(format!("not a regular file but {what}; it was not opened"));
+    Err(refusal.hint(if kind.is_dir() {
+        "a folder reached through a link is not walked: give the folder itself"
+    } else {
+        "give regular files only: report never reads pipes, sockets or devices, whose reads can block forever"
+    }))
 }
 
 /// The rows of one file, per results file they go to, or why it has none.

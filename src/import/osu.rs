@@ -62,11 +62,13 @@ pub struct OsuTable {
     pub rows: Vec<(u64, f64)>,
 }
 
-/// Every table in `text`, in order.
+/// Every table in `text`, in order. A row whose value is NaN, infinite or
+/// negative refuses the whole file at its line: a file imports whole or not
+/// at all, so that once fixed it imports without doubling the good tables.
 pub fn parse(text: &str) -> Result<Vec<OsuTable>, Refusal> {
     let mut tables: Vec<OsuTable> = Vec::new();
     let mut open = false;
-    for line in text.lines().map(str::trim) {
+    for (i, line) in text.lines().map(str::trim).enumerate() {
         if let Some(title) = line.strip_prefix("# OSU MPI") {
             match Benchmark::from_title(title) {
                 Some(benchmark) => {
@@ -82,16 +84,15 @@ pub fn parse(text: &str) -> Result<Vec<OsuTable>, Refusal> {
             continue;
         }
         let mut fields = line.split_whitespace();
-        let (Some(size), Some(value)) = (
-            fields.next().and_then(|s| s.parse::<u64>().ok()),
-            fields.next().and_then(|v| v.parse::<f64>().ok()),
-        ) else {
+        let (size, word) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
+        let (Ok(size), Ok(value)) = (size.parse::<u64>(), word.parse::<f64>()) else {
             if tables.last().is_some_and(|t| !t.rows.is_empty()) {
                 open = false;
             }
             continue;
         };
         if let Some(table) = tables.last_mut() {
+            check(table, size, value, word).map_err(|refusal| refusal.at(i + 1))?;
             table.rows.push((size, value));
         }
     }
@@ -102,6 +103,23 @@ pub fn parse(text: &str) -> Result<Vec<OsuTable>, Refusal> {
         ));
     }
     Ok(tables)
+}
+
+/// Refuse a value (`word`) of `table` that no run measures: NaN, infinite
+/// or negative.
+fn check(table: &OsuTable, size: u64, value: f64, word: &str) -> Result<(), Refusal> {
+    if value.is_finite() && value >= 0.0 {
+        return Ok(());
+    }
+    let what = match table.benchmark.column() {
+        "latency_us" => "latency",
+        _ => "bandwidth",
+    };
+    Err(Refusal::new(format!(
+        "the {} table gives a {what} of `{word}` at {size} bytes, which is not a finite number of zero or more; no row of this file was imported",
+        table.benchmark.file()
+    ))
+    .hint("the benchmark failed at that size: run it again, or remove the broken table from the file (the file's other tables are then imported)"))
 }
 
 #[cfg(test)]
@@ -155,5 +173,25 @@ mod tests {
     #[test]
     fn refuses_files_without_tables() {
         assert!(parse("LAMMPS (8 Apr 2021)\n").is_err());
+    }
+
+    #[test]
+    fn refuses_values_no_run_measures_at_their_line() {
+        for value in ["nan", "-nan", "inf", "-1.5", "1e999"] {
+            let text = format!(
+                "# OSU MPI Bandwidth Test v5.8\n# Size  Bandwidth (MB/s)\n1  2.0\n2  {value}\n"
+            );
+            let refusal = parse(&text).unwrap_err();
+            assert_eq!(refusal.line, Some(4), "{value}");
+            assert!(
+                refusal.reason.contains(&format!("bandwidth of `{value}` at 2 bytes")),
+                "{}",
+                refusal.reason
+            );
+        }
+        assert_eq!(
+            parse("# OSU MPI Latency Test v7.3\n# Size  Latency (us)\n0  0.00\n").unwrap()[0].rows,
+            vec![(0, 0.0)]
+        );
     }
 }

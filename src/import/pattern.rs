@@ -58,27 +58,50 @@ impl std::str::FromStr for Pattern {
 }
 
 impl Pattern {
-    /// The labels in `path`, or `None` when it does not match.
-    pub fn labels(&self, path: &Path) -> Option<Labels> {
+    /// The labels in `path`, or why it has none: it does not match, or a
+    /// count in it is zero or too large.
+    pub fn labels(&self, path: &Path) -> Result<Labels, Refusal> {
         let text = path.to_string_lossy().replace('\\', "/");
-        let captures = self.regex.captures(&text)?;
-        let number = |name: &str| captures.name(name).and_then(|m| m.as_str().parse().ok());
-        Some(Labels {
+        let captures = self.regex.captures(&text).ok_or_else(|| {
+            Refusal::new(format!("the path does not match the pattern `{}`", self.text))
+                .hint("check the pattern against the file's path, or import this file on its own with --env and --nodes")
+        })?;
+        let number = |name: &str| match captures.name(name) {
+            None => Ok(None),
+            Some(m) => count(name, m.as_str()).map(Some),
+        };
+        Ok(Labels {
             env: captures.name("env").map(|m| m.as_str().to_string()),
-            nodes: number("nodes"),
-            procs: number("procs"),
-            run: number("run"),
+            nodes: number("nodes")?,
+            procs: number("procs")?,
+            run: number("run")?,
         })
     }
 }
 
+/// The number `digits` that the placeholder `{name}` matched: a whole number
+/// that fits in 64 bits, greater than zero for `nodes` and `procs`.
+fn count(name: &str, digits: &str) -> Result<u64, Refusal> {
+    let placeholder = format!("{{{name}}}");
+    match digits.parse::<u64>() {
+        Ok(0) if name != "run" => Err(Refusal::new(format!(
+            "the path gives {placeholder} = {digits}: a count of nodes or processes is at least 1"
+        ))
+        .hint("rename the file, or import it on its own with --nodes N and --procs N")),
+        Ok(value) => Ok(value),
+        Err(_) => Err(Refusal::new(format!(
+            "the path gives {placeholder} = {digits}, too large to be a count"
+        ))
+        .hint("check that the pattern's placeholders match the right parts of the path")),
+    }
+}
+
 /// The labels of `file`: the pattern's, completed by the options. A file that
-/// does not match the pattern, or has no environment, is refused.
+/// does not match the pattern, has no environment, or a count of zero is
+/// refused.
 pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
     let mut labels = match &options.pattern {
-        Some(pattern) => pattern.labels(file).ok_or_else(|| {
-            Refusal::new(format!("the path does not match the pattern `{}`", pattern.text))
-        })?,
+        Some(pattern) => pattern.labels(file)?,
         None => Labels::default(),
     };
     labels.env = labels.env.or_else(|| options.env.clone());
@@ -86,6 +109,10 @@ pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
     labels.procs = labels.procs.or(options.procs);
     if labels.env.is_none() {
         return Err(Refusal::new("no environment: pass --env NAME, or a --pattern with {env}"));
+    }
+    if labels.env.as_deref().is_some_and(|e| e.trim().is_empty()) {
+        return Err(Refusal::new("the environment is empty")
+            .hint("pass --env NAME with a name such as `bare-metal`"));
     }
     Ok(labels)
 }
@@ -108,7 +135,11 @@ mod tests {
                 run: Some(12)
             }
         );
-        assert_eq!(p.labels(Path::new("bare-metal/other.out")), None);
+        assert!(p.labels(Path::new("bare-metal/other.out")).is_err());
+        let zero = p.labels(Path::new("x/lammps-0-4-1.out")).unwrap_err();
+        assert!(zero.reason.contains("{nodes} = 0"), "{}", zero.reason);
+        let huge = p.labels(Path::new("x/lammps-2-99999999999999999999-1.out")).unwrap_err();
+        assert!(huge.reason.contains("too large"), "{}", huge.reason);
         assert!("{env}/{oops}.out".parse::<Pattern>().is_err());
     }
 }

@@ -6,27 +6,30 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
-use super::{ImportOptions, Pending, Summary, Tool};
+use super::{ImportOptions, Pending, Summary, Tool, existing};
 
-/// Append the new rows of one results file, skipping files already imported.
+/// Append the new rows of one results file of the study at `root`
+/// (canonical), skipping files already imported. The file is checked and
+/// read whole first ([`existing::locate`], [`existing::read`]): a file that
+/// cannot be read or appended to stops the import, named at its line, and
+/// is left as it was.
 pub(super) fn append(
     options: &ImportOptions,
+    root: &Path,
     target: &str,
     items: Vec<Pending>,
     summary: &mut Summary,
 ) -> Result<()> {
-    let path = options.root.join("results").join(format!("{target}.csv"));
+    let file = existing::locate(root, target)?;
     let header = items[0].header.clone();
-    let existing = fs::read(&path).ok();
-    let (known, mut runs) = match &existing {
-        Some(bytes) => read_existing(&path, bytes, &header)?,
+    let (mut seen, mut runs) = match &file.bytes {
+        Some(bytes) => existing::read(&file.relative, bytes, &header)?,
         None => (BTreeSet::new(), BTreeMap::new()),
     };
-    let mut seen = known;
     let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    if existing.is_none() {
+    if file.bytes.is_none() {
         writer.write_record(&header)?;
     }
     let mut added = 0;
@@ -35,7 +38,7 @@ pub(super) fn append(
             summary.skipped.push(item.source.clone());
             continue;
         }
-        let source = relative(&options.root, &item.source);
+        let source = relative(root, &item.source);
         for record in rows_of(&item, options, &mut runs) {
             let mut full = record;
             full.push(source.clone());
@@ -45,30 +48,27 @@ pub(super) fn append(
         }
     }
     let new_text = String::from_utf8(writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?;
-    if added > 0 || existing.is_none() && !new_text.is_empty() {
-        summary.added.insert(format!("results/{target}.csv"), added);
+    let name = file.relative.display().to_string();
+    if added > 0 {
+        summary.added.insert(name.clone(), added);
     }
     if options.dry_run {
-        summary.preview.insert(format!("results/{target}.csv"), new_text);
+        summary.preview.insert(name, new_text);
         return Ok(());
     }
     if added == 0 {
         return Ok(());
     }
-    let mut content = existing.unwrap_or_default();
+    let mut content = file.bytes.unwrap_or_default();
     if !content.is_empty() && !content.ends_with(b"\n") {
         content.push(b'\n');
     }
     content.extend_from_slice(new_text.as_bytes());
-    write_atomically(&path, &content)
+    write_atomically(&file.path, &content)
 }
 
 /// Rows of one file with labels and run numbers in place.
-fn rows_of(
-    item: &Pending,
-    options: &ImportOptions,
-    runs: &mut BTreeMap<(String, String, String), u64>,
-) -> Vec<Vec<String>> {
+fn rows_of(item: &Pending, options: &ImportOptions, runs: &mut existing::Runs) -> Vec<Vec<String>> {
     let env = item.labels.env.clone().unwrap_or_default();
     let nodes = item.labels.nodes.map(|n| n.to_string()).unwrap_or_default();
     match options.tool {
@@ -110,7 +110,7 @@ fn rows_of(
 /// The run number: from the path, or one more than the highest so far for this
 /// (environment, nodes, procs).
 fn next_run(
-    runs: &mut BTreeMap<(String, String, String), u64>,
+    runs: &mut existing::Runs,
     env: &str,
     nodes: &str,
     procs: &str,
@@ -120,43 +120,6 @@ fn next_run(
     let run = given.unwrap_or(*highest + 1);
     *highest = (*highest).max(run);
     run
-}
-
-/// Hashes already imported and the highest run per configuration, after
-/// checking that the existing file has the importer's columns.
-#[allow(clippy::type_complexity)]
-fn read_existing(
-    path: &Path,
-    bytes: &[u8],
-    header: &[&str],
-) -> Result<(BTreeSet<String>, BTreeMap<(String, String, String), u64>)> {
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(bytes);
-    let found: Vec<String> = reader.headers()?.iter().map(str::to_string).collect();
-    if found != header {
-        bail!(crate::diagnostic::Diagnostics::from(
-            crate::diagnostic::Diagnostic::new(
-                crate::diagnostic::Location::new(path, 1, 1),
-                "this results file has other columns than the importer writes"
-            )
-            .hint(format!(
-                "import into a new file with `--into NAME`; the importer writes: {}",
-                header.join(",")
-            )),
-        ));
-    }
-    let col = |name: &str| found.iter().position(|c| c == name);
-    let (hash, env, nodes, procs, run) =
-        (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
-    let (mut hashes, mut runs) = (BTreeSet::new(), BTreeMap::new());
-    for record in reader.records() {
-        let record = record?;
-        let get = |i: Option<usize>| i.and_then(|i| record.get(i)).unwrap_or("").to_string();
-        hashes.insert(get(hash));
-        let number: u64 = get(run).parse().unwrap_or(0);
-        let highest = runs.entry((get(env), get(nodes), get(procs))).or_insert(0);
-        *highest = (*highest).max(number);
-    }
-    Ok((hashes, runs))
 }
 
 fn relative(root: &Path, path: &Path) -> String {

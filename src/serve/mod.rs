@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
+use notify_debouncer_mini::{DebounceEventResult, new_debouncer_opt};
 
 use session::{Change, Session};
 
@@ -139,6 +139,10 @@ fn fail(state: &Arc<Mutex<State>>, report: &Arc<Report>, err: anyhow::Error) {
 }
 
 /// Watch the study's inputs; rebuild on every debounced batch of changes.
+/// Symbolic links are not followed into other folders (a link to `/` would
+/// have the watcher walk the whole disk), and nothing watched is opened, so
+/// a FIFO or socket among the inputs cannot block it: the rebuild refuses
+/// them by name ([`crate::project::regular_file`]) and shows the error.
 fn watch(
     root: &Path,
     session: Arc<Mutex<Session>>,
@@ -146,14 +150,19 @@ fn watch(
     report: Arc<Report>,
 ) -> Result<impl Drop> {
     let watched_root = root.to_path_buf();
-    let mut debouncer =
-        new_debouncer(Duration::from_millis(30), move |events: DebounceEventResult| {
+    let config = notify_debouncer_mini::Config::default()
+        .with_timeout(Duration::from_millis(30))
+        .with_notify_config(notify::Config::default().with_follow_symlinks(false));
+    let mut debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher>(
+        config,
+        move |events: DebounceEventResult| {
             let Ok(events) = events else { return };
             let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
             if let Some(change) = session::classify(&watched_root, &paths) {
                 rebuild(&session, &state, &report, change);
             }
-        })?;
+        },
+    )?;
     use notify::RecursiveMode;
     for folder in crate::project::INPUT_FOLDERS {
         let path = root.join(folder);
