@@ -255,7 +255,7 @@ mod tests {
         let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("content/a.md:3:15: unknown statistic `x`"), "{err}");
+        assert!(err.starts_with("content/a.md:3:14: unknown statistic `x`"), "{err}");
     }
 
     #[test]
