@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use hayagriva::archive::ArchivedStyle;
 use hayagriva::citationberg::Style;
 use hayagriva::{
-    BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest, Library,
+    BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest, Elem,
+    ElemChild, ElemChildren, Formatted as Text, Formatting, Library,
 };
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
@@ -114,9 +115,9 @@ pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted 
     }
     let rendered =
         driver.finish(BibliographyRequest { style, locale: None, locale_files: locales });
-    let html = |children: &hayagriva::ElemChildren| {
+    let html = |children: &ElemChildren| {
         let mut out = String::new();
-        let _ = children.write_buf(&mut out, BufWriteFormat::Html);
+        let _ = sanitized(children).write_buf(&mut out, BufWriteFormat::Html);
         out
     };
     let citations =
@@ -130,11 +131,7 @@ pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted 
                     let first = i
                         .first_field
                         .as_ref()
-                        .map(|f| {
-                            let mut out = String::new();
-                            let _ = f.write_buf(&mut out, BufWriteFormat::Html);
-                            out + " "
-                        })
+                        .map(|f| html(&ElemChildren(vec![f.clone()])) + " ")
                         .unwrap_or_default();
                     (i.key.clone(), first + &html(&i.content))
                 })
@@ -142,6 +139,60 @@ pub fn format(bibliography: &Bibliography, groups: &[Vec<String>]) -> Formatted 
         })
         .unwrap_or_default();
     Formatted { citations, entries }
+}
+
+/// `children` ready for hayagriva's HTML writer, which writes text and URLs
+/// as they are: a .bib from a publisher is untrusted, so every text is
+/// escaped, and a link keeps its URL only if it is on the web (http or https),
+/// else becomes its text. Raw HTML in a .bib never reaches the page, whatever
+/// `[output] raw-html` says. The depth of the tree is the citation style's, not
+/// the bibliography's.
+fn sanitized(children: &ElemChildren) -> ElemChildren {
+    ElemChildren(children.0.iter().map(sanitized_child).collect())
+}
+
+fn sanitized_child(child: &ElemChild) -> ElemChild {
+    let text = |t: &Text| Text { text: escape(&t.text), formatting: t.formatting };
+    match child {
+        ElemChild::Text(t) => ElemChild::Text(text(t)),
+        ElemChild::Elem(e) => ElemChild::Elem(Elem {
+            children: sanitized(&e.children),
+            display: e.display,
+            meta: e.meta.clone(),
+        }),
+        ElemChild::Markup(m) => {
+            ElemChild::Text(Text { text: escape(m), formatting: Formatting::default() })
+        }
+        ElemChild::Link { text: t, url } if is_web(url) => {
+            ElemChild::Link { text: text(t), url: escape(url) }
+        }
+        ElemChild::Link { text: t, .. } => ElemChild::Text(text(t)),
+        ElemChild::Transparent { .. } => child.clone(),
+    }
+}
+
+/// Whether `url` is an http or https URL, read as a browser reads it
+/// (ASCII whitespace and control characters dropped, any case).
+fn is_web(url: &str) -> bool {
+    let cleaned: String = url.chars().filter(|c| !c.is_ascii_control() && *c != ' ').collect();
+    let lower = cleaned.to_ascii_lowercase();
+    lower.starts_with("https://") || lower.starts_with("http://")
+}
+
+/// `text` with the five HTML specials as entities.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -158,6 +209,21 @@ mod tests {
         let formatted = format(&bib, &[vec!["a2019".into()]]);
         assert_eq!(formatted.citations[&vec!["a2019".to_string()]], "[1]");
         assert!(formatted.entries[0].1.contains("A title"), "{:?}", formatted.entries);
+    }
+
+    /// A .bib is untrusted: its text is escaped and only web links keep their URL.
+    #[test]
+    fn hostile_entries_are_shown_never_run() {
+        let bib = "@misc{x,\n  author = {Doe, Jane},\n  title = {<script>alert(1)</script> <img src=x onerror=alert(2)>},\n  year = {2020},\n  url = {javascript:alert(3)}\n}\n\
+                   @misc{y,\n  author = {Roe, R},\n  title = {T},\n  year = {2021},\n  url = {https://example.org/a\"b}\n}\n";
+        let file = SourceFile::new("content/references.bib", bib.as_bytes().to_vec());
+        let bib = load(Some(&file)).unwrap().unwrap();
+        let formatted = format(&bib, &[vec!["x".into(), "y".into()]]);
+        let all: String = formatted.entries.iter().map(|(_, html)| html.as_str()).collect();
+        assert!(!all.contains("<script") && !all.contains("<img"), "{all}");
+        assert!(all.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{all}");
+        assert!(!all.contains("href=\"javascript") && all.contains("javascript:alert(3)"), "{all}");
+        assert!(all.contains("<a href=\"https://example.org/a%22b\">"), "{all}");
     }
 
     #[test]

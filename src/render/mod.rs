@@ -143,6 +143,10 @@ pub struct BookView {
     pub pdf: String,
     /// The site's public URL, for canonical links.
     pub base_url: Option<String>,
+    /// Where book.toml sets the base URL, for errors (absent when it does not;
+    /// `--base-url` overrides the value, not this place).
+    #[serde(skip)]
+    pub base_url_at: Option<crate::diagnostic::Location>,
     /// Whether raw HTML in content reaches the page.
     pub raw_html: bool,
     /// Where the results came from (filled in by the pipeline).
@@ -221,6 +225,7 @@ impl BookView {
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),
             base_url: config.output.base_url.clone(),
+            base_url_at: config.at.get("output.base-url").cloned(),
             raw_html: config.output.raw_html,
             provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),

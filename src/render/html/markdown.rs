@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd, html};
 
 use super::super::Refs;
+use super::urls;
 use crate::charts::Chart;
 use crate::charts::svg::escape;
 use crate::markdown::directives::{self, Segment, TableCaption};
@@ -25,6 +26,7 @@ pub fn to_html(source: &str, refs: Refs) -> String {
         block: None,
         tables: refs.tables_before,
         open_figure: false,
+        kept: Vec::new(),
     };
     for (i, (event, _)) in all.into_iter().enumerate() {
         page.event(i, event);
@@ -51,6 +53,8 @@ struct Page<'a, 'r> {
     tables: usize,
     /// A captioned table's `<figure>` waits for the table's end.
     open_figure: bool,
+    /// For each open link and image, whether its URL was kept.
+    kept: Vec<bool>,
 }
 
 impl<'a> Page<'a, '_> {
@@ -59,6 +63,7 @@ impl<'a> Page<'a, '_> {
         if self.captions.iter().any(|c| c.skip.contains(&i)) {
             return;
         }
+        let Some(event) = self.neutralise(event) else { return };
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => {
                 self.block = Some((lang.to_string(), String::new()))
@@ -99,6 +104,27 @@ impl<'a> Page<'a, '_> {
             Event::InlineHtml(html) if !self.refs.raw_html => self.events.push(Event::Text(html)),
             other => self.events.push(other),
         }
+    }
+
+    /// A link or image whose URL a browser could run (`javascript:`,
+    /// `vbscript:`, a `data:` document, any scheme but a few) loses its
+    /// URL and keeps its text: `None` for the start and end that go. However
+    /// the URL was written (reference, autolink, entities, mixed case),
+    /// pulldown-cmark hands it over decoded, as the browser would read it.
+    fn neutralise(&mut self, event: Event<'a>) -> Option<Event<'a>> {
+        let kept = match &event {
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                self.kept.push(urls::link_allowed(dest_url));
+                self.kept.last().copied()
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                self.kept.push(urls::image_allowed(dest_url));
+                self.kept.last().copied()
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => self.kept.pop(),
+            _ => Some(true),
+        };
+        kept.unwrap_or(true).then_some(event)
     }
 
     /// Open the table whose start is the `i`th event, inside a numbered
@@ -208,13 +234,14 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
         Segment::Figure(id) => {
             let number = refs.charts.get(id).map_or(0, |c| c.number);
             Event::InlineHtml(
-                format!("<a class=\"xref\" href=\"#fig-{id}\">Figure {number}</a>").into(),
+                format!("<a class=\"xref\" href=\"#fig-{}\">Figure {number}</a>", escape(id))
+                    .into(),
             )
         }
         Segment::Table(id) => {
             let number = refs.table_number(id);
             Event::InlineHtml(
-                format!("<a class=\"xref\" href=\"#tbl-{id}\">Table {number}</a>").into(),
+                format!("<a class=\"xref\" href=\"#tbl-{}\">Table {number}</a>", escape(id)).into(),
             )
         }
         Segment::Cite(keys) => {
@@ -230,7 +257,7 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
 
 /// The figure of a chart: inline SVG, numbered caption, data table and CSV link.
 fn figure(chart: &Chart) -> String {
-    let id = &chart.spec.id;
+    let id = escape(&chart.spec.id);
     let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
     let mut table = String::from("<table>\n");
     for (i, row) in chart.table.iter().enumerate() {
@@ -300,6 +327,18 @@ mod tests {
     #[test]
     fn raw_text_is_escaped() {
         assert_eq!(to_html("a < b & c", Refs::none()), "<p>a &lt; b &amp; c</p>\n");
+    }
+
+    #[test]
+    fn links_that_could_run_a_script_keep_only_their_text() {
+        let md = "[a](javascript:alert(1)) <javascript:alert(2)> [r][x] [m](JaVa\tScRiPt:alert(3)) \
+                  [e](jav&#x61;script&colon;alert(4)) [d](data:text/html,x) ![i *b*](vbscript:x) \
+                  [ok](https://example.org/) [![img](f.png)](notes.html#a)\n\n[x]: javascript:alert(5)\n";
+        assert_eq!(
+            to_html(md, Refs::none()),
+            "<p>a javascript:alert(2) r [m](JaVa\tScRiPt:alert(3)) e d i <em>b</em> \
+             <a href=\"https://example.org/\">ok</a> <a href=\"notes.html#a\"><img src=\"f.png\" alt=\"img\" /></a></p>\n"
+        );
     }
 
     #[test]
