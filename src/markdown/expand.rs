@@ -107,6 +107,12 @@ pub fn expand(
                 out.copy(from..call.span.start);
                 from = call.span.end;
                 match resolve(call, fields, caveats) {
+                    // A statistic is text, never Markdown or HTML (a label
+                    // `<img onerror=...>` stays text even with raw HTML on);
+                    // in a chart directive it goes into TOML as it is.
+                    Ok(value) if call.name == "stat" && !call.in_directive => {
+                        out.insert(&escape_markdown(value), call.span.start)
+                    }
                     Ok(value) => out.insert(value, call.span.start),
                     Err((span, message, hint)) => {
                         errors.push(Diagnostic::new(at(&span), message).hint(hint))
@@ -118,6 +124,19 @@ pub fn expand(
     out.copy(from..text.len());
     let map = SourceMap { source: text.to_string(), pieces: out.pieces };
     errors.into_result((out.text, map))
+}
+
+/// `text` with every ASCII punctuation character backslash-escaped, so that
+/// Markdown shows it as written: no emphasis, link, code or HTML.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A located problem: span, message, hint.
@@ -218,7 +237,7 @@ mod tests {
     fn calls_are_replaced_and_escapes_dropped() {
         let (text, _) =
             run("Up {{ stat(name=\"tp\", field=\"value\") }}, {{stat(name='tp')}}.\n").unwrap();
-        assert_eq!(text, "Up +8.8%, +8.8% (n = 3).\n");
+        assert_eq!(text, "Up \\+8\\.8\\%, \\+8\\.8\\% \\(n \\= 3\\).\n");
         let (text, _) = run("\\{{ stat() }} and `{{ x }}` and \\{% y").unwrap();
         assert_eq!(text, "{{ stat() }} and `{{ x }}` and {% y");
     }
@@ -229,15 +248,15 @@ mod tests {
     fn the_map_leads_back_to_the_file() {
         let source = "# T\n{{ caveats() }}\nA {{ stat(name=\"tp\") }} @fig-x\n";
         let (text, map) = run(source).unwrap();
-        assert_eq!(text, "# T\n> [!WARNING]\n> a\n\nA +8.8% (n = 3) @fig-x\n");
+        assert_eq!(text, "# T\n> [!WARNING]\n> a\n\nA \\+8\\.8\\% \\(n \\= 3\\) @fig-x\n");
         let locate = |needle: &str| {
             let l = map.locate(Path::new("a.md"), text.find(needle).unwrap());
             (l.line, l.column)
         };
         assert_eq!(locate("# T"), (1, 1));
         assert_eq!(locate("> a"), (2, 1));
-        assert_eq!(locate("A +8"), (3, 1));
-        assert_eq!(locate("(n = 3)"), (3, 3));
+        assert_eq!(locate("A \\+8"), (3, 1));
+        assert_eq!(locate("\\(n \\= 3"), (3, 3));
         assert_eq!(locate("@fig-x"), (3, 25));
     }
 

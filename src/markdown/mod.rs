@@ -161,7 +161,8 @@ fn callout(caveats: &[crate::analysis::Caveat]) -> String {
         if i > 0 {
             text.push_str(">\n");
         }
-        text.push_str(&format!("> {}\n", caveat.text));
+        // The caveats name environments and files: text, never Markdown.
+        text.push_str(&format!("> {}\n", expand::escape_markdown(&caveat.text)));
     }
     text
 }
@@ -250,7 +251,7 @@ mod tests {
     fn expands_stat_calls_below_front_matter() {
         let text = "+++\ntitle = \"F\"\n+++\n# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n";
         let page = expand_page(&file(text), &fields(), "").unwrap();
-        assert_eq!(page.markdown, "\n\n\n# T\n\nUp +8.8%.\n");
+        assert_eq!(page.markdown, "\n\n\n# T\n\nUp \\+8\\.8\\%.\n");
         assert_eq!(page.title, "F");
         let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
             .unwrap_err()

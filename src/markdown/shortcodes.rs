@@ -21,6 +21,8 @@ pub struct Call {
     pub name_span: Range<usize>,
     /// The arguments, in the order written.
     pub args: Vec<Arg>,
+    /// Whether the call is inside a ```` ```chart ```` directive (TOML, not Markdown).
+    pub in_directive: bool,
 }
 
 /// One `key="value"` argument of a [`Call`].
@@ -62,7 +64,7 @@ const HOW: &str = "write a shortcode as {{ stat(name=\"...\", field=\"...\") }} 
 
 /// Every shortcode and escape of `text` outside code, and every malformed one.
 pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
-    let literal = literal_ranges(text);
+    let (literal, directives) = code_ranges(text);
     let (mut items, mut problems) = (Vec::new(), Vec::new());
     let bytes = text.as_bytes();
     let mut at = 0;
@@ -90,8 +92,9 @@ pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
         }
         let mut cursor = Cursor { text, at: found + 2 };
         match cursor.call(found) {
-            Ok(call) => {
+            Ok(mut call) => {
                 at = call.span.end;
+                call.in_directive = in_ranges(&directives, found);
                 items.push(Item::Call(call));
             }
             // Scan on right after the `{{`: a `{%` or `{{` inside a broken
@@ -102,20 +105,23 @@ pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
     (items, problems)
 }
 
-/// Byte ranges where `{{` is text: code spans, and code blocks other than
-/// ```` ```chart ```` directives.
-fn literal_ranges(text: &str) -> Vec<Range<usize>> {
-    let mut ranges = Vec::new();
+/// Byte ranges where `{{` is text (code spans, and code blocks other than
+/// ```` ```chart ```` directives), and the ranges of the directives.
+fn code_ranges(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    let (mut literal, mut directives) = (Vec::new(), Vec::new());
     for (event, range) in Parser::new_ext(text, super::options()).into_offset_iter() {
         match event {
-            Event::Code(_) => ranges.push(range),
+            Event::Code(_) => literal.push(range),
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if lang.as_ref() == "chart" => {}
-            Event::Start(Tag::CodeBlock(_)) => ranges.push(range),
+                if lang.as_ref() == "chart" =>
+            {
+                directives.push(range)
+            }
+            Event::Start(Tag::CodeBlock(_)) => literal.push(range),
             _ => {}
         }
     }
-    ranges
+    (literal, directives)
 }
 
 /// Whether `offset` is inside one of `ranges` (sorted by start, not overlapping).
@@ -150,7 +156,7 @@ impl Cursor<'_> {
         if !self.eat("}}") {
             return Err(self.problem(self.here(), "expected `}}` to close the shortcode"));
         }
-        Ok(Call { span: open..self.at, name, name_span, args })
+        Ok(Call { span: open..self.at, name, name_span, args, in_directive: false })
     }
 
     /// The `key="value"` arguments up to and including the closing `)`.
@@ -289,6 +295,8 @@ mod tests {
         assert_eq!(calls("`{{ x }}` and\n\n```\n{{ y }}\n```\n\n    {{ z }}\n"), []);
         let chart = "```chart\ncaption = \"{{ stat(name='a') }} atoms\"\n```\n";
         assert_eq!(calls(chart)[0].name, "stat");
+        assert!(calls(chart)[0].in_directive);
+        assert!(!calls("{{ stat(name='a') }}")[0].in_directive);
     }
 
     #[test]
