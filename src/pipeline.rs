@@ -171,6 +171,9 @@ pub fn typst_source(
     prepared: &Prepared,
 ) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
     let source = render::paper::source(&paper_inputs(project, prepared))?;
+    // A paragraph too long to typeset in time is the paper's error, but only
+    // a warning for a project the author compiles themselves.
+    let warnings = [source.warnings, source.too_long].concat();
     let mut site = Site::default();
     site.insert("main.typ", source.project.main.as_bytes());
     for (path, bytes) in &source.project.files {
@@ -184,7 +187,7 @@ pub fn typst_source(
             site.insert(std::path::Path::new("fonts").join(name), bytes.as_slice());
         }
     }
-    Ok((site, source.warnings))
+    Ok((site, warnings))
 }
 
 /// Run every stage between loading and writing: a pure function of the project

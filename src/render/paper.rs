@@ -13,6 +13,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::markdown::Document;
 use crate::project::SourceFile;
 
+mod pixels;
+
 /// The built-in paper template.
 pub const DEFAULT_TEMPLATE: &str = include_str!("../defaults/paper.typ");
 
@@ -70,13 +72,20 @@ pub struct Source {
     pub project: PaperProject,
     /// Things the author should know, located.
     pub warnings: Vec<Diagnostic>,
+    /// Paragraphs too long to typeset in reasonable time, located: errors of
+    /// the paper (a Typst project of them can still be written).
+    pub too_long: Vec<Diagnostic>,
     parts: Vec<Part>,
     template_path: PathBuf,
 }
 
 /// Typeset the paper.
 pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
-    let Source { project, warnings, parts, template_path } = source(inputs)?;
+    let Source { project, warnings, mut too_long, parts, template_path } = source(inputs)?;
+    too_long.extend(huge_images(inputs.assets, &project));
+    if !too_long.is_empty() {
+        return Err(Diagnostics(too_long));
+    }
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(errors) => {
@@ -101,7 +110,7 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
 
 /// Convert the content and gather the template and data files into a Typst project.
 pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
-    let Content { text, parts, warnings } = content(inputs);
+    let Content { text, parts, warnings, too_long } = content(inputs);
     let (template_path, main) = match inputs.template {
         Some(file) => (file.path.clone(), file.text()?.to_string()),
         None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
@@ -118,7 +127,7 @@ pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
             .collect(),
         families: inputs.families.to_vec(),
     };
-    Ok(Source { project, warnings, parts, template_path })
+    Ok(Source { project, warnings, too_long, parts, template_path })
 }
 
 /// The paper's pages converted to Typst, one after the other: `content.typ`.
@@ -129,12 +138,19 @@ struct Content {
     parts: Vec<Part>,
     /// HTML dropped from the pages, located.
     warnings: Vec<Diagnostic>,
+    /// Paragraphs over [`typst_markup::MAX_PARAGRAPH`], located.
+    too_long: Vec<Diagnostic>,
 }
 
 /// Convert every page that goes into the paper.
 fn content(inputs: &PaperInputs) -> Content {
     let PaperInputs { document, charts, book, .. } = *inputs;
-    let mut content = Content { text: String::new(), parts: Vec::new(), warnings: Vec::new() };
+    let mut content = Content {
+        text: String::new(),
+        parts: Vec::new(),
+        warnings: Vec::new(),
+        too_long: Vec::new(),
+    };
     let cited = BTreeMap::new();
     for page in document
         .pages
@@ -153,6 +169,7 @@ fn content(inputs: &PaperInputs) -> Content {
         content
             .warnings
             .extend(markup.dropped_html.iter().map(|&offset| dropped_html(page, offset)));
+        content.too_long.extend(markup.too_long.iter().map(|&offset| too_long(page, offset)));
         content.parts.push(Part {
             start: content.text.len(),
             path: page.path.clone(),
@@ -171,6 +188,47 @@ fn dropped_html(page: &crate::markdown::Page, offset: usize) -> Diagnostic {
         "HTML has no PDF form and was left out of the paper",
     )
     .hint("use Markdown instead of HTML for content that should be in both outputs")
+}
+
+/// The error for a paragraph at `offset` of `page` too long for the paper.
+fn too_long(page: &crate::markdown::Page, offset: usize) -> Diagnostic {
+    let kb = typst_markup::MAX_PARAGRAPH / 1024;
+    Diagnostic::new(
+        page.source_map.locate(&page.path, offset),
+        format!("paper: this paragraph is too long to typeset (more than {kb} KB)"),
+    )
+    .hint(
+        "Typst lays out a paragraph in time that grows with its length times its pieces \
+         (emphasis, code, links, escaped characters); split it into paragraphs",
+    )
+}
+
+/// The images of `content/` that the paper names (in the template or the
+/// content) and that have more pixels than Typst should decode.
+fn huge_images(assets: &[SourceFile], project: &PaperProject) -> Vec<Diagnostic> {
+    let content = project.files.get("content.typ").map(Vec::as_slice).unwrap_or_default();
+    let named = |name: &str| {
+        project.main.contains(name) || memchr::memmem::find(content, name.as_bytes()).is_some()
+    };
+    let huge = |asset: &&SourceFile| {
+        let (width, height) = pixels::size(&asset.bytes)?;
+        let name = asset.path.file_name()?.to_string_lossy();
+        (u64::from(width) * u64::from(height) > pixels::MAX_PIXELS && named(&name))
+            .then_some((width, height))
+    };
+    let millions = pixels::MAX_PIXELS / 1_000_000;
+    assets
+        .iter()
+        .filter_map(|asset| Some((asset, huge(&asset)?)))
+        .map(|(asset, (width, height))| {
+            let message = format!(
+                "paper: this image has {width} × {height} pixels, more than the {millions} million \
+                 the paper decodes"
+            );
+            Diagnostic::new(Location::file(&asset.path), message)
+                .hint("scale it down: a figure rarely needs more than 4000 pixels across")
+        })
+        .collect()
 }
 
 /// The files the template reads: the content, the data, the images of

@@ -1,6 +1,8 @@
 //! The PDF renderer: the only module that touches the Typst API. It compiles an
 //! in-memory Typst project (template, converted content, data files) with
-//! embedded fonts and exports a deterministic PDF.
+//! embedded fonts and exports a deterministic PDF; in the `report` binary it
+//! does so in a child process, under a deadline and a memory limit
+//! ([`sandbox`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -13,6 +15,9 @@ use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World, WorldExt};
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
+
+pub mod sandbox;
+mod wire;
 
 /// A Typst project held in memory: the main file and the files it may read.
 #[derive(Debug, Clone)]
@@ -92,9 +97,12 @@ fn embedded() -> &'static Arc<Fonts> {
 }
 
 /// Parse the embedded fonts now (on a worker thread, while other stages run)
-/// rather than when the paper is first compiled.
+/// rather than when the paper is first compiled; nothing to do when the
+/// paper is typeset in a child process.
 pub fn warm_up() {
-    embedded();
+    if !sandbox::enabled() {
+        embedded();
+    }
 }
 
 /// The embedded fonts plus the study's, or an error naming a file that holds no font.
@@ -205,8 +213,14 @@ impl World for PaperWorld {
     }
 }
 
-/// Compile `project` and export it as PDF bytes.
+/// Compile `project` and export it as PDF bytes: in a child process under
+/// limits if this process called [`sandbox::enter`], else here.
 pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
+    if sandbox::enabled() { sandbox::render(project) } else { render_here(project) }
+}
+
+/// Compile `project` and export it as PDF bytes, in this process and without limits.
+pub fn render_here(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
     let fonts = fonts_for(project)?;
     let missing = missing_families(project, &fonts);
     if !missing.is_empty() {

@@ -2,15 +2,18 @@
 //! character of author text escaped so that prose can never inject Typst code.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
-use super::Refs;
-use super::typst_syntax::{alert, align, heading_depth};
+use super::typst_syntax::{alert, align, heading_depth, prose};
 pub use super::typst_syntax::{escape, string};
+use super::{Refs, typst_syntax};
 use crate::markdown::directives::{self, Segment};
 use crate::markdown::{checks, sections};
+pub use paragraph::MAX_PARAGRAPH;
+use paragraph::Paragraph;
+
+mod paragraph;
 
 /// Typst markup converted from one Markdown text.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -22,6 +25,8 @@ pub struct Markup {
     /// Byte offsets in the Markdown of HTML blocks, which have no PDF form and
     /// were dropped. (Inline HTML is printed as written.)
     pub dropped_html: Vec<usize>,
+    /// Byte offsets in the Markdown of paragraphs too long to typeset ([`MAX_PARAGRAPH`]).
+    pub too_long: Vec<usize>,
 }
 
 impl Markup {
@@ -57,6 +62,9 @@ pub fn convert(source: &str, refs: &Refs) -> Markup {
 
 #[derive(Default)]
 struct Converter<'c> {
+    /// Author text not yet written: consecutive text is escaped as one run.
+    run: String,
+    paragraph: Paragraph,
     refs: Option<Refs<'c>>,
     /// Set while a captioned table is open: the label to put after its figure.
     table_label: Option<String>,
@@ -96,28 +104,33 @@ impl Converter<'_> {
             }
         }
         match event {
+            Event::Text(t) => return self.text(&t),
+            Event::SoftBreak => return self.run.push(' '),
+            Event::InlineHtml(text) | Event::InlineMath(text) | Event::DisplayMath(text) => {
+                return self.run.push_str(&text);
+            }
+            _ => self.flush(),
+        }
+        match event {
             Event::Start(tag) => self.start(tag, offset),
             Event::End(tag) => self.end(tag),
-            Event::Text(t) => self.text(&t),
             Event::Code(c) => self.push(&format!("#raw({})", string(&c))),
-            Event::SoftBreak => self.push(" "),
             Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
             Event::Rule => {
                 self.block(offset);
                 self.push("#line(length: 100%)\n\n")
             }
             Event::Html(_) => self.markup.dropped_html.push(offset),
-            Event::InlineHtml(html) => self.push(&escape(&html)),
             Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
             Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
-            Event::InlineMath(m) | Event::DisplayMath(m) => self.push(&escape(&m)),
+            _ => {}
         }
     }
 
     fn text(&mut self, text: &str) {
         for segment in directives::split(text) {
             match segment {
-                Segment::Text(t) => self.push(&escape(t)),
+                Segment::Text(t) => self.run.push_str(t),
                 Segment::Figure(id) => self.push(&format!("#ref(<fig-{id}>)")),
                 Segment::Table(id) => self.push(&format!("#ref(<tbl-{id}>)")),
                 Segment::Cite(keys) => {
@@ -129,58 +142,60 @@ impl Converter<'_> {
         }
     }
 
-    /// A chart block as a numbered figure with alt text and caption.
-    fn figure(&mut self, body: &str) {
-        let chart =
-            sections::chart_id(body).and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
-        if let Some(chart) = chart {
-            let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
-            let figure = format!(
-                "#figure(image({}, alt: {}, width: 100%), caption: [{caption}]) <fig-{}>\n\n",
-                string(&format!("charts/{}.svg", chart.spec.id)),
-                string(&chart.description),
-                chart.spec.id
-            );
-            self.push(&figure);
-        }
-    }
-
-    /// The environments of book.toml side by side.
-    fn environments(&mut self) {
-        let envs = self.refs.map(|r| r.environments).unwrap_or_default();
-        let cells: Vec<String> = envs.iter().map(|e| {
-            let baseline = if e.baseline { " (baseline)" } else { "" };
-            let description = e.description.as_deref().map(escape).unwrap_or_default();
-            format!("block(width: 100%, inset: 8pt, stroke: 0.5pt + luma(180), radius: 2pt)[#strong[{}]{}\\ {description}]", escape(&e.label), escape(baseline))
-        }).collect();
-        if !cells.is_empty() {
-            let columns = vec!["1fr"; cells.len()].join(", ");
-            self.push(&format!(
-                "#grid(columns: ({columns},), gutter: 8pt, {})\n\n",
-                cells.join(", ")
-            ));
-        }
-    }
-
+    /// Write the author text gathered so far, then `text`.
     fn push(&mut self, text: &str) {
+        self.flush();
+        self.write(text);
+    }
+
+    /// Write the author text gathered so far: escaped while the paragraph's
+    /// escapes last, else as a string.
+    fn flush(&mut self) {
+        if !self.run.is_empty() {
+            let run = std::mem::take(&mut self.run);
+            let text = prose(&run, &mut self.paragraph.escapes);
+            self.write(&text);
+        }
+    }
+
+    /// Write `text` to the footnote being gathered or the markup, counting it
+    /// against the open paragraph.
+    fn write(&mut self, text: &str) {
         match &mut self.footnote {
             Some((_, buffer)) => buffer.push_str(text),
             None => self.out.push_str(text),
         }
+        if let Some(start) = self.paragraph.count(text.len()) {
+            self.markup.too_long.push(start);
+        }
     }
 
+    /// A block starts at `offset` of the Markdown: note it in the source map;
+    /// until a paragraph opens, what is written is not counted.
     fn block(&mut self, offset: usize) {
         if self.footnote.is_none() {
             self.markup.source_map.push((self.out.len(), offset));
         }
+        self.paragraph = Paragraph::new(offset, false);
     }
 
     /// Open the element of `tag`; a block also records in the source map
-    /// that it starts at `offset` of the Markdown.
+    /// that it starts at `offset` of the Markdown, and a paragraph, heading,
+    /// item or cell starts a paragraph's count.
     fn start(&mut self, tag: Tag, offset: usize) {
         if self.flattens(&tag) {
             return;
         }
+        let paragraph =
+            matches!(tag, Tag::Paragraph | Tag::Heading { .. } | Tag::Item | Tag::TableCell);
+        self.start_block(tag, offset);
+        if paragraph {
+            self.paragraph = Paragraph::new(offset, true);
+        }
+    }
+
+    /// Open the block of `tag`, or else the inline element.
+    fn start_block(&mut self, tag: Tag, offset: usize) {
         match tag {
             Tag::Paragraph => self.block(offset),
             Tag::Heading { level, id, attrs, .. } => {
@@ -205,13 +220,10 @@ impl Converter<'_> {
                 };
                 self.code = Some((lang, String::new()));
             }
-            Tag::List(Some(start)) => {
+            Tag::List(start) => {
                 self.block(offset);
-                self.push(&format!("#enum(start: {start},\n"))
-            }
-            Tag::List(None) => {
-                self.block(offset);
-                self.push("#list(\n")
+                let list = start.map_or("#list(\n".into(), |n| format!("#enum(start: {n},\n"));
+                self.push(&list);
             }
             Tag::Table(alignments) => {
                 self.block(offset);
@@ -272,7 +284,7 @@ impl Converter<'_> {
         let depth = heading_depth(level);
         self.push(&format!("{} ", "=".repeat(depth)));
         if let Some(title) = title {
-            self.push(&escape(&title.replace('_', " ")));
+            self.run.push_str(&title.replace('_', " "));
             self.heading_replaced = true;
         }
         self.heading_label = id;
@@ -325,14 +337,17 @@ impl Converter<'_> {
     /// Close a code block: a chart figure, the environments, or raw code.
     fn end_code_block(&mut self) {
         let (lang, code) = self.code.take().unwrap_or_default();
-        if lang.as_deref() == Some("chart") {
-            return self.figure(&code);
-        }
-        if lang.as_deref() == Some("environments") {
-            return self.environments();
-        }
-        let lang = lang.map(|l| format!("lang: {}, ", string(&l))).unwrap_or_default();
-        self.push(&format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n'))));
+        let markup = match lang.as_deref() {
+            Some("chart") => sections::chart_id(&code)
+                .and_then(|id| self.refs.and_then(|r| r.charts.get(&id)))
+                .map(typst_syntax::figure)
+                .unwrap_or_default(),
+            Some("environments") => {
+                typst_syntax::environments(self.refs.map(|r| r.environments).unwrap_or_default())
+            }
+            lang => typst_syntax::raw_block(lang, &code),
+        };
+        self.push(&markup);
     }
 
     /// Close an image: a local one is embedded, a remote one becomes a link
@@ -340,23 +355,12 @@ impl Converter<'_> {
     fn end_image(&mut self) {
         let alt = self.image_alt.take().unwrap_or_default();
         let url = std::mem::take(&mut self.image_url);
-        if checks::is_remote(&url) {
-            self.push(&format!("#link({})[{}]", string(&url), escape(&alt)));
-        } else {
-            self.push(&format!("#image({}, alt: {})", string(&url), string(&alt)));
-        }
+        self.push(&typst_syntax::image(&url, &alt, checks::is_remote(&url)));
     }
 
     fn finish(mut self) -> Markup {
-        let mut text = String::with_capacity(self.out.len());
-        let mut parts = self.out.split('\u{0}');
-        text.push_str(parts.next().unwrap_or_default());
-        while let (Some(label), Some(rest)) = (parts.next(), parts.next()) {
-            let body = self.footnotes.get(label).cloned().unwrap_or_else(|| escape(label));
-            let _ = write!(text, "#footnote[{body}]");
-            text.push_str(rest);
-        }
-        self.markup.text = text;
+        self.flush();
+        self.markup.text = typst_syntax::footnotes(&self.out, &self.footnotes);
         self.markup
     }
 }

@@ -2,21 +2,68 @@
 //! or as a string literal, and the words Typst uses for GFM alerts, heading
 //! depths and column alignments.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use pulldown_cmark::{Alignment, HeadingLevel};
 
-/// Escape author text for Typst markup: every ASCII punctuation character but the
-/// comma is backslash-escaped, which Typst reads as that literal character.
+/// Most characters of author text escaped in one paragraph; past them, text
+/// is written as string literals. Typst lays out a paragraph in time that
+/// grows with its length times the number of its pieces, and every escape is
+/// a piece: 200,000 escaped `*` took minutes, the same text as one string a
+/// fraction of a second.
+pub const ESCAPES_PER_PARAGRAPH: usize = 64;
+
+/// Author text as Typst markup: every ASCII punctuation character but the
+/// comma backslash-escaped (which Typst reads as that literal character) if
+/// there are at most 64 of them (`ESCAPES_PER_PARAGRAPH`), else a string
+/// literal.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut budget = ESCAPES_PER_PARAGRAPH;
+    prose(text, &mut budget)
+}
+
+/// Author text as Typst markup, escaped while `budget` lasts (each escape
+/// spends one of it), else as a string literal in markup, `#"…";`, one
+/// piece of the paragraph however long, its spaces collapsed as markup's are.
+/// Either way Typst shows exactly the text.
+pub fn prose(text: &str, budget: &mut usize) -> String {
+    let escapes = text.chars().filter(|&c| needs_escape(c)).count();
+    if escapes > *budget {
+        *budget = 0;
+        return literal(text);
+    }
+    *budget -= escapes;
+    let mut out = String::with_capacity(text.len() + escapes);
     for c in text.chars() {
-        if c.is_ascii_punctuation() && c != ',' {
+        if needs_escape(c) {
             out.push('\\');
         }
         out.push(c);
     }
     out
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_ascii_punctuation() && c != ','
+}
+
+/// `text` as a string literal embedded in markup, ended by `;` so that
+/// nothing after it can continue the expression. Runs of what markup reads
+/// as one space (spaces, tabs, line breaks) become one space.
+fn literal(text: &str) -> String {
+    let markup_space = |c: char| {
+        matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    };
+    let mut collapsed = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !markup_space(c) {
+            collapsed.push(c);
+        } else if !collapsed.ends_with(' ') {
+            collapsed.push(' ');
+        }
+    }
+    format!("#{};", string(&collapsed))
 }
 
 /// A Typst string literal holding `text`.
@@ -38,6 +85,60 @@ pub fn string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// A chart as a numbered figure of its SVG, with alt text and caption.
+pub(super) fn figure(chart: &crate::charts::Chart) -> String {
+    let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+    format!(
+        "#figure(image({}, alt: {}, width: 100%), caption: [{caption}]) <fig-{}>\n\n",
+        string(&format!("charts/{}.svg", chart.spec.id)),
+        string(&chart.description),
+        chart.spec.id
+    )
+}
+
+/// The environments side by side, or nothing if there are none.
+pub(super) fn environments(envs: &[super::EnvironmentView]) -> String {
+    let cells: Vec<String> = envs.iter().map(|e| {
+        let baseline = if e.baseline { " (baseline)" } else { "" };
+        let description = e.description.as_deref().map(escape).unwrap_or_default();
+        format!("block(width: 100%, inset: 8pt, stroke: 0.5pt + luma(180), radius: 2pt)[#strong[{}]{}\\ {description}]", escape(&e.label), escape(baseline))
+    }).collect();
+    if cells.is_empty() {
+        return String::new();
+    }
+    let columns = vec!["1fr"; cells.len()].join(", ");
+    format!("#grid(columns: ({columns},), gutter: 8pt, {})\n\n", cells.join(", "))
+}
+
+/// A code block (without its last line break) in `lang`.
+pub(super) fn raw_block(lang: Option<&str>, code: &str) -> String {
+    let lang = lang.map(|l| format!("lang: {}, ", string(l))).unwrap_or_default();
+    format!("#raw(block: true, {lang}{})\n\n", string(code.trim_end_matches('\n')))
+}
+
+/// An image: a local one embedded, a `remote` one a link named by its alt text.
+pub(super) fn image(url: &str, alt: &str, remote: bool) -> String {
+    if remote {
+        format!("#link({})[{}]", string(url), escape(alt))
+    } else {
+        format!("#image({}, alt: {})", string(url), string(alt))
+    }
+}
+
+/// `markup` with each footnote reference (`\0LABEL\0`) replaced by the
+/// footnote's markup, or by its escaped label if it has no definition.
+pub(super) fn footnotes(markup: &str, bodies: &BTreeMap<String, String>) -> String {
+    let mut text = String::with_capacity(markup.len());
+    let mut parts = markup.split('\u{0}');
+    text.push_str(parts.next().unwrap_or_default());
+    while let (Some(label), Some(rest)) = (parts.next(), parts.next()) {
+        let body = bodies.get(label).cloned().unwrap_or_else(|| escape(label));
+        let _ = write!(text, "#footnote[{body}]");
+        text.push_str(rest);
+    }
+    text
 }
 
 /// Title and colour of a GFM alert.
@@ -74,6 +175,20 @@ mod tests {
     fn escapes_typst_syntax_in_prose() {
         assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
         assert_eq!(escape("a, b"), "a, b");
+    }
+
+    #[test]
+    fn text_past_the_budget_is_a_string_literal() {
+        let mut budget = 3;
+        assert_eq!(prose("a.b.", &mut budget), "a\\.b\\.");
+        assert_eq!(budget, 1);
+        assert_eq!(prose("(x)", &mut budget), "#\"(x)\";");
+        assert_eq!(budget, 0);
+        assert_eq!(prose("plain words", &mut budget), "plain words");
+        assert_eq!(prose("a  \t b\\\"", &mut budget), "#\"a b\\\\\\\"\";");
+        let many = "*".repeat(ESCAPES_PER_PARAGRAPH + 1);
+        assert_eq!(escape(&many), format!("#\"{many}\";"));
+        assert_eq!(escape(&many[1..]), "\\*".repeat(ESCAPES_PER_PARAGRAPH));
     }
 
     #[test]
