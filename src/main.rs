@@ -116,6 +116,10 @@ enum Command {
 
 /// Parse the command line, run the command, and print its error chain once.
 fn main() -> ExitCode {
+    // `report __typeset`: the child that typesets the paper under limits.
+    if let Some(code) = report::render::pdf::sandbox::enter() {
+        return code;
+    }
     let cli = Cli::parse();
     let format = match &cli.command {
         Command::Check { format: Some(f) } => *f,

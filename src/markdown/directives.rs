@@ -96,15 +96,36 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
 /// split across events.
 pub fn events(source: &str) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
     let mut out: Vec<(Event, std::ops::Range<usize>)> = Vec::new();
+    // A run of text events, joined once it ends (joining one by one is
+    // quadratic in a paragraph of many escapes).
+    let mut run: Vec<(pulldown_cmark::CowStr<'_>, std::ops::Range<usize>)> = Vec::new();
     for (event, range) in Parser::new_ext(source, super::options()).into_offset_iter() {
-        if let (Event::Text(t), Some((Event::Text(prev), prev_range))) = (&event, out.last_mut()) {
-            *prev = format!("{prev}{t}").into();
-            prev_range.end = range.end;
-            continue;
+        match event {
+            Event::Text(text) => run.push((text, range)),
+            event => {
+                flush_text(&mut run, &mut out);
+                out.push((event, range));
+            }
         }
-        out.push((event, range));
     }
+    flush_text(&mut run, &mut out);
     out
+}
+
+/// Push the text events of `run` as one event, and empty it.
+fn flush_text<'a>(
+    run: &mut Vec<(pulldown_cmark::CowStr<'a>, std::ops::Range<usize>)>,
+    out: &mut Vec<(Event<'a>, std::ops::Range<usize>)>,
+) {
+    match run.len() {
+        0 => {}
+        1 => out.extend(run.drain(..).map(|(text, range)| (Event::Text(text), range))),
+        _ => {
+            let range = run[0].1.start..run[run.len() - 1].1.end;
+            let text: String = run.drain(..).map(|(text, _)| text.into_string()).collect();
+            out.push((Event::Text(text.into()), range));
+        }
+    }
 }
 
 /// A table with a caption: the paragraph right after it starts with `Table:`,
