@@ -51,6 +51,24 @@ fn get(address: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// The rebuild counter of `/__report/status`.
+fn version(address: &str) -> u64 {
+    let (_, body) = get(address, "/__report/status");
+    let digits = body.split("\"version\":").nth(1).unwrap_or_default();
+    digits
+        .trim_end_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .unwrap_or_else(|_| panic!("{body}"))
+}
+
+/// No rebuild happens for a second and a half after the last one.
+fn assert_rests(address: &str) {
+    let before = version(address);
+    std::thread::sleep(Duration::from_millis(1500));
+    let after = version(address);
+    assert_eq!(before, after, "rebuilt {} times with no edit", after - before);
+}
+
 /// Poll `path` until `ready` holds, for at most `limit`; the time it took.
 fn until(address: &str, path: &str, limit: Duration, ready: impl Fn(&str) -> bool) -> Duration {
     let start = Instant::now();
@@ -86,6 +104,9 @@ fn serve_rebuilds_reports_errors_recovers_and_stays_inside_the_site() {
     let took =
         until(&address, "/", Duration::from_secs(1), |b| b.contains("Edited at two processes"));
     eprintln!("content edit served after {took:?}");
+    // One edit, one rebuild: the rebuild's own reads of the inputs must not
+    // start another (they once did, hundreds of times a second).
+    assert_rests(&address);
 
     // A broken CSV: the error is reported, the last good page stays, the server stays up.
     edit(study.path(), "results/runs.csv", "base,1,2,11", "base,1,2,eleven");

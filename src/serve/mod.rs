@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use notify_debouncer_mini::{DebounceEventResult, new_debouncer_opt};
+use notify_debouncer_full::{DebounceEventResult, NoCache, new_debouncer_opt};
 
 use session::{Change, Session};
 
@@ -139,10 +139,14 @@ fn fail(state: &Arc<Mutex<State>>, report: &Arc<Report>, err: anyhow::Error) {
 }
 
 /// Watch the study's inputs; rebuild on every debounced batch of changes.
-/// Symbolic links are not followed into other folders (a link to `/` would
-/// have the watcher walk the whole disk), and nothing watched is opened, so
-/// a FIFO or socket among the inputs cannot block it: the rebuild refuses
-/// them by name ([`crate::project::regular_file`]) and shows the error.
+/// Only events that change a file's bytes or its place count
+/// ([`session::changes_input`]): a rebuild reads every input, and the
+/// read-only events it causes (open, access, close without writing) must not
+/// start the next rebuild. Symbolic links are not followed into other folders
+/// (a link to `/` would have the watcher walk the whole disk), and nothing
+/// watched is opened, so a FIFO or socket among the inputs cannot block it:
+/// the rebuild refuses them by name ([`crate::project::regular_file`]) and
+/// shows the error.
 fn watch(
     root: &Path,
     session: Arc<Mutex<Session>>,
@@ -150,26 +154,30 @@ fn watch(
     report: Arc<Report>,
 ) -> Result<impl Drop> {
     let watched_root = root.to_path_buf();
-    let config = notify_debouncer_mini::Config::default()
-        .with_timeout(Duration::from_millis(30))
-        .with_notify_config(notify::Config::default().with_follow_symlinks(false));
-    let mut debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher>(
-        config,
+    let mut debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
+        Duration::from_millis(30),
+        None,
         move |events: DebounceEventResult| {
             let Ok(events) = events else { return };
-            let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
+            let paths: Vec<PathBuf> = events
+                .iter()
+                .filter(|e| session::changes_input(&e.event.kind))
+                .flat_map(|e| e.event.paths.iter().cloned())
+                .collect();
             if let Some(change) = session::classify(&watched_root, &paths) {
                 rebuild(&session, &state, &report, change);
             }
         },
+        NoCache,
+        notify::Config::default().with_follow_symlinks(false),
     )?;
     use notify::RecursiveMode;
     for folder in crate::project::INPUT_FOLDERS {
         let path = root.join(folder);
         if path.is_dir() {
-            debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;
+            debouncer.watch(&path, RecursiveMode::Recursive)?;
         }
     }
-    debouncer.watcher().watch(&root.join("book.toml"), RecursiveMode::NonRecursive)?;
+    debouncer.watch(&root.join("book.toml"), RecursiveMode::NonRecursive)?;
     Ok(debouncer)
 }

@@ -22,12 +22,37 @@ pub enum Change {
     Study,
 }
 
+/// Whether a file event of this kind can change what a build reads: a
+/// creation, a removal, a rename, a write or a change of permissions. Opening,
+/// reading and closing a file without writing do not, and a rebuild causes
+/// exactly those on every input.
+pub fn changes_input(kind: &notify::EventKind) -> bool {
+    use notify::EventKind;
+    use notify::event::{AccessKind, AccessMode};
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) | EventKind::Other | EventKind::Any => false,
+        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_) => true,
+    }
+}
+
+/// Whether a file name is an editor's scratch file, which no build reads:
+/// hidden files (`.index.md.swp`), backups (`index.md~`) and Vim's
+/// write test (`4913`).
+fn is_scratch(name: &str) -> bool {
+    name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") || name == "4913"
+}
+
 /// What `paths` (absolute, inside `root`) require, if anything.
 pub fn classify(root: &Path, paths: &[PathBuf]) -> Option<Change> {
     paths
         .iter()
         .filter_map(|path| {
             let relative = path.strip_prefix(root).ok()?;
+            let name = relative.file_name()?.to_str()?;
+            if is_scratch(name) {
+                return None;
+            }
             let first = relative.components().next()?.as_os_str().to_str()?;
             match first {
                 "content" => Some(Change::Content),
@@ -125,5 +150,19 @@ mod tests {
         );
         assert_eq!(classify(root, &[root.join("book.toml")]), Some(Change::Study));
         assert_eq!(classify(root, &[root.join("site/index.html"), root.join("target/x")]), None);
+        assert_eq!(classify(root, &[root.join("content/.index.md.swp")]), None);
+        assert_eq!(classify(root, &[root.join("content/index.md~")]), None);
+    }
+
+    #[test]
+    fn reading_an_input_is_not_a_change() {
+        use notify::EventKind;
+        use notify::event::{AccessKind, AccessMode, CreateKind, ModifyKind};
+        assert!(!changes_input(&EventKind::Access(AccessKind::Open(AccessMode::Any))));
+        assert!(!changes_input(&EventKind::Access(AccessKind::Close(AccessMode::Read))));
+        assert!(!changes_input(&EventKind::Access(AccessKind::Read)));
+        assert!(changes_input(&EventKind::Access(AccessKind::Close(AccessMode::Write))));
+        assert!(changes_input(&EventKind::Modify(ModifyKind::Any)));
+        assert!(changes_input(&EventKind::Create(CreateKind::File)));
     }
 }
