@@ -178,6 +178,6 @@ fn watch(
             debouncer.watch(&path, RecursiveMode::Recursive)?;
         }
     }
-    debouncer.watch(&root.join("book.toml"), RecursiveMode::NonRecursive)?;
+    debouncer.watch(root.join("book.toml"), RecursiveMode::NonRecursive)?;
     Ok(debouncer)
 }
