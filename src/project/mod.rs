@@ -3,13 +3,18 @@
 //! `results/*.csv`, checked and listed, which the results stage streams.
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use walkdir::WalkDir;
 
 use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+mod files;
+
+pub use files::{describe_kind, open_regular, read, regular_file};
+use files::{list_results, read_dir, read_optional};
 
 /// A file read from the study, with its path relative to the study root.
 #[derive(Debug, Clone)]
@@ -61,7 +66,7 @@ impl SourceFile {
     /// A reader over the content: the bytes in memory, or the file on disk.
     pub fn open(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
         match &self.disk {
-            Some(path) => Ok(Box::new(std::fs::File::open(path)?)),
+            Some(path) => Ok(Box::new(open_regular(path)?)),
             None => Ok(Box::new(self.bytes.as_slice())),
         }
     }
@@ -245,168 +250,5 @@ impl Project {
         self.results = list_results(&self.root)?;
         self.results_commit = results_commit(&self.root);
         Ok(())
-    }
-}
-
-/// Read `relative` under `root`: a regular file inside the study
-/// ([`regular_file`]), else a located error.
-pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
-    match regular_file(root, relative)? {
-        Some(full) => read_at(relative, &full),
-        None => bail!("cannot read `{}`: no such file", relative.display()),
-    }
-}
-
-/// Read the checked file `full` as `relative`.
-fn read_at(relative: &Path, full: &Path) -> Result<SourceFile> {
-    let bytes = fs::read(full).with_context(|| format!("cannot read `{}`", relative.display()))?;
-    Ok(SourceFile::new(relative, bytes))
-}
-
-/// Read `relative` under `root` if anything is there ([`regular_file`]).
-fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
-    let relative = Path::new(relative);
-    regular_file(root, relative)?.map(|full| read_at(relative, &full)).transpose()
-}
-
-/// The files with one of the extensions `exts` directly in `root/dir`, sorted by name.
-fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
-    checked(root, list(root, dir, exts)?)?.iter().map(|(rel, full)| read_at(rel, full)).collect()
-}
-
-/// `results/*.csv`, sorted by name, checked to be regular files inside the
-/// study but left on disk: the results stage streams them, so that a large
-/// file is never held whole in memory.
-fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
-    let files = checked(root, list(root, "results", &["csv"])?)?;
-    Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
-}
-
-/// Each of `relatives` with where it is read from ([`regular_file`]); every
-/// refusal at once, not only the first.
-fn checked(root: &Path, relatives: Vec<PathBuf>) -> Result<Vec<(PathBuf, PathBuf)>> {
-    let (mut files, mut errors) = (Vec::new(), Diagnostics::default());
-    for relative in relatives {
-        match regular_file(root, &relative) {
-            Ok(Some(full)) => files.push((relative, full)),
-            Ok(None) => {}
-            Err(diagnostics) => errors.0.extend(diagnostics.0),
-        }
-    }
-    Ok(errors.into_result(files)?)
-}
-
-/// The paths, relative to `root`, of the files with one of the extensions
-/// `exts` directly in `root/dir`, sorted by name.
-fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
-    let folder = root.join(dir);
-    if !folder.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut files = Vec::new();
-    for entry in WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
-        let path = entry.path();
-        if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x))
-            && !entry.file_type().is_dir()
-        {
-            files.push(path.strip_prefix(root).unwrap_or(path).to_path_buf());
-        }
-    }
-    Ok(files)
-}
-
-/// Where the regular file `root/relative` is read from (`root` canonical):
-/// the path itself, or where a symbolic link that stays inside the study
-/// leads; `None` when nothing is there. Anything else is refused by name
-/// before it is opened: a path or link that leaves the study, a broken link,
-/// a folder, and a FIFO, socket or device, which could block a read forever.
-pub fn regular_file(root: &Path, relative: &Path) -> Result<Option<PathBuf>, Diagnostics> {
-    if escapes(relative) {
-        return Err(leaves(relative).into());
-    }
-    let full = root.join(relative);
-    let link = match fs::symlink_metadata(&full) {
-        Ok(meta) => meta.file_type().is_symlink(),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(unreadable(relative, &err).into()),
-    };
-    let resolved = fs::canonicalize(&full).map_err(|err| match link {
-        true => Diagnostic::new(Location::file(relative), "broken symbolic link")
-            .hint("point the link at a file inside the study, or remove it"),
-        false => unreadable(relative, &err),
-    })?;
-    if !resolved.starts_with(root) {
-        return Err(leaves(relative)
-            .hint("a symbolic link on the way leads out of the study: put the file itself in the study")
-            .into());
-    }
-    let kind = fs::metadata(&resolved).map_err(|err| unreadable(relative, &err))?.file_type();
-    if !kind.is_file() {
-        let what = if link {
-            format!("a symbolic link to {}", describe_kind(kind))
-        } else {
-            describe_kind(kind)
-        };
-        let hint = if kind.is_dir() {
-            "a folder here has the name of an input file: rename it, or remove it"
-        } else {
-            "remove it, or put the file itself in its place: report never opens pipes, sockets or devices, whose reads can block forever"
-        };
-        let message = format!("not a regular file but {what}; it was not opened");
-        return Err(Diagnostic::new(Location::file(relative), message).hint(hint).into());
-    }
-    Ok(Some(resolved))
-}
-
-/// Whether `relative` names a place outside the folder it is joined to.
-fn escapes(relative: &Path) -> bool {
-    relative.is_absolute()
-        || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
-}
-
-/// The error of a path that leaves the study.
-fn leaves(relative: &Path) -> Diagnostic {
-    Diagnostic::new(Location::file(relative), "path leaves the study folder")
-        .hint("keep every input inside the study folder; use a path relative to it, without `..`")
-}
-
-/// The error of a file the system will not describe or open.
-fn unreadable(relative: &Path, err: &std::io::Error) -> Diagnostic {
-    Diagnostic::new(Location::file(relative), format!("cannot read the file: {err}"))
-        .hint("check that the file and its folders can be read by you")
-}
-
-/// What a file that is not a regular file is, for messages.
-pub fn describe_kind(kind: fs::FileType) -> String {
-    use std::os::unix::fs::FileTypeExt;
-    let name = if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a named pipe (FIFO)"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
-    };
-    name.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn refuses_paths_outside_the_root() {
-        let root = fs::canonicalize(std::env::temp_dir()).unwrap();
-        for path in ["../../etc/passwd", "/etc/passwd"] {
-            let err = regular_file(&root, Path::new(path)).unwrap_err();
-            assert!(err.to_string().contains("path leaves the study folder"), "{err}");
-        }
-        assert!(regular_file(&root, Path::new("results/no-such-file.csv")).unwrap().is_none());
     }
 }

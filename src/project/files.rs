@@ -1,0 +1,212 @@
+//! Reading the study's files: every path checked to stay inside the study,
+//! links resolved, and only regular files opened, with `O_NONBLOCK` so that a
+//! FIFO swapped in after the check cannot block the build.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use walkdir::WalkDir;
+
+use super::SourceFile;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+/// Read `relative` under `root`: a regular file inside the study
+/// ([`regular_file`]), else a located error.
+pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
+    match regular_file(root, relative)? {
+        Some(full) => read_at(relative, &full),
+        None => bail!("cannot read `{}`: no such file", relative.display()),
+    }
+}
+
+/// Read the checked file `full` as `relative`.
+fn read_at(relative: &Path, full: &Path) -> Result<SourceFile> {
+    let mut bytes = Vec::new();
+    open_regular(full)
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes))
+        .with_context(|| format!("cannot read `{}`", relative.display()))?;
+    Ok(SourceFile::new(relative, bytes))
+}
+
+/// Open `path` for reading if it is a regular file. The check happens on the
+/// opened file, not before, and the open does not wait: a file replaced by a
+/// FIFO between [`regular_file`] and the read is refused, not read forever.
+pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        let what = describe_kind(kind);
+        return Err(std::io::Error::other(format!(
+            "not a regular file but {what}; it was not read"
+        )));
+    }
+    Ok(file)
+}
+
+/// Read `relative` under `root` if anything is there ([`regular_file`]).
+pub(super) fn read_optional(root: &Path, relative: &str) -> Result<Option<SourceFile>> {
+    let relative = Path::new(relative);
+    regular_file(root, relative)?.map(|full| read_at(relative, &full)).transpose()
+}
+
+/// The files with one of the extensions `exts` directly in `root/dir`, sorted by name.
+pub(super) fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<SourceFile>> {
+    checked(root, list(root, dir, exts)?)?.iter().map(|(rel, full)| read_at(rel, full)).collect()
+}
+
+/// `results/*.csv`, sorted by name, checked to be regular files inside the
+/// study but left on disk: the results stage streams them, so that a large
+/// file is never held whole in memory.
+pub(super) fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
+    let files = checked(root, list(root, "results", &["csv"])?)?;
+    Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
+}
+
+/// Each of `relatives` with where it is read from ([`regular_file`]); every
+/// refusal at once, not only the first.
+fn checked(root: &Path, relatives: Vec<PathBuf>) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let (mut files, mut errors) = (Vec::new(), Diagnostics::default());
+    for relative in relatives {
+        match regular_file(root, &relative) {
+            Ok(Some(full)) => files.push((relative, full)),
+            Ok(None) => {}
+            Err(diagnostics) => errors.0.extend(diagnostics.0),
+        }
+    }
+    Ok(errors.into_result(files)?)
+}
+
+/// The paths, relative to `root`, of the files with one of the extensions
+/// `exts` directly in `root/dir`, sorted by name.
+fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
+    let folder = root.join(dir);
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    for entry in WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list `{dir}/`"))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x))
+            && !entry.file_type().is_dir()
+        {
+            files.push(path.strip_prefix(root).unwrap_or(path).to_path_buf());
+        }
+    }
+    Ok(files)
+}
+
+/// Where the regular file `root/relative` is read from (`root` canonical):
+/// the path itself, or where a symbolic link that stays inside the study
+/// leads; `None` when nothing is there. Anything else is refused by name
+/// before it is opened: a path or link that leaves the study, a broken link,
+/// a folder, and a FIFO, socket or device, which could block a read forever.
+pub fn regular_file(root: &Path, relative: &Path) -> Result<Option<PathBuf>, Diagnostics> {
+    if escapes(relative) {
+        return Err(leaves(relative).into());
+    }
+    let full = root.join(relative);
+    let link = match fs::symlink_metadata(&full) {
+        Ok(meta) => meta.file_type().is_symlink(),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(unreadable(relative, &err).into()),
+    };
+    let resolved = fs::canonicalize(&full).map_err(|err| match link {
+        true => Diagnostic::new(Location::file(relative), "broken symbolic link")
+            .hint("point the link at a file inside the study, or remove it"),
+        false => unreadable(relative, &err),
+    })?;
+    if !resolved.starts_with(root) {
+        return Err(leaves(relative)
+            .hint("a symbolic link on the way leads out of the study: put the file itself in the study")
+            .into());
+    }
+    let kind = fs::metadata(&resolved).map_err(|err| unreadable(relative, &err))?.file_type();
+    if !kind.is_file() {
+        let what = if link {
+            format!("a symbolic link to {}", describe_kind(kind))
+        } else {
+            describe_kind(kind)
+        };
+        let hint = if kind.is_dir() {
+            "a folder here has the name of an input file: rename it, or remove it"
+        } else {
+            "remove it, or put the file itself in its place: report never opens pipes, sockets or devices, whose reads can block forever"
+        };
+        let message = format!("not a regular file but {what}; it was not opened");
+        return Err(Diagnostic::new(Location::file(relative), message).hint(hint).into());
+    }
+    Ok(Some(resolved))
+}
+
+/// Whether `relative` names a place outside the folder it is joined to.
+fn escapes(relative: &Path) -> bool {
+    relative.is_absolute()
+        || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
+}
+
+/// The error of a path that leaves the study.
+fn leaves(relative: &Path) -> Diagnostic {
+    Diagnostic::new(Location::file(relative), "path leaves the study folder")
+        .hint("keep every input inside the study folder; use a path relative to it, without `..`")
+}
+
+/// The error of a file the system will not describe or open.
+fn unreadable(relative: &Path, err: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(Location::file(relative), format!("cannot read the file: {err}"))
+        .hint("check that the file and its folders can be read by you")
+}
+
+/// What a file that is not a regular file is, for messages.
+pub fn describe_kind(kind: fs::FileType) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let name = if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    };
+    name.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_paths_outside_the_root() {
+        let root = fs::canonicalize(std::env::temp_dir()).unwrap();
+        for path in ["../../etc/passwd", "/etc/passwd"] {
+            let err = regular_file(&root, Path::new(path)).unwrap_err();
+            assert!(err.to_string().contains("path leaves the study folder"), "{err}");
+        }
+        assert!(regular_file(&root, Path::new("results/no-such-file.csv")).unwrap().is_none());
+    }
+
+    /// A FIFO that takes a checked file's place is refused at the open,
+    /// which does not wait for a writer (a plain open would block forever).
+    #[cfg(unix)]
+    #[test]
+    fn opening_a_fifo_neither_blocks_nor_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("runs.csv");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();
+        assert!(made.success());
+        let err = open_regular(&pipe).unwrap_err().to_string();
+        assert_eq!(err, "not a regular file but a named pipe (FIFO); it was not read");
+        std::fs::write(dir.path().join("a.csv"), "x").unwrap();
+        assert!(open_regular(&dir.path().join("a.csv")).is_ok());
+    }
+}
