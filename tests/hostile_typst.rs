@@ -42,19 +42,19 @@ fn build_with(root: &Path, env: &[(&str, &str)]) -> Output {
 }
 
 /// Fail (rather than hang or abort) unless `report` typesets in a child
-/// process: its `main` must call `report::render::pdf::sandbox::enter()`.
+/// process: its `main` must call `report::render::sandbox::enter()`.
 fn require_sandbox() {
     static CHECKED: std::sync::Once = std::sync::Once::new();
     CHECKED.call_once(|| {
         let child = Command::new(env!("CARGO_BIN_EXE_report"))
-            .arg(report::render::pdf::sandbox::CHILD_ARG)
+            .arg(report::render::sandbox::Job::Typeset.arg())
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
         assert!(
             child.stderr.is_empty() && child.status.code() == Some(2),
             "`report __typeset` is not the typesetting child (does main call \
-             report::render::pdf::sandbox::enter()?): {}",
+             report::render::sandbox::enter()?): {}",
             stderr(&child)
         );
     });

@@ -5,6 +5,7 @@ pub mod html;
 pub mod json;
 pub mod paper;
 pub mod pdf;
+pub mod sandbox;
 pub mod typst_markup;
 mod typst_syntax;
 

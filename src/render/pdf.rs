@@ -16,8 +16,9 @@ use typst::{Library, LibraryExt, World, WorldExt};
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
-pub mod sandbox;
 mod wire;
+
+use super::sandbox::{self, Job};
 
 /// A Typst project held in memory: the main file and the files it may read.
 #[derive(Debug, Clone)]
@@ -216,7 +217,26 @@ impl World for PaperWorld {
 /// Compile `project` and export it as PDF bytes: in a child process under
 /// limits if this process called [`sandbox::enter`], else here.
 pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
-    if sandbox::enabled() { sandbox::render(project) } else { render_here(project) }
+    if !sandbox::enabled() {
+        return render_here(project);
+    }
+    match sandbox::run(Job::Typeset, wire::encode_project(project)) {
+        Ok(answer) => wire::decode_answer(&answer).unwrap_or_else(|| {
+            Err(failure("the typesetting process gave no answer".into(), "this is a bug in report"))
+        }),
+        Err(failed) => Err(failure(failed.message, &failed.hint)),
+    }
+}
+
+/// The typesetting child's work: the project in, the PDF or errors out.
+pub(super) fn child_answer(input: &[u8]) -> Option<Vec<u8>> {
+    let project = wire::decode_project(input)?;
+    Some(wire::encode_answer(&render_here(&project)))
+}
+
+/// An error of the typesetting as a whole (no file: it is the template's).
+fn failure(message: String, hint: &str) -> Vec<TypstError> {
+    vec![TypstError { file: None, offset: 0, message, hints: vec![hint.to_string()] }]
 }
 
 /// Compile `project` and export it as PDF bytes, in this process and without limits.

@@ -4,6 +4,7 @@
 //! of their content.
 
 mod calls;
+mod child;
 mod graph;
 mod limits;
 mod load;
@@ -93,8 +94,6 @@ struct Assets {
 /// Render the site: file name → content.
 pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnostics> {
     urls::check_output(inputs.book)?;
-    let templates = load::Templates::load(inputs.templates)?;
-    let mut files = BTreeMap::new();
     let override_of = |name: &str| {
         inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose()
     };
@@ -103,18 +102,44 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
     let pages = page_views(inputs);
     let nav: Vec<&PageView> = pages.iter().collect();
-    for page in &pages {
+    let contexts = pages.iter().map(|page| {
         let mut context = Context::new();
         context.insert("book", inputs.book);
         context.insert("page", page);
         context.insert("pages", &nav);
         context.insert("assets", &assets);
         context.insert("provenance", inputs.provenance);
-        files.insert(page.file.clone(), templates.render(&context, &page.file)?);
-    }
+        (page.file.clone(), context)
+    });
+    let mut files = render_pages(inputs.templates, contexts.collect())?;
     files.insert(assets.css, css);
     files.insert(assets.js, js);
     Ok(files)
+}
+
+/// Render each page (file name, context). The built-in templates render here;
+/// the study's own run in a child process under limits of time and memory
+/// ([`child`]) when this process runs jobs that way.
+fn render_pages(
+    overrides: &[SourceFile],
+    pages: Vec<(String, Context)>,
+) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let own = overrides.iter().any(|f| f.path.extension().is_some_and(|e| e == "html"));
+    if own && crate::render::sandbox::enabled() {
+        return child::render(overrides, pages);
+    }
+    let templates = load::Templates::load(overrides)?;
+    let mut files = BTreeMap::new();
+    for (file, context) in pages {
+        let html = templates.render(&context, &file)?;
+        files.insert(file, html);
+    }
+    Ok(files)
+}
+
+/// The child's work for [`crate::render::sandbox::Job::Render`].
+pub(crate) fn child_answer(input: &[u8]) -> Option<Vec<u8>> {
+    child::answer(input)
 }
 
 /// The pages of the site, with their HTML.

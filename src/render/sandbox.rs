@@ -1,0 +1,339 @@
+//! Programs of the study's run in a child process, under limits. A Typst
+//! template is a program, and so are Tera templates: either can loop for
+//! hours or ask for 40 GB, and an allocation that fails aborts the process it
+//! runs in. So the `report` binary runs such a [`Job`] in a copy of itself
+//! (`report __typeset` or `report __render`, started by [`run`]) with its
+//! address space limited (`RLIMIT_AS`, set by `sh`'s `ulimit -v` before the
+//! `exec`) and killed after a deadline; the job's input goes in on standard
+//! input and its answer comes back on standard output. Whatever happens in
+//! the child, the build ends with an error.
+//!
+//! Only a process that called [`enter`] works this way; library callers that
+//! did not (the tests of the library) run every job in-process.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What a child process does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    /// Typeset the paper with Typst (input and answer: `pdf::wire`).
+    Typeset,
+    /// Render the pages with the study's Tera templates (input and answer:
+    /// JSON, see `html::child`).
+    Render,
+}
+
+impl Job {
+    /// Every job, for [`enter`].
+    const ALL: [Job; 2] = [Job::Typeset, Job::Render];
+
+    /// The hidden first argument that makes `report` this job's child.
+    pub const fn arg(self) -> &'static str {
+        match self {
+            Job::Typeset => "__typeset",
+            Job::Render => "__render",
+        }
+    }
+
+    /// How long the job may take before the child is killed, and its
+    /// address space in MB (raster images are decoded to at most 512 MB each
+    /// by Typst itself).
+    pub const fn default_limits(self) -> (Duration, u64) {
+        match self {
+            Job::Typeset => (Duration::from_secs(60), 4096),
+            Job::Render => (Duration::from_secs(30), 2048),
+        }
+    }
+
+    /// Environment variables that override the deadline (in seconds) and
+    /// the memory limit (in MB), for unusually large studies and for tests.
+    pub const fn overrides(self) -> [&'static str; 2] {
+        match self {
+            Job::Typeset => ["REPORT_PAPER_TIMEOUT", "REPORT_PAPER_MEMORY_MB"],
+            Job::Render => ["REPORT_TEMPLATE_TIMEOUT", "REPORT_TEMPLATE_MEMORY_MB"],
+        }
+    }
+
+    /// The job as the subject of a sentence.
+    const fn doing(self) -> &'static str {
+        match self {
+            Job::Typeset => "typesetting",
+            Job::Render => "rendering the templates",
+        }
+    }
+
+    /// Why a job might run past its deadline.
+    const fn slow_hint(self) -> &'static str {
+        match self {
+            Job::Typeset => {
+                "does a loop or a recursion of the template never end? Typst stops `while` loops \
+                 after 10000 rounds, but not `for` loops over huge ranges or recursion that branches"
+            }
+            Job::Render => {
+                "do loops of the templates nest over the results (each level multiplies the work), \
+                 or does a macro call itself?"
+            }
+        }
+    }
+
+    /// Why a job might need too much memory.
+    const fn memory_hint(self) -> &'static str {
+        match self {
+            Job::Typeset => {
+                "does the template build a huge value, such as `range(5000000000)` or \
+                 `\"x\" * 50000000000`, or grow an array without end?"
+            }
+            Job::Render => {
+                "does a template double a string again and again, such as \
+                 `{% set s = s ~ s %}` repeated, or build a huge list?"
+            }
+        }
+    }
+
+    /// Run the job in this process, on the input the parent sent.
+    fn answer(self, input: &[u8]) -> Option<Vec<u8>> {
+        match self {
+            Job::Typeset => super::pdf::child_answer(input),
+            Job::Render => super::html::child_answer(input),
+        }
+    }
+}
+
+/// Why a job ended without an answer: the message and a hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What happened, lowercase.
+    pub message: String,
+    /// What to look at.
+    pub hint: String,
+}
+
+/// Most bytes of the child's standard error kept, to explain a crash.
+const STDERR_KEPT: u64 = 64 * 1024;
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Call first thing in `main`. In a child (`report __typeset`, `report
+/// __render`) it runs the job on standard input and returns the exit code to
+/// end with; anywhere else it makes every later job of this process run in a
+/// child, and returns `None`.
+pub fn enter() -> Option<ExitCode> {
+    let first = std::env::args_os().nth(1)?;
+    if let Some(job) = Job::ALL.into_iter().find(|job| first == job.arg()) {
+        return Some(child(job));
+    }
+    ENABLED.store(true, Ordering::Relaxed);
+    None
+}
+
+/// Whether jobs run in a child process (see [`enter`]).
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// The job's deadline and memory limit in MB, after its overrides.
+pub fn limits(job: Job) -> (Duration, u64) {
+    limits_from(job, |name| std::env::var(name).ok())
+}
+
+/// The limits, with the overrides read by `var`; values that are not whole
+/// positive numbers are ignored.
+fn limits_from(job: Job, var: impl Fn(&str) -> Option<String>) -> (Duration, u64) {
+    let number =
+        |name: &str| var(name).and_then(|v| v.trim().parse::<u64>().ok()).filter(|&n| n > 0);
+    let (deadline, memory) = job.default_limits();
+    let [time_name, memory_name] = job.overrides();
+    (number(time_name).map_or(deadline, Duration::from_secs), number(memory_name).unwrap_or(memory))
+}
+
+/// The child: read the input, run the job, write the answer. A watchdog
+/// ends it soon after the deadline should the parent be gone.
+fn child(job: Job) -> ExitCode {
+    let (deadline, _) = limits(job);
+    std::thread::spawn(move || {
+        std::thread::sleep(deadline.saturating_add(Duration::from_secs(5)));
+        std::process::exit(3);
+    });
+    let mut input = Vec::new();
+    if std::io::stdin().lock().read_to_end(&mut input).is_err() {
+        return ExitCode::from(2);
+    }
+    let Some(answer) = job.answer(&input) else {
+        return ExitCode::from(2);
+    };
+    drop(input);
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&answer).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+/// Run `job` on `input` in a child process under its limits: the child's answer.
+pub fn run(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
+    let (deadline, memory_mb) = limits(job);
+    let mut child = spawn(job, memory_mb).map_err(|e| Failure {
+        message: format!("could not start the process for {}: {e}", job.doing()),
+        hint: "is the `report` binary still in place?".into(),
+    })?;
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let writer = std::thread::spawn(move || {
+        // A child that ends early (it crashed) closes the pipe: that is reported below.
+        if let Some(mut stdin) = stdin {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let (sender, answer) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        if let Some(mut stdout) = stdout {
+            let _ = stdout.read_to_end(&mut out);
+        }
+        let _ = sender.send(out);
+    });
+    let errors = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        if let Some(mut stderr) = stderr {
+            let _ = (&mut stderr).take(STDERR_KEPT).read_to_end(&mut kept);
+            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        }
+        String::from_utf8_lossy(&kept).into_owned()
+    });
+    let Ok(out) = answer.recv_timeout(deadline) else {
+        return Err(timed_out(job, &mut child, deadline));
+    };
+    let status = child.wait();
+    let _ = writer.join();
+    let stderr = errors.join().unwrap_or_default();
+    match status {
+        Ok(status) if status.success() => Ok(out),
+        Ok(status) => Err(crashed(job, status, &stderr, memory_mb)),
+        Err(e) => Err(Failure {
+            message: format!("lost the process for {}: {e}", job.doing()),
+            hint: "try again".into(),
+        }),
+    }
+}
+
+/// `report __typeset` (or another job), through `sh -c 'ulimit -v …; exec …'`
+/// on Unix (std has no safe way to set a child's limits); without `sh`,
+/// unlimited.
+fn spawn(job: Job, memory_mb: u64) -> std::io::Result<Child> {
+    // `/proc/PID/exe` is this very binary even if its file was replaced since.
+    let own = std::path::PathBuf::from(format!("/proc/{}/exe", std::process::id()));
+    let exe = if own.exists() { own } else { std::env::current_exe()? };
+    let setup = |command: &mut Command| {
+        // glibc reserves 64 MB of address space per thread arena; two suffice.
+        command.env("MALLOC_ARENA_MAX", "2");
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    };
+    if cfg!(unix) {
+        let mut shell = Command::new("sh");
+        shell.arg("-c").arg("ulimit -v \"$1\" 2>/dev/null; exec \"$0\" \"$2\"");
+        shell.arg(&exe).arg(memory_mb.saturating_mul(1024).to_string()).arg(job.arg());
+        setup(&mut shell);
+        match shell.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            spawned => return spawned,
+        }
+    }
+    let mut direct = Command::new(&exe);
+    direct.arg(job.arg());
+    setup(&mut direct);
+    direct.spawn()
+}
+
+/// Kill the child that ran past the deadline, and say so.
+fn timed_out(job: Job, child: &mut Child, deadline: Duration) -> Failure {
+    let _ = child.kill();
+    let _ = child.wait();
+    let message =
+        format!("{} took longer than {} s and was stopped", job.doing(), deadline.as_secs());
+    Failure { message, hint: job.slow_hint().into() }
+}
+
+/// What a child that ended badly tells, from its exit status and standard error.
+fn crashed(job: Job, status: ExitStatus, stderr: &str, memory_mb: u64) -> Failure {
+    let doing = job.doing();
+    if stderr.contains("memory allocation of") || stderr.contains("capacity overflow") {
+        let message = format!("{doing} needed more than {memory_mb} MB of memory and was stopped");
+        return Failure { message, hint: job.memory_hint().into() };
+    }
+    if stderr.contains("has overflowed its stack") {
+        return Failure {
+            message: format!("{doing} overflowed the stack and was stopped"),
+            hint: "is something in the template nested thousands of levels deep?".into(),
+        };
+    }
+    let said = stderr.lines().find(|l| l.contains("panicked")).map(str::trim);
+    let message = match (said, signal(status)) {
+        (Some(panic), _) => format!("{doing} crashed: {panic}"),
+        (None, Some(9)) => {
+            format!("{doing} was killed (signal 9): did the machine run out of memory?")
+        }
+        (None, Some(signal)) => format!("{doing} crashed (signal {signal})"),
+        (None, None) => match stderr.lines().find(|l| !l.trim().is_empty()) {
+            Some(said) => format!("{doing} failed ({status}): {}", said.trim()),
+            None => format!("{doing} failed ({status})"),
+        },
+    };
+    let hint = "this is a bug in report or the library it runs; please report it with the template";
+    Failure { message, hint: hint.into() }
+}
+
+#[cfg(unix)]
+fn signal(status: ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(&status)
+}
+
+#[cfg(not(unix))]
+fn signal(_: ExitStatus) -> Option<i32> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_the_defaults_unless_overridden() {
+        let job = Job::Typeset;
+        let defaults = job.default_limits();
+        assert_eq!(defaults, (Duration::from_secs(60), 4096));
+        assert_eq!(limits_from(job, |_| None), defaults);
+        let set =
+            |name: &str| Some(if name == "REPORT_PAPER_TIMEOUT" { " 5 " } else { "300" }.into());
+        assert_eq!(limits_from(job, set), (Duration::from_secs(5), 300));
+        assert_eq!(limits_from(job, |_| Some("-1".into())), defaults);
+        assert_eq!(limits_from(job, |_| Some("0".into())), defaults);
+        let template = |name: &str| (name == "REPORT_TEMPLATE_TIMEOUT").then(|| "7".to_string());
+        assert_eq!(limits_from(Job::Render, template), (Duration::from_secs(7), 2048));
+        assert_eq!(limits_from(Job::Typeset, template), defaults);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_crash_is_explained_by_what_the_child_said() {
+        use std::os::unix::process::ExitStatusExt;
+        let abort = ExitStatus::from_raw(6);
+        let said = |stderr: &str| crashed(Job::Typeset, abort, stderr, 100).message;
+        assert!(said("memory allocation of 800 bytes failed\n").contains("more than 100 MB"));
+        assert!(said("thread 'main' panicked at x.rs:1:1:\ncapacity overflow").contains("100 MB"));
+        assert!(said("thread 'main' has overflowed its stack\n").contains("overflowed the stack"));
+        let panic = said("thread 'main' panicked at typst/src/a.rs:3:4:\nboom\n");
+        assert!(panic.contains("crashed") && panic.contains("a.rs:3:4"), "{panic}");
+        assert!(said("").contains("signal 6"));
+        let killed = crashed(Job::Render, ExitStatus::from_raw(9), "", 1).message;
+        assert_eq!(
+            killed,
+            "rendering the templates was killed (signal 9): did the machine run out of memory?"
+        );
+        let failed =
+            crashed(Job::Typeset, ExitStatus::from_raw(127 << 8), "sh: 1: exec: x: not found\n", 1);
+        assert!(failed.message.ends_with("status: 127): sh: 1: exec: x: not found"), "{failed:?}");
+    }
+}
