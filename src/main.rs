@@ -19,7 +19,7 @@ use report::diagnostic::{Diagnostic, Diagnostics};
 
 /// Turn benchmark results and Markdown into a web page and a PDF paper.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version = env!("REPORT_LONG_VERSION"), about)]
 struct Cli {
     /// The study folder (holding book.toml).
     #[arg(long, global = true, default_value = ".")]
