@@ -57,7 +57,7 @@ enum Answer {
 /// process under the limits of [`Job::Render`].
 pub fn render(
     templates: &[SourceFile],
-    pages: Vec<(String, Context)>,
+    pages: super::PageContexts,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
     let templates = templates
         .iter()

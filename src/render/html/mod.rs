@@ -91,6 +91,9 @@ struct Assets {
     js: String,
 }
 
+/// Pages ready to render: each page's file name and what its templates see.
+pub type PageContexts = Vec<(String, Context)>;
+
 /// Render the site: file name → content.
 pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnostics> {
     urls::check_output(inputs.book)?;
@@ -100,29 +103,41 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     let css = override_of("style.css")?.unwrap_or(STYLE).to_string();
     let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
     let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
-    let pages = page_views(inputs);
-    let nav: Vec<&PageView> = pages.iter().collect();
-    let contexts = pages.iter().map(|page| {
-        let mut context = Context::new();
-        context.insert("book", inputs.book);
-        context.insert("page", page);
-        context.insert("pages", &nav);
-        context.insert("assets", &assets);
-        context.insert("provenance", inputs.provenance);
-        (page.file.clone(), context)
-    });
-    let mut files = render_pages(inputs.templates, contexts.collect())?;
+    let mut files = render_pages(inputs.templates, page_contexts(inputs, &assets))?;
     files.insert(assets.css, css);
     files.insert(assets.js, js);
     Ok(files)
 }
 
+/// Each page's file name and what its templates see.
+fn page_contexts(inputs: &SiteInputs, assets: &Assets) -> PageContexts {
+    let pages = page_views(inputs);
+    let nav: Vec<&PageView> = pages.iter().collect();
+    let context = |page: &PageView| {
+        let mut context = Context::new();
+        context.insert("book", inputs.book);
+        context.insert("page", page);
+        context.insert("pages", &nav);
+        context.insert("assets", assets);
+        context.insert("provenance", inputs.provenance);
+        (page.file.clone(), context)
+    };
+    pages.iter().map(context).collect()
+}
+
+/// The pages of a site ready to render: what [`render_pages`] takes. The
+/// stylesheet and script keep their built-in names.
+pub fn contexts(inputs: &SiteInputs) -> PageContexts {
+    let assets = Assets { css: hashed("style", "css", STYLE), js: hashed("app", "js", SCRIPT) };
+    page_contexts(inputs, &assets)
+}
+
 /// Render each page (file name, context). The built-in templates render here;
 /// the study's own run in a child process under limits of time and memory
 /// ([`child`]) when this process runs jobs that way.
-fn render_pages(
+pub fn render_pages(
     overrides: &[SourceFile],
-    pages: Vec<(String, Context)>,
+    pages: PageContexts,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
     let own = overrides.iter().any(|f| f.path.extension().is_some_and(|e| e == "html"));
     if own && crate::render::sandbox::enabled() {
