@@ -17,6 +17,9 @@ use clap::{Parser, Subcommand};
 use report::diagnostic::render::{self, Format, Level};
 use report::diagnostic::{Diagnostic, Diagnostics};
 
+#[path = "cli/import.rs"]
+mod import_cli;
+
 /// Turn benchmark results and Markdown into a web page and a PDF paper.
 #[derive(Debug, Parser)]
 #[command(version = env!("REPORT_LONG_VERSION"), about)]
@@ -69,33 +72,10 @@ enum Command {
         against: Option<String>,
     },
     /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
+    #[command(after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n\nSee `report import lammps --help` and `report import osu --help`.")]
     Import {
-        /// `lammps` or `osu`.
-        #[arg(value_enum)]
-        tool: report::import::Tool,
-        /// Files or folders to import (folders are walked in sorted order).
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Environment of the runs (unless the pattern gives {env}).
-        #[arg(long)]
-        env: Option<String>,
-        /// Nodes of the runs (unless the pattern gives {nodes}), 1 or more.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: Option<u64>,
-        /// Processes of OSU runs (unless the pattern gives {procs}; default 2), 1 or more.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        procs: Option<u64>,
-        /// Path pattern with {env}, {nodes}, {procs} and {run}, such as
-        /// '{env}/lammps-{nodes}-{procs}-{run}.out'.
-        #[arg(long)]
-        pattern: Option<report::import::Pattern>,
-        /// Results file to append to, a plain name: results/NAME.csv
-        /// (default: lammps, or osu_latency, osu_bw, …).
-        #[arg(long)]
-        into: Option<String>,
-        /// Print the rows that would be added, and write nothing.
-        #[arg(long)]
-        dry_run: bool,
+        #[command(subcommand)]
+        importer: import_cli::Importer,
     },
     /// Write the paper as a Typst project (main.typ, content.typ, data, charts,
     /// fonts) to edit by hand or compile with `typst compile --font-path fonts main.typ`.
@@ -148,20 +128,7 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
         Command::Typst { out } => typst(cli, out, format),
         Command::Diff { files, against } => diff(cli, files, against.as_deref()),
-        Command::Import { tool, paths, env, nodes, procs, pattern, into, dry_run } => {
-            let options = report::import::ImportOptions {
-                root: cli.root.clone(),
-                tool: *tool,
-                paths: paths.clone(),
-                env: env.clone(),
-                nodes: *nodes,
-                procs: *procs,
-                pattern: pattern.clone(),
-                into: into.clone(),
-                dry_run: *dry_run,
-            };
-            import(cli, &options)
-        }
+        Command::Import { importer } => import_cli::run(cli, importer, format),
     }
 }
 
@@ -287,38 +254,6 @@ fn progress() -> indicatif::ProgressBar {
         }
     });
     bar
-}
-
-/// `report import`: rows appended (or, in a dry run, printed), refusals named.
-fn import(cli: &Cli, options: &report::import::ImportOptions) -> anyhow::Result<ExitCode> {
-    let summary = report::import::run(options)?;
-    for (file, text) in &summary.preview {
-        println!("# would append to {file}:\n{text}");
-    }
-    for (file, refusal) in &summary.refused {
-        let line = refusal.line.map(|l| format!(":{l}")).unwrap_or_default();
-        eprintln!("error: {}{line}: refused: {}", file.display(), refusal.reason);
-        if let Some(hint) = &refusal.hint {
-            eprintln!("  = help: {hint}");
-        }
-    }
-    for file in &summary.skipped {
-        if cli.verbose {
-            eprintln!("skipped {} (already imported)", file.display());
-        }
-    }
-    if !cli.quiet {
-        let verb = if options.dry_run { "would add" } else { "added" };
-        for (file, rows) in &summary.added {
-            eprintln!("{verb} {rows} rows to {file}");
-        }
-        eprintln!(
-            "{} files skipped as already imported, {} refused",
-            summary.skipped.len(),
-            summary.refused.len()
-        );
-    }
-    Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// `report serve`: serve the study, printing each rebuild and failure.

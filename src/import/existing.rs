@@ -96,42 +96,79 @@ pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
     Ok(Target { relative, path, bytes: (!blank).then_some(bytes) })
 }
 
-/// Hashes already imported and the highest run per configuration, after
-/// checking that the file is one the importer can append to: UTF-8, the
-/// importer's columns, every row as long as the header, whole run numbers.
-pub(super) fn read(
-    relative: &Path,
-    bytes: &[u8],
-    header: &[&str],
-) -> Result<(BTreeSet<String>, Runs), Diagnostics> {
+/// What a results file holds that an import needs: its columns, the hashes
+/// of the files already imported, the highest run per configuration.
+pub(super) struct Existing {
+    /// The header, as the file has it.
+    pub header: Vec<String>,
+    /// `source_sha256` of every row.
+    pub hashes: BTreeSet<String>,
+    /// The highest run per (environment, nodes, procs).
+    pub runs: Runs,
+}
+
+/// What the file `relative` holds, after checking that the importer can
+/// append to it: UTF-8, a header without repeated names, every row as long
+/// as the header, whole run numbers. Columns are matched by name, so the file
+/// may have other columns than the importer writes, in any order.
+pub(super) fn read(relative: &Path, bytes: &[u8]) -> Result<Existing, Diagnostics> {
     let text = utf8(relative, bytes)?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
-    let found: Vec<String> =
+    let header: Vec<String> =
         reader.headers().map_err(|e| broken(relative, &e))?.iter().map(str::to_string).collect();
-    if found != header {
+    if let Some(twice) = header.iter().enumerate().find(|(i, h)| header[..*i].contains(h)) {
         return Err(Diagnostic::new(
             Location::new(relative, 1, 1),
-            "this results file has other columns than the importer writes",
+            format!("column `{}` is named twice in the header", twice.1),
         )
-        .hint(format!(
-            "import into a new file with `--into NAME`; the importer writes: {}",
-            header.join(",")
-        ))
+        .hint("give each column one name (a build refuses it too); import matches columns by name")
         .into());
     }
-    let col = |name: &str| header.iter().position(|c| *c == name).unwrap_or(0);
-    let (hash, env, nodes, procs) =
-        (col("source_sha256"), col("environment"), col("nodes"), col("procs"));
+    let col = |name: &str| header.iter().position(|c| c == name);
+    let (hash, env, nodes, procs, run) =
+        (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
     let (mut hashes, mut runs) = (BTreeSet::new(), Runs::new());
     for record in reader.records() {
         let record = record.map_err(|e| broken(relative, &e))?;
-        let number = run_of(relative, text, &record, header.len(), col("run"))?;
-        let field = |i: usize| record.get(i).unwrap_or("").to_string();
-        hashes.insert(field(hash));
+        let number = run_of(relative, text, &record, header.len(), run)?;
+        let field = |i: Option<usize>| i.and_then(|i| record.get(i)).unwrap_or("").to_string();
+        if hash.is_some() {
+            hashes.insert(field(hash));
+        }
         let highest = runs.entry((field(env), field(nodes), field(procs))).or_insert(0);
         *highest = (*highest).max(number);
     }
-    Ok((hashes, runs))
+    Ok(Existing { header, hashes, runs })
+}
+
+/// `text` (a results file the importer read whole) with the columns `extra`
+/// added at the end of its header and an empty cell for each at the end of
+/// every row: the values of the rows do not change, nor their quoting.
+pub(super) fn widen(text: &str, extra: &[String]) -> String {
+    let mut starts: Vec<usize> = Vec::new();
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record).unwrap_or(false) {
+        starts.push(record.position().map_or(0, |p| p.byte() as usize));
+    }
+    let mut out = String::with_capacity(text.len() + starts.len() * extra.len() + 64);
+    for (i, start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let record = &text[*start..end];
+        let body = record.trim_end_matches(['\r', '\n']);
+        out.push_str(body);
+        if i == 0 {
+            extra.iter().for_each(|c| {
+                out.push(',');
+                out.push_str(c);
+            });
+        } else {
+            out.push_str(&",".repeat(extra.len()));
+        }
+        out.push_str(if record.len() > body.len() { &record[body.len()..] } else { "\n" });
+    }
+    out
 }
 
 /// `bytes` as text, or where the first byte that is not UTF-8 is.
@@ -155,13 +192,14 @@ fn run_of(
     text: &str,
     record: &csv::StringRecord,
     width: usize,
-    run: usize,
+    run: Option<usize>,
 ) -> Result<u64, Diagnostic> {
     let line = record.position().map_or(0, csv::Position::line) as usize;
     if record.len() != width {
         return Err(Diagnostic::new(Location::new(relative, line, 1), format!("this row has {} fields; the header has {width}", record.len()))
             .hint("fix or remove the row (a build refuses it too), then import again: an import appends only to a file it can read whole"));
     }
+    let Some(run) = run else { return Ok(0) };
     let found = record.get(run).unwrap_or("");
     found.parse::<u64>().map_err(|_| {
         // A record's ranges leave out the commas before the field.

@@ -30,12 +30,14 @@ pub struct Labels {
 impl std::str::FromStr for Pattern {
     type Err = String;
 
-    /// Compile a pattern; placeholders are `{env}`, `{nodes}`, `{procs}` and `{run}`.
+    /// Compile a pattern; placeholders are `{env}`, `{nodes}`, `{procs}` and
+    /// `{run}`, and `*` (any text within one path part) and `**` (any path
+    /// parts) match what carries no label.
     fn from_str(text: &str) -> Result<Self, String> {
         let mut regex = String::from("(?:^|/)");
         let mut rest = text;
         while let Some(open) = rest.find('{') {
-            regex.push_str(&regex::escape(&rest[..open]));
+            regex.push_str(&wildcards(&rest[..open]));
             let close = rest[open..]
                 .find('}')
                 .ok_or_else(|| format!("unclosed `{{` in pattern `{text}`"))?
@@ -48,13 +50,39 @@ impl std::str::FromStr for Pattern {
             });
             rest = &rest[close + 1..];
         }
-        regex.push_str(&regex::escape(rest));
+        regex.push_str(&wildcards(rest));
         regex.push('$');
         Ok(Pattern {
             text: text.to_string(),
             regex: Regex::new(&regex).map_err(|e| e.to_string())?,
         })
     }
+}
+
+/// The literal text of a pattern as a regular expression, with glob
+/// wildcards: `**/` any folders (none included), `**` anything, `*` anything
+/// but `/`, `?` one character but `/`. (A glob crate cannot be used here: the
+/// placeholders between the wildcards must capture, which only a regular
+/// expression does, so the pattern is one.)
+fn wildcards(literal: &str) -> String {
+    let mut out = String::new();
+    let mut rest = literal;
+    while let Some(c) = rest.chars().next() {
+        let (piece, len) = if rest.starts_with("**/") {
+            ("(?:.*/)?".to_string(), 3)
+        } else if rest.starts_with("**") {
+            (".*".to_string(), 2)
+        } else if c == '*' {
+            ("[^/]*".to_string(), 1)
+        } else if c == '?' {
+            ("[^/]".to_string(), 1)
+        } else {
+            (regex::escape(&rest[..c.len_utf8()]), c.len_utf8())
+        };
+        out.push_str(&piece);
+        rest = &rest[len..];
+    }
+    out
 }
 
 impl Pattern {
@@ -141,5 +169,33 @@ mod tests {
         let huge = p.labels(Path::new("x/lammps-2-99999999999999999999-1.out")).unwrap_err();
         assert!(huge.reason.contains("too large"), "{}", huge.reason);
         assert!("{env}/{oops}.out".parse::<Pattern>().is_err());
+    }
+
+    #[test]
+    fn wildcards_match_what_carries_no_label() {
+        let p: Pattern = "{env}/*-{nodes}-{procs}-{run}.out".parse().unwrap();
+        let labels = p.labels(Path::new("logs/usernetes/osu-latency-32-64-7.out")).unwrap();
+        assert_eq!(
+            (labels.env.as_deref(), labels.nodes, labels.procs, labels.run),
+            (Some("usernetes"), Some(32), Some(64), Some(7))
+        );
+        // `*` stays within one path part; `**` crosses them, or matches none.
+        assert!(
+            p.labels(Path::new("usernetes/a/b-1-2-3.out"))
+                .is_ok_and(|l| l.env.as_deref() == Some("a"))
+        );
+        let deep: Pattern = "{env}/**/run-{run}.log".parse().unwrap();
+        for (path, env) in
+            [("bare-metal/2024/02/run-3.log", "bare-metal"), ("k8s/run-4.log", "k8s")]
+        {
+            assert_eq!(deep.labels(Path::new(path)).unwrap().env.as_deref(), Some(env), "{path}");
+        }
+        let one: Pattern = "{env}/run-?.log".parse().unwrap();
+        assert!(one.labels(Path::new("a/run-1.log")).is_ok());
+        assert!(one.labels(Path::new("a/run-12.log")).is_err());
+        // Regex syntax in a pattern is literal text.
+        let dots: Pattern = "{env}/a.b+(c)".parse().unwrap();
+        assert!(dots.labels(Path::new("x/a.b+(c)")).is_ok());
+        assert!(dots.labels(Path::new("x/aXbb(c)")).is_err());
     }
 }

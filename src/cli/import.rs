@@ -1,0 +1,203 @@
+//! `report import`: one subcommand per importer, each with its own help and
+//! examples, and the printing of what an import did, one diagnostic per
+//! cause (a folder of a thousand refused files gives one error, with the
+//! count and a few of them).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use report::diagnostic::render::{Format, Level};
+use report::diagnostic::{Diagnostic, Location};
+use report::import::{ImportOptions, Pattern, Summary, Tool};
+
+use super::Cli;
+
+/// Examples of `report import lammps`.
+const LAMMPS_EXAMPLES: &str = "Examples:
+  # 160 logs whose paths give the environment, nodes, ranks and run:
+  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/
+  # Any file name under any folder of each environment (* one path part, ** any):
+  report import lammps --pattern '{env}/**/*.out' logs/
+  # A Metrics Operator capture (JSON) of five runs: five rows:
+  report import lammps --env kubernetes --nodes 16 crd-lammps.json
+  # See the rows without writing them:
+  report import lammps --env bare-metal --dry-run run-7.out
+
+One row per `Loop time` line, in plain logs, concatenated logs, job output (Slurm, Flux, LSF, ReFrame, kubectl logs) or JSON and YAML documents whose strings hold the log. Ranks come from the log, nodes from --nodes, the pattern, or the launcher line (srun -N, flux run -N, jsrun -r).";
+
+/// Examples of `report import osu`.
+const OSU_EXAMPLES: &str = "Examples:
+  # Output of one environment between two nodes:
+  report import osu --env kubernetes --nodes 2 osu-output/
+  # Job output of many benchmarks and runs, ranks and nodes from each `jsrun -n 4 -r 1` line:
+  report import osu --env lassen lassen_osu_4_nodes.out
+  # Files named osu_latency-3.out or osu-latency-32-3.out, in a folder per environment:
+  report import osu --nodes 2 --pattern '{env}/*-{run}.out' osu/
+
+Every benchmark of the suite goes to its own file, results/osu_BENCHMARK.csv (osu_latency, osu_bw, osu_mbw_mr, osu_barrier, ...), with a `benchmark` column and every column its table prints. Ranks come from --procs, the pattern, or the launcher line (mpirun -np, mpiexec -n, srun -n, flux run -n, jsrun -n), else 2.";
+
+/// Which importer, with its arguments.
+#[derive(Debug, clap::Subcommand)]
+pub enum Importer {
+    /// Turn LAMMPS logs into rows of results/lammps.csv, one per run.
+    #[command(after_help = LAMMPS_EXAMPLES)]
+    Lammps(Args),
+    /// Turn OSU micro-benchmark output into rows of results/osu_BENCHMARK.csv,
+    /// one per run and message size.
+    #[command(after_help = OSU_EXAMPLES)]
+    Osu(Args),
+}
+
+/// The arguments every importer takes.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or folders to import (folders are walked in sorted order).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Environment of the runs (unless the pattern gives {env}).
+    #[arg(long)]
+    env: Option<String>,
+    /// Nodes of the runs (unless the pattern gives {nodes}; else the launcher line's), 1 or more.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Processes of the runs (unless the pattern gives {procs}; else the launcher line's;
+    /// LAMMPS: the log's, OSU: 2), 1 or more.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    procs: Option<u64>,
+    /// Path pattern with {env}, {nodes}, {procs} and {run}, `*` for any text
+    /// within one path part and `**` for any parts, such as
+    /// '{env}/lammps-{nodes}-{procs}-{run}.out'.
+    #[arg(long)]
+    pattern: Option<Pattern>,
+    /// Results file to append to, a plain name: results/NAME.csv
+    /// (default: lammps, or the OSU benchmark such as osu_latency).
+    #[arg(long)]
+    into: Option<String>,
+    /// Print the rows that would be added, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+impl Importer {
+    /// The options of this import into the study at `root`.
+    fn options(&self, root: &Path) -> ImportOptions {
+        let (tool, args) = match self {
+            Importer::Lammps(args) => (Tool::Lammps, args),
+            Importer::Osu(args) => (Tool::Osu, args),
+        };
+        ImportOptions {
+            root: root.to_path_buf(),
+            tool,
+            paths: args.paths.clone(),
+            env: args.env.clone(),
+            nodes: args.nodes,
+            procs: args.procs,
+            pattern: args.pattern.clone(),
+            into: args.into.clone(),
+            dry_run: args.dry_run,
+        }
+    }
+}
+
+/// `report import`: rows appended (or, in a dry run, printed), refusals
+/// and warnings printed one per cause.
+pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<ExitCode> {
+    let options = importer.options(&cli.root);
+    let summary = report::import::run(&options)?;
+    for (file, text) in &summary.preview {
+        println!("# would append to {file}:\n{text}");
+    }
+    let refusals = by_cause(
+        summary.refused.iter().map(|(f, r)| (f, r.line, &r.reason, r.hint.as_ref())),
+        "files refused",
+    );
+    super::print_diagnostics(
+        &refusals.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
+        format,
+        &cli.root,
+    );
+    if !cli.quiet {
+        let notes = by_cause(
+            summary.notes.iter().map(|(f, n)| (f, Some(n.at), &n.message, None)),
+            "places",
+        );
+        let warnings: Vec<Diagnostic> = summary.warnings.iter().cloned().chain(notes).collect();
+        super::print_warnings(&warnings, format, &cli.root);
+    }
+    if cli.verbose {
+        for file in &summary.skipped {
+            eprintln!("skipped {} (already imported)", file.display());
+        }
+    }
+    if !cli.quiet && format != Format::Json {
+        eprint!("{}", tally(&summary, options.dry_run));
+    }
+    Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `n` and the noun, singular or plural.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The closing lines: rows added per file, files skipped and refused.
+fn tally(summary: &Summary, dry_run: bool) -> String {
+    let verb = if dry_run { "would add" } else { "added" };
+    let mut out = String::new();
+    for (file, rows) in &summary.added {
+        out.push_str(&format!("{verb} {} to {file}\n", count(*rows, "row", "rows")));
+    }
+    let skipped = summary.skipped.len();
+    out.push_str(&format!(
+        "{} skipped as already imported, {} refused\n",
+        count(skipped, "file", "files"),
+        summary.refused.len()
+    ));
+    out
+}
+
+/// Places sharing a message (and hint) as one diagnostic: at its first
+/// place, with the count and the first few places when there are several.
+fn by_cause<'a>(
+    items: impl Iterator<Item = (&'a PathBuf, Option<usize>, &'a String, Option<&'a String>)>,
+    what: &str,
+) -> Vec<Diagnostic> {
+    let mut causes: BTreeMap<(&String, Option<&String>), Vec<(&PathBuf, Option<usize>)>> =
+        BTreeMap::new();
+    for (file, line, message, hint) in items {
+        causes.entry((message, hint)).or_default().push((file, line));
+    }
+    causes
+        .into_iter()
+        .map(|((message, hint), places)| {
+            let at = |(file, line): (&PathBuf, Option<usize>)| match line {
+                Some(line) => Location::new(file, line, 1),
+                None => Location::file(file),
+            };
+            let message =
+                if places.len() == 1 { message.clone() } else { several(message, &places, what) };
+            let diagnostic = Diagnostic::new(at(places[0]), message);
+            match hint {
+                Some(hint) => diagnostic.hint(hint.clone()),
+                None => diagnostic,
+            }
+        })
+        .collect()
+}
+
+/// `message` for `places.len()` places: the count and the first three.
+fn several(message: &str, places: &[(&PathBuf, Option<usize>)], what: &str) -> String {
+    const SHOWN: usize = 3;
+    let shown: Vec<String> = places
+        .iter()
+        .take(SHOWN)
+        .map(|(file, line)| match line {
+            Some(line) => format!("{}:{line}", file.display()),
+            None => file.display().to_string(),
+        })
+        .collect();
+    let more = places.len().saturating_sub(SHOWN);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!("{message} ({} {what}: {}{more})", places.len(), shown.join(", "))
+}
