@@ -286,13 +286,14 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
 fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
     match err.downcast_ref::<Diagnostics>() {
         Some(diagnostics) => {
+            let diagnostics = diagnostics.clone().grouped();
             print_diagnostics(
                 &diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
                 format,
                 root,
             );
-            if diagnostics.0.len() > 1 && format != Format::Json {
-                eprintln!("error: {} errors; nothing was written", diagnostics.0.len());
+            if diagnostics.total() > 1 && format != Format::Json {
+                eprintln!("error: {}; nothing was written", diagnostics.summary());
             }
         }
         None if format == Format::Json => {
@@ -302,10 +303,11 @@ fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
     }
 }
 
-/// Print `warnings` as warnings.
+/// Print `warnings` as warnings, one per cause.
 fn print_warnings(warnings: &[Diagnostic], format: Format, root: &Path) {
+    let warnings = Diagnostics(warnings.to_vec()).grouped();
     print_diagnostics(
-        &warnings.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
+        &warnings.0.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
         format,
         root,
     );

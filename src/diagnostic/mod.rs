@@ -1,6 +1,11 @@
 //! User-facing diagnostics: located, rustc-style error messages with hints.
 
+pub mod group;
 pub mod render;
+mod tally;
+
+pub use group::{Cause, Repeats};
+pub use tally::Tally;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -66,12 +71,17 @@ pub struct Diagnostic {
     pub message: String,
     /// How to fix it, when we can tell.
     pub hint: Option<String>,
+    /// What groups it with others when its message names a value (see [`group`]).
+    pub cause: Option<Box<Cause>>,
+    /// How many problems it stands for, where the others are and their
+    /// values; `None` for a single problem ([`Diagnostic::repeats`]).
+    pub repeats: Option<Box<Repeats>>,
 }
 
 impl Diagnostic {
     /// A diagnostic at `location` with `message` and no hint yet.
     pub fn new(location: Location, message: impl Into<String>) -> Self {
-        Self { location, message: message.into(), hint: None }
+        Self { location, message: message.into(), hint: None, cause: None, repeats: None }
     }
 
     /// Attach a hint on how to fix the problem.
@@ -83,8 +93,12 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, shown(&self.message))?;
-        if let Some(hint) = &self.hint {
+        let message = self.shown_message();
+        write!(f, "{}: {}{}", self.location, shown(&message), self.count_suffix())?;
+        if let Some(note) = self.also_note() {
+            write!(f, "\n  = note: {note}")?;
+        }
+        if let Some(hint) = self.shown_hint() {
             write!(f, "\n  = help: {}", shown(hint))?;
         }
         Ok(())
@@ -141,14 +155,10 @@ impl Diagnostics {
         self.0.is_empty()
     }
 
-    /// `Ok(value)` when nothing was reported, else every diagnostic, sorted by location.
-    pub fn into_result<T>(mut self, value: T) -> Result<T, Diagnostics> {
-        if self.0.is_empty() {
-            Ok(value)
-        } else {
-            self.0.sort();
-            Err(self)
-        }
+    /// `Ok(value)` when nothing was reported, else every diagnostic, one per
+    /// cause ([`Diagnostics::grouped`]), sorted by location.
+    pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
+        if self.0.is_empty() { Ok(value) } else { Err(self.grouped()) }
     }
 }
 
@@ -166,8 +176,8 @@ impl fmt::Display for Diagnostics {
             }
             write!(f, "{diagnostic}")?;
         }
-        if self.0.len() > 1 {
-            write!(f, "\n{} errors", self.0.len())?;
+        if self.total() > 1 {
+            write!(f, "\n{}", self.summary())?;
         }
         Ok(())
     }

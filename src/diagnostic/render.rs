@@ -2,7 +2,6 @@
 //! column, the source line with a caret under the offending span, the message
 //! and a `help:` line. Also a one-line short form and JSON for CI annotations.
 
-use std::borrow::Cow;
 use std::path::Path;
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
@@ -19,7 +18,7 @@ pub enum Format {
     /// rustc-like, with the source line and a caret.
     #[default]
     Human,
-    /// One line each: `path:line:col: message`.
+    /// One line each: `error: path:line:col: message (N places) = help: hint`.
     Short,
     /// A JSON array, for CI annotations.
     Json,
@@ -35,14 +34,63 @@ pub enum Level {
     Warning,
 }
 
+/// One diagnostic in `--message-format json`: where (its first place), what,
+/// how to fix it, and for a cause at several places their count, the first
+/// places and the distinct values.
 #[derive(Serialize)]
-struct JsonDiagnostic<'a> {
+struct JsonDiagnostic {
     level: Level,
     path: String,
     line: usize,
     column: usize,
-    message: Cow<'a, str>,
-    hint: Option<Cow<'a, str>>,
+    message: String,
+    hint: Option<String>,
+    /// Problems of this cause (1 for a single one).
+    count: usize,
+    /// The first places, at most [`MAX_LOCATIONS`](super::group::MAX_LOCATIONS), the first
+    /// being `path`, `line`, `column`.
+    locations: Vec<JsonLocation>,
+    /// The distinct values the problems name (an environment, a cell), sorted,
+    /// at most [`MAX_VALUES`](super::group::MAX_VALUES); empty when they name none.
+    values: Vec<String>,
+}
+
+/// A place in a file, as in [`JsonDiagnostic`].
+#[derive(Serialize)]
+struct JsonLocation {
+    path: String,
+    line: usize,
+    column: usize,
+}
+
+impl JsonLocation {
+    fn of(location: &super::Location) -> Self {
+        JsonLocation {
+            path: location.path.display().to_string(),
+            line: location.line,
+            column: location.column,
+        }
+    }
+}
+
+impl JsonDiagnostic {
+    fn of(level: Level, d: &Diagnostic) -> Self {
+        let cut = |text: &str| super::excerpt(text, super::MAX_MESSAGE_CHARS).into_owned();
+        JsonDiagnostic {
+            level,
+            path: d.location.path.display().to_string(),
+            line: d.location.line,
+            column: d.location.column,
+            message: cut(&d.shown_message()),
+            hint: d.shown_hint().map(cut),
+            count: d.count(),
+            locations: std::iter::once(&d.location)
+                .chain(&d.repeats().also)
+                .map(JsonLocation::of)
+                .collect(),
+            values: d.repeats().values.iter().map(|v| cut(v)).collect(),
+        }
+    }
 }
 
 /// Render `diagnostics` in `format`. `read` returns a file's text for the
@@ -57,22 +105,11 @@ pub fn render(
 ) -> String {
     match format {
         Format::Json => {
-            let items: Vec<JsonDiagnostic> = diagnostics
-                .iter()
-                .map(|(level, d)| JsonDiagnostic {
-                    level: *level,
-                    path: d.location.path.display().to_string(),
-                    line: d.location.line,
-                    column: d.location.column,
-                    message: super::excerpt(&d.message, super::MAX_MESSAGE_CHARS),
-                    hint: d.hint.as_deref().map(|h| super::excerpt(h, super::MAX_MESSAGE_CHARS)),
-                })
-                .collect();
+            let items: Vec<JsonDiagnostic> =
+                diagnostics.iter().map(|(level, d)| JsonDiagnostic::of(*level, d)).collect();
             serde_json::to_string_pretty(&items).unwrap_or_default() + "\n"
         }
-        Format::Short => {
-            diagnostics.iter().map(|(level, d)| format!("{}: {d}\n", label(*level))).collect()
-        }
+        Format::Short => diagnostics.iter().map(|(level, d)| short(*level, d)).collect(),
         Format::Human => {
             let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
             // Diagnostics come sorted by location: each file is read once for its run.
@@ -98,11 +135,31 @@ fn label(level: Level) -> &'static str {
     }
 }
 
+/// One diagnostic on one line: `error: path:line:col: message (400 rows) = help: hint`,
+/// line breaks in the message or hint made spaces.
+fn short(level: Level, d: &Diagnostic) -> String {
+    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let message = one_line(&super::shown(&d.shown_message()));
+    let hint = d.shown_hint().map(|h| format!(" = help: {}", one_line(&super::shown(h))));
+    format!(
+        "{}: {}: {message}{}{}\n",
+        label(level),
+        d.location,
+        d.count_suffix(),
+        hint.unwrap_or_default()
+    )
+}
+
 /// One diagnostic, rustc style, with the window of its line in `text`.
 fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, text: Option<&str>) {
     let severity = if level == Level::Error { Severity::Error } else { Severity::Warning };
-    let message = super::shown(&d.message).into_owned();
-    let notes: Vec<String> = d.hint.iter().map(|h| format!("help: {}", super::shown(h))).collect();
+    let message = super::shown(&d.shown_message()).into_owned() + &d.count_suffix();
+    let notes: Vec<String> = d
+        .also_note()
+        .map(|n| format!("note: {}", super::shown(&n)))
+        .into_iter()
+        .chain(d.shown_hint().map(|h| format!("help: {}", super::shown(h))))
+        .collect();
     let report = Report::new(severity).with_message(&message).with_notes(notes.clone());
     let config = Config { chars: Chars::ascii(), ..Config::default() };
     if let Some(text) = text {

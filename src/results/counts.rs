@@ -2,10 +2,11 @@
 //! nodes-column`) and the process-count column of a scaling analysis
 //! (`scaling.by`) hold whole numbers of 1 or more.
 
-use super::validate::{MAX_SHOWN, first_rows};
+use super::validate::{MAX_SHOWN, count, first_rows, locations};
 use super::{Table, Values};
 use crate::config::{Config, Dataset};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt};
+use crate::diagnostic::group::MAX_LOCATIONS;
+use crate::diagnostic::{Cause, Diagnostic, Diagnostics, MAX_QUOTED_CHARS, excerpt};
 use crate::project::SourceFile;
 
 /// The largest count accepted, 2^53: every whole number up to it is exact in
@@ -28,8 +29,8 @@ struct Counted<'a> {
 }
 
 /// Report every cell of a count column of `table` that is not a whole number
-/// from 1 to [`MAX_COUNT`] (the first [`MAX_SHOWN`] of each column, at their
-/// line and column, and how many more).
+/// from 1 to [`MAX_COUNT`]: one diagnostic per column, at its first bad
+/// cell, counting them all.
 pub(super) fn check(
     table: &Table,
     dataset: &Dataset,
@@ -66,7 +67,9 @@ fn is_count(value: f64) -> bool {
     (1.0..=MAX_COUNT).contains(&value) && value.fract() == 0.0
 }
 
-/// The errors of column `index` of `table`, counted as `counted` says.
+/// The errors of column `index` of `table`, counted as `counted` says: one
+/// diagnostic for the column, at its first bad cell, counting them all and
+/// naming the values of the first [`MAX_SHOWN`].
 fn check_column(
     table: &Table,
     index: usize,
@@ -79,9 +82,7 @@ fn check_column(
     let (rows, total) = match values {
         Values::Number(v) => {
             let bad = |x: f64| !(is_count(x) || x.is_nan() && empty_ok);
-            let rows = first_rows(v, bad);
-            let total = if rows.len() < MAX_SHOWN { rows.len() } else { count(v, bad) };
-            (rows, total)
+            (first_rows(v, MAX_SHOWN, bad), count(v, bad))
         }
         Values::Text(t) => {
             let bad: Vec<bool> = t
@@ -90,43 +91,39 @@ fn check_column(
                 .map(|w| !(w.trim().parse().is_ok_and(is_count) || w.is_empty() && empty_ok))
                 .collect();
             let bad = |code: u32| bad[code as usize];
-            let rows = first_rows(&t.codes, bad);
-            let total = if rows.len() < MAX_SHOWN { rows.len() } else { count(&t.codes, bad) };
-            (rows, total)
+            (first_rows(&t.codes, MAX_SHOWN, bad), count(&t.codes, bad))
         }
     };
-    let wanted: Vec<(u64, usize)> =
-        rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
-    for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
-        let text = values.text_at(row);
-        let found = match text.trim() {
-            "" | "NaN" => "an empty cell".to_string(),
-            text => format!("`{}`", excerpt(text, MAX_QUOTED_CHARS)),
-        };
-        errors.push(
-            Diagnostic::new(
-                Location::new(&file.path, line as usize, column),
-                format!(
-                    "column `{}`: expected a {} count, a whole number of 1 or more, found {found}",
-                    counted.name, counted.what
-                ),
-            )
-            .hint(format!(
-                "`{}` is {}: each run uses a whole number of {}, at least one; \
-                 fix the value or remove the row of a failed run",
-                counted.name, counted.role, counted.plural
-            )),
-        );
-    }
-    if total > rows.len() {
-        errors.push(Diagnostic::new(
-            Location::file(&file.path),
-            format!("{} more bad {} counts not shown", total - rows.len(), counted.what),
-        ));
-    }
+    let Some(&first) = rows.first() else { return };
+    let places = locations(table, file, &rows[..rows.len().min(MAX_LOCATIONS)], index);
+    let found = |row: usize| match values.text_at(row).trim() {
+        "" | "NaN" => "an empty cell".to_string(),
+        text => format!("`{}`", excerpt(text, MAX_QUOTED_CHARS)),
+    };
+    let expected = format!(
+        "column `{}`: expected a {} count, a whole number of 1 or more, found",
+        counted.name, counted.what
+    );
+    let cause = Cause::new(
+        format!("{}\0{expected}", file.path.display()),
+        format!("{expected} {{values}}"),
+    )
+    .rows();
+    let mut error = Diagnostic::new(places[0].clone(), format!("{expected} {}", found(first)))
+        .hint(format!(
+            "`{}` is {}: each run uses a whole number of {}, at least one; \
+             fix the value or remove the row of a failed run",
+            counted.name, counted.role, counted.plural
+        ))
+        .cause(cause, value(values, first))
+        .repeated(total, places[1..].iter().cloned(), rows.iter().map(|&row| value(values, row)));
+    error.repeats_mut().more_values |= total > rows.len();
+    errors.push(error);
 }
 
-/// How many values of `values` pass `bad`, when more than [`MAX_SHOWN`] might.
-fn count<T: bytemuck::Pod>(values: &super::Chunks<T>, bad: impl Fn(T) -> bool) -> usize {
-    (0..values.chunk_count()).map(|i| values.chunk(i).iter().filter(|v| bad(**v)).count()).sum()
+/// The value at `row`, as the list of values names it (an empty cell as ``).
+fn value(values: &Values, row: usize) -> String {
+    let text = values.text_at(row);
+    let text = text.trim();
+    excerpt(if text == "NaN" { "" } else { text }, MAX_QUOTED_CHARS).into_owned()
 }

@@ -120,15 +120,15 @@ fn too_many_columns(file: &SourceFile, bytes: &[u8], count: usize) -> Diagnostic
         .into()
 }
 
-/// The table of the rows read, or every problem found in them: a header
-/// without rows is one, and errors past [`MAX_ERRORS`](super::split::MAX_ERRORS) are counted in one more.
+/// The table of the rows read, or every problem found in them, one
+/// diagnostic per cause: a header without rows is one.
 fn finish(
     file: &SourceFile,
     names: &[String],
     filled: Filled,
     rows: Rows,
 ) -> Result<Table, Diagnostics> {
-    let Rows { mut errors, dropped, .. } = rows;
+    let Rows { errors, .. } = rows;
     if filled.len() == 0 && errors.is_empty() {
         return Err(Diagnostic::new(
             Location::new(&file.path, 1, 1),
@@ -138,13 +138,12 @@ fn finish(
         .into());
     }
     let (columns, lines) = filled.finish(names);
-    if dropped > 0 {
-        errors.push(Diagnostic::new(
-            Location::file(&file.path),
-            format!("{dropped} more errors in this file not shown"),
-        ));
-    }
-    errors.into_result(Table { name: file.stem(), path: file.path.clone(), columns, lines })
+    errors.into_diagnostics().into_result(Table {
+        name: file.stem(),
+        path: file.path.clone(),
+        columns,
+        lines,
+    })
 }
 
 /// Header names, checked for emptiness, duplicates and encoding.

@@ -155,8 +155,7 @@ impl<'a> Reading<'a> {
         if read.is_none() || !filled.take(rows, false) {
             return Flow::Again;
         }
-        std::mem::take(&mut rows.errors).0.into_iter().for_each(|error| all.report(error));
-        all.dropped += rows.dropped;
+        all.errors.append(&mut rows.errors);
         Flow::Go
     }
 }

@@ -6,11 +6,8 @@ use csv::{ByteRecord, ReaderBuilder};
 use super::cells::Builder;
 use super::position::{field_column, position};
 use crate::config::ColumnType;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt};
+use crate::diagnostic::{Cause, Diagnostic, Location, MAX_QUOTED_CHARS, Tally, excerpt};
 use crate::project::SourceFile;
-
-/// Most problems reported per file; the rest are counted.
-pub(super) const MAX_ERRORS: usize = 50;
 
 /// Blocks smaller than this are parsed in one span: threads would cost more than they save.
 const MIN_SPAN_BYTES: usize = 1 << 20;
@@ -72,8 +69,8 @@ pub(super) struct Rows {
     pub builders: Vec<Builder>,
     /// The line each row starts on.
     pub lines: Vec<u32>,
-    pub errors: Diagnostics,
-    pub dropped: usize,
+    /// The problems found, grouped by cause.
+    pub errors: Tally,
     /// The CSV reader stopped on an error before the span's end.
     pub malformed: bool,
 }
@@ -84,8 +81,7 @@ impl Rows {
         Rows {
             builders: types.iter().map(|t| Builder::new(*t, capacity)).collect(),
             lines: Vec::with_capacity(capacity),
-            errors: Diagnostics::default(),
-            dropped: 0,
+            errors: Tally::default(),
             malformed: false,
         }
     }
@@ -102,8 +98,7 @@ impl Rows {
         }
         self.lines.extend_from_slice(&next.lines);
         next.lines.clear();
-        std::mem::take(&mut next.errors).0.into_iter().for_each(|error| self.report(error));
-        self.dropped += std::mem::take(&mut next.dropped);
+        self.errors.append(&mut next.errors);
         Some(())
     }
 
@@ -111,12 +106,12 @@ impl Rows {
     pub(super) fn reset(&mut self, types: &[Option<ColumnType>]) {
         self.builders.iter_mut().zip(types).for_each(|(b, t)| b.reset(*t));
         self.lines.clear();
-        (self.errors, self.dropped, self.malformed) = (Diagnostics::default(), 0, false);
+        (self.errors, self.malformed) = (Tally::default(), false);
     }
 
-    /// Keep `problem` if fewer than [`MAX_ERRORS`] are kept, else count it.
+    /// Count `problem` with the others of its cause.
     pub(super) fn report(&mut self, problem: Diagnostic) {
-        if self.errors.0.len() < MAX_ERRORS { self.errors.push(problem) } else { self.dropped += 1 }
+        self.errors.push(problem);
     }
 }
 
@@ -196,11 +191,18 @@ fn wrong_field_count(
 ) -> Diagnostic {
     let expected = context.names.len();
     let column = field_column(context.bytes, offset, record.len().min(expected));
+    let path = context.file.path.display();
+    let cause = Cause::new(
+        format!("{path}\0field count"),
+        format!("rows have {{values}} fields but the header has {expected}"),
+    )
+    .rows();
     Diagnostic::new(
         context.located(line, column),
         format!("row has {} fields but the header has {expected}", record.len()),
     )
     .hint("every row needs one value per header column; quote values that contain commas")
+    .cause(cause, record.len().to_string())
 }
 
 /// Add each field of `record` (starting on `line`) to its column of `rows`;
@@ -213,17 +215,29 @@ fn push_fields(context: &Context, record: &ByteRecord, line: u64, rows: &mut Row
         }
         let problem = match std::str::from_utf8(field) {
             Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
-                let found = excerpt(text.trim(), MAX_QUOTED_CHARS);
-                (format!("column `{}`: {message}, found `{found}`", context.names[i]), hint)
+                let found = excerpt(text.trim(), MAX_QUOTED_CHARS).into_owned();
+                let name = &context.names[i];
+                let path = context.file.path.display();
+                let cause = Cause::new(
+                    format!("{path}\0column {name}\0{message}\0{hint}"),
+                    format!("column `{name}`: {message}, found {{values}}"),
+                )
+                .rows();
+                (format!("column `{name}`: {message}, found `{found}`"), hint, Some((cause, found)))
             }),
             Err(_) => {
                 builder.push("").ok();
-                Some(("value is not valid UTF-8".to_string(), "save the file as UTF-8".to_string()))
+                let message = "value is not valid UTF-8".to_string();
+                Some((message, "save the file as UTF-8".to_string(), None))
             }
         };
-        if let Some((message, hint)) = problem {
+        if let Some((message, hint, cause)) = problem {
             let (l, c) = context.position(line, i);
-            rows.report(Diagnostic::new(context.located(l, c), message).hint(hint));
+            let problem = Diagnostic::new(context.located(l, c), message).hint(hint);
+            rows.report(match cause {
+                Some((cause, found)) => problem.cause(cause, found),
+                None => problem,
+            });
         }
     }
 }

@@ -4,10 +4,13 @@ use rayon::prelude::*;
 
 use super::{CHUNK_ROWS, Chunks, Column, Table, Values};
 use crate::config::{Config, Dataset};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
+use crate::diagnostic::group::MAX_LOCATIONS;
+use crate::diagnostic::{
+    Cause, Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, list, suggest,
+};
 use crate::project::SourceFile;
 
-/// Most duplicate runs, unknown environments or bad counts reported per file.
+/// Most duplicate runs or bad counts whose values are named per file (all are counted).
 pub(super) const MAX_SHOWN: usize = 50;
 
 /// Check a parsed table against the study: every environment is declared in
@@ -26,51 +29,82 @@ pub(super) fn validate(
     errors
 }
 
-/// Rows whose environment book.toml does not declare.
+/// Rows whose environment book.toml does not declare: one diagnostic for
+/// them all, at the first, naming every unknown environment and the declared ones.
 fn environments(table: &Table, config: &Config, file: &SourceFile, errors: &mut Diagnostics) {
     let env_column = &config.study.environment_column;
     let Some(Values::Text(envs)) = table.column(env_column).map(|c| &c.values) else { return };
-    let known = config.environments.keys().map(String::as_str);
+    let unknown: Vec<bool> =
+        envs.words.iter().map(|w| !config.environments.contains_key(w)).collect();
+    let bad = |code: u32| unknown[code as usize];
+    let rows = first_rows(&envs.codes, MAX_LOCATIONS, bad);
+    let Some(&first) = rows.first() else { return };
     let index = table.columns.iter().position(|c| &c.name == env_column).unwrap_or(0);
-    let unknown: Vec<u32> = (0..envs.words.len() as u32)
-        .filter(|&c| !config.environments.contains_key(&envs.words[c as usize]))
-        .collect();
-    let rows = first_rows(&envs.codes, |code| unknown.contains(&code));
-    // The file is read again for the columns: this is the error path.
-    let wanted: Vec<(u64, usize)> =
-        rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
-    for (&row, (line, column)) in rows.iter().zip(super::read::locate(file, &wanted)) {
-        let env = envs.get(row);
-        let shown = excerpt(env, MAX_QUOTED_CHARS);
-        errors.push(
-            Diagnostic::new(
-                Location::new(&file.path, line as usize, column),
-                format!("unknown environment `{shown}`"),
-            )
+    let places = locations(table, file, &rows, index);
+    let known = config.environments.keys().map(String::as_str);
+    let env = envs.get(first);
+    let shown = excerpt(env, MAX_QUOTED_CHARS);
+    let cause = Cause::new("unknown environment", "unknown environments {values}")
+        .rows()
+        .many_hint(format!(
+            "add an `[environments.NAME]` section to book.toml for each, or fix the names; \
+             declared: {}",
+            list(known.clone())
+        ));
+    let values = envs.words.iter().zip(&unknown).filter(|(_, u)| **u);
+    errors.push(
+        Diagnostic::new(places[0].clone(), format!("unknown environment `{shown}`"))
             .hint(format!(
                 "declare it as [environments.{shown}] in book.toml, or fix the name: {}",
-                suggest(env, known.clone())
-            )),
-        );
-    }
+                suggest(env, known)
+            ))
+            .cause(cause, shown.clone())
+            .repeated(
+                count(&envs.codes, bad),
+                places[1..].iter().cloned(),
+                values.map(|(w, _)| excerpt(w, MAX_QUOTED_CHARS).into_owned()),
+            ),
+    );
 }
 
-/// The first [`MAX_SHOWN`] rows of `values` (chunk by chunk) that pass `bad`.
+/// The locations of the cells of column `index` in `rows` of `table` (the
+/// file is read again for their columns: this is the error path).
+pub(super) fn locations(
+    table: &Table,
+    file: &SourceFile,
+    rows: &[usize],
+    index: usize,
+) -> Vec<Location> {
+    let wanted: Vec<(u64, usize)> =
+        rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
+    super::read::locate(file, &wanted)
+        .into_iter()
+        .map(|(line, column)| Location::new(&file.path, line as usize, column))
+        .collect()
+}
+
+/// The first `limit` rows of `values` (chunk by chunk) that pass `bad`.
 pub(super) fn first_rows<T: bytemuck::Pod>(
     values: &Chunks<T>,
+    limit: usize,
     bad: impl Fn(T) -> bool,
 ) -> Vec<usize> {
     let mut rows: Vec<usize> = Vec::new();
     for i in 0..values.chunk_count() {
+        if rows.len() == limit {
+            break;
+        }
         let chunk = values.chunk(i);
         let found =
             chunk.iter().enumerate().filter(|(_, v)| bad(**v)).map(|(r, _)| i * CHUNK_ROWS + r);
-        rows.extend(found.take(MAX_SHOWN - rows.len()));
-        if rows.len() == MAX_SHOWN {
-            break;
-        }
+        rows.extend(found.take(limit - rows.len()));
     }
     rows
+}
+
+/// How many values of `values` pass `bad`.
+pub(super) fn count<T: bytemuck::Pod>(values: &Chunks<T>, bad: impl Fn(T) -> bool) -> usize {
+    (0..values.chunk_count()).map(|i| values.chunk(i).iter().filter(|v| bad(**v)).count()).sum()
 }
 
 /// Rows with the same values in every `key` column.
@@ -161,9 +195,9 @@ fn repeats(hashed: &[u64], same: impl Fn(u32, u32) -> bool) -> (usize, Vec<(u32,
     (count, repeated)
 }
 
-/// An error for each of the first [`MAX_SHOWN`] `repeated` rows (sorted),
-/// naming its key and the line of its first run, and a count of the rest of
-/// the `total`.
+/// One error for the `total` repeated rows, at the first of `repeated`
+/// (sorted) naming the line of its first run, with the next places and the
+/// keys of the first [`MAX_SHOWN`].
 fn report_duplicates(
     table: &Table,
     columns: &[&Column],
@@ -172,35 +206,42 @@ fn report_duplicates(
     total: usize,
     errors: &mut Diagnostics,
 ) {
-    for &(row, first) in repeated.iter().take(MAX_SHOWN) {
-        let described: Vec<String> = columns
+    let Some(&(row, first)) = repeated.first() else { return };
+    let described = |row: u32| -> String {
+        let parts: Vec<String> = columns
             .iter()
             .map(|c| {
-                format!(
-                    "{} = {}",
-                    c.name,
-                    excerpt(&c.values.text_at(row as usize), MAX_QUOTED_CHARS)
-                )
+                let value = c.values.text_at(row as usize);
+                format!("{} = {}", c.name, excerpt(&value, MAX_QUOTED_CHARS))
             })
             .collect();
-        errors.push(
-            Diagnostic::new(
-                Location::new(&file.path, table.lines.get(row as usize) as usize, 1),
-                format!(
-                    "duplicate run ({}), first seen on line {}",
-                    described.join(", "),
-                    table.lines.get(first as usize)
-                ),
-            )
-            .hint("each run appears once; renumber the run or delete the repeated row"),
-        );
-    }
-    if total > MAX_SHOWN {
-        errors.push(Diagnostic::new(
-            Location::file(&file.path),
-            format!("{} more duplicate runs not shown", total - MAX_SHOWN),
-        ));
-    }
+        parts.join(", ")
+    };
+    let at = |row: u32| Location::new(&file.path, table.lines.get(row as usize) as usize, 1);
+    let shown = &repeated[..repeated.len().min(MAX_SHOWN)];
+    let cause =
+        Cause::new(format!("{}\0duplicate run", file.path.display()), "duplicate runs of {values}")
+            .rows()
+            .many_hint(
+                "each run appears once; renumber the repeated runs or delete the repeated rows",
+            );
+    let mut error = Diagnostic::new(
+        at(row),
+        format!(
+            "duplicate run ({}), first seen on line {}",
+            described(row),
+            table.lines.get(first as usize)
+        ),
+    )
+    .hint("each run appears once; renumber the run or delete the repeated row")
+    .cause(cause, described(row))
+    .repeated(
+        total,
+        shown.iter().take(MAX_LOCATIONS).map(|&(row, _)| at(row)),
+        shown.iter().map(|&(row, _)| described(row)),
+    );
+    error.repeats_mut().more_values |= total > shown.len();
+    errors.push(error);
 }
 
 #[cfg(test)]
@@ -225,7 +266,7 @@ mod tests {
         let file = SourceFile::new("results/t.csv", Vec::new());
         let mut errors = Diagnostics::default();
         duplicates(table, &dataset, &file, &mut errors);
-        errors.0.iter().map(|d| format!("{}: {}", d.location, d.message)).collect()
+        errors.0.iter().map(ToString::to_string).collect()
     }
 
     #[test]
@@ -233,10 +274,9 @@ mod tests {
         let t = table(&["a", "b", "a", "a", "a", "b"], &[1.0, 1.0, 1.0, 2.0, 1.0, 2.0]);
         assert_eq!(
             found(&t),
-            [
-                "results/t.csv:4:1: duplicate run (environment = a, run = 1), first seen on line 2",
-                "results/t.csv:6:1: duplicate run (environment = a, run = 1), first seen on line 2",
-            ]
+            ["results/t.csv:4:1: duplicate run (environment = a, run = 1), first seen on line 2 \
+              (2 rows)\n  = note: also at results/t.csv:6:1\n  = help: each run appears once; \
+              renumber the run or delete the repeated row"]
         );
     }
 
@@ -249,16 +289,30 @@ mod tests {
         assert_eq!(found(&table(&envs, &runs)), Vec::<String>::new());
     }
 
+    /// 61 rows of one key: 60 repeats, on lines 3 to 62, all counted in one
+    /// error; past the 50 whose keys are read, other keys may repeat too.
     #[test]
-    fn many_repeats_are_capped() {
+    fn many_repeats_are_one_error_counting_them_all() {
         let envs = vec!["a"; 61];
         let t = table(&envs, &[7.0; 61]);
-        let errors = found(&t);
-        assert_eq!(errors.len(), MAX_SHOWN + 1);
         assert_eq!(
-            errors[0],
-            "results/t.csv:3:1: duplicate run (environment = a, run = 7), first seen on line 2"
+            found(&t),
+            ["results/t.csv:3:1: duplicate runs of `environment = a, run = 7`, … (60 rows)\n  \
+              = note: also at results/t.csv:4:1 and results/t.csv:5:1, and 57 more places\n  \
+              = help: each run appears once; renumber the repeated runs or delete the repeated rows"]
         );
-        assert_eq!(errors[MAX_SHOWN], "results/t.csv: 10 more duplicate runs not shown");
+    }
+
+    /// Three keys repeated: one error naming each.
+    #[test]
+    fn repeats_of_several_keys_are_one_error_naming_them() {
+        let t = table(&["a", "b", "c", "a", "b", "c", "c"], &[1.0; 7]);
+        assert_eq!(
+            found(&t),
+            ["results/t.csv:5:1: duplicate runs of `environment = a, run = 1`, \
+              `environment = b, run = 1`, `environment = c, run = 1` (4 rows)\n  \
+              = note: also at results/t.csv:6:1 and results/t.csv:7:1, and 1 more place\n  \
+              = help: each run appears once; renumber the repeated runs or delete the repeated rows"]
+        );
     }
 }
