@@ -61,3 +61,6 @@ if [ -n "$typst" ]; then
 else
   echo "## typst CLI not found: install it (cargo install typst-cli) or set TYPST to compare the PDF stage"
 fi
+
+echo "## report serve: edit to page served"
+python3 benches/serve.py "$report" 20

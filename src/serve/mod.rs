@@ -138,25 +138,35 @@ fn fail(state: &Arc<Mutex<State>>, report: &Arc<Report>, err: anyhow::Error) {
     report(&Outcome::Failed(err));
 }
 
+/// The file watcher, shared with its own event handler, which adds input
+/// folders created after the start.
+type Watcher =
+    Arc<Mutex<Option<notify_debouncer_full::Debouncer<notify::RecommendedWatcher, NoCache>>>>;
+
 /// Watch the study's inputs; rebuild on every debounced batch of changes.
 /// Only events that change a file's bytes or its place count
 /// ([`session::changes_input`]): a rebuild reads every input, and the
 /// read-only events it causes (open, access, close without writing) must not
-/// start the next rebuild. Symbolic links are not followed into other folders
-/// (a link to `/` would have the watcher walk the whole disk), and nothing
-/// watched is opened, so a FIFO or socket among the inputs cannot block it:
-/// the rebuild refuses them by name ([`crate::project::regular_file`]) and
-/// shows the error.
+/// start the next rebuild. The study folder itself is watched (not
+/// recursively), so that book.toml replaced by a rename and input folders
+/// created later are seen. Symbolic links are not followed into other
+/// folders (a link to `/` would have the watcher walk the whole disk), and
+/// nothing watched is opened, so a FIFO or socket among the inputs cannot
+/// block it: the rebuild refuses them by name
+/// ([`crate::project::regular_file`]) and shows the error.
 fn watch(
     root: &Path,
     session: Arc<Mutex<Session>>,
     state: Arc<Mutex<State>>,
     report: Arc<Report>,
-) -> Result<impl Drop> {
-    let watched_root = root.to_path_buf();
-    let mut debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
+) -> Result<Watcher> {
+    let watcher: Watcher = Arc::new(Mutex::new(None));
+    let (handle, watched_root) = (Arc::clone(&watcher), root.to_path_buf());
+    let debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
+        // Changes settle for 30 ms; checked every 10 ms (the default, a
+        // quarter of the timeout, wakes the process 130 times a second).
         Duration::from_millis(30),
-        None,
+        Some(Duration::from_millis(10)),
         move |events: DebounceEventResult| {
             let Ok(events) = events else { return };
             let paths: Vec<PathBuf> = events
@@ -164,6 +174,14 @@ fn watch(
                 .filter(|e| session::changes_input(&e.event.kind))
                 .flat_map(|e| e.event.paths.iter().cloned())
                 .collect();
+            let created: Vec<PathBuf> = events
+                .iter()
+                .filter(|e| session::places_input(&e.event.kind))
+                .flat_map(|e| e.event.paths.iter().cloned())
+                .collect();
+            if let Some(debouncer) = handle.lock().expect("watcher lock").as_mut() {
+                watch_folders(debouncer, &watched_root, &created);
+            }
             if let Some(change) = session::classify(&watched_root, &paths) {
                 rebuild(&session, &state, &report, change);
             }
@@ -171,13 +189,32 @@ fn watch(
         NoCache,
         notify::Config::default().with_follow_symlinks(false),
     )?;
-    use notify::RecursiveMode;
-    for folder in crate::project::INPUT_FOLDERS {
-        let path = root.join(folder);
-        if path.is_dir() {
-            debouncer.watch(&path, RecursiveMode::Recursive)?;
+    let mut guard = watcher.lock().expect("watcher lock");
+    let debouncer = guard.insert(debouncer);
+    debouncer.watch(root, notify::RecursiveMode::NonRecursive)?;
+    let folders: Vec<PathBuf> =
+        crate::project::INPUT_FOLDERS.iter().map(|folder| root.join(folder)).collect();
+    watch_folders(debouncer, root, &folders);
+    drop(guard);
+    Ok(watcher)
+}
+
+/// Watch each of `paths` that is an input folder of the study, recursively.
+/// Watching a folder twice is harmless; one that cannot be watched is left
+/// out (its changes then need a restart, as before it existed).
+fn watch_folders(
+    debouncer: &mut notify_debouncer_full::Debouncer<notify::RecommendedWatcher, NoCache>,
+    root: &Path,
+    paths: &[PathBuf],
+) {
+    for path in paths {
+        let input = path.parent() == Some(root)
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| crate::project::INPUT_FOLDERS.contains(&n));
+        if input && path.is_dir() {
+            let _ = debouncer.watch(path, notify::RecursiveMode::Recursive);
         }
     }
-    debouncer.watch(root.join("book.toml"), RecursiveMode::NonRecursive)?;
-    Ok(debouncer)
 }

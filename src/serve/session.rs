@@ -36,6 +36,14 @@ pub fn changes_input(kind: &notify::EventKind) -> bool {
     }
 }
 
+/// Whether an event of this kind can put a new file or folder in place: a
+/// creation or a rename.
+pub fn places_input(kind: &notify::EventKind) -> bool {
+    use notify::EventKind;
+    use notify::event::ModifyKind;
+    matches!(kind, EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_)))
+}
+
 /// Whether a file name is an editor's scratch file, which no build reads:
 /// hidden files (`.index.md.swp`), backups (`index.md~`) and Vim's
 /// write test (`4913`).
