@@ -44,7 +44,14 @@ fn new_study() -> tempfile::TempDir {
 const FLUX_LAMMPS: &str = "{env}/lammps-{nodes}-{procs}-{run}.out";
 
 /// The results files a second import must leave as they were, byte for byte.
-const REIMPORTED: [&str; 3] = ["lammps.csv", "osu_bw.csv", "osu_latency.csv"];
+const REIMPORTED: [&str; 6] = [
+    "lammps.csv",
+    "osu_bw.csv",
+    "osu_latency.csv",
+    "osu_bibw.csv",
+    "osu_allreduce.csv",
+    "osu_mbw_mr.csv",
+];
 
 /// Every kind of fixture output, as import arguments and the file or folder
 /// they apply to.
@@ -62,6 +69,9 @@ fn fixture_imports(f: &Path) -> Vec<(Vec<&'static str>, PathBuf)> {
         ),
         (vec!["osu", "--nodes", "2", "--env", "usernetes"], f.join("flux-usernetes/osu/usernetes")),
         (vec!["osu", "--env", "alaska"], f.join("excalibur-omb/alaska")),
+        (vec!["lammps", "--env", "gke"], f.join("metrics-operator/lammps")),
+        (vec!["osu", "--env", "gke"], f.join("metrics-operator/osu/crd-metrics-128-0.json")),
+        (vec!["osu", "--env", "lassen"], f.join("metrics-operator/osu/lassen_osu_4_nodes.out")),
     ]
 }
 
@@ -94,12 +104,31 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
         let (all, output) = import_one(root, run);
         assert!(output.status.success(), "{all:?}: {}", stderr(&output));
     }
-    assert_eq!(row_count(root, "lammps.csv"), 160 + 7, "one row per log");
+    // One row per `Loop time` line, counted here in the raw files (the JSON
+    // capture holds five runs).
+    let loops: usize = ["flux-usernetes/lammps", "lammps-official", "metrics-operator/lammps"]
+        .iter()
+        .flat_map(|d| walkdir::WalkDir::new(f.join(d)))
+        .filter_map(|e| fs::read_to_string(e.ok()?.path()).ok())
+        .map(|text| text.matches("Loop time of ").count())
+        .sum();
+    assert_eq!(loops, 160 + 7 + 5);
+    assert_eq!(row_count(root, "lammps.csv"), loops, "one row per run");
     // 40 osu_bw files of 23 sizes (1 B to 4 MiB) + 4 ReFrame ones of 23 sizes; bare-metal osu_bw-1 came first.
     assert_eq!(row_count(root, "osu_bw.csv"), 40 * 23 + 4 * 23);
-    assert_eq!(row_count(root, "osu_latency.csv"), 40 * 24 + 4 * 24);
+    // Lassen: 20 runs each (awk over the file: 480 latency, 460 mbw_mr, 380 allreduce rows).
+    assert_eq!(row_count(root, "osu_latency.csv"), 40 * 24 + 4 * 24 + 20 * 24);
+    assert_eq!(row_count(root, "osu_mbw_mr.csv"), 20 * 23);
     assert_eq!(row_count(root, "osu_bibw.csv"), 4 * 23);
-    assert_eq!(row_count(root, "osu_allreduce.csv"), 4 * 19);
+    // ReFrame 4 × 19 sizes (4 B to 1 MiB), Lassen 20 × 19, the GKE capture 19.
+    assert_eq!(row_count(root, "osu_allreduce.csv"), 4 * 19 + 20 * 19 + 19);
+    for file in REIMPORTED {
+        let text = fs::read_to_string(root.join("results").join(file)).unwrap();
+        assert!(
+            !text.contains("/work/") && !text.contains(",/"),
+            "{file}: an absolute path in source"
+        );
+    }
 
     // Importing everything again adds nothing and changes no byte.
     let before = results(root, &REIMPORTED);
@@ -107,7 +136,7 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
         let (_, output) = import_one(root, run);
         assert!(output.status.success());
         assert!(
-            stderr(&output).contains("files skipped as already imported, 0 refused"),
+            stderr(&output).contains("skipped as already imported, 0 refused"),
             "{}",
             stderr(&output)
         );
@@ -128,9 +157,11 @@ fn truncated_logs_and_other_files_are_refused_by_name() {
     let output = import(study.path(), &["lammps", "--env", "x", input.path().to_str().unwrap()]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(err.contains("a-killed.log: refused: the log has no `Loop time` line"), "{err}");
-    assert!(err.contains("b-notes.txt: refused: not a LAMMPS log"), "{err}");
-    assert!(err.contains("added 1 rows to results/lammps.csv"), "{err}");
+    assert!(err.contains("error: the log has no `Loop time` line"), "{err}");
+    assert!(err.contains("a-killed.log"), "{err}");
+    assert!(err.contains("error: not a LAMMPS log"), "{err}");
+    assert!(err.contains("b-notes.txt"), "{err}");
+    assert!(err.contains("added 1 row to results/lammps.csv"), "{err}");
     assert!(err.contains("0 files skipped as already imported, 2 refused"), "{err}");
 }
 
@@ -149,18 +180,25 @@ fn dry_runs_write_nothing_and_foreign_files_are_not_touched() {
         String::from_utf8_lossy(&output.stdout)
     );
     assert!(!study.path().join("results/lammps.csv").exists());
-    fs::write(study.path().join("results/lammps.csv"), "environment,procs,run,time\nx,1,1,2\n")
-        .unwrap();
+    // A file with other columns: matched by name, the importer's columns added.
+    let foreign = "environment,procs,run,time\nx,1,1,2\n";
+    fs::write(study.path().join("results/lammps.csv"), foreign).unwrap();
     let output = import(study.path(), &["lammps", "--env", "x", log.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = fs::read_to_string(study.path().join("results/lammps.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "environment,procs,run,time,nodes,mpi_tasks,omp_threads,atoms,steps,loop_time_s,timesteps_per_s,cpu_use_pct,pair_pct,neigh_pct,comm_pct,output_pct,modify_pct,other_pct,total_wall_time_s,lammps_version,run_in_file,source,source_sha256"
+    );
+    // The old row keeps its values, with an empty cell per new column.
+    assert_eq!(lines[1], format!("x,1,1,2{}", ",".repeat(19)));
+    // The new row: 4 procs (Loop time line), run 1 of (x, 4 procs), no `time`.
+    assert!(lines[2].starts_with("x,4,1,,,4,1,32000,100,0.230839,433.201,99.6,"), "{}", lines[2]);
     assert!(
-        stderr(&output).contains("other columns than the importer writes"),
+        stderr(&output).contains("this results file had no columns `atoms`"),
         "{}",
         stderr(&output)
-    );
-    assert_eq!(
-        fs::read_to_string(study.path().join("results/lammps.csv")).unwrap(),
-        "environment,procs,run,time\nx,1,1,2\n"
     );
 }
 
