@@ -72,6 +72,30 @@ pub fn signed_percent(fraction: f64, decimals: usize) -> String {
     format!("{}%", signed(fraction * 100.0, decimals))
 }
 
+/// A number with `digits` significant digits (at least its whole part), no
+/// exponent, never negative zero: `significant(5.599999999999999, 4)` is
+/// `5.600`, `significant(3079.6, 4)` is `3080`, `significant(123456.7, 4)`
+/// is `123457`.
+pub fn significant(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return String::new();
+    }
+    if x == 0.0 {
+        return fixed(0.0, digits.saturating_sub(1));
+    }
+    let magnitude = x.abs().log10().floor() as i64;
+    let decimals = (digits as i64 - 1 - magnitude).clamp(0, 15) as usize;
+    // Rounding may carry into a new digit (9.9996 → 10.000): one decimal fewer.
+    let text = fixed(x, decimals);
+    let carried = text.parse::<f64>().is_ok_and(|r| r.abs() >= 10f64.powi(magnitude as i32 + 1));
+    if decimals > 0 && carried { fixed(x, decimals - 1) } else { text }
+}
+
+/// Number text with a true minus sign (U+2212) for reading: `-2.4%` → `−2.4%`.
+pub fn minus(text: &str) -> String {
+    text.replace('-', "\u{2212}")
+}
+
 /// A p-value: `p = 0.003`, or `p < 0.001` below that.
 pub fn p_value(p: f64) -> String {
     if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {}", fixed(p, 3)) }
@@ -108,6 +132,19 @@ mod tests {
         assert_eq!(bytes(32768.0), "32 KiB");
         assert_eq!(bytes(4194304.0), "4 MiB");
         assert_eq!(bytes(1536.0), "1.5 KiB");
+    }
+
+    #[test]
+    fn significant_digits_for_tables() {
+        assert_eq!(significant(5.599999999999999, 4), "5.600");
+        assert_eq!(significant(-13.999999999999979, 4), "-14.00");
+        assert_eq!(significant(3079.6, 4), "3080");
+        assert_eq!(significant(123456.7, 4), "123457");
+        assert_eq!(significant(0.000123456, 4), "0.0001235");
+        assert_eq!(significant(9.9996, 4), "10.00");
+        assert_eq!(significant(0.0, 4), "0.000");
+        assert_eq!(significant(2.0 / 3.0, 6), "0.666667");
+        assert_eq!(minus("-2.4%"), "\u{2212}2.4%");
     }
 
     #[test]

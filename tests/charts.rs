@@ -49,22 +49,26 @@ fn every_kind_is_drawn_and_snapshotted() {
 fn chart_numbers_match_hand_arithmetic() {
     let study = fixture("charts");
     let site = build(study.path());
-    // Runs are mean ± 0.5, so the means are the design values: base 10, 19, 36; cand 9, 18, 38.
+    // Series are the environments' labels from book.toml; values have six
+    // significant digits. Runs are mean ± 0.5, so the means are the design
+    // values: base 10, 19, 36; cand 9, 18, 38.
     let rate = csv_rows(&site.join("data/charts/rate.csv"));
-    assert_eq!(value(&rate, "base", "4"), 36.0);
+    assert_eq!(value(&rate, "Base", "4"), 36.0);
     // CI half-width: t(0.975, 2) · sd / √3 with sd = 0.5: 4.302652729749462 · 0.5 / √3 = 1.242070.
-    let low: f64 = rate.iter().find(|r| r[0] == "base" && r[1] == "4").unwrap()[3].parse().unwrap();
-    assert!((low - (36.0 - 1.242_070)).abs() < 1e-5, "{low}");
+    let low: f64 = rate.iter().find(|r| r[0] == "Base" && r[1] == "4").unwrap()[3].parse().unwrap();
+    assert_eq!(low, 34.7579, "36 − 1.242070 to six significant digits");
     let diff = csv_rows(&site.join("data/charts/diff.csv"));
-    assert!((value(&diff, "cand", "4") - (38.0 / 36.0 - 1.0) * 100.0).abs() < 1e-9);
+    // (38 / 36 − 1) · 100 = 5.555…
+    assert_eq!(value(&diff, "Candidate", "4"), 5.55556);
     let speedup = csv_rows(&site.join("data/charts/speedup.csv"));
-    assert!((value(&speedup, "base", "4") - 3.6).abs() < 1e-12);
-    assert!((value(&speedup, "cand", "4") - 38.0 / 9.0).abs() < 1e-12);
+    assert_eq!(value(&speedup, "Base", "4"), 3.6);
+    // 38 / 9 = 4.222…
+    assert_eq!(value(&speedup, "Candidate", "4"), 4.22222);
     let eff = csv_rows(&site.join("data/charts/eff.csv"));
-    assert!((value(&eff, "base", "4") - 0.9).abs() < 1e-12);
-    // The bandwidth peak of the base environment is 90 at 64 KiB.
+    assert_eq!(value(&eff, "Base", "4"), 0.9);
+    // The bandwidth peak of the base environment is 90 at 64 KiB: in its legend entry.
     let bw = fs::read_to_string(site.join("charts/bw.svg")).unwrap();
-    assert!(bw.contains("peak 64 KiB"), "{bw}");
+    assert!(bw.contains("Base (peak at 64 KiB)"), "{bw}");
     let lat = fs::read_to_string(site.join("charts/lat.svg")).unwrap();
     for tick in ["1 B", "1 KiB", "1 MiB"] {
         assert!(

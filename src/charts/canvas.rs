@@ -4,8 +4,17 @@
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 
-/// Width and height of every chart, in SVG pixels.
-pub const SIZE: (u32, u32) = (640, 400);
+/// Width and height of every chart, in SVG pixels. The chart is drawn small
+/// with large text so that, scaled to the width it gets on a phone (about
+/// 340 CSS px) or in a dashboard card (up to about 520), its text never
+/// renders below 12 CSS px; in the paper it is set at half the text width.
+pub const SIZE: (u32, u32) = (460, 340);
+
+/// Size of all chart text, in SVG pixels.
+pub const TEXT: f64 = 17.0;
+
+/// Margin around the plot, in SVG pixels.
+pub const MARGIN: u32 = 10;
 
 /// The font stack of chart text: a family the PDF embeds, then a generic one.
 pub const FONT: &str = "Libertinus Serif, serif";
@@ -19,6 +28,18 @@ pub const PALETTE: [RGBColor; 6] = [
     RGBColor(0xE6, 0x9F, 0x00),
     RGBColor(0x56, 0xB4, 0xE9),
 ];
+
+/// The font of chart text at `size` SVG pixels (plotters writes a font
+/// size of 1/1.24 of what it is given).
+pub(super) fn font(size: f64) -> (plotters::style::FontFamily<'static>, f64) {
+    (plotters::style::FontFamily::Name(FONT), size * 1.24)
+}
+
+/// The width `text` takes at `size` pixels, estimated (no font is loaded when
+/// drawing): generous, so that labels laid out by it do not collide.
+pub(super) fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * 0.55 * size
+}
 
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 

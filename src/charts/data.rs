@@ -41,7 +41,7 @@ pub struct Series {
 /// Everything needed to draw a chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartData {
-    /// The series, in style order.
+    /// The series, in style order (book.toml's order of environments).
     pub series: Vec<Series>,
     /// Ideal scaling, when asked for.
     pub ideal: Option<Vec<(f64, f64)>>,
@@ -191,7 +191,7 @@ fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Se
             key_error(spec, "y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
         })?,
     };
-    Ok(series
+    let mut series: Vec<Series> = series
         .into_iter()
         .map(|(key, points)| Series {
             label: label(&key),
@@ -199,7 +199,9 @@ fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Se
             key,
             points,
         })
-        .collect())
+        .collect();
+    series.sort_by_key(|s| s.style);
+    Ok(series)
 }
 
 /// The summary of `y` per series and x (a series whose every value is empty has no points).
@@ -220,9 +222,16 @@ fn summaries(groups: &[Grouped]) -> Samples {
     out
 }
 
-/// Environments keep their book.toml order (and colour) in every chart.
+/// Environments keep their book.toml order (and colour) in every chart: the
+/// order their labels are written in, then series book.toml does not declare.
 fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
     let mut order: Vec<String> = config.environments.keys().cloned().collect();
+    order.sort_by_key(|k| {
+        config
+            .at
+            .get(&format!("environments.{k}.label"))
+            .map_or((usize::MAX, usize::MAX), |at| (at.line, at.column))
+    });
     order.extend(samples.keys().filter(|k| !config.environments.contains_key(*k)).cloned());
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }

@@ -3,12 +3,11 @@
 //! hover titles can be added afterwards.
 
 use plotters::prelude::*;
-use plotters::style::FontFamily;
 
-use super::canvas::{Axis, Chart, DrawResult, FONT, GREY, Hover, SIZE};
+use super::canvas::{Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font, text_width};
 use super::data::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
-use super::{marks, ticks};
+use super::{legend, marks, ticks};
 
 /// Draw `data` as SVG; returns the SVG text and the points to annotate.
 pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), String> {
@@ -24,7 +23,8 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
-/// Draw the chart on `root`: axes and grid, the ideal line, the series, the legend.
+/// Draw the chart on `root`: the legend above, axes and grid, the ideal line,
+/// the series.
 fn plot(
     spec: &ChartSpec,
     data: &ChartData,
@@ -35,57 +35,72 @@ fn plot(
     let xs = ticks::x_values(data);
     let y_scale = if spec.kind == Kind::Line { spec.y_scale } else { Scale::Linear };
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
+    let entries = legend::layout(spec, data);
     let mut builder = ChartBuilder::on(root);
-    builder.margin(12).x_label_area_size(52).y_label_area_size(70);
+    builder
+        .margin(MARGIN)
+        .margin_right(MARGIN + 8)
+        .x_label_area_size((TEXT * 3.2) as u32)
+        .y_label_area_size(y_label_area(&y_axis, y_scale));
     if let Some(title) = &spec.title {
-        builder.caption(title, font(19));
+        builder.caption(title, font(TEXT * 1.15));
     }
-    let mut chart = builder.build_cartesian_2d(x_axis, y_axis)?;
+    let top = legend::height(&entries);
+    if top > 0 {
+        builder.margin_top(MARGIN + top + 6);
+    }
+    let mut chart = builder.build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
     mesh(&mut chart, spec, data, &xs, y_scale)?;
     let at = |x: f64, y: f64| {
         (if categorical { x } else { spec.x_scale.forward(x) }, y_scale.forward(y))
     };
     if let Some(ideal) = &data.ideal {
-        ideal_line(&mut chart, ideal, &at)?;
+        ideal_line(&mut chart, ideal, &at, &x_axis, &y_axis)?;
     }
     if categorical {
         marks::bars(&mut chart, data, &xs, hovers)?;
     } else {
         marks::lines(&mut chart, spec, data, &at, hovers)?;
     }
-    chart
-        .configure_series_labels()
-        .position(legend_position(data, categorical, &at_all(spec, y_scale)))
-        .label_font(font(14))
-        .background_style(TRANSPARENT)
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    legend::draw(root, &entries)?;
     Ok(())
 }
 
-/// The chart's font at `size` pixels.
-fn font(size: u32) -> (FontFamily<'static>, u32) {
-    (FontFamily::Name(FONT), size)
+/// Room for the y tick labels and the axis name.
+fn y_label_area(y: &Axis, scale: Scale) -> u32 {
+    let widest = y
+        .ticks
+        .iter()
+        .map(|t| text_width(&ticks::label(scale.inverse(*t), None), TEXT))
+        .fold(0.0, f64::max);
+    (widest + TEXT * 2.4) as u32
 }
 
 /// The x and y axes in drawn space, with their ticks: one slot per x value for
-/// a bar chart, else ranges covering every point (and the ideal line) on the
-/// chart's scales; y starts from zero except on a logarithmic line chart.
+/// a bar chart, else ranges covering every point on the chart's scales (an
+/// ideal line never widens them: it is clipped); y starts from zero except on
+/// a logarithmic line chart. x ticks are thinned until their labels fit.
 fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
     let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
         ticks::categories(xs)
     } else {
         ticks::axis(
-            data.series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.x))
-                .chain(data.ideal.iter().flatten().map(|p| p.0)),
+            data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)),
             spec.x_scale,
             false,
         )
     };
     let include_zero = spec.kind != Kind::Line || !y_scale.is_log();
     let (y_axis, y_ticks) = ticks::axis(ticks::y_values(data), y_scale, include_zero);
+    let x_label = |t: f64| {
+        if spec.kind == Kind::Relative {
+            ticks::label_category(t, xs, spec.x_unit.as_deref())
+        } else {
+            ticks::label(spec.x_scale.inverse(t), spec.x_unit.as_deref())
+        }
+    };
+    let plot_width = f64::from(SIZE.0) - 130.0;
+    let x_ticks = ticks::thin(x_ticks, |t| text_width(&x_label(t), TEXT) + 0.6 * TEXT, plot_width);
     (Axis { range: x_axis, ticks: x_ticks }, Axis { range: y_axis, ticks: y_ticks })
 }
 
@@ -112,8 +127,8 @@ fn mesh(
         .configure_mesh()
         .x_desc(data.x_label.as_str())
         .y_desc(data.y_label.as_str())
-        .label_style(font(14))
-        .axis_desc_style(font(15))
+        .label_style(font(TEXT))
+        .axis_desc_style(font(TEXT))
         .x_label_formatter(&x_format)
         .y_label_formatter(&y_format)
         .light_line_style(WHITE.mix(0.0))
@@ -121,74 +136,78 @@ fn mesh(
         .draw()
 }
 
-/// The dashed grey line of ideal scaling, with its legend entry.
+/// The dashed grey line of ideal scaling, clipped to the axes' ranges.
 fn ideal_line(
     chart: &mut Chart,
     ideal: &[(f64, f64)],
     at: &dyn Fn(f64, f64) -> (f64, f64),
+    x: &Axis,
+    y: &Axis,
 ) -> DrawResult {
-    chart
-        .draw_series(DashedLineSeries::new(
-            ideal.iter().map(|&(x, y)| at(x, y)),
-            6,
-            4,
-            GREY.stroke_width(2),
-        ))?
-        .label("ideal scaling")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREY.stroke_width(2)));
+    let drawn: Vec<(f64, f64)> = ideal.iter().map(|&(px, py)| at(px, py)).collect();
+    for piece in clip(&drawn, &x.range, &y.range) {
+        chart.draw_series(DashedLineSeries::new(piece, 6, 4, GREY.stroke_width(2)))?;
+    }
     Ok(())
 }
 
-/// Drawn position of a data point, for every kind of chart.
-fn at_all(spec: &ChartSpec, y_scale: Scale) -> impl Fn(f64, f64) -> (f64, f64) + '_ {
-    move |x, y| (spec.x_scale.forward(x), y_scale.forward(y))
+/// The parts of the polyline `points` inside the box `xr` × `yr`: each segment
+/// cut where it crosses the box's edges (Liang–Barsky).
+pub fn clip(
+    points: &[(f64, f64)],
+    xr: &std::ops::Range<f64>,
+    yr: &std::ops::Range<f64>,
+) -> Vec<Vec<(f64, f64)>> {
+    let mut pieces: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut open = false;
+    for pair in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        let edges =
+            [(-dx, x0 - xr.start), (dx, xr.end - x0), (-dy, y0 - yr.start), (dy, yr.end - y0)];
+        let inside = edges.iter().all(|&(p, q)| {
+            if p == 0.0 {
+                return q >= 0.0;
+            }
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t)
+            } else {
+                t1 = t1.min(t)
+            }
+            t0 <= t1
+        });
+        if !inside {
+            open = false;
+            continue;
+        }
+        let a = (x0 + t0 * dx, y0 + t0 * dy);
+        let b = (x0 + t1 * dx, y0 + t1 * dy);
+        if !open || t0 > 0.0 {
+            pieces.push(vec![a]);
+        }
+        if let Some(piece) = pieces.last_mut() {
+            piece.push(b);
+        }
+        open = t1 >= 1.0;
+    }
+    pieces
 }
 
-/// The legend goes in the corner with the fewest data points under it.
-fn legend_position(
-    data: &ChartData,
-    categorical: bool,
-    at: &dyn Fn(f64, f64) -> (f64, f64),
-) -> SeriesLabelPosition {
-    if categorical {
-        let all_negative = data.series.iter().flat_map(|s| &s.points).all(|p| p.y <= 0.0);
-        return if all_negative {
-            SeriesLabelPosition::UpperLeft
-        } else {
-            SeriesLabelPosition::LowerLeft
-        };
+#[cfg(test)]
+mod tests {
+    use super::clip;
+
+    #[test]
+    fn ideal_lines_are_cut_at_the_box() {
+        // y = 2x from x = 0 to 3 in the box [0, 3] x [0, 4]: cut at (2, 4).
+        let pieces = clip(&[(0.0, 0.0), (1.0, 2.0), (3.0, 6.0)], &(0.0..3.0), &(0.0..4.0));
+        assert_eq!(pieces, vec![vec![(0.0, 0.0), (1.0, 2.0), (2.0, 4.0)]]);
+        // Entirely above the box: nothing.
+        assert!(clip(&[(0.0, 5.0), (1.0, 6.0)], &(0.0..3.0), &(0.0..4.0)).is_empty());
+        // Leaves and comes back: two pieces.
+        let pieces = clip(&[(0.0, 1.0), (1.0, 5.0), (2.0, 1.0)], &(0.0..3.0), &(0.0..4.0));
+        assert_eq!(pieces, vec![vec![(0.0, 1.0), (0.75, 4.0)], vec![(1.25, 4.0), (2.0, 1.0)]]);
     }
-    let points: Vec<(f64, f64)> = data
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| at(p.x, p.y)))
-        .chain(data.ideal.iter().flatten().map(|&(x, y)| at(x, y)))
-        .collect();
-    let (x0, x1) = points
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (y0, y1) = points
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let corners = [
-        (SeriesLabelPosition::UpperLeft, false, true),
-        (SeriesLabelPosition::UpperRight, true, true),
-        (SeriesLabelPosition::LowerRight, true, false),
-        (SeriesLabelPosition::LowerLeft, false, false),
-    ];
-    let under = |right: bool, upper: bool| {
-        points
-            .iter()
-            .filter(|p| {
-                let fx = (p.0 - x0) / (x1 - x0).max(1e-12);
-                let fy = (p.1 - y0) / (y1 - y0).max(1e-12);
-                (if right { fx > 0.6 } else { fx < 0.4 })
-                    && (if upper { fy > 0.6 } else { fy < 0.4 })
-            })
-            .count()
-    };
-    corners
-        .into_iter()
-        .min_by_key(|(_, right, upper)| under(*right, *upper))
-        .map_or(SeriesLabelPosition::UpperLeft, |c| c.0)
 }

@@ -1,11 +1,11 @@
 //! The marks of a chart's series: lines with their markers, error bars and
-//! peaks, or bars with their intervals and "n.s." labels; each point drawn
-//! leaves a [`Hover`] with its pixel position and text.
+//! peak rings, or bars with their intervals and "n.s." labels; each point
+//! drawn leaves a [`Hover`] with its pixel position and text. Legends are
+//! drawn apart, above the plot (see `legend`).
 
 use plotters::prelude::*;
-use plotters::style::FontFamily;
 
-use super::canvas::{Chart, DrawResult, FONT, Hover, colour};
+use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
 use super::data::{ChartData, Point, Series};
 use super::spec::ChartSpec;
 use super::ticks;
@@ -30,7 +30,7 @@ pub(super) fn lines(
             hovers.push(Hover {
                 px: chart.backend_coord(&xy).0,
                 py: chart.backend_coord(&xy).1,
-                text: hover_text(spec, &series.label, p),
+                text: hover_text(spec, data, &series.label, p),
                 style: series.style,
             });
         }
@@ -38,29 +38,21 @@ pub(super) fn lines(
         if spec.mark_peak
             && let Some(peak) = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y))
         {
-            peak_mark(chart, spec, series.style, peak, at)?;
+            let ring = Circle::new(at(peak.x, peak.y), 9, colour(series.style).stroke_width(2));
+            chart.draw_series(std::iter::once(ring))?;
         }
     }
     Ok(())
 }
 
-/// The line through `points` (drawn coordinates) with its legend entry:
-/// solid for even styles, dashed for odd ones.
+/// The line through `points` (drawn coordinates): solid for even styles,
+/// dashed for odd ones.
 fn line(chart: &mut Chart, series: &Series, points: Vec<(f64, f64)>) -> DrawResult {
-    let c = colour(series.style);
-    let style = c.stroke_width(2);
-    let legend =
-        move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2));
+    let style = colour(series.style).stroke_width(2);
     if series.style.is_multiple_of(2) {
-        chart
-            .draw_series(LineSeries::new(points, style))?
-            .label(series.label.clone())
-            .legend(legend);
+        chart.draw_series(LineSeries::new(points, style))?;
     } else {
-        chart
-            .draw_series(DashedLineSeries::new(points, 10, 5, style))?
-            .label(series.label.clone())
-            .legend(legend);
+        chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?;
     }
     Ok(())
 }
@@ -88,28 +80,6 @@ fn line_error_bar(
     Ok(())
 }
 
-/// A ring around the series' highest point, labelled with its x.
-fn peak_mark(
-    chart: &mut Chart,
-    spec: &ChartSpec,
-    style: usize,
-    peak: &Point,
-    at: &dyn Fn(f64, f64) -> (f64, f64),
-) -> DrawResult {
-    let c = colour(style);
-    let xy = at(peak.x, peak.y);
-    chart.draw_series(std::iter::once(Circle::new(xy, 9, c.stroke_width(2))))?;
-    let text = format!("peak {}", ticks::label(peak.x, spec.x_unit.as_deref()));
-    let (px, py) = local(chart, xy);
-    let offset = if style.is_multiple_of(2) { -22 } else { 8 };
-    chart.plotting_area().strip_coord_spec().draw(&Text::new(
-        text,
-        (px + 12, py + offset),
-        (FontFamily::Name(FONT), 13).into_font().color(&c),
-    ))?;
-    Ok(())
-}
-
 /// Pixel position of `xy` inside the plotting area (for text drawn on it).
 fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
     let (px, py) = chart.backend_coord(&xy);
@@ -127,8 +97,22 @@ fn marker<'b>(xy: (f64, f64), style: usize) -> DynElement<'static, SVGBackend<'b
     }
 }
 
+/// The same marker at a pixel position of the whole chart (for the legend).
+pub(super) fn marker_at<DB: DrawingBackend>(
+    x: i32,
+    y: i32,
+    style: usize,
+) -> DynElement<'static, DB, (i32, i32)> {
+    let c = colour(style);
+    match style % 3 {
+        0 => Circle::new((x, y), 4, c.filled()).into_dyn(),
+        1 => TriangleMarker::new((x, y), 6, c.filled()).into_dyn(),
+        _ => Cross::new((x, y), 5, c.stroke_width(2)).into_dyn(),
+    }
+}
+
 /// Draw every series as bars side by side in each x value's slot, above or
-/// below a zero line, with a legend entry per series.
+/// below a zero line.
 pub(super) fn bars(
     chart: &mut Chart,
     data: &ChartData,
@@ -142,7 +126,6 @@ pub(super) fn bars(
         BLACK.stroke_width(1),
     )))?;
     for (i, series) in data.series.iter().enumerate() {
-        let c = colour(series.style);
         for p in &series.points {
             let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
             let left = slot as f64 - 0.35 + width * i as f64;
@@ -155,12 +138,6 @@ pub(super) fn bars(
                 style: series.style,
             });
         }
-        let legend =
-            move |(x, y): (i32, i32)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled());
-        chart
-            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
-            .label(series.label.clone())
-            .legend(legend);
     }
     Ok(())
 }
@@ -190,23 +167,31 @@ fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> Dra
     if !significant {
         let top = p.ci.map_or(p.y, |[lo, hi]| if p.y >= 0.0 { hi } else { lo });
         let (px, py) = local(chart, (centre, top));
-        let dy = if p.y >= 0.0 { -18 } else { 6 };
-        chart.plotting_area().strip_coord_spec().draw(&Text::new(
-            "n.s.",
-            (px - 10, py + dy),
-            (FontFamily::Name(FONT), 13).into_font(),
-        ))?;
+        let dy = if p.y >= 0.0 { -(TEXT as i32) - 4 } else { 4 };
+        let style =
+            TextStyle::from(font(TEXT).into_font()).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Top,
+            ));
+        chart.plotting_area().strip_coord_spec().draw(&Text::new("n.s.", (px, py + dy), style))?;
     }
     Ok(())
 }
 
-/// The hover title of a line chart's point: series, x, value, interval and runs.
-fn hover_text(spec: &ChartSpec, label: &str, p: &Point) -> String {
+/// The hover title of a line chart's point: series, x and y with their axis
+/// names, interval and runs.
+fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> String {
     let x = ticks::label(p.x, spec.x_unit.as_deref());
     let ci =
-        p.ci.map(|[lo, hi]| format!(", 95% CI {} to {}", ticks::value(lo), ticks::value(hi)))
+        p.ci.map(|[lo, hi]| format!(" (95% CI {} to {})", ticks::value(lo), ticks::value(hi)))
             .unwrap_or_default();
-    format!("{label}, {} = {x}: {}{ci}, n = {}", spec.x, ticks::value(p.y), p.n)
+    format!(
+        "{label}: {} {x}, {} {}{ci}, n = {}",
+        data.x_label,
+        data.y_label,
+        ticks::value(p.y),
+        p.n
+    )
 }
 
 /// The hover title of a bar: series, x, difference in %, interval, runs and

@@ -5,9 +5,11 @@ pub mod canvas;
 pub mod data;
 pub mod draw;
 mod finite;
+mod legend;
 mod marks;
 pub mod spec;
 pub mod svg;
+pub mod table;
 mod ticks;
 
 pub use spec::ChartSpec;
@@ -29,8 +31,11 @@ pub struct Chart {
     pub title: String,
     /// Accessible description: what the chart shows, in words.
     pub description: String,
-    /// The numbers behind the chart: a header row, then one row per point.
-    pub table: Vec<Vec<String>>,
+    /// The numbers behind the chart: labelled columns, one row per point.
+    pub table: table::DataTable,
+    /// What the error bars show, in words, computed from the data: the
+    /// interval and the runs behind each point, or that there are none.
+    pub intervals: String,
     /// The series: style index (the `sN` class of their SVG elements) and label.
     pub series: Vec<(usize, String)>,
 }
@@ -38,11 +43,7 @@ pub struct Chart {
 impl Chart {
     /// The table as CSV text.
     pub fn csv(&self) -> String {
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        for row in &self.table {
-            let _ = writer.write_record(row);
-        }
-        String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+        self.table.csv()
     }
 }
 
@@ -105,7 +106,8 @@ fn chart(
         svg,
         title,
         description,
-        table: table(spec, &data),
+        table: table::DataTable::of(spec, &data),
+        intervals: intervals(spec, &data),
         series,
     })
 }
@@ -135,34 +137,33 @@ fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
     text
 }
 
-/// Header and rows of the numbers behind the chart.
-fn table(spec: &ChartSpec, data: &data::ChartData) -> Vec<Vec<String>> {
-    let value = match spec.kind {
-        spec::Kind::Relative => format!("{} vs baseline (%)", spec.y),
-        spec::Kind::Speedup => "speedup".to_string(),
-        spec::Kind::Efficiency => "efficiency".to_string(),
-        spec::Kind::Line => spec.y.clone(),
+/// What the error bars of the chart show, from its points: "Error bars: 95%
+/// CI of the mean (Student's t), 3 to 5 runs per point." or that it has none.
+fn intervals(spec: &ChartSpec, data: &data::ChartData) -> String {
+    let points: Vec<&data::Point> = data.series.iter().flat_map(|s| &s.points).collect();
+    let (lo, hi) = points.iter().fold((usize::MAX, 0), |(a, b), p| (a.min(p.n), b.max(p.n)));
+    let runs = match (lo, hi) {
+        (_, 0) => return String::new(),
+        (lo, hi) if lo == hi => format!("{lo} runs per point"),
+        (lo, hi) => format!("{lo} to {hi} runs per point"),
     };
-    let mut rows = vec![vec![
-        "series".to_string(),
-        spec.x.clone(),
-        value,
-        "ci_low".into(),
-        "ci_high".into(),
-        "n".into(),
-    ]];
-    for s in &data.series {
-        for p in &s.points {
-            let ci = |i: usize| p.ci.map(|c| crate::format::plain(c[i])).unwrap_or_default();
-            rows.push(vec![
-                s.key.clone(),
-                crate::format::plain(p.x),
-                crate::format::plain(p.y),
-                ci(0),
-                ci(1),
-                p.n.to_string(),
-            ]);
+    let with_ci = points.iter().filter(|p| p.ci.is_some()).count();
+    let what = match spec.kind {
+        spec::Kind::Relative => "95% CI of the difference of means (delta method, Welch)",
+        _ => "95% CI of the mean (Student's t)",
+    };
+    let bars = if with_ci == 0 {
+        match (spec.kind, spec.aggregate) {
+            (spec::Kind::Speedup | spec::Kind::Efficiency, _) => {
+                "No error bars: each point is a ratio of means".to_string()
+            }
+            (_, spec::Aggregate::Median) => "Points are medians, without error bars".to_string(),
+            _ => "No error bars".to_string(),
         }
-    }
-    rows
+    } else if with_ci < points.len() {
+        format!("Error bars: {what}, where a point has at least two runs")
+    } else {
+        format!("Error bars: {what}")
+    };
+    format!("{bars}; {runs}.")
 }

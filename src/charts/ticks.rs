@@ -18,12 +18,24 @@ pub fn x_values(data: &ChartData) -> Vec<f64> {
     xs
 }
 
-/// Every y the chart must show: points, interval ends and the ideal line.
+/// Every y the chart must show: points and interval ends (not the ideal
+/// line, which is clipped to them, so that it cannot squeeze the data).
 pub fn y_values(data: &ChartData) -> impl Iterator<Item = f64> + '_ {
     let points = data.series.iter().flat_map(|s| s.points.iter());
-    points
-        .flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
-        .chain(data.ideal.iter().flatten().map(|p| p.1))
+    points.flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
+}
+
+/// Every k-th tick, k the smallest of 1, 2, 5, 10, 20, 50, … for which the
+/// labels (each `width(t)` wide with its gap) fit in `room`: on a log2 byte
+/// axis every 10th tick is 1 B, 1 KiB, 1 MiB.
+pub fn thin(ticks: Vec<f64>, width: impl Fn(f64) -> f64, room: f64) -> Vec<f64> {
+    let widest = ticks.iter().map(|t| width(*t)).fold(0.0, f64::max);
+    let fits = ((room / widest.max(1.0)).floor() as usize).max(2);
+    let k = (0..)
+        .flat_map(|p| [1, 2, 5].map(|m| m * 10usize.pow(p)))
+        .find(|k| ticks.len().div_ceil(*k) <= fits)
+        .unwrap_or(1);
+    ticks.into_iter().step_by(k).collect()
 }
 
 /// One slot per x value, for bar charts.
@@ -66,10 +78,15 @@ pub fn axis(
         let (first, last) = (lo.floor(), hi.ceil());
         let span = (last - first) as usize;
         let step = (1..).find(|s| span / s < MAX_TICKS).unwrap_or(1) as f64;
-        let ticks =
-            (0..=span).map(|i| first + i as f64).filter(|t| (t - first) % step == 0.0).collect();
         let pad = 0.04 * (hi - lo);
-        (lo - pad..hi + pad, ticks)
+        let range = lo - pad..hi + pad;
+        let ticks = (0..=span)
+            .map(|i| first + i as f64)
+            .filter(|t| {
+                (t - first) % step == 0.0 && *t >= range.start - 1e-9 && *t <= range.end + 1e-9
+            })
+            .collect();
+        (range, ticks)
     } else {
         let step = nice_step((hi - lo) / 6.0);
         let (first, last) = ((lo / step).floor() * step, (hi / step).ceil() * step);
@@ -93,9 +110,9 @@ pub fn label(v: f64, unit: Option<&str>) -> String {
     }
 }
 
-/// A number as chart text.
+/// A number as chart text, with a true minus sign.
 pub fn value(v: f64) -> String {
-    format::compact(v)
+    format::minus(&format::compact(v))
 }
 
 #[cfg(test)]
@@ -113,10 +130,34 @@ mod tests {
     }
 
     #[test]
+    fn log_ticks_stay_inside_the_range() {
+        // 11.6 to 2808 on log10: 10, 100, 1000; not 10000, above the padded top.
+        let (range, ticks) = axis([11.6, 2808.0].into_iter(), Scale::Log10, false);
+        assert_eq!(ticks, vec![1.0, 2.0, 3.0]);
+        assert!(range.end < 4.0);
+    }
+
+    #[test]
     fn wide_log_axes_thin_their_ticks() {
         let (_, ticks) = axis([1.0, 4194304.0].into_iter(), Scale::Log2, false);
         assert_eq!(ticks.len(), 12);
         assert_eq!(label(Scale::Log2.inverse(ticks[10]), Some("bytes")), "1 MiB");
+    }
+
+    #[test]
+    fn crowded_ticks_keep_every_kth() {
+        let ticks: Vec<f64> = (0..=22).map(f64::from).collect();
+        // 23 labels 40 wide in 300: 7 fit, so every 5th (4 is not a round step).
+        let kept = thin(ticks.clone(), |_| 40.0, 300.0);
+        assert_eq!(kept, vec![0.0, 5.0, 10.0, 15.0, 20.0]);
+        // 3 fit: every 10th, the powers of 1024 on a byte axis.
+        assert_eq!(thin(ticks, |_| 100.0, 300.0), vec![0.0, 10.0, 20.0]);
+        assert_eq!(thin(vec![1.0, 2.0], |_| 40.0, 300.0), vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn negative_labels_have_a_true_minus() {
+        assert_eq!(value(-20.0), "\u{2212}20");
     }
 
     #[test]

@@ -80,12 +80,18 @@ struct Converter<'c> {
     /// The heading's text is replaced by its `paper="..."` title.
     heading_replaced: bool,
     code: Option<(Option<String>, String)>,
+    /// Chart figures met one after another, not yet written: set two-up.
+    charts: Vec<String>,
     image_alt: Option<String>,
     image_url: String,
 }
 
 impl Converter<'_> {
     fn event(&mut self, event: Event, offset: usize) {
+        let chart_starts = matches!(&event, Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart");
+        if !self.charts.is_empty() && self.code.is_none() && !chart_starts {
+            self.flush_charts();
+        }
         if let Some((_, code)) = &mut self.code {
             match event {
                 Event::Text(t) => return code.push_str(&t),
@@ -334,14 +340,25 @@ impl Converter<'_> {
         }
     }
 
-    /// Close a code block: a chart figure, the environments, or raw code.
+    /// Write the chart figures gathered, two by two.
+    fn flush_charts(&mut self) {
+        let charts = std::mem::take(&mut self.charts);
+        self.push(&typst_syntax::figures(&charts));
+    }
+
+    /// Close a code block: a chart figure (gathered, to be set two-up with
+    /// the next), the environments, or raw code.
     fn end_code_block(&mut self) {
         let (lang, code) = self.code.take().unwrap_or_default();
         let markup = match lang.as_deref() {
-            Some("chart") => sections::chart_id(&code)
-                .and_then(|id| self.refs.and_then(|r| r.charts.get(&id)))
-                .map(typst_syntax::figure)
-                .unwrap_or_default(),
+            Some("chart") => {
+                let chart = sections::chart_id(&code)
+                    .and_then(|id| self.refs.and_then(|r| r.charts.get(&id)));
+                if let Some(chart) = chart {
+                    self.charts.push(typst_syntax::figure(chart, "100%"));
+                }
+                return;
+            }
             Some("environments") => {
                 typst_syntax::environments(self.refs.map(|r| r.environments).unwrap_or_default())
             }
@@ -359,6 +376,9 @@ impl Converter<'_> {
     }
 
     fn finish(mut self) -> Markup {
+        if !self.charts.is_empty() {
+            self.flush_charts();
+        }
         self.flush();
         self.markup.text = typst_syntax::footnotes(&self.out, &self.footnotes);
         self.markup

@@ -87,15 +87,29 @@ pub fn string(text: &str) -> String {
     out
 }
 
-/// A chart as a numbered figure of its SVG, with alt text and caption.
-pub(super) fn figure(chart: &crate::charts::Chart) -> String {
+/// A chart as a numbered figure of its SVG `width` wide, with alt text and
+/// caption (with what its error bars show), labelled `<fig-ID>`.
+pub(super) fn figure(chart: &crate::charts::Chart, width: &str) -> String {
     let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
     format!(
-        "#figure(image({}, alt: {}, width: 100%), caption: [{caption}]) <fig-{}>\n\n",
+        "#figure(image({}, alt: {}, width: {width}), caption: [{caption} {}]) <fig-{}>",
         string(&format!("charts/{}.svg", chart.spec.id)),
         string(&chart.description),
+        escape(&chart.intervals),
         chart.spec.id
     )
+}
+
+/// Charts one after another in the Markdown: two side by side at half the
+/// text width, a chart left alone at 60% of it, centred.
+pub(super) fn figures(markup: &[String]) -> String {
+    match markup {
+        [one] => format!("#align(center, block(width: 60%)[{one}])\n\n"),
+        [a, b] => format!(
+            "#grid(columns: (1fr, 1fr), column-gutter: 1.5em, align: top, [{a}], [{b}])\n\n"
+        ),
+        _ => markup.chunks(2).map(figures).collect(),
+    }
 }
 
 /// The environments side by side, or nothing if there are none.

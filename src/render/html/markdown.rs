@@ -255,31 +255,48 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
     }
 }
 
-/// The figure of a chart: inline SVG, numbered caption, data table and CSV link.
+/// The figure of a chart: numbered caption above the inline SVG (with what
+/// its error bars show), then the data table and the CSV link.
 fn figure(chart: &Chart) -> String {
     let id = escape(&chart.spec.id);
     let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
-    let mut table = String::from("<table>\n");
-    for (i, row) in chart.table.iter().enumerate() {
-        let cell = if i == 0 { "th" } else { "td" };
-        table.push_str("<tr>");
-        for value in row {
-            table.push_str(&format!("<{cell}>{}</{cell}>", escape(value)));
-        }
-        table.push_str("</tr>\n");
-    }
-    table.push_str("</table>");
     let series = serde_json::to_string(&chart.series).unwrap_or_default();
     format!(
-        "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n{}<figcaption><span class=\"figure-number\">Figure {}.</span> {caption}</figcaption>\n</figure>\n\
+        "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n<figcaption><span class=\"figure-number\">Figure {}.</span> {caption} <span class=\"intervals\">{}</span></figcaption>\n{}</figure>\n\
          <details><summary>Data behind Figure {}</summary>\n\
-         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Data behind Figure {}\">{table}</div>\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
+         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Data behind Figure {}\">{}</div>\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
         escape(&series),
+        chart.number,
+        escape(&chart.intervals),
         chart.svg,
         chart.number,
         chart.number,
-        chart.number
+        data_table(chart),
     )
+}
+
+/// The numbers behind a chart: a caption, labelled headers and right-aligned
+/// numbers.
+fn data_table(chart: &Chart) -> String {
+    let t = &chart.table;
+    let mut out = format!(
+        "<table class=\"data\">\n<caption>The numbers plotted in Figure {}</caption>\n<thead><tr>",
+        chart.number
+    );
+    for (i, h) in t.header.iter().enumerate() {
+        let class = if i == 0 { "" } else { " class=\"num\"" };
+        out.push_str(&format!("<th scope=\"col\"{class}>{}</th>", escape(h)));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in &t.rows {
+        out.push_str(&format!("<tr><th scope=\"row\">{}</th>", escape(&row.series)));
+        for cell in t.page_cells(row) {
+            out.push_str(&format!("<td class=\"num\">{}</td>", escape(&cell)));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>");
+    out
 }
 
 /// The environments side by side, from book.toml.

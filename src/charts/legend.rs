@@ -1,0 +1,160 @@
+//! The legend of a chart, drawn above the plot area so that it never covers
+//! data: one entry per series in book.toml's environment order, its swatch
+//! drawn with the series' dash and marker, then the ideal line; entries wrap
+//! onto as many rows as the chart's width needs.
+
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+
+use super::canvas::{GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
+use super::data::ChartData;
+use super::marks;
+use super::spec::{ChartSpec, Kind};
+use super::ticks;
+
+/// Width of a swatch, in SVG pixels.
+const SWATCH: f64 = 26.0;
+/// Space between a swatch and its label, and between entries.
+const GAP: f64 = 6.0;
+/// Height of a row of the legend.
+pub const ROW: f64 = TEXT * 1.45;
+
+/// What an entry's swatch shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Swatch {
+    /// A series' line with its dash and marker.
+    Line(usize),
+    /// A series' bar.
+    Bar(usize),
+    /// The grey dashed line of ideal scaling.
+    Ideal,
+}
+
+/// One legend entry placed: its row, its x and what it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    swatch: Swatch,
+    label: String,
+    row: usize,
+    x: f64,
+}
+
+/// The legend of `data`, laid out in rows; empty for a chart with one series
+/// and no ideal line, whose axis label already names what it shows.
+pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
+    let mut items: Vec<(Swatch, String)> = data
+        .series
+        .iter()
+        .map(|s| {
+            let swatch = if spec.kind == Kind::Relative {
+                Swatch::Bar(s.style)
+            } else {
+                Swatch::Line(s.style)
+            };
+            (swatch, label(spec, s))
+        })
+        .collect();
+    if data.ideal.is_some() {
+        items.push((Swatch::Ideal, "ideal scaling".to_string()));
+    }
+    if items.len() < 2 {
+        return Vec::new();
+    }
+    let width = f64::from(SIZE.0 - 2 * MARGIN);
+    let (mut row, mut x) = (0, 0.0);
+    let mut out = Vec::with_capacity(items.len());
+    for (swatch, label) in items {
+        let w = SWATCH + GAP + text_width(&label, TEXT);
+        if x > 0.0 && x + w > width {
+            (row, x) = (row + 1, 0.0);
+        }
+        out.push(Entry { swatch, label, row, x });
+        x += w + 2.0 * GAP;
+    }
+    out
+}
+
+/// The height the legend takes above the plot.
+pub fn height(entries: &[Entry]) -> u32 {
+    entries.last().map_or(0, |e| ((e.row + 1) as f64 * ROW).ceil() as u32)
+}
+
+/// A series' legend label: its environment, and its peak when marked.
+fn label(spec: &ChartSpec, series: &super::data::Series) -> String {
+    let peak = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y));
+    match peak {
+        Some(p) if spec.mark_peak && spec.kind == Kind::Line => {
+            format!("{} (peak at {})", series.label, ticks::label(p.x, spec.x_unit.as_deref()))
+        }
+        _ => series.label.clone(),
+    }
+}
+
+/// Draw `entries` on `root`, from its top margin.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[Entry],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for e in entries {
+        let left = f64::from(MARGIN) + e.x;
+        let mid = f64::from(MARGIN) + (e.row as f64 + 0.5) * ROW;
+        let (x0, x1, y) = (left as i32, (left + SWATCH) as i32, mid as i32);
+        match e.swatch {
+            Swatch::Line(style) => {
+                let stroke = colour(style).stroke_width(2);
+                if style.is_multiple_of(2) {
+                    root.draw(&PathElement::new(vec![(x0, y), (x1, y)], stroke))?;
+                } else {
+                    root.draw(&DashedPathElement::new(vec![(x0, y), (x1, y)], 7, 4, stroke))?;
+                }
+                root.draw(&marks::marker_at((x0 + x1) / 2, y, style))?;
+            }
+            Swatch::Bar(style) => {
+                root.draw(&Rectangle::new(
+                    [(x0 + 4, y - 7), (x1 - 4, y + 7)],
+                    colour(style).filled(),
+                ))?;
+            }
+            Swatch::Ideal => {
+                root.draw(&DashedPathElement::new(
+                    vec![(x0, y), (x1, y)],
+                    6,
+                    4,
+                    GREY.stroke_width(2),
+                ))?;
+            }
+        }
+        let text_at = ((left + SWATCH + GAP) as i32, y);
+        let style = TextStyle::from(font(TEXT).into_font())
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Center,
+            ))
+            .color(&BLACK);
+        root.draw(&Text::new(e.label.clone(), text_at, style))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_legends_wrap_within_the_chart() {
+        let items = ["Bare metal (peak at 2 MiB)", "Kubernetes (peak at 2 MiB)", "ideal scaling"];
+        let width = f64::from(SIZE.0 - 2 * MARGIN);
+        let mut x = 0.0;
+        let mut rows = 1;
+        for label in items {
+            let w = SWATCH + GAP + text_width(label, TEXT);
+            assert!(w <= width, "{label} alone is wider than the chart");
+            if x > 0.0 && x + w > width {
+                rows += 1;
+                x = 0.0;
+            }
+            x += w + 2.0 * GAP;
+        }
+        assert!(rows >= 2);
+    }
+}

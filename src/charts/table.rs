@@ -1,0 +1,111 @@
+//! The numbers behind a chart, as a table: labelled columns (the axes' names
+//! with their units, the environments' labels from book.toml) and the values
+//! as numbers, formatted only where they are shown: about four significant
+//! digits on the page, six in the CSV download.
+
+use super::data::ChartData;
+use super::spec::{ChartSpec, Kind};
+use crate::format;
+
+/// Significant digits of a value in the page's table.
+pub const PAGE_DIGITS: usize = 4;
+/// Significant digits of a value in the CSV download.
+pub const CSV_DIGITS: usize = 6;
+
+/// One row: the series' label and its numbers (x, y, the CI's ends when the
+/// chart has intervals, n).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The series' label.
+    pub series: String,
+    /// x, y, [CI low, CI high,] n; `None` for a missing interval.
+    pub values: Vec<Option<f64>>,
+}
+
+/// The table behind a chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataTable {
+    /// Column headers: the series column first.
+    pub header: Vec<String>,
+    /// One row per point, series in book.toml's order.
+    pub rows: Vec<Row>,
+    /// Unit of x values (`bytes` shows as B, KiB, MiB on the page).
+    pub x_unit: Option<String>,
+}
+
+impl DataTable {
+    /// The table of `data` drawn for `spec`.
+    pub fn of(spec: &ChartSpec, data: &ChartData) -> DataTable {
+        let has_ci = data.series.iter().flat_map(|s| &s.points).any(|p| p.ci.is_some());
+        let x_header = match spec.x_unit.as_deref() {
+            Some(unit) if !data.x_label.contains('(') => format!("{} ({unit})", data.x_label),
+            _ => data.x_label.clone(),
+        };
+        let series_header = if spec.series.is_some() { "Series" } else { "Environment" };
+        let mut header = vec![series_header.to_string(), x_header, data.y_label.clone()];
+        if has_ci {
+            header.extend(["95% CI, low".to_string(), "95% CI, high".to_string()]);
+        }
+        header.push(
+            if spec.kind == Kind::Relative { "Runs (n, smaller side)" } else { "Runs (n)" }.into(),
+        );
+        let rows = data
+            .series
+            .iter()
+            .flat_map(|s| {
+                s.points.iter().map(move |p| {
+                    let mut values = vec![Some(p.x), Some(p.y)];
+                    if has_ci {
+                        values.extend([p.ci.map(|c| c[0]), p.ci.map(|c| c[1])]);
+                    }
+                    values.push(Some(p.n as f64));
+                    Row { series: s.label.clone(), values }
+                })
+            })
+            .collect();
+        DataTable { header, rows, x_unit: spec.x_unit.clone() }
+    }
+
+    /// The cells of row `row` for the page: x as its axis labels it, values
+    /// to [`PAGE_DIGITS`] significant digits with a true minus sign, n whole.
+    pub fn page_cells(&self, row: &Row) -> Vec<String> {
+        let last = row.values.len() - 1;
+        row.values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match (i, v) {
+                (_, None) => String::new(),
+                (0, Some(x)) => super::ticks::label(*x, self.x_unit.as_deref()),
+                (i, Some(v)) if i == last => format::plain(*v),
+                (_, Some(v)) => format::minus(&format::significant(*v, PAGE_DIGITS)),
+            })
+            .collect()
+    }
+
+    /// The table as CSV text: the same headers, x and n exact, the other
+    /// values to [`CSV_DIGITS`] significant digits.
+    pub fn csv(&self) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let _ = writer.write_record(&self.header);
+        for row in &self.rows {
+            let last = row.values.len() - 1;
+            let mut record = vec![row.series.clone()];
+            record.extend(row.values.iter().enumerate().map(|(i, v)| match v {
+                None => String::new(),
+                Some(v) if i == 0 || i == last => format::plain(*v),
+                Some(v) => trimmed(format::significant(*v, CSV_DIGITS)),
+            }));
+            let _ = writer.write_record(&record);
+        }
+        String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+/// A decimal without trailing zeros: `2.90000` → `2.9`, `10.0000` → `10`.
+fn trimmed(text: String) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
