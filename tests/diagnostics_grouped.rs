@@ -179,3 +179,39 @@ fn every_cause_is_reported_with_the_true_totals() {
     // 400 + 3 = 403 problems of 2 causes.
     assert_eq!(lines[2], "error: 403 errors of 2 kinds; nothing was written");
 }
+
+/// An unknown statistic used on three lines: one diagnostic (its message and
+/// hint are the same at each place), and a second unknown name apart.
+#[test]
+fn an_unknown_statistic_used_many_times_is_one_diagnostic() {
+    let (_, err) = build("short", |r| {
+        let uses = "{{ stat(name=\"sped\") }}\n\n".repeat(3);
+        edit(
+            r,
+            "content/index.md",
+            "time.",
+            &format!("time.\n\n{uses}{{{{ stat(name=\"spd\") }}}}"),
+        );
+    });
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    // Lines 5, 7 and 9, at the quote after `{{ stat(name=` (13 characters);
+    // `spd` on line 11.
+    assert!(
+        lines[0].starts_with("error: content/index.md:5:14: unknown statistic `sped` (3 places)"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("error: content/index.md:11:14: unknown statistic `spd`"),
+        "{err}"
+    );
+    assert_eq!(lines[2], "error: 4 errors of 2 kinds; nothing was written", "{err}");
+    let (_, err) = build("human", |r| {
+        let uses = "{{ stat(name=\"sped\") }}\n\n".repeat(3);
+        edit(r, "content/index.md", "time.", &format!("time.\n\n{uses}"));
+    });
+    assert!(
+        err.contains("= note: also at content/index.md:7:14 and content/index.md:9:14\n"),
+        "{err}"
+    );
+}
