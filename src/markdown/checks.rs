@@ -119,12 +119,16 @@ pub fn check_images(images: &[(String, Location)], assets: &[String]) -> Result<
 
 /// Every link to another file of the site must name one: a page (`NAME.html`),
 /// an image of `content/`, or a file the build writes. Links to other sites,
-/// `mailto:` and in-page anchors are not checked.
+/// `mailto:`, in-page anchors, links that leave the site (`../`) and links
+/// to a folder (`examples/usernetes/`: the site's pages are files, so these
+/// are other sites published beside or inside this one, such as another
+/// study) are not checked.
 pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     for (url, at) in links {
         let target = url.split(['#', '?']).next().unwrap_or("");
-        if target.is_empty() || target.contains(':') || files.iter().any(|f| f == target) {
+        let elsewhere = target.contains(':') || target.starts_with("../") || target.ends_with('/');
+        if target.is_empty() || elsewhere || files.iter().any(|f| f == target) {
             continue;
         }
         let hint = match (
@@ -159,5 +163,19 @@ mod tests {
         let refs = [(RefKind::Figure, "b".to_string(), Location::new("c.md", 1, 7))];
         let err = check_references(&refs, &[], &[]).unwrap_err().to_string();
         assert!(err.starts_with("c.md:1:7: unknown figure `@fig-b`"), "{err}");
+    }
+
+    #[test]
+    fn links_are_checked_unless_they_lead_to_another_site() {
+        let at = Location::new("c.md", 2, 3);
+        let files = ["index.html".to_string(), "data/stats.json".to_string()];
+        let links = |url: &str| vec![(url.to_string(), at.clone())];
+        for fine in ["index.html#a", "data/stats.json", "../index.html", "../../x/", "https://a.b"]
+        {
+            assert!(check_links(&links(fine), &files).is_ok(), "{fine}");
+        }
+        let err = check_links(&links("indx.html"), &files).unwrap_err().to_string();
+        assert!(err.starts_with("c.md:2:3: link to `indx.html`, which the site does not have"));
+        assert!(check_links(&links("./../x.html"), &files).is_err(), "only a leading ../ leaves");
     }
 }
