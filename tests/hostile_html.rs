@@ -246,24 +246,12 @@ fn refused(name: &str, files: &[(&str, &str)], args: &[&str]) -> String {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let output = wait(child, Duration::from_secs(60), name);
+    let output = wait_or_kill(child, Duration::from_secs(60), name);
     let err = stderr(&output).replace(&root.display().to_string(), "STUDY");
     assert_eq!(output.status.code(), Some(1), "{name}: expected exit 1:\n{err}");
     assert!(!err.contains("panicked") && !err.contains("overflow"), "{name}:\n{err}");
     assert!(before == contents(&root.join("site")), "{name}: the previous output changed");
     err
-}
-
-fn wait(mut child: std::process::Child, limit: Duration, name: &str) -> std::process::Output {
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("{name}: the build hung");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -34,26 +34,13 @@ fn refused(footer: &str, timeout: &str) -> (String, Duration) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let output = wait(child, Duration::from_secs(180));
+    let output = wait_or_kill(child, Duration::from_secs(180), "templates");
     let took = started.elapsed();
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "expected exit 1:\n{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(before == contents(&root.join("site")), "the previous output changed");
     (err, took)
-}
-
-/// The child's output, or a panic (after killing it) if it runs past `limit`.
-fn wait(mut child: std::process::Child, limit: Duration) -> std::process::Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("the build hung");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -116,3 +116,21 @@ pub fn regressions(test: &str) -> Option<Box<dyn proptest::test_runner::FailureP
     let path: &'static str = Box::leak(path.to_str().unwrap().to_owned().into_boxed_str());
     Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(path)))
 }
+
+/// The output of `child`, or a panic naming `name` (after killing it) if it
+/// runs past `limit`: a hang fails the test instead of stalling the suite.
+pub fn wait_or_kill(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+    name: &str,
+) -> Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{name}: the build hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
