@@ -179,5 +179,7 @@ pub fn run(options: &ImportOptions) -> Result<Summary> {
     }
     summary.warnings.extend(environments::undeclared(&root, &environments));
     summary.refused.sort_by(|a, b| a.0.cmp(&b.0));
+    summary.skipped.sort();
+    summary.skipped.dedup();
     Ok(summary)
 }

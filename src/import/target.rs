@@ -28,14 +28,19 @@ pub(super) fn append(
     environments: &mut BTreeMap<String, usize>,
 ) -> Result<()> {
     let file = existing::locate(root, target)?;
-    let Layout { old, extra, header, mut seen, mut runs } = layout(&file, &items)?;
+    let Layout { old, extra, header, seen, mut runs } = layout(&file, &items)?;
     let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
     if old.is_none() {
         writer.write_record(&header)?;
     }
     let mut added = 0;
+    // A file gives one item per results file it feeds: its items all go in,
+    // and a copy of a file (same hash, other path) is skipped like a file
+    // already imported.
+    let mut now: BTreeMap<String, std::path::PathBuf> = BTreeMap::new();
     for item in items {
-        if !seen.insert(item.hash.clone()) {
+        let first = now.entry(item.hash.clone()).or_insert_with(|| item.file.clone());
+        if seen.contains(&item.hash) || *first != item.file {
             summary.skipped.push(item.file.clone());
             continue;
         }

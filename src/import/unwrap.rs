@@ -122,11 +122,19 @@ fn quoted_lines(text: &str) -> Vec<Line> {
 
 /// Every scalar value of the YAML document `text` (mapping keys left out),
 /// in document order, or `None` when it is not YAML. The event parser keeps
-/// its state on the heap (no recursion) and does not expand aliases.
+/// its state on the heap (no recursion, whatever the nesting) and does not
+/// expand aliases.
 fn yaml_scalars(text: &str) -> Option<Vec<Line>> {
+    // Event by event: `Parser::load` recurses once per nesting level.
     let mut receiver = Scalars::default();
-    Parser::new_from_str(text).load(&mut receiver, true).ok()?;
-    Some(receiver.lines)
+    let mut parser = Parser::new_from_str(text);
+    loop {
+        let (event, mark) = parser.next_token().ok()?;
+        if matches!(event, Event::StreamEnd) {
+            return Some(receiver.lines);
+        }
+        receiver.on_event(event, mark);
+    }
 }
 
 /// Collects the scalar values of a YAML event stream.
@@ -226,6 +234,8 @@ mod tests {
         assert_eq!(super::lines(Path::new("x.json"), &deep).0, Wrapping::Plain);
         let deep_yaml = format!("---\n{}", "[".repeat(100_000));
         assert_eq!(super::lines(Path::new("x.yaml"), &deep_yaml).0, Wrapping::Plain);
+        let deep_block = format!("---\n{}x\n", "- ".repeat(100_000));
+        assert_eq!(super::lines(Path::new("x.yaml"), &deep_block).1.len(), 1);
         // Aliases are not expanded.
         let laughs = "---\na: &a [\"x\", \"x\"]\nb: [*a, *a, *a]\nc: [*a, *a]\n";
         assert_eq!(super::lines(Path::new("x.yaml"), laughs).1.len(), 2);
