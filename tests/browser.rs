@@ -2,6 +2,12 @@
 //! playwright-core, axe-core for accessibility and vnu-jar for HTML validity
 //! (tests/browser/check.mjs), with every `<details>` open. Any axe violation,
 //! whatever its impact, fails, and so does a vnu run that exits non-zero.
+//! At 360, 375, 1024, 1440 and 1920 px, in both themes, it also measures the
+//! layout: no horizontal overflow, dashboard columns of equal width, chart
+//! text rendered at 12 CSS px or more (10th percentile), legends and "n.s."
+//! labels clear of every data mark, right-aligned tabular numbers under a
+//! `<thead>` with a `<caption>`, series colours at 3:1 or more against their
+//! background, and print rules that keep cards, charts and tables whole.
 //! Screenshots go to target/screenshots/.
 
 mod common;

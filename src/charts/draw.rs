@@ -9,25 +9,44 @@ use super::data::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
 use super::{legend, marks, ticks};
 
-/// Draw `data` as SVG; returns the SVG text and the points to annotate.
+/// Draw `data` as SVG; returns the SVG text and the points to annotate. The
+/// legend, drawn apart, ends the SVG in a `<g class="legend">`, so that the
+/// page (and its tests) can tell it from the data.
 pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), String> {
     let mut svg = String::new();
     let mut hovers = Vec::new();
+    let entries = legend::layout(spec, data);
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let plot = plot(spec, data, &root, &mut hovers);
+        let plot = plot(spec, data, &entries, &root, &mut hovers);
         plot.map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
+    if entries.is_empty() {
+        return Ok((svg, hovers));
+    }
+    let mut legend_svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut legend_svg, SIZE).into_drawing_area();
+        legend::draw(&root, &entries).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    let inner = legend_svg
+        .find('>')
+        .and_then(|open| legend_svg.rfind("</svg>").map(|close| &legend_svg[open + 1..close]))
+        .unwrap_or_default();
+    let close = svg.rfind("</svg>").unwrap_or(svg.len());
+    svg.replace_range(close.., &format!("<g class=\"legend\">{inner}</g>\n</svg>\n"));
     Ok((svg, hovers))
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
-/// Draw the chart on `root`: the legend above, axes and grid, the ideal line,
-/// the series.
+/// Draw the chart on `root`, leaving room above for the legend `entries`:
+/// axes and grid, the ideal line, the series.
 fn plot(
     spec: &ChartSpec,
     data: &ChartData,
+    entries: &[legend::Entry],
     root: &Area,
     hovers: &mut Vec<Hover>,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -35,7 +54,6 @@ fn plot(
     let xs = ticks::x_values(data);
     let y_scale = if spec.kind == Kind::Line { spec.y_scale } else { Scale::Linear };
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
-    let entries = legend::layout(spec, data);
     let mut builder = ChartBuilder::on(root);
     builder
         .margin(MARGIN)
@@ -45,7 +63,7 @@ fn plot(
     if let Some(title) = &spec.title {
         builder.caption(title, font(TEXT * 1.15));
     }
-    let top = legend::height(&entries);
+    let top = legend::height(entries);
     if top > 0 {
         builder.margin_top(MARGIN + top + 6);
     }
@@ -62,7 +80,6 @@ fn plot(
     } else {
         marks::lines(&mut chart, spec, data, &at, hovers)?;
     }
-    legend::draw(root, &entries)?;
     Ok(())
 }
 

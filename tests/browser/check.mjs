@@ -5,11 +5,16 @@
 //   node check.mjs SITE_DIR SCREENSHOT_DIR
 //
 // Serves SITE_DIR on 127.0.0.1 under the sub-path /study/, loads every page at
-// 360, 375, 1440 and 1920 px in light and dark themes, opens every <details>
-// (the data tables), and fails (exit 1) on console errors, failed requests,
-// broken links or assets, cards that differ from stats.json, any axe violation
-// (every impact: minor, moderate, serious, critical), any vnu error or a vnu
-// run that exits non-zero. The JSON report counts the axe violations by
+// 360, 375, 1024, 1440 and 1920 px in light and dark themes, opens every
+// <details> (the data tables), and fails (exit 1) on console errors, failed
+// requests, broken links or assets, cards that differ from stats.json, any axe
+// violation (every impact: minor, moderate, serious, critical), any vnu error
+// or a vnu run that exits non-zero; and on layout and legibility defects: a
+// page wider than the window or dashboard columns of unequal width (an open
+// data table widening its column), chart text rendered under 12 CSS px (10th
+// percentile, at 375 px and wider) or 11 px (any), a legend or annotation box
+// intersecting a data mark, numbers in data tables not right-aligned, series
+// colours under 3:1 against their background, and print rules missing. The JSON report counts the axe violations by
 // impact and lists each with its rule, the nodes' selectors and HTML.
 
 import { createServer } from "node:http";
@@ -56,7 +61,7 @@ await mkdir(shotDir, { recursive: true });
 const weights = {};
 
 for (const page of pages) {
-  for (const width of [360, 375, 1440, 1920]) {
+  for (const width of [360, 375, 1024, 1440, 1920]) {
     for (const scheme of ["light", "dark"]) {
       const label = `${page} at ${width}px, ${scheme}`;
       const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
@@ -84,6 +89,11 @@ for (const page of pages) {
       if (page === "index.html" && width === 1440 && scheme === "light") await checkToggle(tab, label);
       const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (overflow > 1) fail(`${label}: the page is ${overflow}px wider than the window`);
+      await checkLayout(tab, label, width);
+      if (width !== 360) await checkChartText(tab, label);
+      await checkLegends(tab, label);
+      await checkTables(tab, label);
+      await checkContrast(tab, label);
       await context.close();
     }
   }
@@ -98,11 +108,118 @@ async function openDetails(tab, label) {
   if (closed) fail(`${label}: ${closed} <details> would not open`);
 }
 
+// Cards show stats.json's value, with a true minus sign.
 async function checkCards(tab, label) {
   for (const metric of stats.metrics.filter((m) => m.headline)) {
     const shown = await tab.locator(`#metric-${metric.name} .number`).textContent().catch(() => null);
-    if (shown?.trim() !== metric.text.value) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${metric.text.value}`);
+    if (shown?.trim().replaceAll("\u2212", "-") !== metric.text.value) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${metric.text.value}`);
   }
+}
+
+// Every dashboard column as wide as the others in its grid (an open data
+// table must not widen its column), and nothing wider than its container.
+async function checkLayout(tab, label) {
+  const problems = await tab.evaluate(() => {
+    const out = [];
+    for (const grid of document.querySelectorAll(".dashboard")) {
+      const widths = [...grid.children].map((c) => Math.round(c.getBoundingClientRect().width));
+      if (Math.max(...widths) - Math.min(...widths) > 1) out.push(`dashboard columns of unequal width: ${widths.join(", ")}`);
+      const room = grid.getBoundingClientRect().right;
+      for (const c of grid.children) if (c.getBoundingClientRect().right > room + 1) out.push(`#${c.id} sticks out of the dashboard`);
+    }
+    return out;
+  });
+  for (const p of problems) fail(`${label}: ${p}`);
+}
+
+// The size chart text renders at: its font size times the SVG's scale.
+async function checkChartText(tab, label) {
+  const sizes = await tab.evaluate(() => [...document.querySelectorAll(".chart svg text")]
+    .filter((t) => t.getClientRects().length && t.textContent.trim())
+    .map((t) => { const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })
+    .sort((a, b) => a - b));
+  if (!sizes.length) return fail(`${label}: no chart text`);
+  const p10 = sizes[Math.floor(sizes.length / 10)];
+  if (p10 < 12) fail(`${label}: chart text renders at ${p10.toFixed(1)} CSS px (10th percentile), under 12`);
+  if (sizes[0] < 11) fail(`${label}: the smallest chart text renders at ${sizes[0].toFixed(1)} CSS px, under 11`);
+}
+
+// Legends and annotations ("n.s.") never cover a data mark: a line, marker,
+// error bar, bar or point of a series (elements with class sN).
+async function checkLegends(tab, label) {
+  const problems = await tab.evaluate(() => {
+    const out = [];
+    const box = (e) => e.getBoundingClientRect();
+    const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const svg of document.querySelectorAll(".chart svg")) {
+      const chart = svg.closest("div.chart");
+      const id = chart.id;
+      const series = JSON.parse(chart.dataset.series || "[]");
+      const legend = svg.querySelector(".legend");
+      if (series.length > 1 && !legend) out.push(`${id}: no legend outside the plot`);
+      const marks = [...svg.querySelectorAll("[class^='s']")].filter((e) => !e.closest(".legend") && /^s\d+$/.test(e.getAttribute("class")));
+      const notes = [...svg.querySelectorAll("text")].filter((t) => !t.closest(".legend") && t.textContent.trim() === "n.s.");
+      const boxes = (legend ? [["legend", box(legend)]] : []).concat(notes.map((n) => ["n.s. label", box(n)]));
+      for (const [what, b] of boxes) {
+        const hit = marks.find((m) => meets(b, box(m)));
+        if (hit) out.push(`${id}: the ${what} covers a data mark (${hit.outerHTML.slice(0, 80)})`);
+      }
+    }
+    return out;
+  });
+  for (const p of problems) fail(`${label}: ${p}`);
+}
+
+// Numbers in the data tables are right-aligned in tabular figures, under a
+// <thead>, with a <caption>.
+async function checkTables(tab, label) {
+  const problems = await tab.evaluate(() => {
+    const out = [];
+    for (const table of document.querySelectorAll(".chart table")) {
+      const id = table.closest("div.chart").id;
+      if (!table.tHead) out.push(`${id}: data table without <thead>`);
+      if (!table.caption) out.push(`${id}: data table without <caption>`);
+      for (const cell of table.querySelectorAll("td")) {
+        if (!/^[\u2212+-]?\d/.test(cell.textContent.trim())) continue;
+        const style = getComputedStyle(cell);
+        if (style.textAlign !== "right") { out.push(`${id}: number ${cell.textContent} aligned ${style.textAlign}`); break; }
+        if (!style.fontVariantNumeric.includes("tabular-nums")) { out.push(`${id}: number ${cell.textContent} not in tabular figures`); break; }
+      }
+      if (/\d\.\d{6,}/.test(table.textContent)) out.push(`${id}: data table shows a float artefact`);
+    }
+    return out;
+  });
+  for (const p of problems) fail(`${label}: ${p}`);
+}
+
+// Every series colour drawn reaches 3:1 against the chart's background.
+async function checkContrast(tab, label) {
+  const problems = await tab.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 4).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const background = (e) => {
+      for (let n = e; n; n = n.parentElement) {
+        const c = rgb(getComputedStyle(n).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c;
+      }
+      return [255, 255, 255];
+    };
+    const out = new Set();
+    for (const e of document.querySelectorAll("div.chart svg [class^='s']")) {
+      if (!/^s\d+$/.test(e.getAttribute("class"))) continue;
+      const style = getComputedStyle(e);
+      const stroked = style.stroke !== "none" && parseFloat(style.strokeOpacity) > 0;
+      const paint = stroked ? style.stroke : parseFloat(style.fillOpacity) > 0 ? style.fill : "none";
+      if (!paint.startsWith("rgb")) continue;
+      const chart = e.closest("div.chart");
+      const [a, b] = [lum(rgb(paint)), lum(background(chart))];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 3) out.add(`${chart.id}: series colour ${paint} has ${ratio.toFixed(2)}:1 against its background`);
+    }
+    return [...out];
+  });
+  for (const p of problems) fail(`${label}: ${p}`);
 }
 
 async function checkLinks(tab, label) {
@@ -155,6 +272,17 @@ for (const page of pages) {
   await tab.emulateMedia({ media: "print" });
   const printed = await tab.evaluate(() => [...document.querySelectorAll("nav, a.pdf, details")].every((e) => getComputedStyle(e).display === "none"));
   if (!printed) fail(`${page}: the print stylesheet does not hide navigation, the PDF button and data tables`);
+  const breaks = await tab.evaluate(() => {
+    const out = [];
+    for (const e of document.querySelectorAll(".card, div.chart, table, .environments section")) {
+      if (getComputedStyle(e).breakInside !== "avoid") { out.push(`${e.className || e.tagName} may split across pages`); break; }
+    }
+    for (const h of document.querySelectorAll("main h2, main h3")) {
+      if (getComputedStyle(h).breakAfter !== "avoid") { out.push(`heading ${h.id} may be stranded at a page foot`); break; }
+    }
+    return out;
+  });
+  for (const b of breaks) fail(`${page} printed: ${b}`);
   await context.close();
 }
 
