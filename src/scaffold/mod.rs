@@ -1,4 +1,5 @@
-//! `report new DIR`: a small study that builds right away.
+//! `report new DIR`: a small study that builds right away, with a workflow
+//! that publishes it to GitHub Pages.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,34 @@ pub const FILES: [(&str, &str); 5] = [
     ),
     (".gitignore", "/site\n"),
 ];
+
+/// Where the scaffold's publishing workflow goes.
+pub const WORKFLOW_PATH: &str = ".github/workflows/publish.yml";
+
+/// The scaffold's publishing workflow: it installs this version of report
+/// with the action of report's repository (Cargo.toml's `repository`), or
+/// names `OWNER/report` for the author to fill in when that is not set.
+pub fn workflow() -> String {
+    let action = action_repository(env!("CARGO_PKG_REPOSITORY"));
+    let uses = match action {
+        Some(action) => format!("{action}@v1"),
+        None => "OWNER/report@v1 # OWNER: the GitHub account that hosts report".to_string(),
+    };
+    include_str!("publish.yml")
+        .replace("@ACTION@@v1", &uses)
+        .replace("@VERSION@", env!("CARGO_PKG_VERSION"))
+}
+
+/// `OWNER/NAME` of a `https://github.com/OWNER/NAME` repository URL.
+fn action_repository(url: &str) -> Option<String> {
+    let path = url.strip_prefix("https://github.com/")?.trim_end_matches('/');
+    let path = path.strip_suffix(".git").unwrap_or(path);
+    let (owner, name) = path.split_once('/')?;
+    let plain = |part: &str| {
+        !part.is_empty() && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    (plain(owner) && plain(name)).then(|| format!("{owner}/{name}"))
+}
 
 /// Write a new study into `dir`, which must not exist or be an empty folder
 /// (not a symbolic link). Every folder and file is created new, never
@@ -57,7 +86,13 @@ pub fn create(dir: &Path) -> Result<Vec<PathBuf>> {
             fs::create_dir(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
         }
     }
-    FILES.iter().map(|(relative, content)| write_new(dir, relative, content)).collect()
+    let workflow = workflow();
+    FILES
+        .iter()
+        .copied()
+        .chain([(WORKFLOW_PATH, workflow.as_str())])
+        .map(|(relative, content)| write_new(dir, relative, content))
+        .collect()
 }
 
 /// Write `content` to `dir/relative`, creating its folders: each folder
@@ -101,6 +136,24 @@ fn refuse(path: &Path, message: &str, hint: &str) -> anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_workflow_names_the_action_of_a_github_repository_only() {
+        let of = action_repository;
+        assert_eq!(of("https://github.com/acme/report").as_deref(), Some("acme/report"));
+        assert_eq!(of("https://github.com/acme/report.git/").as_deref(), Some("acme/report"));
+        for url in [
+            "",
+            "https://gitlab.com/acme/report",
+            "https://github.com/acme",
+            "https://github.com/a b/c",
+        ] {
+            assert_eq!(of(url), None, "{url}");
+        }
+        let text = workflow();
+        assert!(!text.contains("@ACTION@") && !text.contains("@VERSION@"), "{text}");
+        assert!(text.contains(&format!("version: \"{}\"", env!("CARGO_PKG_VERSION"))), "{text}");
+    }
 
     #[test]
     fn a_link_planted_in_the_new_study_is_not_followed() {
