@@ -317,10 +317,10 @@ fn special_files_given_to_import_are_refused_by_name_and_the_rest_imports() {
     symlink("nowhere", logs.join("c-broken.log")).unwrap();
     symlink(study.path(), logs.join("d-folder")).unwrap();
     let output = within(study.path(), &["import", "lammps", "--env", "x", logs.to_str().unwrap()]);
-    let err = refused(&output, study.path(), &["added 1 rows to results/lammps.csv", "3 refused"]);
+    let err = refused(&output, study.path(), &["added 1 row to results/lammps.csv", "3 refused"]);
     let pipe = logs.join("b-pipe.log");
     let pipe = ["import", "lammps", "--env", "x", pipe.to_str().unwrap()];
-    refused(&within(study.path(), &pipe), study.path(), &["b-pipe.log: refused: not a regular"]);
+    refused(&within(study.path(), &pipe), study.path(), &["b-pipe.log: not a regular"]);
     let missing = within(study.path(), &["import", "lammps", "--env", "x", "no-such-log"]);
     refused(&missing, study.path(), &["no-such-log: no such file or folder to import"]);
     insta::assert_snapshot!("import_special_files", err);
@@ -361,10 +361,10 @@ fn runs_whose_figures_cannot_be_right_are_refused_by_name() {
     let err = refused(
         &output,
         study.path(),
-        &["added 1 rows", "0 files skipped as already imported, 8 refused"],
+        &["added 1 row", "0 files skipped as already imported, 8 refused"],
     );
     for (name, _, _, why) in cases {
-        assert!(err.contains(&format!("{name}: refused: {why}")), "{name}: {why}\n{err}");
+        assert!(err.contains(&format!("{name}:1: {why}")), "{name}: {why}\n{err}");
     }
     let rows = fs::read_to_string(study.path().join("results/lammps.csv")).unwrap();
     assert_eq!(rows.lines().count(), 2, "the header and the good run:\n{rows}");
@@ -384,13 +384,12 @@ fn osu_values_that_are_not_finite_refuse_the_whole_file_and_counts_start_at_one(
     let osu =
         |extra: &[&str]| within(study.path(), &[&["import", "osu", "--env", "x"], extra].concat());
     assert!(osu(&["--nodes", "2", &path("a-good.out")]).status.success());
-    let why =
-        "b-two-runs.out:7: refused: the osu_latency table gives a latency of `-nan` at 0 bytes";
+    let why = "b-two-runs.out:7:1: the osu_latency table gives latency_us `-nan`";
     refused(&osu(&["--nodes", "2", &path("b-two-runs.out")]), study.path(), &[why]);
     let rows = fs::read_to_string(path("results/osu_latency.csv")).unwrap();
     assert_eq!(rows.lines().count(), 3, "only a-good.out's two rows:\n{rows}");
     let pattern = ["--pattern", "{env}/osu-{nodes}-{run}.out", &path("x")];
-    refused(&osu(&pattern), study.path(), &["osu-0-1.out: refused: the path gives {nodes} = 0"]);
+    refused(&osu(&pattern), study.path(), &["osu-0-1.out: the path gives {nodes} = 0"]);
     for flag in ["--nodes", "--procs"] {
         let output = osu(&[flag, "0", &path("a-good.out")]);
         assert_eq!(output.status.code(), Some(2), "a count of 0 is a wrong command line");
@@ -421,12 +420,12 @@ fn broken_results_files_met_by_import_are_named_and_left_as_they_were() {
     let with = |extra: &[u8]| [&good, extra].concat();
     let cases = [
         (with(b"x,\xff\n"), "results/lammps.csv:3:3: this results file is not valid UTF-8"),
-        (with(b"x,1,2\n"), "results/lammps.csv:3:1: this row has 3 fields; the header has 20"),
+        (with(b"x,1,2\n"), "results/lammps.csv:3:1: this row has 3 fields; the header has 22"),
         (
             with(row.as_bytes()),
             "results/lammps.csv:3:8: column `run`: expected a whole number, found `one`",
         ),
-        (b"a,b\n1,2\n".to_vec(), "results/lammps.csv:1:1: this results file has other columns"),
+        (b"a,a\n1,2\n".to_vec(), "results/lammps.csv:1:1: column `a` is named twice in the header"),
     ];
     let mut all = String::new();
     for (bytes, why) in cases {

@@ -168,6 +168,9 @@ fn by_cause<'a>(
     for (file, line, message, hint) in items {
         causes.entry((message, hint)).or_default().push((file, line));
     }
+    // In the order of each cause's first place, as the files were read.
+    let mut causes: Vec<_> = causes.into_iter().collect();
+    causes.sort_by(|a, b| a.1[0].cmp(&b.1[0]));
     causes
         .into_iter()
         .map(|((message, hint), places)| {

@@ -66,14 +66,14 @@ pub(super) fn pending(
     let mut label = Labeller { file, labels: &labels, options, warnings: Vec::new() };
     let pending = match options.tool {
         Tool::Lammps => {
-            let parsed = lammps::parse(&lines)?;
+            let parsed = lammps::parse_lines(&lines)?;
             summary.notes.extend(parsed.notes.iter().map(|n| (file.to_path_buf(), n.clone())));
             let runs = lammps_runs(&parsed.runs, &mut label, &source);
             let target = options.into.clone().unwrap_or_else(|| "lammps".into());
             vec![make(target, LAMMPS_COLUMNS.iter().map(|c| c.to_string()).collect(), runs)]
         }
         Tool::Osu => {
-            let parsed = osu::parse(&lines)?;
+            let parsed = osu::parse_lines(&lines)?;
             summary.notes.extend(parsed.notes.iter().map(|n| (file.to_path_buf(), n.clone())));
             osu::by_benchmark(&parsed)
                 .into_iter()

@@ -91,7 +91,12 @@ impl Reader {
 /// The runs of one log. A run whose figures cannot be right (not a number,
 /// NaN or infinite, zero or negative steps, atoms, processes or loop time)
 /// refuses the file at its line, with why: a file imports whole or not at all.
-pub fn parse(lines: &[Line]) -> Result<Parsed, Refusal> {
+pub fn parse(text: &str) -> Result<Parsed, Refusal> {
+    parse_lines(&super::unwrap::lines(std::path::Path::new(""), text).1)
+}
+
+/// [`parse`] of the lines of a file, unwrapped ([`super::unwrap::lines`]).
+pub fn parse_lines(lines: &[Line]) -> Result<Parsed, Refusal> {
     let refuse = |reason: String, at: usize| {
         Refusal::new(reason).at(at).hint("a run whose figures cannot be right is left out: rerun it, or leave this log out of the import (the other logs are imported)")
     };

@@ -6,7 +6,7 @@ use std::path::Path;
 /// The runs of `text`, read as a plain log.
 fn parse(text: &str) -> Result<LammpsRun, Refusal> {
     let lines = crate::import::unwrap::lines(Path::new("x.log"), text).1;
-    super::parse(&lines).map(|p| p.runs.last().cloned().unwrap_or_default())
+    super::parse_lines(&lines).map(|p| p.runs.last().cloned().unwrap_or_default())
 }
 
 const LOG_2014: &str = "LAMMPS (1 Feb 2014)\nLoop time of 0.628341 on 4 procs for 100 steps with 32000 atoms\n\n\
@@ -101,7 +101,7 @@ fn refuses_figures_that_cannot_be_right_at_their_line() {
 /// Every run of `text`.
 fn runs(text: &str) -> Parsed {
     let lines = crate::import::unwrap::lines(Path::new("x.log"), text).1;
-    super::parse(&lines).unwrap()
+    super::parse_lines(&lines).unwrap()
 }
 
 const RUN: &str = "LAMMPS (29 Sep 2021 - Update 2)\nmpirun -np 4 lmp -in in.lj\nLoop time of 6.5 on 4 procs for 100 steps with 2432 atoms\n\

@@ -52,7 +52,12 @@ struct Open {
 /// infinite, negative) refuses the whole file at its line: a file imports
 /// whole or not at all, so that once fixed it imports without doubling the
 /// good tables.
-pub fn parse(lines: &[Line]) -> Result<Parsed, Refusal> {
+pub fn parse(text: &str) -> Result<Parsed, Refusal> {
+    parse_lines(&super::unwrap::lines(std::path::Path::new(""), text).1)
+}
+
+/// [`parse`] of the lines of a file, unwrapped ([`super::unwrap::lines`]).
+pub fn parse_lines(lines: &[Line]) -> Result<Parsed, Refusal> {
     let (mut parsed, mut open, mut launch) = (Parsed::default(), None::<Open>, None);
     let mut headless: Option<usize> = None;
     for line in lines {

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::*;
 
 fn parse(text: &str) -> Result<Parsed, Refusal> {
-    super::parse(&crate::import::unwrap::lines(Path::new("x.out"), text).1)
+    super::parse_lines(&crate::import::unwrap::lines(Path::new("x.out"), text).1)
 }
 
 fn cells(rows: &[&[&str]]) -> Vec<Vec<String>> {
