@@ -77,7 +77,7 @@ pub fn vcs_info_commit(dir: &Path) -> Option<String> {
 
 /// Whether `dir` is the top level of a git checkout (not a folder inside
 /// another project's checkout, a vendored copy say) and git runs.
-fn git_checkout(dir: &Path) -> bool {
+pub fn git_checkout(dir: &Path) -> bool {
     git(dir, &["rev-parse", "--show-toplevel"])
         .and_then(|top| std::fs::canonicalize(top).ok())
         .is_some_and(|top| std::fs::canonicalize(dir).is_ok_and(|d| d == top))

@@ -121,3 +121,62 @@ fn both_outputs_name_the_results_and_the_manifest_hashes_every_file() {
         );
     }
 }
+
+/// The build script, for its version text and its fallbacks.
+#[allow(dead_code)]
+#[path = "../build.rs"]
+mod build_script;
+
+#[test]
+fn version_names_the_commit_it_was_built_from() {
+    let output = Command::new(env!("CARGO_BIN_EXE_report")).arg("--version").output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    let git = |args: &[&str]| Command::new("git").arg("-C").arg(repo()).args(args).output();
+    let checkout = git(&["rev-parse", "--show-toplevel"]).is_ok_and(|o| o.status.success());
+    if !checkout {
+        assert_eq!(text, format!("report {version}\n"), "no git: the version alone");
+        return;
+    }
+    // report 0.1.0 (2c4f23dce303 2026-12-01): a commit of this checkout, with its date.
+    let inner =
+        text.strip_prefix(&format!("report {version} (")).and_then(|t| t.strip_suffix(")\n"));
+    let (commit, date) = inner.and_then(|i| i.split_once(' ')).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(commit.len(), 12, "{text}");
+    let ancestor = git(&["merge-base", "--is-ancestor", commit, "HEAD"]).unwrap();
+    assert!(ancestor.status.success(), "{commit} is not in this checkout's history");
+    let committed = git(&["show", "-s", "--format=%cs", commit]).unwrap();
+    assert_eq!(String::from_utf8_lossy(&committed.stdout).trim(), date);
+}
+
+#[test]
+fn version_falls_back_to_what_is_known() {
+    use build_script::{describe, git_checkout, vcs_info_commit};
+    let full = "2c4f23dce3030123456789abcdef0123456789ab";
+    assert_eq!(
+        describe("0.1.0", Some(full), Some("2026-12-01")),
+        "0.1.0 (2c4f23dce303 2026-12-01)"
+    );
+    assert_eq!(describe("0.1.0", Some(full), None), "0.1.0 (2c4f23dce303)");
+    assert_eq!(describe("0.1.0", Some("2c4f23d"), Some("yesterday")), "0.1.0 (2c4f23d)");
+    for bad in ["", "main", "2c4f23", "2c4f23dce30g"] {
+        assert_eq!(describe("0.1.0", Some(bad), Some("2026-12-01")), "0.1.0", "{bad:?}");
+    }
+    assert_eq!(describe("0.1.0", None, None), "0.1.0");
+
+    // No git checkout here, nor a folder inside one (a vendored copy) counts.
+    let dir = tempfile::tempdir().unwrap();
+    assert!(!git_checkout(dir.path()));
+    assert!(!git_checkout(&repo().join("src")), "a folder inside a checkout is not one");
+    assert_eq!(git_checkout(&repo()), repo().join(".git").exists());
+
+    // A packaged crate: the commit cargo package recorded.
+    assert_eq!(vcs_info_commit(dir.path()), None);
+    let info =
+        format!("{{\n  \"git\": {{\n    \"sha1\": \"{full}\"\n  }},\n  \"path_in_vcs\": \"\"\n}}");
+    fs::write(dir.path().join(".cargo_vcs_info.json"), info).unwrap();
+    assert_eq!(vcs_info_commit(dir.path()).as_deref(), Some(full));
+    fs::write(dir.path().join(".cargo_vcs_info.json"), "{\"git\": {\"sha1\": \"; rm -rf /\"}}")
+        .unwrap();
+    assert_eq!(vcs_info_commit(dir.path()), None);
+}
