@@ -281,3 +281,96 @@ fn the_gke_capture_takes_its_ranks_and_nodes_from_mpirun() {
     );
     let _ = fs::remove_dir_all(again.path());
 }
+
+/// Python's reading of OSU output: per file, each `# OSU` title with the
+/// rows of numbers under it (a row is a line of numbers only).
+const OSU_PY: &str = r##"
+import json, os, re, sys
+out = []
+for folder in sys.argv[2:]:
+    for dirpath, _, names in os.walk(os.path.join(sys.argv[1], folder)):
+        for name in sorted(names):
+            path = os.path.join(dirpath, name)
+            tables = []
+            for l in open(path, encoding="utf-8", errors="replace"):
+                if l.startswith("# OSU"):
+                    tables.append(dict(file=os.path.relpath(path, sys.argv[1]), title=l.strip(), rows=[]))
+                elif tables and re.fullmatch(r"\s*\d+(\s+[\d.]+)+\s*", l):
+                    tables[-1]["rows"].append(l.split())
+            out.extend(t for t in tables if t["rows"])
+print(json.dumps(out))
+"##;
+
+#[test]
+fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
+    let Some(f) = fixtures() else { return };
+    if !tool("python3", &["--version"]) {
+        return;
+    }
+    let folders = ["flux-usernetes/osu", "excalibur-omb/alaska"];
+    let study = tempfile::tempdir().unwrap();
+    for folder in folders {
+        import(
+            study.path(),
+            &["osu", "--env", "x", "--nodes", "2", f.join(folder).to_str().unwrap()],
+        );
+    }
+    let python =
+        Command::new("python3").arg("-c").arg(OSU_PY).arg(&f).args(folders).output().unwrap();
+    let tables: Vec<serde_json::Value> = serde_json::from_slice(&python.stdout).unwrap();
+    assert_eq!(tables.len(), 80 + 16);
+    let mut checked = 0;
+    for (title, csv, column) in [
+        ("Latency Test", "osu_latency", "latency_us"),
+        ("MPI Bandwidth Test", "osu_bw", "bandwidth_mb_s"),
+        ("Bi-Directional Bandwidth Test", "osu_bibw", "bandwidth_mb_s"),
+        ("Allreduce Latency Test", "osu_allreduce", "latency_us"),
+    ] {
+        let got = rows(&study.path().join(format!("results/{csv}.csv")));
+        let mine: Vec<&serde_json::Value> = tables
+            .iter()
+            .filter(|t| {
+                t["title"].as_str().unwrap().contains(title)
+                    && !(title == "Latency Test"
+                        && t["title"].as_str().unwrap().contains("Allreduce"))
+            })
+            .collect();
+        let mut want: Vec<(String, String, f64)> = Vec::new();
+        for t in &mine {
+            let file = t["file"].as_str().unwrap();
+            for cells in t["rows"].as_array().unwrap() {
+                want.push((
+                    file.to_string(),
+                    cells[0].as_str().unwrap().into(),
+                    cells[1].as_str().unwrap().parse().unwrap(),
+                ));
+            }
+        }
+        let mut have: Vec<(String, String, f64)> = got
+            .iter()
+            .map(|r| {
+                let source = r["source"].as_str().unwrap();
+                let file = mine
+                    .iter()
+                    .map(|t| t["file"].as_str().unwrap())
+                    .find(|f| f.ends_with(&format!("/{source}")))
+                    .unwrap_or(source);
+                (
+                    file.to_string(),
+                    r["size_bytes"].as_str().unwrap().into(),
+                    r[column].as_str().unwrap().parse().unwrap(),
+                )
+            })
+            .collect();
+        want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        have.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(have, want, "{csv}");
+        assert!(
+            got.iter().all(|r| r["benchmark"] == csv && r["procs"] == "2" && r["nodes"] == "2"),
+            "{csv}"
+        );
+        checked += want.len();
+    }
+    // 40 latency × 24 + 40 bw × 23 (flux), 4 × (24 + 23 + 23 + 19) (ReFrame).
+    assert_eq!(checked, 40 * 24 + 40 * 23 + 4 * (24 + 23 + 23 + 19));
+}
