@@ -437,3 +437,33 @@ fn a_new_study_shows_its_caveats_on_the_page_and_once_in_the_paper() {
         assert_eq!(text.matches(caveat).count(), 1, "the paper's Limitations only: {text}");
     }
 }
+
+#[test]
+fn the_release_builds_every_target_the_install_script_asks_for() {
+    let w = load(&repo().join(".github/workflows/release.yml"));
+    assert_eq!(strings(&w["on"]["push"]["tags"]), ["v[0-9]+.[0-9]+.[0-9]+*"]);
+    assert_eq!(w["permissions"]["contents"].as_str(), Some("read"));
+    assert_eq!(w["jobs"]["release"]["permissions"]["contents"].as_str(), Some("write"));
+    assert!(w["jobs"]["build"]["permissions"].is_badvalue(), "the builds write nothing");
+    let mut built: Vec<&str> = w["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|e| e["target"].as_str().unwrap())
+        .collect();
+    built.sort_unstable();
+    let script = fs::read_to_string(repo().join(".github/action/install.sh")).unwrap();
+    let pattern = regex::Regex::new(r"\) target=([a-z0-9_]+-[a-z0-9_-]+) ;;").unwrap();
+    let mut asked: Vec<&str> =
+        pattern.captures_iter(&script).map(|c| c.get(1).unwrap().as_str()).collect();
+    asked.sort_unstable();
+    assert_eq!(built, asked);
+    assert_eq!(built.len(), 5, "Linux x86_64 and aarch64, macOS arm64 and x86_64, Windows");
+    // The archive names the action downloads are the ones the release packs.
+    let text = fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    for name in ["\"$name.zip\"", "\"dist/$name.tar.gz\"", "name=\"report-$TARGET\""] {
+        assert!(text.contains(name), "{name}");
+    }
+    assert!(script.contains("local archive=\"report-$target.$ext\""));
+    assert!(text.contains("sha256sum \"$file\" > \"$file.sha256\""));
+}
