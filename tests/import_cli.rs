@@ -416,3 +416,25 @@ fn sources_are_relative_to_the_study_or_the_folder_given() {
             && !text.contains(dir.path().to_str().unwrap())
     );
 }
+
+#[test]
+fn json_diagnostics_are_one_array_of_errors_and_warnings() {
+    let dir = new_study();
+    let args = [
+        "--message-format",
+        "json",
+        "osu",
+        "--env",
+        "x",
+        &input("mixed_osu.out"),
+        &input("hostile.log"),
+    ];
+    let output = run(dir.path(), &[&["import"][..], &args].concat());
+    assert_eq!(output.status.code(), Some(1));
+    let all: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let levels: Vec<&str> =
+        all.as_array().unwrap().iter().map(|d| d["level"].as_str().unwrap()).collect();
+    assert_eq!(levels, ["error", "warning", "warning"], "{all}");
+    assert_eq!(all[0]["message"], "no OSU output: no `# OSU MPI … Test` title line");
+    assert_eq!((all[1]["line"].as_u64(), all[2]["line"].as_u64()), (Some(20), Some(29)));
+}

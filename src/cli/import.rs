@@ -106,25 +106,14 @@ pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<Exi
     let options = importer.options(&cli.root);
     let summary = report::import::run(&options)?;
     for (file, text) in &summary.preview {
-        println!("# would append to {file}:\n{text}");
+        // The rows are the output, on standard output, unless JSON diagnostics are.
+        if format == Format::Json {
+            eprintln!("# would append to {file}:\n{text}");
+        } else {
+            println!("# would append to {file}:\n{text}");
+        }
     }
-    let refusals = by_cause(
-        summary.refused.iter().map(|(f, r)| (f, r.line, &r.reason, r.hint.as_ref())),
-        "files refused",
-    );
-    super::print_diagnostics(
-        &refusals.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
-        format,
-        &cli.root,
-    );
-    if !cli.quiet {
-        let notes = by_cause(
-            summary.notes.iter().map(|(f, n)| (f, Some(n.at), &n.message, None)),
-            "places",
-        );
-        let warnings: Vec<Diagnostic> = summary.warnings.iter().cloned().chain(notes).collect();
-        super::print_warnings(&warnings, format, &cli.root);
-    }
+    print_findings(cli, &summary, format);
     if cli.verbose {
         for file in &summary.skipped {
             eprintln!("skipped {} (already imported)", file.display());
@@ -134,6 +123,38 @@ pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<Exi
         eprint!("{}", tally(&summary, options.dry_run));
     }
     Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Refusals as errors and, unless `--quiet`, warnings and notes, one per
+/// cause; with `--message-format json`, all in one array.
+fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
+    let refusals = by_cause(
+        summary.refused.iter().map(|(f, r)| (f, r.line, &r.reason, r.hint.as_ref())),
+        "files refused",
+    );
+    let notes =
+        by_cause(summary.notes.iter().map(|(f, n)| (f, Some(n.at), &n.message, None)), "places");
+    let warnings: Vec<Diagnostic> = if cli.quiet {
+        Vec::new()
+    } else {
+        summary.warnings.iter().cloned().chain(notes).collect()
+    };
+    if format == Format::Json {
+        let warnings = report::diagnostic::Diagnostics(warnings).grouped();
+        let all: Vec<(Level, &Diagnostic)> = refusals
+            .iter()
+            .map(|d| (Level::Error, d))
+            .chain(warnings.0.iter().map(|d| (Level::Warning, d)))
+            .collect();
+        if all.is_empty() {
+            println!("[]");
+        }
+        super::print_diagnostics(&all, format, &cli.root);
+        return;
+    }
+    let errors: Vec<(Level, &Diagnostic)> = refusals.iter().map(|d| (Level::Error, d)).collect();
+    super::print_diagnostics(&errors, format, &cli.root);
+    super::print_warnings(&warnings, format, &cli.root);
 }
 
 /// `n` and the noun, singular or plural.
