@@ -60,12 +60,15 @@ pub fn benchmark(title: &str) -> (String, String) {
         _ => (title.as_str(), ""),
     };
     let title = title.strip_suffix("test").unwrap_or(title).trim();
-    // `MPI`, `MPI-CUDA`, `MPI-ROCM`…: the accelerator does not change the benchmark.
-    let phrase = match title.strip_prefix("mpi") {
-        Some(rest) if rest.starts_with('-') => rest.split_once(' ').map_or("", |(_, r)| r),
-        Some(rest) => rest,
-        None => title,
+    // `MPI-CUDA`, `MPI_Put-ROCM`…: the accelerator does not change the benchmark.
+    let (first, rest) = title.split_once(' ').unwrap_or((title, ""));
+    let first = match first.rsplit_once('-') {
+        Some((word, "cuda" | "rocm" | "openacc" | "acc")) => word,
+        _ => first,
     };
+    let title = format!("{first} {rest}");
+    let title = title.trim();
+    let phrase = title.strip_prefix("mpi").unwrap_or(title);
     let phrase = phrase.split_whitespace().collect::<Vec<_>>().join(" ");
     let phrase = phrase.trim_start_matches(' ');
     (name_of(phrase), slug(version, "."))
@@ -136,6 +139,8 @@ mod tests {
             ("MPI-CUDA Bandwidth Test v7.1", "osu_bw", "7.1"),
             ("MPI Non-blocking Allreduce Latency Test v5.6.3", "osu_iallreduce", "5.6.3"),
             ("MPI_Put Latency Test v5.8", "osu_put_latency", "5.8"),
+            ("MPI_Put-CUDA Bi-directional Bandwidth Test v7.2", "osu_put_bibw", "7.2"),
+            ("MPI_Get Bandwidth Test v5.8", "osu_get_bw", "5.8"),
             ("MPI Hello World Test v5.8", "osu_hello", "5.8"),
             ("MPI Neighbor Allgather Latency Test v7.4", "osu_neighbor_allgather_latency", "7.4"),
             ("<script>alert(1)</script> Test v9\"", "osu_script_alert_1_script", "9"),
