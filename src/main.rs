@@ -72,7 +72,9 @@ enum Command {
         against: Option<String>,
     },
     /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
-    #[command(after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n\nSee `report import lammps --help` and `report import osu --help`.")]
+    #[command(
+        after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n\nSee `report import lammps --help` and `report import osu --help`."
+    )]
     Import {
         #[command(subcommand)]
         importer: import_cli::Importer,
