@@ -168,16 +168,18 @@ impl From<Diagnostic> for Diagnostics {
     }
 }
 
+/// One diagnostic per cause ([`Diagnostics::grouped`]), then the totals.
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, diagnostic) in self.0.iter().enumerate() {
+        let grouped = self.clone().grouped();
+        for (i, diagnostic) in grouped.0.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "{diagnostic}")?;
         }
-        if self.total() > 1 {
-            write!(f, "\n{}", self.summary())?;
+        if grouped.total() > 1 {
+            write!(f, "\n{}", grouped.summary())?;
         }
         Ok(())
     }

@@ -12,6 +12,17 @@ pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
     (line + newlines, String::from_utf8_lossy(&bytes[line_start..start]).chars().count() + 1)
 }
 
+/// Line and 1-based character column of field `index` of the record that
+/// starts at byte `offset` on `line`: as [`position`], without counting the
+/// lines before the record (which, for every bad cell of a block, would take
+/// time growing with the square of the block).
+pub(super) fn position_at(bytes: &[u8], offset: usize, line: u64, index: usize) -> (u64, usize) {
+    let start = field_start(bytes, offset, index);
+    let newlines = memchr::memchr_iter(b'\n', &bytes[offset..start]).count() as u64;
+    let line_start = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |p| p + 1);
+    (line + newlines, String::from_utf8_lossy(&bytes[line_start..start]).chars().count() + 1)
+}
+
 fn line_offset(bytes: &[u8], line: u64) -> usize {
     if line <= 1 {
         return 0;

@@ -49,7 +49,6 @@ pub(super) fn read_blocks(
         refuse_lone_carriage_returns(file, &block)?;
         let context = Context {
             bytes: &block.bytes,
-            line: block.line,
             names: header.names,
             file,
             types: header.types,

@@ -4,7 +4,7 @@
 use csv::{ByteRecord, ReaderBuilder};
 
 use super::cells::Builder;
-use super::position::{field_column, position};
+use super::position::{field_column, position_at};
 use crate::config::ColumnType;
 use crate::diagnostic::{Cause, Diagnostic, Location, MAX_QUOTED_CHARS, Tally, excerpt};
 use crate::project::SourceFile;
@@ -57,8 +57,6 @@ pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<
 pub(super) struct Context<'a> {
     /// The block of the file being read.
     pub bytes: &'a [u8],
-    /// The 1-based line of the block's first byte.
-    pub line: u64,
     pub names: &'a [String],
     pub file: &'a SourceFile,
     pub types: &'a [Option<ColumnType>],
@@ -176,7 +174,7 @@ pub(super) fn read_span_into(context: &Context, span: Span, rows: &mut Rows) {
             rows.report(wrong_field_count(context, &record, line, offset));
             continue;
         }
-        push_fields(context, &record, line, rows);
+        push_fields(context, &record, line, offset, rows);
         rows.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
     }
 }
@@ -205,9 +203,9 @@ fn wrong_field_count(
     .cause(cause, record.len().to_string())
 }
 
-/// Add each field of `record` (starting on `line`) to its column of `rows`;
+/// Add each field of `record` (starting on `line`, at byte `offset`) to its column of `rows`;
 /// a bad cell is added as empty and reported at its line and column.
-fn push_fields(context: &Context, record: &ByteRecord, line: u64, rows: &mut Rows) {
+fn push_fields(context: &Context, record: &ByteRecord, line: u64, offset: usize, rows: &mut Rows) {
     for (i, field) in record.iter().enumerate() {
         let builder = &mut rows.builders[i];
         if builder.push_number(field) {
@@ -232,7 +230,7 @@ fn push_fields(context: &Context, record: &ByteRecord, line: u64, rows: &mut Row
             }
         };
         if let Some((message, hint, cause)) = problem {
-            let (l, c) = context.position(line, i);
+            let (l, c) = position_at(context.bytes, offset, line, i);
             let problem = Diagnostic::new(context.located(l, c), message).hint(hint);
             rows.report(match cause {
                 Some((cause, found)) => problem.cause(cause, found),
@@ -267,12 +265,6 @@ impl Context<'_> {
     /// The location of `line` and `column` in the file.
     fn located(&self, line: u64, column: usize) -> Location {
         Location::new(&self.file.path, line as usize, column)
-    }
-
-    /// Line and column of field `index` of the record starting on `line`, in this block.
-    pub fn position(&self, line: u64, index: usize) -> (u64, usize) {
-        let (l, c) = position(self.bytes, line + 1 - self.line, index);
-        (l + self.line - 1, c)
     }
 }
 
