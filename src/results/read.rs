@@ -47,12 +47,8 @@ pub(super) fn read_blocks(
     };
     while let Some(block) = current.take() {
         refuse_lone_carriage_returns(file, &block)?;
-        let context = Context {
-            bytes: &block.bytes,
-            names: header.names,
-            file,
-            types: header.types,
-        };
+        let context =
+            Context { bytes: &block.bytes, names: header.names, file, types: header.types };
         let line = if start > 0 { header.body.line } else { block.line };
         let span = Span { start: start.min(block.bytes.len()), end: block.bytes.len(), line };
         start = 0;
