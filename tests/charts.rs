@@ -100,9 +100,29 @@ fn figures_are_numbered_alike_in_page_and_paper() {
     if tool("pdftotext", &["-v"]) {
         let text = pdftotext(&site.join("paper.pdf"));
         assert!(text.contains("Throughput is in Figure 1, the difference in Figure 2"), "{text}");
-        assert!(text.contains("Figure 2: Candidate against base."), "{text}");
+        assert!(text.contains("Figure 2. Candidate against base."), "{text}");
         assert!(text.contains("rate (ops/s)"), "the PDF lacks the axis label:\n{text}");
     }
+}
+
+#[test]
+fn legends_and_tables_follow_the_order_of_book_toml() {
+    let study = fixture("charts");
+    // Declare `cand` before `base` (alphabetical order is the other way).
+    edit(
+        study.path(),
+        "book.toml",
+        "[environments.base]\nlabel = \"Base\"\n\n[environments.cand]\nlabel = \"Candidate\"\n",
+        "[environments.cand]\nlabel = \"Candidate\"\n\n[environments.base]\nlabel = \"Base\"\n",
+    );
+    let site = build(study.path());
+    let svg = fs::read_to_string(site.join("charts/rate.svg")).unwrap();
+    let legend = &svg[svg.find("<g class=\"legend\">").expect("a legend group")..];
+    let (cand, base) = (legend.find("Candidate").unwrap(), legend.find("Base").unwrap());
+    assert!(cand < base, "legend order: {legend}");
+    let rows = csv_rows(&site.join("data/charts/rate.csv"));
+    assert_eq!(rows[0][0], "Candidate");
+    assert_eq!(rows.last().unwrap()[0], "Base");
 }
 
 fn fails(change: impl FnOnce(&Path)) -> String {

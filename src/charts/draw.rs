@@ -214,7 +214,33 @@ pub fn clip(
 
 #[cfg(test)]
 mod tests {
-    use super::clip;
+    use super::*;
+    use crate::charts::data::{Point, Series};
+
+    #[test]
+    fn an_ideal_line_does_not_set_the_y_range() {
+        let at = crate::diagnostic::Location::new("c.md", 1, 1);
+        let spec = crate::charts::spec::parse(
+            "id = \"e\"\nkind = \"speedup\"\ndata = \"d\"\nx = \"p\"\ny = \"r\"\nideal = true\n",
+            &at,
+        )
+        .unwrap();
+        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let data = ChartData {
+            series: vec![Series {
+                key: "a".into(),
+                label: "A".into(),
+                style: 0,
+                points: vec![point(1.0, 1.0), point(32.0, 1.8)],
+            }],
+            // Ideal speedup reaches 32, the data 1.8: the axis stops at 2.
+            ideal: Some(vec![(1.0, 1.0), (32.0, 32.0)]),
+            x_label: "p".into(),
+            y_label: "speedup".into(),
+        };
+        let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
+        assert_eq!(y.range, 0.0..2.0);
+    }
 
     #[test]
     fn ideal_lines_are_cut_at_the_box() {

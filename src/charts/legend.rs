@@ -139,22 +139,56 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::data::{Point, Series};
+
+    fn data(labels: &[&str]) -> ChartData {
+        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        ChartData {
+            series: labels
+                .iter()
+                .enumerate()
+                .map(|(style, label)| Series {
+                    key: label.to_lowercase(),
+                    label: label.to_string(),
+                    style,
+                    points: vec![point(1024.0, 5.0), point(65536.0, 9.0), point(1e6, 7.0)],
+                })
+                .collect(),
+            ideal: None,
+            x_label: "size".into(),
+            y_label: "bw".into(),
+        }
+    }
+
+    fn spec(extra: &str) -> ChartSpec {
+        let at = crate::diagnostic::Location::new("c.md", 1, 1);
+        let body =
+            format!("id = \"c\"\nkind = \"line\"\ndata = \"d\"\nx = \"s\"\ny = \"b\"\n{extra}");
+        crate::charts::spec::parse(&body, &at).unwrap()
+    }
 
     #[test]
-    fn long_legends_wrap_within_the_chart() {
-        let items = ["Bare metal (peak at 2 MiB)", "Kubernetes (peak at 2 MiB)", "ideal scaling"];
-        let width = f64::from(SIZE.0 - 2 * MARGIN);
-        let mut x = 0.0;
-        let mut rows = 1;
-        for label in items {
-            let w = SWATCH + GAP + text_width(label, TEXT);
-            assert!(w <= width, "{label} alone is wider than the chart");
-            if x > 0.0 && x + w > width {
-                rows += 1;
-                x = 0.0;
-            }
-            x += w + 2.0 * GAP;
+    fn entries_name_peaks_and_wrap_within_the_chart() {
+        let entries = layout(
+            &spec("mark-peak = true\nx-unit = \"bytes\"\n"),
+            &data(&["Bare metal", "Kubernetes"]),
+        );
+        let labels: Vec<&str> = entries.iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(labels, ["Bare metal (peak at 64 KiB)", "Kubernetes (peak at 64 KiB)"]);
+        // Two labels of 27 characters do not fit side by side in 440 px.
+        assert_eq!(entries.iter().map(|e| e.row).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(height(&entries), (2.0 * ROW).ceil() as u32);
+        for e in &entries {
+            assert!(
+                e.x + SWATCH + GAP + text_width(&e.label, TEXT) <= f64::from(SIZE.0 - 2 * MARGIN)
+            );
         }
-        assert!(rows >= 2);
+    }
+
+    #[test]
+    fn one_series_needs_no_legend() {
+        assert!(layout(&spec(""), &data(&["A"])).is_empty());
+        let short = layout(&spec(""), &data(&["A", "B"]));
+        assert_eq!(short.iter().map(|e| e.row).collect::<Vec<_>>(), [0, 0]);
     }
 }

@@ -86,7 +86,10 @@ for (const page of pages) {
       if (page === "index.html") await checkCards(tab, label);
       await checkLinks(tab, label);
       await checkAxe(tab, label);
-      if (page === "index.html" && width === 1440 && scheme === "light") await checkToggle(tab, label);
+      if (page === "index.html" && width === 1440 && scheme === "light") {
+        await checkTooltip(tab, label);
+        await checkToggle(tab, label);
+      }
       const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (overflow > 1) fail(`${label}: the page is ${overflow}px wider than the window`);
       await checkLayout(tab, label, width);
@@ -249,6 +252,16 @@ async function checkAxe(tab, label) {
     axeViolations.push({ where: label, impact: v.impact, id: v.id, help: v.help, nodes });
     fail(`${label}: axe ${v.impact} ${v.id}: ${v.help} (${nodes.length} nodes: ${nodes.map((n) => n.target).join(", ")})`);
   }
+}
+
+// Hovering a point shows its details at once, as the SVG <title> has them.
+async function checkTooltip(tab, label) {
+  const point = tab.locator("div.chart .points circle").first();
+  await point.hover({ force: true });
+  const tip = tab.locator("div.chart .tooltip").first();
+  // Points of two series may overlap: the details are those of the one on top.
+  const titles = await tab.locator("div.chart").first().locator(".points title").allTextContents();
+  if (!(await tip.isVisible()) || !titles.includes(await tip.textContent())) fail(`${label}: hovering a point shows no details`);
 }
 
 async function checkToggle(tab, label) {
