@@ -176,24 +176,34 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
     Ok(Page { path: file.path.clone(), slug, title, markdown, source_map, tables_before: 0, front })
 }
 
-/// The plain text of the first paragraph of `markdown`: the abstract of a paper
-/// whose book.toml has none.
+/// The plain text of the first paragraph of `markdown` that cites nothing
+/// ([`cites`]): the abstract of a paper whose book.toml has none.
 pub fn first_paragraph(markdown: &str) -> Option<String> {
     let mut text: Option<String> = None;
     for event in Parser::new_ext(markdown, options()) {
         match event {
             Event::Start(Tag::Paragraph) => text = Some(String::new()),
-            Event::End(TagEnd::Paragraph)
-                if text.as_ref().is_some_and(|t| !t.trim().is_empty()) =>
-            {
-                return text;
-            }
+            Event::End(TagEnd::Paragraph) => match text.take() {
+                Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
+                _ => {}
+            },
             Event::Text(t) | Event::Code(t) => text.iter_mut().for_each(|x| x.push_str(&t)),
             Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
             _ => {}
         }
     }
     None
+}
+
+/// Whether plain text holds a cross-reference or citation (`@fig-a`,
+/// `[@key]`), which means nothing outside its page: such a paragraph cannot
+/// stand alone as a summary. An `@` inside a word (an e-mail address) is not one.
+fn cites(text: &str) -> bool {
+    text.match_indices('@').any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + 1..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// The plain text of the first heading of `markdown`.
@@ -245,6 +255,9 @@ mod tests {
     fn first_paragraph_is_plain_text() {
         assert_eq!(first_paragraph("# T\n\nA *b* `c`\nd.\n\nNext.").as_deref(), Some("A b c d."));
         assert_eq!(first_paragraph("# Only a heading"), None);
+        let refs = "# T\n\nAs @fig-time shows.\n\nSee [@key].\n\nWrite to a@b.org.\n\nLast.";
+        assert_eq!(first_paragraph(refs).as_deref(), Some("Write to a@b.org."));
+        assert_eq!(first_paragraph("Only @fig-a here."), None);
     }
 
     #[test]
