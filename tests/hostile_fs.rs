@@ -327,6 +327,20 @@ fn special_files_given_to_import_are_refused_by_name_and_the_rest_imports() {
 }
 
 #[test]
+fn an_import_never_waits_on_a_fifo_in_the_study() {
+    // The study's own book.toml and results file as FIFOs: an open that waits
+    // for a writer would hang the import (the test's timeout would fail it).
+    let study = tempfile::tempdir().unwrap();
+    let log = study.path().join("run.log");
+    write(&log, LOG);
+    fs::create_dir(study.path().join("results")).unwrap();
+    mkfifo(&study.path().join("book.toml"));
+    mkfifo(&study.path().join("results/lammps.csv"));
+    let output = within(study.path(), &["import", "lammps", "--env", "x", log.to_str().unwrap()]);
+    refused(&output, study.path(), &["results/lammps.csv: not a regular file but a named pipe"]);
+}
+
+#[test]
 fn runs_whose_figures_cannot_be_right_are_refused_by_name() {
     let Some(f) = fixtures() else { return };
     let melt = fs::read_to_string(f.join("lammps-official/log.8Apr21.melt.g++.4")).unwrap();

@@ -3,7 +3,6 @@
 //! naming the section to add.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Location};
@@ -14,7 +13,8 @@ use crate::diagnostic::{Diagnostic, Location};
 /// reports that file's errors).
 pub(super) fn undeclared(root: &Path, rows: &BTreeMap<String, usize>) -> Vec<Diagnostic> {
     let book = Path::new("book.toml");
-    let Ok(text) = fs::read_to_string(root.join(book)) else { return Vec::new() };
+    let Ok(bytes) = crate::project::read_regular(&root.join(book)) else { return Vec::new() };
+    let Ok(text) = String::from_utf8(bytes) else { return Vec::new() };
     let Ok(config) = crate::config::parse(book, &text) else { return Vec::new() };
     let declared = crate::diagnostic::list(config.environments.keys().map(String::as_str));
     rows.iter()
@@ -43,6 +43,7 @@ fn section_key(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn each_undeclared_environment_is_one_warning_with_its_section() {

@@ -88,7 +88,7 @@ pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
     let Some(path) = crate::project::regular_file(root, &relative)? else {
         return Ok(Target { path: root.join(&relative), relative, bytes: None });
     };
-    let bytes = fs::read(&path).map_err(|err| {
+    let bytes = crate::project::read_regular(&path).map_err(|err| {
         Diagnostic::new(Location::file(&relative), format!("cannot read this results file: {err}"))
             .hint("import never replaces a file it cannot read: make it readable, or import into another file with --into NAME")
     })?;

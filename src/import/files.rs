@@ -39,7 +39,8 @@ pub(super) fn read(path: &Path) -> Result<Vec<u8>, Refusal> {
             "split the output into one file per job, or leave out what is not benchmark output",
         ));
     }
-    fs::read(path).map_err(|err| Refusal::new(format!("cannot read the file: {err}")))
+    crate::project::read_regular(path)
+        .map_err(|err| Refusal::new(format!("cannot read the file: {err}")))
 }
 
 /// The `source` of `input`: its path relative to the study at `root`

@@ -22,10 +22,8 @@ pub fn read(root: &Path, relative: &Path) -> Result<SourceFile> {
 
 /// Read the checked file `full` as `relative`.
 fn read_at(relative: &Path, full: &Path) -> Result<SourceFile> {
-    let mut bytes = Vec::new();
-    open_regular(full)
-        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes))
-        .with_context(|| format!("cannot read `{}`", relative.display()))?;
+    let bytes =
+        read_regular(full).with_context(|| format!("cannot read `{}`", relative.display()))?;
     Ok(SourceFile::new(relative, bytes))
 }
 
@@ -46,6 +44,14 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
         )));
     }
     Ok(file)
+}
+
+/// The bytes of `path` if it is a regular file ([`open_regular`]): a FIFO,
+/// socket or device is refused, never waited on.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut open_regular(path)?, &mut bytes)?;
+    Ok(bytes)
 }
 
 /// Read `relative` under `root` if anything is there ([`regular_file`]).

@@ -13,7 +13,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod files;
 
-pub use files::{describe_kind, open_regular, read, regular_file};
+pub use files::{describe_kind, open_regular, read, read_regular, regular_file};
 use files::{list_results, read_dir, read_optional};
 
 /// A file read from the study, with its path relative to the study root.
