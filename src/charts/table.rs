@@ -31,15 +31,24 @@ pub struct DataTable {
     pub rows: Vec<Row>,
     /// Unit of x values (`bytes` shows as B, KiB, MiB on the page).
     pub x_unit: Option<String>,
+    /// The x header of the CSV, whose x values are plain numbers: the axis
+    /// label with its unit, `message size (bytes)`.
+    pub csv_x_header: String,
 }
 
 impl DataTable {
     /// The table of `data` drawn for `spec`.
     pub fn of(spec: &ChartSpec, data: &ChartData) -> DataTable {
         let has_ci = data.series.iter().flat_map(|s| &s.points).any(|p| p.ci.is_some());
-        let x_header = match spec.x_unit.as_deref() {
+        let csv_x_header = match spec.x_unit.as_deref() {
             Some(unit) if !data.x_label.contains('(') => format!("{} ({unit})", data.x_label),
             _ => data.x_label.clone(),
+        };
+        // On the page a byte axis's values carry their unit (1 KiB).
+        let x_header = if spec.x_unit.as_deref() == Some("bytes") {
+            data.x_label.clone()
+        } else {
+            csv_x_header.clone()
         };
         let series_header = if spec.series.is_some() { "Series" } else { "Environment" };
         let mut header = vec![series_header.to_string(), x_header, data.y_label.clone()];
@@ -63,7 +72,7 @@ impl DataTable {
                 })
             })
             .collect();
-        DataTable { header, rows, x_unit: spec.x_unit.clone() }
+        DataTable { header, rows, x_unit: spec.x_unit.clone(), csv_x_header }
     }
 
     /// The cells of row `row` for the page: x as its axis labels it, values
@@ -86,7 +95,11 @@ impl DataTable {
     /// values to [`CSV_DIGITS`] significant digits.
     pub fn csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
-        let _ = writer.write_record(&self.header);
+        let mut header = self.header.clone();
+        if let Some(x) = header.get_mut(1) {
+            x.clone_from(&self.csv_x_header);
+        }
+        let _ = writer.write_record(&header);
         for row in &self.rows {
             let last = row.values.len() - 1;
             let mut record = vec![row.series.clone()];
