@@ -75,18 +75,7 @@ pub fn axis(
         hi = lo + 1.0;
     }
     if scale.is_log() {
-        let (first, last) = (lo.floor(), hi.ceil());
-        let span = (last - first) as usize;
-        let step = (1..).find(|s| span / s < MAX_TICKS).unwrap_or(1) as f64;
-        let pad = 0.04 * (hi - lo);
-        let range = lo - pad..hi + pad;
-        let ticks = (0..=span)
-            .map(|i| first + i as f64)
-            .filter(|t| {
-                (t - first) % step == 0.0 && *t >= range.start - 1e-9 && *t <= range.end + 1e-9
-            })
-            .collect();
-        (range, ticks)
+        log_axis(lo, hi, scale)
     } else {
         let step = nice_step((hi - lo) / 6.0);
         let (first, last) = ((lo / step).floor() * step, (hi / step).ceil() * step);
@@ -94,6 +83,38 @@ pub fn axis(
         let ticks = (0..=count).map(|i| first + i as f64 * step).collect();
         (first..last, ticks)
     }
+}
+
+/// A log axis from `lo` to `hi` (exponents): ticks at whole powers, thinned
+/// past [`MAX_TICKS`]. A base-10 axis that spans too little for three powers
+/// (14 to 100 s) gets ticks at 1, 2, 3 and 5 times each power, then at every
+/// whole multiple, so that it is never left without labels.
+fn log_axis(lo: f64, hi: f64, scale: Scale) -> (Range<f64>, Vec<f64>) {
+    let (first, last) = (lo.floor(), hi.ceil());
+    let span = (last - first) as usize;
+    let step = (1..).find(|s| span / s < MAX_TICKS).unwrap_or(1) as f64;
+    let pad = 0.04 * (hi - lo);
+    let range = lo - pad..hi + pad;
+    let inside = |t: &f64| *t >= range.start - 1e-9 && *t <= range.end + 1e-9;
+    let powers: Vec<f64> = (0..=span)
+        .map(|i| first + i as f64)
+        .filter(|t| (t - first) % step == 0.0 && inside(t))
+        .collect();
+    if scale != Scale::Log10 || powers.len() >= 3 {
+        return (range, powers);
+    }
+    let multiples = |ms: &[f64]| -> Vec<f64> {
+        (first as i32 - 1..=last as i32)
+            .flat_map(|k| ms.iter().map(move |m| (m * 10f64.powi(k)).log10()))
+            .filter(inside)
+            .collect()
+    };
+    let ticks = multiples(&[1.0, 2.0, 3.0, 5.0]);
+    if ticks.len() >= 3 {
+        return (range, ticks);
+    }
+    let every = multiples(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    (range, every)
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
@@ -135,6 +156,18 @@ mod tests {
         let (range, ticks) = axis([11.6, 2808.0].into_iter(), Scale::Log10, false);
         assert_eq!(ticks, vec![1.0, 2.0, 3.0]);
         assert!(range.end < 4.0);
+    }
+
+    #[test]
+    fn narrow_log10_axes_get_ticks_between_the_powers() {
+        // Loop times of 14 to 100 s: only 100 is a power of ten inside.
+        let labels = |lo: f64, hi: f64| -> Vec<String> {
+            let (_, ticks) = axis([lo, hi].into_iter(), Scale::Log10, false);
+            ticks.iter().map(|t| label(Scale::Log10.inverse(*t), None)).collect()
+        };
+        assert_eq!(labels(14.0, 100.0), ["20", "30", "50", "100"]);
+        assert_eq!(labels(14.0, 90.0), ["20", "30", "50"]);
+        assert_eq!(labels(24.0, 66.0), ["30", "40", "50", "60"]);
     }
 
     #[test]
