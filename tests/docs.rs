@@ -137,8 +137,8 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
         "bool" => "boolean".into(),
         "usize" => "integer".into(),
         "f64" => "number".into(),
-        "Compare" | "Better" | "ColumnType" | "PaperSize" | "PdfStandard" | "Kind"
-        | "Aggregate" | "Scale" => {
+        "Compare" | "Better" | "Estimator" | "Average" | "ColumnType" | "PaperSize"
+        | "PdfStandard" | "Kind" | "Aggregate" | "Scale" => {
             let values: Vec<String> =
                 items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
             format!("one of {}", values.join(", "))

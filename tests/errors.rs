@@ -32,10 +32,10 @@ fn minimal_fixture_builds() {
     // By hand: base at 2 procs = {6, 5, 7}, mean 6; cand = {4, 5, 6}, mean 5;
     // 5 / 6 − 1 = −16.67%.
     assert!(html.contains("-16.7%"), "{html}");
-    // scipy: delta-method CI with Welch–Satterthwaite df (3.874), t.ppf(0.975, df):
-    // -0.51894 to +0.18561; Welch p = 0.2879, so not significant.
+    // scipy: Welch's t on the log scale, Welch–Satterthwaite df (3.874), t.ppf(0.975, df):
+    // exp(ln(5/6) ± t·se) − 1 = -0.45395 to +0.27177; p = 0.2939, so not significant.
     assert!(
-        html.contains("95% CI -51.9 to +18.6%, n = 3; not statistically significant"),
+        html.contains("95% CI -45.4 to +27.2%, n = 3; not statistically significant"),
         "{html}"
     );
 }

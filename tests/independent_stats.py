@@ -1,85 +1,297 @@
 #!/usr/bin/env python3
-"""Independent computation of the shipped study's statistics with scipy.
+"""Independent computation of a study's statistics with scipy and numpy.
 
-Reads the results CSVs with the csv module, computes every headline metric and
-a sample of group summaries from their definitions (issue #2, results/README.md),
-and prints them as JSON. tests/independent.rs compares them with stats.json.
+Reads book.toml with tomllib and the results CSVs with the csv module, and
+computes from the definitions in README.md ("Statistics") every group
+summary, every comparison and every metric, keyed as stats.json keys them
+(`group:ID`, `comparison:ID`, the metric's name). tests/independent.rs
+compares them with stats.json. Nothing here is taken from report's output.
+
+    python3 tests/independent_stats.py STUDY_DIR
 """
 import csv
 import json
+import math
 import sys
+import tomllib
 from collections import defaultdict
 
 import numpy as np
 from scipy import stats
 
 root = sys.argv[1]
+config = tomllib.load(open(f"{root}/book.toml", "rb"))
+study = config.get("study", {})
+BASELINE = study["baseline"]
+ENV = study.get("environment-column", "environment")
+NODES = study.get("nodes-column", "nodes")
+Q = 0.975
 
 
-def rows(name):
+def load(name):
     with open(f"{root}/results/{name}.csv", newline="") as f:
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    derive = config.get("data", {}).get(name, {}).get("derive", {})
+    for r in rows:
+        for column, expr in derive.items():
+            r[column] = str(eval(expr, {}, {k: num(v) for k, v in r.items() if num(v) is not None}))
+    return rows
 
 
-def groups(data, value, by, where=lambda r: True):
-    out = defaultdict(list)
-    for r in data:
-        if where(r):
-            out[(r["environment"], float(r[by]))].append(value(r))
+def num(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def key_text(v):
+    """A key value as report prints it: integers without a decimal point."""
+    f = num(v)
+    if f is None:
+        return v
+    return str(int(f)) if f == int(f) and abs(f) < 1e15 else repr(f)
+
+
+# ---------------------------------------------------------------- groups
+
+
+def summary(x):
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    out = {"n": n, "mean": float(np.mean(x)), "median": float(np.median(x))}
+    if n >= 2:
+        sd = float(np.std(x, ddof=1))
+        out["sd"] = sd
+        out["ci"] = list(stats.t.interval(0.95, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))) if sd > 0 else [out["mean"]] * 2
+        if out["mean"] != 0:
+            out["cv"] = sd / abs(out["mean"])
+    if n >= 4:
+        q1, q3 = np.percentile(x, [25, 75])
+        out["quartiles"] = [float(q1), float(q3)]
+        iqr = q3 - q1
+        out["outliers"] = sorted(float(v) for v in x if v < q1 - 1.5 * iqr or v > q3 + 1.5 * iqr)
+        out["severe"] = sorted(float(v) for v in x if v < q1 - 3 * iqr or v > q3 + 3 * iqr)
+    if n >= 6:
+        # Largest j with 2 P(B <= j) <= 0.05, B ~ Binomial(n, 1/2).
+        j = max(j for j in range(n) if 2 * stats.binom.cdf(j, n, 0.5) <= 0.05)
+        s = np.sort(x)
+        out["median_ci"] = [float(s[j]), float(s[n - 1 - j])]
     return out
 
 
-def ratio_parts(c, b):
-    """Ratio of means with delta-method variance and Welch-Satterthwaite df."""
-    c, b = np.asarray(c), np.asarray(b)
+# ------------------------------------------------------------ comparisons
+
+
+def log_welch(c, b):
+    """Ratio of means; Welch's t on the log scale (delta-method se of ln R)."""
+    c, b = np.asarray(c, float), np.asarray(b, float)
     mc, mb = c.mean(), b.mean()
+    r = mc / mb
+    if len(c) < 2 or len(b) < 2:
+        return r, None, None
     vc = c.var(ddof=1) / len(c) / mc**2
     vb = b.var(ddof=1) / len(b) / mb**2
-    r = mc / mb
+    if vc + vb == 0:
+        return r, None, None
+    se = math.sqrt(vc + vb)
     df = (vc + vb) ** 2 / (vc**2 / (len(c) - 1) + vb**2 / (len(b) - 1))
-    return r, r * np.sqrt(vc + vb), df
+    half = stats.t.ppf(Q, df) * se
+    return r, [math.exp(math.log(r) - half), math.exp(math.log(r) + half)], float(2 * stats.t.sf(abs(math.log(r) / se), df))
 
 
-def averaged(g, keys):
-    parts = [ratio_parts(g[("kubernetes", k)], g[("bare-metal", k)]) for k in keys]
-    k = len(parts)
-    r = sum(p[0] for p in parts) / k
-    var = sum(p[1] ** 2 for p in parts) / k**2
-    df = var**2 / sum((p[1] ** 2 / k**2) ** 2 / p[2] for p in parts)
-    se = np.sqrt(var)
-    half = stats.t.ppf(0.975, df) * se
-    p = 2 * stats.t.sf(abs((r - 1) / se), df)
-    return r, (r - half, r + half), p
+def has_ties(c, b):
+    pooled = list(c) + list(b)
+    return len(set(pooled)) < len(pooled)
 
 
-def single(g, key):
-    c, b = g[("kubernetes", key)], g[("bare-metal", key)]
-    r, se, df = ratio_parts(c, b)
-    half = stats.t.ppf(0.975, df) * se
-    p = stats.ttest_ind(c, b, equal_var=False).pvalue
-    return r, (r - half, r + half), p
+def mwu(c, b):
+    exact = not has_ties(c, b) and len(c) * len(b) <= 10_000
+    res = stats.mannwhitneyu(c, b, alternative="two-sided", method="exact" if exact else "asymptotic")
+    m, n = len(c), len(b)
+    return {"u": float(res.statistic), "p": float(res.pvalue), "exact": exact,
+            "min_p": min(1.0, 2 / math.comb(m + n, m)), "cliffs_delta": 2 * float(res.statistic) / (m * n) - 1}
 
 
-lammps = rows("lammps")
-tps = groups(lammps, lambda r: float(r["timesteps_per_s"]), "procs")
-cpu = groups(lammps, lambda r: float(r["loop_time_s"]) * float(r["procs"]) * float(r["cpu_use_pct"]) / 100, "procs")
-lat = groups(rows("osu_latency"), lambda r: float(r["latency_us"]), "size_bytes")
+def p_at_u(u, m, n):
+    """Exact two-sided p of U = u for sizes m, n, from scipy on samples built to give U = u."""
+    b = list(range(n))
+    c, left = [], u
+    for _ in range(m):
+        above = min(n, left)
+        left -= above
+        c.append(above - 0.5)
+    return stats.mannwhitneyu(c, b, alternative="two-sided", method="exact").pvalue
+
+
+def hodges_lehmann(c, b):
+    """Median of the pairwise log ratios, with Moses' interval (exact, no ties)."""
+    lc, lb = np.log(c), np.log(b)
+    d = np.sort((lc[:, None] - lb[None, :]).ravel())
+    est = math.exp(float(np.median(d)))
+    m, n = len(c), len(b)
+    if has_ties(c, b):
+        return est, None
+    rejected = [u for u in range(m * n // 2) if p_at_u(u, m, n) < 0.05]
+    if not rejected:
+        return est, None
+    k = max(rejected)
+    return est, [math.exp(d[k]), math.exp(d[m * n - 1 - k])]
+
+
+def comparison(c, b):
+    r, ci, p = log_welch(c, b)
+    out = {"ratio": r, "ci": None if ci is None else [ci[0] - 1, ci[1] - 1], "p": p, "rank": mwu(c, b)}
+    if min(list(c) + list(b)) > 0:
+        hl, hci = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
+        out["median"] = {"relative": hl - 1, "ci": None if hci is None else [hci[0] - 1, hci[1] - 1],
+                         "p": out["rank"]["p"], "ratio_of_medians": float(np.median(c) / np.median(b))}
+    return out
+
+
+# ----------------------------------------------------------------- metrics
+
+
+def selected(rows, where):
+    def ok(r, column, cond):
+        v = r[column]
+        if isinstance(cond, dict):
+            f = num(v)
+            return f is not None and cond.get("min", -math.inf) <= f <= cond.get("max", math.inf)
+        if isinstance(cond, list):
+            return any(ok(r, column, c) for c in cond)
+        if isinstance(cond, str):
+            return v == cond
+        return num(v) == float(cond)
+    return [r for r in rows if all(ok(r, c, cond) for c, cond in where.items())]
+
+
+def express(compare, r):
+    return {"relative": r - 1, "slowdown": 1 - r}.get(compare, r)
+
+
+def interval(compare, ci):
+    a, b = express(compare, ci[0]), express(compare, ci[1])
+    return [min(a, b), max(a, b)]
+
+
+def t_over(points, null):
+    """Student's t over the k values `points` against `null`."""
+    x = np.asarray(points, float)
+    k = len(x)
+    se = float(np.std(x, ddof=1)) / math.sqrt(k)
+    if se == 0:
+        return float(x.mean()), None, None
+    half = stats.t.ppf(Q, k - 1) * se
+    return float(x.mean()), [x.mean() - half, x.mean() + half], float(2 * stats.t.sf(abs((x.mean() - null) / se), k - 1))
+
+
+def averaged(estimates, how):
+    ratios = [e[0] for e in estimates]
+    if how == "geometric":
+        m, ci, p = t_over(np.log(ratios), 0.0)
+        return math.exp(m), None if ci is None else [math.exp(ci[0]), math.exp(ci[1])], p
+    m, ci, p = t_over(ratios, 1.0)
+    return m, None if ci is None else [max(ci[0], 0.0), ci[1]], p
+
+
+def within_run(rows, metric, key, configs, candidate):
+    """Runs as units: per-run scores over the configurations, delta method."""
+    per, value = metric["per"], metric["value"]
+    run_cols = [k for k in key if k not in (ENV, per)]
+    cells = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        cells[(r[ENV], tuple(r[c] for c in run_cols))][key_text(r[per])].append(float(r[value]))
+
+    def side(env):
+        return [[np.mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items()) if e == env]
+
+    c, b = np.asarray(side(candidate)), np.asarray(side(BASELINE))
+    mc, mb = c.mean(axis=0), b.mean(axis=0)
+    ratios = mc / mb
+    if metric.get("average", "geometric") == "geometric":
+        ratio = math.exp(np.mean(np.log(ratios)))
+        sc, sb, scale = (c / mc).mean(axis=1), (b / mb).mean(axis=1), 1.0
+    else:
+        ratio = float(np.mean(ratios))
+        sc, sb, scale = (c / mb).mean(axis=1), (b * ratios / mb).mean(axis=1), ratio
+    vc = np.var(sc, ddof=1) / len(sc) / scale**2
+    vb = np.var(sb, ddof=1) / len(sb) / scale**2
+    se = math.sqrt(vc + vb)
+    df = (vc + vb) ** 2 / (vc**2 / (len(sc) - 1) + vb**2 / (len(sb) - 1))
+    half = stats.t.ppf(Q, df) * se
+    lr = math.log(ratio)
+    return ratio, [math.exp(lr - half), math.exp(lr + half)], float(2 * stats.t.sf(abs(lr / se), df))
+
+
+def metric_value(metric):
+    data, compare = metric["data"], metric.get("compare", "relative")
+    rows = selected(load(data), metric.get("where", {}))
+    others = [e for e in config["environments"] if e != BASELINE]
+    candidate = metric.get("candidate") or (others[0] if len(others) == 1 else BASELINE)
+    values = lambda env, rs: [float(r[metric["value"]]) for r in rs if r[ENV] == env and num(r[metric["value"]]) is not None]
+    if compare == "summary":
+        s = summary(values(candidate, rows))
+        return {"value": s["mean"], "ci": s.get("ci"), "p": None}
+    per = metric.get("per")
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key_text(r[per]) if per else ""].append(r)
+    configs = sorted(groups, key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
+    estimator = metric.get("estimator", "mean")
+    estimates = []
+    for k in configs:
+        c, b = values(candidate, groups[k]), values(BASELINE, groups[k])
+        if estimator == "median":
+            hl, ci = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
+            estimates.append((hl, ci, mwu(c, b)["p"]))
+        else:
+            estimates.append(log_welch(c, b))
+    if len(estimates) == 1:
+        r, ci, p = estimates[0]
+    elif metric.get("within-run"):
+        key = config["data"][data]["key"]
+        r, ci, p = within_run(rows, metric, key, configs, candidate)
+    else:
+        r, ci, p = averaged(estimates, metric.get("average", "geometric"))
+    out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p}
+    if len(estimates) > 1:
+        out["per_config"] = [express(compare, e[0]) for e in estimates]
+    return out
+
+
+# -------------------------------------------------------------------- main
+
+
+def group_by(name):
+    return config.get("data", {}).get(name, {}).get("group-by", [])
+
 
 out = {}
-r, (lo, hi), p = single(tps, 32.0)
-out["throughput_32"] = {"value": r - 1, "ci": [lo - 1, hi - 1], "p": p}
-r, (lo, hi), p = averaged(tps, [2.0, 4.0, 8.0, 16.0, 32.0])
-out["slowdown_avg"] = {"value": 1 - r, "ci": [1 - hi, 1 - lo], "p": p}
-sizes = sorted({k for (_, k) in lat})
-r, (lo, hi), p = averaged(lat, sizes)
-out["network_overhead"] = {"value": r - 1, "ci": [lo - 1, hi - 1], "p": p}
-r, (lo, hi), p = single(cpu, 32.0)
-out["cost_32"] = {"value": r - 1, "ci": [lo - 1, hi - 1], "p": p}
+for metric in config.get("metrics", []):
+    out[metric["name"]] = metric_value(metric)
 
-k8s = np.asarray(tps[("kubernetes", 32.0)])
-ci = stats.t.interval(0.95, len(k8s) - 1, loc=k8s.mean(), scale=stats.sem(k8s))
-out["tps_k8s_32"] = {"value": k8s.mean(), "ci": list(ci), "p": None}
-out["group:lammps/timesteps_per_s/kubernetes/procs=32"] = {
-    "mean": k8s.mean(), "median": float(np.median(k8s)), "sd": k8s.std(ddof=1), "ci": list(ci)}
+import glob, os
+for path in sorted(glob.glob(f"{root}/results/*.csv")):
+    name = os.path.basename(path)[:-4]
+    rows = load(name)
+    dataset = config.get("data", {}).get(name, {})
+    by = group_by(name)
+    skip = set(by) | set(dataset.get("key", [])) | {NODES, ENV}
+    columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
+               and any(num(r[c]) is not None for r in rows)]
+    for column in columns:
+        cells = defaultdict(list)
+        for r in rows:
+            if num(r[column]) is not None:
+                cells[(r[ENV], tuple(key_text(r[c]) for c in by))].append(float(r[column]))
+        for (env, cfg), x in cells.items():
+            cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
+            suffix = f"/{cfg_text}" if cfg_text else ""
+            out[f"group:{name}/{column}/{env}{suffix}"] = summary(x)
+            base = cells.get((BASELINE, cfg))
+            if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
+                out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)
 
 print(json.dumps(out, default=float))

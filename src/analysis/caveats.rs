@@ -27,6 +27,16 @@ pub enum CaveatKind {
     FewRuns,
     /// Configurations measured in only some environments.
     Unmatched,
+    /// Runs beyond Tukey's fences.
+    Outliers,
+    /// Mean and median disagree in sign or significance.
+    EstimatorsDisagree,
+    /// A coefficient of variation above 5%.
+    HighVariation,
+    /// An average whose configurations differ in sign.
+    SignChange,
+    /// How many comparisons survive Holm's correction.
+    Multiplicity,
 }
 
 /// One caveat, in words, with the metric it qualifies.
@@ -63,6 +73,7 @@ pub fn derive(
     }
     caveats.extend(few_runs(groups, comparisons));
     caveats.extend(unmatched(groups, comparisons, config));
+    caveats.extend(super::data_caveats::derive(metrics, groups));
     caveats
 }
 
@@ -211,7 +222,7 @@ fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> O
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn join(items: &[String]) -> String {
+pub(super) fn join(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::filter::{KeyPart, aggregate};
-use super::stats::{self, Summary};
-use super::{Analysis, Comparison, Group, Inputs, ScalingPoint, Side};
+use super::model::{self, Sample};
+use super::stats::Summary;
+use super::{Analysis, Comparison, Group, Inputs, MedianComparison, ScalingPoint, Side, ranks};
 use crate::config::{Better, Config, Dataset, Scaling};
 use crate::diagnostic::{Diagnostic, Location, suggest};
 use crate::results::{Table, Values};
@@ -37,29 +38,22 @@ pub(super) fn summarise(
         .collect();
     let groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
     // The summary of each column in each group is independent: compute them all in parallel.
-    let computed: Vec<Option<Summary>> = {
+    let computed: Vec<Option<Sample>> = {
         use rayon::prelude::*;
         (0..columns.len() * groups.len())
             .into_par_iter()
-            .map(|i| Summary::of_sample(&groups[i % groups.len()].samples[i / groups.len()]))
+            .map(|i| Sample::of(&groups[i % groups.len()].samples[i / groups.len()]))
             .collect()
     };
     for (c, column) in columns.iter().enumerate() {
         let mut summaries = BTreeMap::new();
-        for (group, summary) in
+        for (group, sample) in
             groups.iter().zip(&computed[c * groups.len()..(c + 1) * groups.len()])
         {
-            let Some(summary) = summary.clone() else { continue };
-            let (env, cfg) = split_key(&group.key, &by, has_env);
-            let filter = describe_config(&cfg);
-            analysis.groups.push(Group {
-                id: group_id(&table.name, column, env.as_deref(), &filter),
-                inputs: inputs(table, column, env.as_deref(), &filter),
-                environment: env.clone(),
-                config: cfg.clone(),
-                summary: summary.clone(),
-            });
-            summaries.insert((cfg, env), summary);
+            let Some(sample) = sample.clone() else { continue };
+            let at = (by.as_slice(), has_env, dataset.key.as_slice());
+            let (key, sample) = record(table, column, group, sample, at, analysis);
+            summaries.insert(key, sample);
         }
         compare(table, column, &summaries, config, analysis);
     }
@@ -69,7 +63,31 @@ pub(super) fn summarise(
     }
 }
 
-type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Summary>;
+/// Add the group of `sample` to `analysis`, its outliers named by run;
+/// the sample under its (configuration, environment) key.
+fn record(
+    table: &Table,
+    column: &str,
+    group: &super::filter::Grouped,
+    mut sample: Sample,
+    (by, has_env, key): (&[&str], bool, &[String]),
+    analysis: &mut Analysis,
+) -> ((BTreeMap<String, String>, Option<String>), Sample) {
+    let outliers = &mut sample.summary.robust.outliers;
+    super::runs::name(outliers, table, (by, group.key.as_slice()), column, key);
+    let (env, cfg) = split_key(&group.key, by, has_env);
+    let filter = describe_config(&cfg);
+    analysis.groups.push(Group {
+        id: group_id(&table.name, column, env.as_deref(), &filter),
+        inputs: inputs(table, column, env.as_deref(), &filter),
+        environment: env.clone(),
+        config: cfg.clone(),
+        summary: sample.summary.clone(),
+    });
+    ((cfg, env), sample)
+}
+
+type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Sample>;
 
 /// Each non-baseline environment against the baseline, per configuration.
 fn compare(
@@ -85,27 +103,38 @@ fn compare(
         let Some(base) = summaries.get(&(cfg.clone(), Some(baseline.clone()))) else { continue };
         // Every numeric column is compared, counts of events too: a ratio to
         // a baseline mean of zero does not exist, and is left out.
-        if base.mean == 0.0 {
+        if base.summary.mean == 0.0 {
             continue;
         }
-        let ratio = stats::ratio(candidate, base);
-        let ci = ratio.se.zip(ratio.df).map(|(se, df)| {
-            let half = stats::t_quantile(df) * se;
-            [ratio.value - half - 1.0, ratio.value + half - 1.0]
-        });
+        let means = model::of_means(&candidate.summary, &base.summary);
         let filter = describe_config(cfg);
         analysis.comparisons.push(Comparison {
             id: format!("{}/{column}/{env}-vs-{baseline}{}", table.name, suffix(&filter)),
             inputs: inputs(table, column, None, &filter),
             config: cfg.clone(),
-            baseline: Side::of(baseline, base),
-            candidate: Side::of(env, candidate),
-            ratio: ratio.value,
-            relative: ratio.value - 1.0,
-            ci,
-            p_value: stats::welch(candidate, base).map(|w| w.p),
+            baseline: Side::of(baseline, &base.summary),
+            candidate: Side::of(env, &candidate.summary),
+            ratio: means.ratio,
+            relative: means.ratio - 1.0,
+            ci: means.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
+            p_value: means.p,
+            model: means.model.to_string(),
+            median: median_comparison(candidate, base),
+            rank: ranks::mann_whitney(&candidate.values, &base.values),
         });
     }
+}
+
+/// The comparison of medians: the ratio of the medians, and the
+/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p.
+fn median_comparison(c: &Sample, b: &Sample) -> Option<MedianComparison> {
+    let hl = model::of_medians(&c.values, &b.values)?;
+    Some(MedianComparison {
+        ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
+        relative: hl.ratio - 1.0,
+        ci: hl.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
+        p_value: hl.p,
+    })
 }
 
 /// Speedup and efficiency against the smallest process count, per

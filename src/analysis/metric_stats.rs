@@ -1,12 +1,15 @@
-//! A metric's value ([`MetricValue`]) and its statistics from its groups' (candidate, baseline) summaries:
-//! the candidate's mean for a summary; for a comparison, the mean of the
-//! groups' ratios with its interval, p-value and significance.
+//! A metric's value ([`MetricValue`]) from its groups' (candidate,
+//! baseline) samples: the candidate's mean for a summary; for a comparison,
+//! the estimate of the metric's model, averaged over the groups of `per`.
 
 use serde::Serialize;
 
 use super::Inputs;
+use super::average::{self, Spread};
+use super::model::{self, Estimate, Sample};
+use super::ranks::RankTest;
 use super::stats::{self, Summary};
-use crate::config::{Better, Compare, Config, Metric};
+use crate::config::{Average, Better, Compare, Config, Estimator, Metric};
 
 /// One side of a comparison: an environment's mean and run count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,14 +67,47 @@ pub struct MetricValue {
     pub groups: usize,
     /// What it was computed from.
     pub inputs: Inputs,
+    /// The estimator of the comparisons.
+    pub estimator: Estimator,
+    /// The model behind the value, interval and p-value, in words.
+    pub model: String,
+    /// With `per`: how the per-group ratios are averaged.
+    pub average: Option<Average>,
+    /// With `per`: each group's value (as the metric expresses it) and the
+    /// spread between them; absent for one group.
+    pub spread: Option<Spread>,
+    /// For one group: the other estimator's value, interval, p and verdict,
+    /// to show where mean and median disagree.
+    pub other: Option<Alternative>,
+    /// For one group: Mann–Whitney's test, Cliff's delta and the smallest p
+    /// the sample sizes can reach.
+    pub rank: Option<RankTest>,
 }
 
-/// The metric's value, interval and p-value from per-group (candidate, baseline) pairs.
+/// The value of a comparison by the estimator a metric did not choose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Alternative {
+    /// The estimator.
+    pub estimator: Estimator,
+    /// The value, as the metric expresses it.
+    pub value: f64,
+    /// Its interval.
+    pub ci: Option<[f64; 2]>,
+    /// Its p-value.
+    pub p_value: Option<f64>,
+    /// Whether its interval excludes no difference.
+    pub significant: Option<bool>,
+}
+
+/// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
+pub(super) type Pair = (String, Sample, Option<Sample>);
+
+/// The metric's value, interval and p-value from per-group (candidate, baseline) samples.
 pub(super) fn compute(
     metric: &Metric,
     config: &Config,
     candidate: &str,
-    pairs: &[(Summary, Option<Summary>)],
+    (pairs, within): (&[Pair], Option<Estimate>),
     inputs: Inputs,
 ) -> Result<MetricValue, String> {
     let mut value = described(metric, candidate, pairs, inputs);
@@ -79,15 +115,90 @@ pub(super) fn compute(
         if metric.unit.is_none() {
             value.unit = String::new();
         }
-        if let [(only, _)] = pairs {
-            value.ci = only.ci;
+        if let [(_, only, _)] = pairs {
+            value.ci = only.summary.ci;
+            value.model = "mean, Student's t".into();
         }
         return Ok(value);
     }
-    let (ratios, baseline) = baseline_ratios(pairs, &config.study.baseline)?;
-    value.baseline = Some(baseline);
-    set_comparison(metric.compare, pairs, &ratios, &mut value);
+    let baseline = config.study.baseline.as_str();
+    let mut estimates = Vec::new();
+    for (key, c, b) in pairs {
+        let b = b.as_ref().ok_or_else(|| {
+            format!("the baseline `{baseline}` has no rows at {key}, where `{candidate}` has")
+        })?;
+        let e = model::estimate(c, b, metric.estimator).ok_or_else(|| {
+            format!(
+                "{key}: a side has too many runs for rank statistics (at most {})",
+                model::RANK_MAX
+            )
+        })?;
+        estimates.push((key.clone(), e));
+    }
+    value.baseline = Some(baseline_side(pairs, baseline));
+    let combined = match (within, estimates.as_slice()) {
+        (Some(e), _) => e,
+        (None, [(_, one)]) => *one,
+        (None, many) => average::combine(many, metric.average),
+    };
+    set_estimate(metric.compare, &combined, &mut value);
+    if let [(_, c, Some(b))] = pairs {
+        value.rank = super::ranks::mann_whitney(&c.values, &b.values);
+        value.other = alternative(metric, c, b);
+    } else {
+        value.average = Some(metric.average);
+        value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
+    }
     Ok(value)
+}
+
+/// The comparison of one group by the estimator the metric did not choose.
+fn alternative(metric: &Metric, c: &Sample, b: &Sample) -> Option<Alternative> {
+    let estimator = match metric.estimator {
+        Estimator::Mean => Estimator::Median,
+        Estimator::Median => Estimator::Mean,
+    };
+    let e = model::estimate(c, b, estimator)?;
+    Some(Alternative {
+        estimator,
+        value: express(metric.compare, e.ratio),
+        ci: e.ci.map(|ci| interval(metric.compare, ci)),
+        p_value: e.p,
+        significant: e.significant(),
+    })
+}
+
+/// A ratio as `how` expresses it: r − 1, 1 − r or r.
+pub fn express(how: Compare, r: f64) -> f64 {
+    match how {
+        Compare::Relative => r - 1.0,
+        Compare::Slowdown => 1.0 - r,
+        Compare::Ratio | Compare::Summary => r,
+    }
+}
+
+/// An interval of a ratio as `how` expresses it, low end first.
+fn interval(how: Compare, [lo, hi]: [f64; 2]) -> [f64; 2] {
+    let (a, b) = (express(how, lo), express(how, hi));
+    if a <= b { [a, b] } else { [b, a] }
+}
+
+/// Set the value, interval, p-value and significance from `estimate`.
+fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
+    value.value = express(how, estimate.ratio);
+    value.p_value = estimate.p;
+    value.ci = estimate.ci.map(|ci| interval(how, ci));
+    value.significant = estimate.significant();
+    value.model = estimate.model.to_string();
+    if value.ci.is_none() && value.ci_note.is_none() {
+        value.ci_note = Some(
+            match value.spread.is_some() || value.groups > 1 {
+                true => "the groups give the same ratio",
+                false => "neither side varies, or too few runs for this estimator",
+            }
+            .into(),
+        );
+    }
 }
 
 /// The metric as described in book.toml, with the candidate's side and mean
@@ -95,16 +206,19 @@ pub(super) fn compute(
 fn described(
     metric: &Metric,
     candidate: &str,
-    pairs: &[(Summary, Option<Summary>)],
+    pairs: &[(String, Sample, Option<Sample>)],
     inputs: Inputs,
 ) -> MetricValue {
     let k = pairs.len() as f64;
-    let n = pairs.iter().map(|(c, b)| b.as_ref().map_or(c.n, |b| b.n.min(c.n))).min().unwrap_or(0);
-    let cand_mean = pairs.iter().map(|(c, _)| c.mean).sum::<f64>() / k;
+    let runs = |s: &Sample| s.summary.n;
+    let n =
+        pairs.iter().map(|(_, c, b)| b.as_ref().map_or(runs(c), |b| runs(b).min(runs(c)))).min();
+    let n = n.unwrap_or(0);
+    let cand_mean = pairs.iter().map(|(_, c, _)| c.summary.mean).sum::<f64>() / k;
     let cand_side = Side {
         environment: candidate.to_string(),
         mean: cand_mean,
-        n: pairs.iter().map(|p| p.0.n).min().unwrap_or(0),
+        n: pairs.iter().map(|p| runs(&p.1)).min().unwrap_or(0),
     };
     MetricValue {
         name: metric.name.clone(),
@@ -126,71 +240,22 @@ fn described(
         candidate: cand_side,
         groups: pairs.len(),
         inputs,
+        estimator: metric.estimator,
+        model: String::new(),
+        average: None,
+        spread: None,
+        other: None,
+        rank: None,
     }
 }
 
-/// Each group's candidate-to-baseline ratio, and the baseline's side (mean of
-/// its group means, smallest run count); an error when the baseline has no
-/// rows in some group.
-fn baseline_ratios(
-    pairs: &[(Summary, Option<Summary>)],
-    baseline: &str,
-) -> Result<(Vec<stats::Ratio>, Side), String> {
-    let k = pairs.len() as f64;
-    let mut ratios = Vec::new();
-    for (c, b) in pairs {
-        let b = b
-            .as_ref()
-            .ok_or_else(|| format!("the baseline `{baseline}` has no rows in some group"))?;
-        ratios.push((stats::ratio(c, b), b.n, b.mean));
-    }
-    let side = Side {
+/// The baseline's side: the mean of its group means, its smallest run count.
+fn baseline_side(pairs: &[(String, Sample, Option<Sample>)], baseline: &str) -> Side {
+    let present: Vec<&Summary> =
+        pairs.iter().filter_map(|p| p.2.as_ref()).map(|b| &b.summary).collect();
+    Side {
         environment: baseline.to_string(),
-        mean: ratios.iter().map(|x| x.2).sum::<f64>() / k,
-        n: ratios.iter().map(|x| x.1).min().unwrap_or(0),
-    };
-    Ok((ratios.into_iter().map(|x| x.0).collect(), side))
-}
-
-/// Set the value, interval, p-value and significance of a comparison from
-/// its per-group ratios, as `how` expresses them.
-fn set_comparison(
-    how: Compare,
-    pairs: &[(Summary, Option<Summary>)],
-    ratios: &[stats::Ratio],
-    value: &mut MetricValue,
-) {
-    let k = pairs.len() as f64;
-    let r = ratios.iter().map(|x| x.value).sum::<f64>() / k;
-    let interval = averaged_interval(ratios);
-    let p = match (pairs, interval) {
-        ([(c, Some(b))], _) => stats::welch(c, b).map(|w| w.p),
-        (_, Some((se, df))) => Some(stats::p_value((r - 1.0) / se, df)),
-        _ => None,
-    };
-    let [lo, hi] = interval.map_or([f64::NAN; 2], |(se, df)| {
-        [r - stats::t_quantile(df) * se, r + stats::t_quantile(df) * se]
-    });
-    let (v, ci, null) = match how {
-        Compare::Relative => (r - 1.0, [lo - 1.0, hi - 1.0], 0.0),
-        Compare::Slowdown => (1.0 - r, [1.0 - hi, 1.0 - lo], 0.0),
-        Compare::Ratio | Compare::Summary => (r, [lo, hi], 1.0),
-    };
-    value.value = v;
-    value.p_value = p;
-    if interval.is_some() {
-        value.ci = Some(ci);
-        value.significant = Some(!(ci[0] <= null && null <= ci[1]));
+        mean: present.iter().map(|b| b.mean).sum::<f64>() / present.len() as f64,
+        n: present.iter().map(|b| b.n).min().unwrap_or(0),
     }
-}
-
-/// Standard error and degrees of freedom of the mean of `k` ratios: sqrt(Σ se²) / k,
-/// with Welch–Satterthwaite degrees of freedom; `None` if any ratio lacks an se.
-fn averaged_interval(ratios: &[stats::Ratio]) -> Option<(f64, f64)> {
-    let k = ratios.len() as f64;
-    let ses: Vec<(f64, f64)> = ratios.iter().map(|r| r.se.zip(r.df)).collect::<Option<_>>()?;
-    let variance: f64 = ses.iter().map(|(se, _)| se * se).sum::<f64>() / (k * k);
-    let parts: Vec<(f64, f64)> = ses.iter().map(|(se, df)| (se * se / (k * k), *df)).collect();
-    let df = variance * variance / parts.iter().map(|(v, df)| v * v / df).sum::<f64>();
-    (variance > 0.0).then(|| (variance.sqrt(), df))
 }

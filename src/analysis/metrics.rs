@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::Inputs;
 use super::filter::{self, Grouped, KeyPart};
 use super::metric_stats::{self, MetricValue};
-use super::stats::Summary;
+use super::model::Sample;
 use crate::config::{Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
 use crate::results::{ResultSet, Table, Values};
@@ -41,25 +41,115 @@ fn evaluate_one(
     })?;
     let groups = grouped_rows(metric, table, config, &blame)?;
     let keyed = candidate_pairs(&groups, &candidate, &config.study.baseline);
+    if metric.compare != Compare::Summary {
+        pooled(metric, table, config, &blame)?;
+        unmatched(metric, &groups, (&candidate, &config.study.baseline), &blame)?;
+    }
     if keyed.is_empty() {
         return Err(no_candidate_rows(metric, table, &candidate, &groups, &blame));
     }
     if metric.compare != Compare::Summary {
         zero_baseline(metric, &keyed, &config.study.baseline, &blame)?;
     }
-    let pairs: Vec<_> = keyed.into_iter().map(|(_, c, b)| (c, b)).collect();
+    let at = |key: &[KeyPart]| match (&metric.per, key.first()) {
+        (Some(per), Some(value)) => format!("{per} = {value}"),
+        _ => filter::describe(&metric.filter),
+    };
+    let within = within_run(metric, table, config, &candidate, &keyed).map_err(|m| {
+        blame.at("within-run", m, "declare the file's `key`, or drop `within-run`".into())
+    })?;
+    let pairs: Vec<_> = keyed.into_iter().map(|(key, c, b)| (at(&key), c, b)).collect();
     let inputs = Inputs {
         file: table.path.display().to_string(),
         column: metric.value.clone(),
         filter: filter::describe(&metric.filter),
     };
-    metric_stats::compute(metric, config, &candidate, &pairs, inputs).map_err(|m| {
+    metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs).map_err(|m| {
         blame.at(
             "where",
             m,
             "check `where` and `per`: both environments need rows in every group".into(),
         )
     })
+}
+
+/// The error for a metric whose rows span several configurations of the
+/// file's `group-by` columns other than `per`: averaging them silently
+/// would pool different problems.
+fn pooled(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    let Some(dataset) = config.data.get(&metric.data) else { return Ok(()) };
+    for column in dataset.group_by.iter().filter(|c| Some(*c) != metric.per.as_ref()) {
+        let groups =
+            filter::aggregate(table, &metric.filter, &[column.as_str()], &[]).unwrap_or_default();
+        if groups.len() > 1 {
+            let values: Vec<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
+            return Err(blame.at(
+                "where",
+                format!(
+                    "the selected rows span {} values of the group-by column `{column}` ({}), which would be pooled",
+                    values.len(),
+                    list(values.iter().map(String::as_str))
+                ),
+                format!("compare one configuration with `where = {{ {column} = {} }}`, or average over them with `per = \"{column}\"`", values[0]),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The error for a group measured by only one of the two sides of a comparison.
+fn unmatched(
+    metric: &Metric,
+    groups: &[Grouped],
+    (candidate, baseline): (&str, &str),
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    let sides: BTreeMap<Vec<KeyPart>, Vec<String>> =
+        groups.iter().fold(BTreeMap::new(), |mut m, g| {
+            m.entry(g.key[1..].to_vec()).or_insert_with(Vec::new).push(g.key[0].to_string());
+            m
+        });
+    for (key, envs) in &sides {
+        let (has_c, has_b) =
+            (envs.iter().any(|e| e == candidate), envs.iter().any(|e| e == baseline));
+        if has_c == has_b {
+            continue;
+        }
+        let (with, without) = if has_c { (candidate, baseline) } else { (baseline, candidate) };
+        let at = match (&metric.per, key.first()) {
+            (Some(per), Some(v)) => format!("{per} = {v}"),
+            _ => filter::describe(&metric.filter),
+        };
+        return Err(blame.at(
+            "where",
+            format!("`{without}` has no rows at {at}, where `{with}` has: the comparison would be unmatched"),
+            "narrow `where` to the configurations both environments measured".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// With `within-run` and several groups, the average with runs as units.
+fn within_run(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    candidate: &str,
+    keyed: &[(Vec<KeyPart>, Sample, Option<Sample>)],
+) -> Result<Option<super::model::Estimate>, String> {
+    if !metric.within_run || keyed.len() < 2 || metric.compare == Compare::Summary {
+        return Ok(None);
+    }
+    let configs: Vec<KeyPart> = keyed.iter().filter_map(|(k, _, _)| k.first().cloned()).collect();
+    let key = config.data.get(&metric.data).map(|d| d.key.as_slice()).unwrap_or_default();
+    let env = config.study.environment_column.as_str();
+    let sides = (candidate, config.study.baseline.as_str());
+    super::within_run::estimate(metric, table, (env, key), sides, &configs).map(Some)
 }
 
 /// Where a metric's problems are reported: each at the value in book.toml that
@@ -159,7 +249,7 @@ fn candidate_pairs(
     groups: &[Grouped],
     candidate: &str,
     baseline: &str,
-) -> Vec<(Vec<KeyPart>, Summary, Option<Summary>)> {
+) -> Vec<(Vec<KeyPart>, Sample, Option<Sample>)> {
     let mut pairs = Vec::new();
     let keys: BTreeMap<_, _> = groups
         .iter()
@@ -169,10 +259,9 @@ fn candidate_pairs(
         if *env != candidate {
             continue;
         }
-        let base = keys
-            .get(&(config_key.clone(), baseline.to_string()))
-            .and_then(|b| Summary::of_sample(b));
-        if let Some(cand) = Summary::of_sample(sample) {
+        let base =
+            keys.get(&(config_key.clone(), baseline.to_string())).and_then(|b| Sample::of(b));
+        if let Some(cand) = Sample::of(sample) {
             pairs.push((config_key.clone(), cand, base));
         }
     }
@@ -183,11 +272,11 @@ fn candidate_pairs(
 /// ratio to it is infinite or undefined.
 fn zero_baseline(
     metric: &Metric,
-    pairs: &[(Vec<KeyPart>, Summary, Option<Summary>)],
+    pairs: &[(Vec<KeyPart>, Sample, Option<Sample>)],
     baseline: &str,
     blame: &Blame,
 ) -> Result<(), Diagnostic> {
-    let zero = pairs.iter().find(|(_, _, b)| b.as_ref().is_some_and(|b| b.mean == 0.0));
+    let zero = pairs.iter().find(|(_, _, b)| b.as_ref().is_some_and(|b| b.summary.mean == 0.0));
     let Some((key, _, _)) = zero else { return Ok(()) };
     let rows = match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),

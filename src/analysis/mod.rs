@@ -1,13 +1,20 @@
 //! The analysis stage: every statistic of the study, computed from a
 //! [`ResultSet`] into an [`Analysis`].
 
+mod average;
 mod caveats;
+mod data_caveats;
 pub mod filter;
 mod finite;
 mod groups;
 mod metric_stats;
 mod metrics;
+pub mod model;
+pub mod ranks;
+pub mod robust;
+mod runs;
 pub mod stats;
+mod within_run;
 pub mod wording;
 
 use std::collections::BTreeMap;
@@ -82,9 +89,32 @@ pub struct Comparison {
     pub ratio: f64,
     /// ratio − 1.
     pub relative: f64,
-    /// 95% CI of the relative difference (delta method); absent when a side has n < 2.
+    /// 95% CI of the relative difference (Welch's t on the log scale, so
+    /// it stays above −100%); absent when a side has n < 2 or neither varies.
     pub ci: Option<[f64; 2]>,
-    /// Welch's t-test p-value; absent when a side has n < 2.
+    /// p-value of "no difference" from the same model as `ci`.
+    pub p_value: Option<f64>,
+    /// The model behind `ci` and `p_value`.
+    pub model: String,
+    /// The comparison by medians; absent past the sizes rank statistics take.
+    pub median: Option<MedianComparison>,
+    /// Mann–Whitney's rank test and Cliff's delta; absent likewise.
+    pub rank: Option<ranks::RankTest>,
+}
+
+/// A comparison by medians: one model (Hodges–Lehmann, Mann–Whitney U)
+/// behind the estimate, its interval and its p-value.
+#[derive(Debug, Clone, Serialize)]
+pub struct MedianComparison {
+    /// candidate median / baseline median, for reference; absent when the
+    /// baseline median is 0.
+    pub ratio_of_medians: Option<f64>,
+    /// The Hodges–Lehmann ratio (the median of the pairwise ratios) − 1.
+    pub relative: f64,
+    /// Its 95% interval, inverting Mann–Whitney's test; absent when the
+    /// sample sizes cannot reach p < 0.05.
+    pub ci: Option<[f64; 2]>,
+    /// Mann–Whitney's two-sided p-value.
     pub p_value: Option<f64>,
 }
 

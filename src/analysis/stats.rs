@@ -4,6 +4,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+use super::robust::{Ordered, Robust};
 use crate::results::Chunks;
 
 /// Confidence level of every interval.
@@ -25,6 +26,9 @@ pub struct Summary {
     /// Why there is no interval, when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci_note: Option<String>,
+    /// Quartiles, the distribution-free interval of the median, the
+    /// coefficient of variation and the outliers.
+    pub robust: Robust,
 }
 
 /// Why no interval can be given for `n` values, if that is the case.
@@ -58,15 +62,22 @@ impl Summary {
         if n <= IN_MEMORY {
             return Self::of_owned(sample.to_vec());
         }
+        let mut largest = 0.0f64;
+        sample.for_each(|chunk| chunk.iter().for_each(|&v| largest = largest.max(v.abs())));
+        let scale = scale_of(largest);
         let mut sum = 0.0;
-        sample.for_each(|chunk| chunk.iter().for_each(|&v| sum += v));
+        sample.for_each(|chunk| chunk.iter().for_each(|&v| sum += v / scale));
         let mean = sum / n as f64;
         let mut squares = 0.0;
-        sample.for_each(|chunk| chunk.iter().for_each(|&v| squares += (v - mean) * (v - mean)));
-        let sd = (squares / (n - 1) as f64).sqrt();
+        sample.for_each(|chunk| {
+            chunk.iter().for_each(|&v| squares += (v / scale - mean) * (v / scale - mean))
+        });
+        let sd = (squares / (n - 1) as f64).sqrt() * scale;
+        let mean = mean * scale;
         let upper = nth(sample, n / 2);
         let median = if n % 2 == 1 { upper } else { (nth(sample, n / 2 - 1) + upper) / 2.0 };
-        Some(Self::from_parts(n, mean, median, Some(sd)))
+        let robust = Robust::of(&mut OnDisk(sample), mean, Some(sd));
+        Some(Self::from_parts(n, mean, median, Some(sd), robust))
     }
 
     /// Summarise a sample without NaN values, taking ownership (no copy).
@@ -80,21 +91,25 @@ impl Summary {
         if n == 0 {
             return None;
         }
-        let mean = values.iter().fold(0.0, |sum, v| sum + v) / n as f64;
+        let scale = scale_of(values.iter().fold(0.0f64, |m, v| m.max(v.abs())));
+        let mean = values.iter().fold(0.0, |sum, v| sum + v / scale) / n as f64;
         let sd = (n >= 2).then(|| {
-            (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
+            let squares = values.iter().map(|v| (v / scale - mean) * (v / scale - mean));
+            (squares.sum::<f64>() / (n - 1) as f64).sqrt() * scale
         });
+        let mean = mean * scale;
         let median = median(&mut values);
-        Some(Self::from_parts(n, mean, median, sd))
+        let robust = Robust::of(&mut values.as_mut_slice(), mean, sd);
+        Some(Self::from_parts(n, mean, median, sd, robust))
     }
 
     /// The summary of `n` values with this mean, median and standard deviation.
-    fn from_parts(n: usize, mean: f64, median: f64, sd: Option<f64>) -> Summary {
+    fn from_parts(n: usize, mean: f64, median: f64, sd: Option<f64>, robust: Robust) -> Summary {
         let ci = sd.map(|sd| {
             let half = t_quantile((n - 1) as f64) * sd / (n as f64).sqrt();
             [mean - half, mean + half]
         });
-        Summary { n, mean, median, sd, ci, ci_note: no_interval(n) }
+        Summary { n, mean, median, sd, ci, ci_note: no_interval(n), robust }
     }
 
     /// Squared standard error of the mean; absent when n < 2.
@@ -103,7 +118,32 @@ impl Summary {
     }
 }
 
-/// The median of a non-empty sample without NaN (the mean of the middle two for an even count).
+/// The power of two nearest below `largest` (1 for 0): values divided by it
+/// are at most 1 in magnitude, so that sums and squares of values near
+/// 1e±300 neither overflow nor vanish, and the division is exact.
+fn scale_of(largest: f64) -> f64 {
+    if largest > 0.0 && largest.is_finite() {
+        2f64.powi((largest.log2().floor() as i32).clamp(-1022, 1023))
+    } else {
+        1.0
+    }
+}
+
+/// A sample held in chunks, perhaps on disk, for its order statistics.
+struct OnDisk<'a>(&'a Chunks<f64>);
+
+impl Ordered for OnDisk<'_> {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn at(&mut self, k: usize) -> f64 {
+        nth(self.0, k)
+    }
+    fn each(&self, f: &mut dyn FnMut(f64)) {
+        self.0.for_each(|chunk| chunk.iter().for_each(|&v| f(v)));
+    }
+}
+
 /// Samples up to this many values are summarised in memory (8 MiB).
 pub const IN_MEMORY: usize = 1 << 20;
 

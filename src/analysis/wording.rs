@@ -55,26 +55,61 @@ pub fn metric_ci(m: &MetricValue) -> String {
     }
 }
 
-/// `n = 3`, or the note explaining the missing interval.
-pub fn metric_n(m: &MetricValue) -> String {
-    let n = m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n));
-    format!("n = {n}")
+/// The smallest run count of the metric's groups.
+fn runs(m: &MetricValue) -> usize {
+    m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n))
 }
 
-/// Value, interval and n: `+8.8% (95% CI +6.1 to +11.5%, n = 3)`.
+/// `n = 3`, or for an average `5 configurations × 3 runs`.
+pub fn metric_n(m: &MetricValue) -> String {
+    match m.groups {
+        0 | 1 => format!("n = {}", runs(m)),
+        k => format!("{k} configurations × {} runs", runs(m)),
+    }
+}
+
+/// A value of the metric in its own expression: `+8.8%`, `0.92×`.
+fn expressed(m: &MetricValue, v: f64) -> String {
+    if is_percent(m) {
+        signed_percent(v, m.decimals)
+    } else {
+        with_unit(fixed(v, m.decimals), &m.unit)
+    }
+}
+
+/// The range of an averaged metric's configurations: `from −8.8% at procs =
+/// 32 to +14.0% at procs = 2`; empty for one configuration.
+pub fn metric_range(m: &MetricValue) -> String {
+    m.spread.as_ref().map_or_else(String::new, |s| {
+        let [lo, hi] = &s.range;
+        format!(
+            "from {} at {} to {} at {}",
+            expressed(m, lo.value),
+            lo.at,
+            expressed(m, hi.value),
+            hi.at
+        )
+    })
+}
+
+/// Value, interval and n: `+8.8% (95% CI +6.1 to +11.5%, n = 3)`; for an
+/// average also its range and whether its configurations change sign.
 pub fn metric_full(m: &MetricValue) -> String {
-    match &m.ci {
-        Some(_) if m.significant == Some(false) => {
-            format!(
-                "{} ({}, {}; not statistically significant)",
-                metric_value(m),
-                metric_ci(m),
-                metric_n(m)
-            )
+    let mut notes = Vec::new();
+    if let Some(s) = &m.spread {
+        notes.push(metric_range(m));
+        if s.sign_change {
+            notes.push("the configurations differ in sign".into());
         }
-        Some(_) => format!("{} ({}, {})", metric_value(m), metric_ci(m), metric_n(m)),
+    }
+    if m.significant == Some(false) {
+        notes.push("not statistically significant".into());
+    }
+    let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
+    match &m.ci {
+        Some(_) => format!("{} ({}, {}{notes})", metric_value(m), metric_ci(m), metric_n(m)),
         None => format!(
-            "{} ({}; no CI: {})",
+            "{} ({}; no CI: {}{notes})",
             metric_value(m),
             metric_n(m),
             m.ci_note.as_deref().unwrap_or("the runs do not vary")
@@ -82,12 +117,16 @@ pub fn metric_full(m: &MetricValue) -> String {
     }
 }
 
-/// `statistically significant` or `not statistically significant`, from the interval.
+/// `statistically significant` or `not statistically significant`, from the
+/// interval; for a summary, which tests nothing, `not a comparison`.
 pub fn significance(m: &MetricValue) -> String {
-    match m.significant {
-        Some(true) => "statistically significant".into(),
-        Some(false) => "not statistically significant".into(),
-        None => "of unknown significance (too few runs)".into(),
+    match (m.significant, m.compare) {
+        (Some(true), _) => "statistically significant".into(),
+        (Some(false), _) => "not statistically significant".into(),
+        (None, Compare::Summary) => "not a comparison".into(),
+        (None, _) => {
+            format!("of unknown significance ({})", m.ci_note.as_deref().unwrap_or("no interval"))
+        }
     }
 }
 
@@ -103,6 +142,8 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
         ("label", m.label.clone()),
         ("definition", m.definition.clone().unwrap_or_default()),
         ("significance", significance(m)),
+        ("range", metric_range(m)),
+        ("model", m.model.clone()),
         ("candidate", mean(m.candidate.mean)),
         ("p", m.p_value.map(p_value).unwrap_or_else(|| "no p-value".into())),
     ]);

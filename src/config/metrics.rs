@@ -48,6 +48,20 @@ pub struct Metric {
     /// Show the metric as a summary card on the page.
     #[serde(default)]
     pub headline: bool,
+    /// `mean` (ratio of means, Welch's t on the log scale) or `median`
+    /// (Hodges–Lehmann ratio, Mann–Whitney U): the estimate, its interval and
+    /// its p-value come from this one model. Default `mean`.
+    #[serde(default)]
+    pub estimator: Estimator,
+    /// With `per`: `geometric` (default; the geometric mean of the
+    /// per-configuration ratios, Fleming & Wallace) or `arithmetic`.
+    #[serde(default)]
+    pub average: Average,
+    /// With `per`: every run measures all the configurations (as one OSU run
+    /// measures every message size), so runs, not configurations, are the
+    /// units of the interval. Default false.
+    #[serde(default, rename = "within-run")]
+    pub within_run: bool,
     /// Where the metric is defined in book.toml (filled in after parsing).
     #[serde(skip)]
     pub location: Option<Location>,
@@ -73,6 +87,28 @@ pub enum Compare {
     Ratio,
     /// Mean of the candidate environment alone.
     Summary,
+}
+
+/// Which statistic a comparison estimates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Estimator {
+    /// The ratio of means.
+    #[default]
+    Mean,
+    /// The Hodges–Lehmann ratio (the median of the pairwise ratios).
+    Median,
+}
+
+/// How a metric with `per` averages its per-configuration ratios.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Average {
+    /// The geometric mean: the same whichever side is the denominator.
+    #[default]
+    Geometric,
+    /// The arithmetic mean of the ratios.
+    Arithmetic,
 }
 
 /// One condition of a metric's `where` filter.

@@ -16,7 +16,7 @@ mod metrics;
 pub mod spans;
 
 pub use data::{Better, ColumnType, Dataset, Scaling};
-pub use metrics::{Compare, FilterValue, Metric, Range};
+pub use metrics::{Average, Compare, Estimator, FilterValue, Metric, Range};
 
 /// The whole `book.toml`.
 #[derive(Debug, Clone, Deserialize)]

@@ -1,0 +1,199 @@
+//! Distribution-free descriptions of one sample: quartiles, the
+//! order-statistic interval of the median, the coefficient of variation and
+//! Tukey's fences, which name the outlying runs.
+
+use serde::Serialize;
+use statrs::distribution::{Binomial, DiscreteCDF};
+
+use super::stats::CONFIDENCE;
+
+/// Fewest values for a distribution-free 95% interval of the median: with
+/// n = 5 even the smallest and largest value cover it with only 93.8%
+/// (1 − 2 / 2⁵); Hoefler & Belli (SC'15) ask for n > 5.
+pub const MEDIAN_CI_MIN: usize = 6;
+
+/// Fewest values for quartiles and Tukey's fences to mean anything.
+pub const FENCES_MIN: usize = 4;
+
+/// A value beyond Tukey's fences.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outlier {
+    /// The value.
+    pub value: f64,
+    /// Beyond 3 IQR from the quartiles (severe), not only 1.5 IQR (mild).
+    pub severe: bool,
+    /// The run it came from, by the file's key (`run = 1`); absent when the
+    /// file declares no key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+}
+
+/// The robust statistics of one sample.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Robust {
+    /// First and third quartiles (linear interpolation, numpy's default);
+    /// absent when n < 4.
+    pub quartiles: Option<[f64; 2]>,
+    /// Distribution-free 95% CI of the median from two order statistics;
+    /// absent when n < 6.
+    pub median_ci: Option<[f64; 2]>,
+    /// The coverage of that interval (at least 95%).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_ci_coverage: Option<f64>,
+    /// Coefficient of variation, sd / |mean|; absent when n < 2 or the mean is 0.
+    pub cv: Option<f64>,
+    /// Values beyond Tukey's fences (1.5 and 3 IQR), in ascending order;
+    /// past [`LISTED`], the most extreme [`LISTED`] / 2 on each side.
+    pub outliers: Vec<Outlier>,
+    /// How many values lie beyond the fences.
+    pub outlier_count: usize,
+}
+
+/// Most outliers listed per group.
+pub const LISTED: usize = 20;
+
+/// Order statistics of a sample: the `k`-th smallest value (from 0) and
+/// every value in turn, however the sample is held.
+pub trait Ordered {
+    /// Number of values.
+    fn count(&self) -> usize;
+    /// The `k`-th smallest value, from 0.
+    fn at(&mut self, k: usize) -> f64;
+    /// Call `f` on every value.
+    fn each(&self, f: &mut dyn FnMut(f64));
+}
+
+impl Ordered for &mut [f64] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&mut self, k: usize) -> f64 {
+        *self.select_nth_unstable_by(k, f64::total_cmp).1
+    }
+    fn each(&self, f: &mut dyn FnMut(f64)) {
+        self.iter().for_each(|&v| f(v));
+    }
+}
+
+impl Robust {
+    /// The robust statistics of a sample without NaN, with this mean and sd.
+    pub fn of(sample: &mut impl Ordered, mean: f64, sd: Option<f64>) -> Robust {
+        let n = sample.count();
+        let quartiles =
+            (n >= FENCES_MIN).then(|| [quantile(sample, n, 0.25), quantile(sample, n, 0.75)]);
+        let (median_ci, median_ci_coverage) = match median_ranks(n) {
+            Some((lo, coverage)) => (Some([sample.at(lo), sample.at(n - 1 - lo)]), Some(coverage)),
+            None => (None, None),
+        };
+        let cv = sd.filter(|_| mean != 0.0).map(|sd| cv(sd, mean));
+        let mut outliers = quartiles.map(|q| fenced(sample, q)).unwrap_or_default();
+        let outlier_count = outliers.len();
+        if outlier_count > LISTED {
+            outliers.drain(LISTED / 2..outlier_count - LISTED / 2);
+        }
+        Robust { quartiles, median_ci, median_ci_coverage, cv, outliers, outlier_count }
+    }
+
+    /// The robust statistics of ascending `sorted` (tests and small samples).
+    pub fn of_sorted(sorted: &[f64], mean: f64, sd: Option<f64>) -> Robust {
+        let mut copy = sorted.to_vec();
+        Self::of(&mut copy.as_mut_slice(), mean, sd)
+    }
+}
+
+/// sd / |mean|, finite for any finite inputs (the ratio of two doubles
+/// can overflow only when the mean is subnormal).
+fn cv(sd: f64, mean: f64) -> f64 {
+    let value = sd / mean.abs();
+    if value.is_finite() { value } else { f64::MAX }
+}
+
+/// The `p` quantile of ascending `sorted` by linear interpolation between
+/// order statistics (Hyndman & Fan's type 7, numpy's and R's default).
+pub fn quantile(sample: &mut impl Ordered, n: usize, p: f64) -> f64 {
+    let h = (n - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let fraction = h - lo as f64;
+    let a = sample.at(lo);
+    if fraction == 0.0 {
+        return a;
+    }
+    // a·(1 − f) + b·f: a + f·(b − a) overflows for a, b of opposite sign near the limits.
+    a * (1.0 - fraction) + sample.at(lo + 1) * fraction
+}
+
+/// The 0-based rank `j` of the lower end of the distribution-free interval
+/// of the median of `n` values, [x₍ⱼ₎, x₍ₙ₋₁₋ⱼ₎], and its coverage
+/// 1 − 2·P(B ≤ j) for B ~ Binomial(n, ½): the narrowest such interval whose
+/// coverage is at least [`CONFIDENCE`]. `None` when n < 6.
+pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
+    if n < MEDIAN_CI_MIN {
+        return None;
+    }
+    let binomial = Binomial::new(0.5, n as u64).ok()?;
+    let alpha = 1.0 - CONFIDENCE;
+    // The largest j with 2·P(B ≤ j) ≤ α; j = 0 qualifies for n ≥ 6.
+    let mut j = 0;
+    while 2.0 * binomial.cdf(j as u64 + 1) <= alpha {
+        j += 1;
+    }
+    Some((j, 1.0 - 2.0 * binomial.cdf(j as u64)))
+}
+
+/// The values of `sample` beyond Tukey's fences around quartiles `q`, ascending.
+fn fenced(sample: &impl Ordered, [q1, q3]: [f64; 2]) -> Vec<Outlier> {
+    // Halved, so that the IQR of values near ±f64::MAX stays finite.
+    let half_iqr = q3 / 2.0 - q1 / 2.0;
+    let beyond =
+        |v: f64, k: f64| v / 2.0 < q1 / 2.0 - k * half_iqr || v / 2.0 > q3 / 2.0 + k * half_iqr;
+    let mut found = Vec::new();
+    sample.each(&mut |v| {
+        if beyond(v, 1.5) {
+            found.push(Outlier { value: v, severe: beyond(v, 3.0), run: None });
+        }
+    });
+    found.sort_by(|a, b| a.value.total_cmp(&b.value));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // numpy.percentile([1, 2, 3, 4, 100], [25, 75]) = [2, 4]; IQR 2, mild
+    // fence 4 + 3 = 7, severe 4 + 6 = 10: 100 is a severe outlier.
+    #[test]
+    fn quartiles_and_fences_by_hand() {
+        let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 100.0], 22.0, Some(43.6));
+        assert_eq!(r.quartiles, Some([2.0, 4.0]));
+        assert_eq!(r.outliers, vec![Outlier { value: 100.0, severe: true, run: None }]);
+        assert_eq!(r.median_ci, None);
+        // 8 is beyond 4 + 3 = 7 but not 10: mild.
+        let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 8.0], 3.6, Some(2.7));
+        assert_eq!(r.outliers, vec![Outlier { value: 8.0, severe: false, run: None }]);
+        assert_eq!(quantile(&mut [4.0, 2.0, 3.0, 1.0].as_mut_slice(), 4, 0.25), 1.75);
+    }
+
+    // scipy.stats.binom.cdf(k, n, 0.5): n = 6: P(B ≤ 0) = 1/64, coverage
+    // 1 − 2/64 = 0.96875; n = 20: P(B ≤ 5) = 0.020694732666015625,
+    // P(B ≤ 6) = 0.057659149169921875 > 0.025, so j = 5 (x₍₆₎ 1-based).
+    #[test]
+    fn median_interval_ranks_by_hand() {
+        assert_eq!(median_ranks(5), None);
+        let (j, coverage) = median_ranks(6).unwrap();
+        assert_eq!(j, 0);
+        assert!((coverage - 0.96875).abs() < 1e-12);
+        let (j, coverage) = median_ranks(20).unwrap();
+        assert_eq!(j, 5);
+        assert!((coverage - (1.0 - 2.0 * 0.020694732666015625)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn extreme_values_stay_finite() {
+        let r = Robust::of_sorted(&[-1.7e308, -1e308, 1e308, 1.7e308], 0.0, Some(1.6e308));
+        assert!(r.quartiles.unwrap().iter().all(|q| q.is_finite()));
+        assert_eq!(r.cv, None);
+        let r = Robust::of_sorted(&[1e-300, 2e-300, 3e-300, 4e-300], 2.5e-300, Some(1.29e-300));
+        assert!(r.cv.unwrap().is_finite() && r.outliers.is_empty());
+    }
+}

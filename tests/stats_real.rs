@@ -1,0 +1,203 @@
+//! Verdicts on real data: the flux-usernetes runs of Sochat, Fox and Milroy
+//! (arXiv:2406.06995) in ../shared/fixtures/, imported and built, and every
+//! statistic checked against scipy (tests/independent_stats.py).
+//!
+//! - LAMMPS at 256 ranks: one bare-metal run took 65.19 s against about
+//!   24.7 s for the other 19. It must be named, and the mean and the median
+//!   must be reported as disagreeing.
+//! - OSU allreduce at 512 ranks, 4 bytes: one 5,333 µs run among 19 of
+//!   164–234 µs on Usernetes, 100–105 µs on bare metal. Every Usernetes run is
+//!   slower than every bare-metal run: the interval may not reach −100% and
+//!   the verdict must be "significant".
+
+mod common;
+mod stats_oracle;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::*;
+use serde_json::Value;
+
+/// The flux-usernetes fixtures, or `None` (with a message) when absent.
+fn flux() -> Option<PathBuf> {
+    let path = repo().join("../shared/fixtures/flux-usernetes");
+    if path.is_dir() {
+        return Some(path.canonicalize().unwrap());
+    }
+    assert!(
+        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+        "../shared/fixtures is required in CI"
+    );
+    eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
+    None
+}
+
+const BOOK: &str = r#"
+[book]
+title = "Bare metal and Usernetes"
+[study]
+baseline = "bare-metal"
+[environments.bare-metal]
+label = "Bare metal"
+[environments.usernetes]
+label = "Usernetes"
+"#;
+
+fn study(book: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("results")).unwrap();
+    fs::create_dir_all(dir.path().join("content")).unwrap();
+    fs::write(dir.path().join("book.toml"), format!("{BOOK}{book}")).unwrap();
+    fs::write(dir.path().join("content/index.md"), "# Results\n\n{{ caveats() }}\n").unwrap();
+    dir
+}
+
+fn build(root: &Path) -> Value {
+    let output = report(root, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap()
+}
+
+fn metric<'a>(stats: &'a Value, name: &str) -> &'a Value {
+    stats["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap()
+}
+
+fn caveats(stats: &Value, kind: &str) -> Vec<String> {
+    let all = stats["caveats"].as_array().unwrap();
+    all.iter()
+        .filter(|c| c["kind"] == kind)
+        .map(|c| c["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_lammps_outlier_is_named_and_mean_and_median_disagree() {
+    let Some(flux) = flux() else { return };
+    let dir = study(
+        r#"
+[data.lammps]
+key = ["environment", "procs", "run"]
+group-by = ["procs"]
+
+[[metrics]]
+name = "loop_256"
+label = "Loop time at 256 ranks"
+data = "lammps"
+value = "loop_time_s"
+where = { procs = 256 }
+better = "lower"
+
+[[metrics]]
+name = "loop_256_median"
+label = "Loop time at 256 ranks, by the median"
+data = "lammps"
+value = "loop_time_s"
+where = { procs = 256 }
+estimator = "median"
+better = "lower"
+
+[[metrics]]
+name = "loop_avg"
+label = "Loop time, 64 to 512 ranks"
+data = "lammps"
+value = "loop_time_s"
+per = "procs"
+better = "lower"
+"#,
+    );
+    let logs = flux.join("lammps");
+    let output = report(
+        dir.path(),
+        &[
+            "import",
+            "lammps",
+            "--pattern",
+            "{env}/lammps-{nodes}-{procs}-{run}.out",
+            logs.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Usernetes files are the user-space Kubernetes runs.
+    let csv = fs::read_to_string(dir.path().join("results/lammps.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 161);
+    let stats = build(dir.path());
+    if stats_oracle::scipy() {
+        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
+    }
+    // The 65.19 s run, by name.
+    let id = "lammps/loop_time_s/bare-metal/procs=256";
+    let group = stats["groups"].as_array().unwrap().iter().find(|g| g["id"] == id).unwrap();
+    let outliers = group["summary"]["robust"]["outliers"].as_array().unwrap();
+    let slow =
+        outliers.iter().find(|o| o["value"] == 65.1943).expect("the 65.19 s run is an outlier");
+    assert_eq!((slow["run"].as_str(), slow["severe"].as_bool()), (Some("run = 1"), Some(true)));
+    assert!(
+        caveats(&stats, "outliers")
+            .iter()
+            .any(|t| t.contains("procs = 256") && t.contains("run = 1: 65.1943 (severe)")),
+        "{:?}",
+        caveats(&stats, "outliers")
+    );
+    // By the mean Usernetes is faster, by the median slower (scipy: the
+    // ratio of means −2.43%, the Hodges–Lehmann ratio above 0).
+    let (mean, median) = (metric(&stats, "loop_256"), metric(&stats, "loop_256_median"));
+    assert!(mean["value"].as_f64().unwrap() < 0.0 && median["value"].as_f64().unwrap() > 0.0);
+    assert!((mean["value"].as_f64().unwrap() - -0.0243).abs() < 5e-4, "{}", mean["value"]);
+    assert!(!caveats(&stats, "estimators-disagree").is_empty());
+    // n = 20: the median's interval is distribution-free, from order statistics.
+    assert!(!group["summary"]["robust"]["median_ci"].is_null());
+}
+
+#[test]
+fn the_allreduce_outlier_keeps_a_ratio_above_minus_100_percent() {
+    let Some(flux) = flux() else { return };
+    let dir = study(
+        r#"
+[data.osu_allreduce]
+key = ["environment", "size_bytes", "run"]
+group-by = ["size_bytes"]
+
+[[metrics]]
+name = "allreduce_4"
+label = "Allreduce latency at 512 ranks, 4 bytes"
+data = "osu_allreduce"
+value = "latency_us"
+better = "lower"
+
+[[metrics]]
+name = "allreduce_4_median"
+label = "Allreduce latency at 512 ranks, 4 bytes, by the median"
+data = "osu_allreduce"
+value = "latency_us"
+estimator = "median"
+better = "lower"
+"#,
+    );
+    // The authors' table of every allreduce run: 512 ranks, 4 bytes.
+    let table = fs::read_to_string(flux.join("authors-tables/osu-results-all_reduce.csv")).unwrap();
+    let mut csv = String::from("environment,nodes,procs,run,size_bytes,latency_us\n");
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f[1] == "512" && f[4] == "4.0" && (f[2] == "bare-metal" || f[2] == "usernetes") {
+            csv.push_str(&format!("{},{},512,{},4,{}\n", f[2], f[6], f[3], f[5]));
+        }
+    }
+    assert_eq!(csv.lines().count(), 41);
+    fs::write(dir.path().join("results/osu_allreduce.csv"), csv).unwrap();
+    let stats = build(dir.path());
+    if stats_oracle::scipy() {
+        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
+    }
+    let m = metric(&stats, "allreduce_4");
+    let ci = m["ci"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() > -1.0, "{ci:?}");
+    assert_eq!(m["significant"], true);
+    assert!(m["p_value"].as_f64().unwrap() < 0.05);
+    // Every run apart: the exact rank test's p is 2 / C(40, 20) (hand arithmetic).
+    let rank = m["rank"]["p"].as_f64().unwrap();
+    assert!((rank / (2.0 / 137_846_528_820.0) - 1.0).abs() < 1e-9, "{rank}");
+    let median = metric(&stats, "allreduce_4_median");
+    assert_eq!(median["significant"], true);
+    assert!(caveats(&stats, "outliers").iter().any(|t| t.contains("5333.42 (severe)")));
+}
