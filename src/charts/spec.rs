@@ -60,7 +60,8 @@ pub struct ChartSpec {
     /// Draw ideal linear scaling from the smallest x (`line`, `speedup`, `efficiency`).
     #[serde(default)]
     pub ideal: bool,
-    /// Mark the highest point of each series.
+    /// Mark the highest point of each series with a ring, and name it in the
+    /// legend ("Bare metal (peak at 64 KiB)").
     #[serde(default)]
     pub mark_peak: bool,
     /// For `speedup` and `efficiency`: `higher` when y is a throughput, `lower` when a time.
