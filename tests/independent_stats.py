@@ -57,12 +57,20 @@ def key_text(v):
 # ---------------------------------------------------------------- groups
 
 
+def scale_of(x):
+    """A power of two near the largest magnitude: moments of x / scale cannot
+    overflow or vanish (mathematically neutral; values near 1e300 need it)."""
+    top = float(np.max(np.abs(x)))
+    return 2.0 ** math.frexp(top)[1] if top > 0 else 1.0
+
+
 def summary(x):
     x = np.asarray(x, dtype=float)
     n = len(x)
-    out = {"n": n, "mean": float(np.mean(x)), "median": float(np.median(x))}
+    scale = scale_of(x)
+    out = {"n": n, "mean": float(np.mean(x / scale)) * scale, "median": float(np.median(x))}
     if n >= 2:
-        sd = float(np.std(x, ddof=1))
+        sd = float(np.std(x / scale, ddof=1)) * scale
         out["sd"] = sd
         out["ci"] = list(stats.t.interval(0.95, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))) if sd > 0 else [out["mean"]] * 2
         if out["mean"] != 0:
@@ -91,8 +99,8 @@ def log_welch(c, b):
     r = mc / mb
     if len(c) < 2 or len(b) < 2:
         return r, None, None
-    vc = c.var(ddof=1) / len(c) / mc**2
-    vb = b.var(ddof=1) / len(b) / mb**2
+    vc = (c / mc).var(ddof=1) / len(c)
+    vb = (b / mb).var(ddof=1) / len(b)
     if vc + vb == 0:
         return r, None, None
     se = math.sqrt(vc + vb)
@@ -245,7 +253,7 @@ def metric_value(metric):
         c, b = values(candidate, groups[k]), values(BASELINE, groups[k])
         if estimator == "median":
             hl, ci = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
-            estimates.append((hl, ci, mwu(c, b)["p"]))
+            estimates.append((hl, "ties" if has_ties(c, b) else ci, mwu(c, b)["p"]))
         else:
             estimates.append(log_welch(c, b))
     if len(estimates) == 1:
@@ -255,6 +263,9 @@ def metric_value(metric):
         r, ci, p = within_run(rows, metric, key, configs, candidate)
     else:
         r, ci, p = averaged(estimates, metric.get("average", "geometric"))
+    if ci == "ties":
+        # Moses' interval under ties (normal approximation) is not cross-checked.
+        return {"value": express(compare, r), "ci": "skip", "p": p}
     out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p}
     if len(estimates) > 1:
         out["per_config"] = [express(compare, e[0]) for e in estimates]

@@ -74,11 +74,9 @@ pub fn estimate(c: &Sample, b: &Sample, estimator: Estimator) -> Option<Estimate
 pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
     let ratio = c.mean / b.mean;
     if c.mean > 0.0 && b.mean > 0.0 {
-        let parts = c.variance_of_mean().zip(b.variance_of_mean()).map(|(vc, vb)| {
-            // se²/m², divided in two steps so that tiny means do not overflow.
-            let relative = |v: f64, m: f64| v / m / m;
-            [(relative(vc, c.mean), c.n), (relative(vb, b.mean), b.n)]
-        });
+        // se²/m² as (sd/m)²/n, so that neither 1e300² nor 1e-300² is formed.
+        let relative = |s: &Summary| s.sd.map(|sd| (sd / s.mean).powi(2) / s.n as f64);
+        let parts = relative(c).zip(relative(b)).map(|(vc, vb)| [(vc, c.n), (vb, b.n)]);
         let Some(parts) = parts.filter(|p| p[0].0 + p[1].0 > 0.0) else {
             return Estimate { ratio, ci: None, p: None, model: LOG_WELCH };
         };

@@ -98,6 +98,9 @@ impl Summary {
             (squares.sum::<f64>() / (n - 1) as f64).sqrt() * scale
         });
         let mean = mean * scale;
+        // Equal values: an sd of exactly 0, not the rounding of their mean.
+        let equal = values.iter().all(|v| *v == values[0]);
+        let (mean, sd) = if equal { (values[0], sd.map(|_| 0.0)) } else { (mean, sd) };
         let median = median(&mut values);
         let robust = Robust::of(&mut values.as_mut_slice(), mean, sd);
         Some(Self::from_parts(n, mean, median, sd, robust))
