@@ -53,7 +53,7 @@ fn outliers(g: &Group) -> Option<Caveat> {
         kind: CaveatKind::Outliers,
         metric: None,
         text: format!(
-            "{} {} of {} ({}, n = {}) lie beyond Tukey's fences (1.5 IQR mild, 3 IQR severe; quartiles {} and {}): {}. They are kept: the mean follows them, the median and the rank test do not.",
+            "{} {} of {} ({}, n = {}) {} beyond Tukey's fences (1.5 IQR mild, 3 IQR severe; quartiles {} and {}): {}. They are kept: the mean follows them, the median and the rank test do not.",
             if r.outlier_count > named.len() {
                 format!("{} values (the most extreme listed) of", r.outlier_count)
             } else if r.outlier_count == 1 {
@@ -65,6 +65,7 @@ fn outliers(g: &Group) -> Option<Caveat> {
             g.inputs.file,
             g.inputs.filter,
             g.summary.n,
+            if r.outlier_count == 1 { "lies" } else { "lie" },
             plain(q1),
             plain(q3),
             named.join(", ")
@@ -204,7 +205,7 @@ fn holm(metrics: &[MetricValue]) -> Option<Caveat> {
         kind: CaveatKind::Multiplicity,
         metric: None,
         text: format!(
-            "The study tests {count} comparisons: {raw} have p < 0.05, and {survive} remain significant after Holm's correction for testing {count} at once (family-wise error 5%)."
+            "The study tests {count} comparisons: p < 0.05 in {raw} of them, and {survive} of {count} remain significant after Holm's correction for testing them together (family-wise error 5%)."
         ),
     })
 }

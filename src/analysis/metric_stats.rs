@@ -73,6 +73,8 @@ pub struct MetricValue {
     pub model: String,
     /// With `per`: how the per-group ratios are averaged.
     pub average: Option<Average>,
+    /// With `per`: each run measured every group, and runs were the units.
+    pub within_run: bool,
     /// With `per`: each group's value (as the metric expresses it) and the
     /// spread between them; absent for one group.
     pub spread: Option<Spread>,
@@ -147,6 +149,7 @@ pub(super) fn compute(
         value.other = alternative(metric, c, b);
     } else {
         value.average = Some(metric.average);
+        value.within_run = within.is_some();
         value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
     }
     Ok(value)
@@ -243,6 +246,7 @@ fn described(
         estimator: metric.estimator,
         model: String::new(),
         average: None,
+        within_run: false,
         spread: None,
         other: None,
         rank: None,

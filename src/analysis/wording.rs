@@ -64,6 +64,7 @@ fn runs(m: &MetricValue) -> usize {
 pub fn metric_n(m: &MetricValue) -> String {
     match m.groups {
         0 | 1 => format!("n = {}", runs(m)),
+        k if m.within_run => format!("n = {} runs, each measuring {k} configurations", runs(m)),
         k => format!("{k} configurations × {} runs", runs(m)),
     }
 }
