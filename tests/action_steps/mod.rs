@@ -240,3 +240,23 @@ pub fn git(dir: &Path, args: &[&str], date: &str) -> String {
     assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).unwrap().trim().to_string()
 }
+
+/// A study in git: `first` committed at 2026-03-04T05:06:07Z, then
+/// `second` (applied to the files) at 2026-03-05T00:00:00Z. Returns both commits.
+pub fn two_commits(root: &Path, second: impl FnOnce(&Path)) -> (String, String) {
+    git(root, &["init", "-q", "-b", "main"], "2026-03-04T05:06:07Z");
+    git(root, &["add", "."], "2026-03-04T05:06:07Z");
+    git(root, &["commit", "-qm", "first results"], "2026-03-04T05:06:07Z");
+    let first = git(root, &["rev-parse", "HEAD"], "");
+    second(root);
+    git(root, &["add", "."], "2026-03-05T00:00:00Z");
+    git(root, &["commit", "-qm", "new results"], "2026-03-05T00:00:00Z");
+    (first, git(root, &["rev-parse", "HEAD"], ""))
+}
+
+/// Assert that every step in `ran` succeeded, naming the first that did not.
+pub fn assert_all_ok(ran: &[Ran]) {
+    for step in ran {
+        assert!(step.ok, "step `{}` failed:\n{}", step.name, step.output);
+    }
+}

@@ -1,7 +1,12 @@
 //! Helpers shared by the integration tests: fixture projects in temporary
-//! folders, running the `report` binary, and external tools.
+//! folders, running the `report` binary, and external tools; helpers of one
+//! family of test files in a submodule each.
 
 #![allow(dead_code)]
+
+pub mod hostile;
+pub mod import;
+pub mod workflow;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,6 +15,21 @@ use std::process::{Command, Output};
 /// The repository root (the shipped study).
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared real benchmark output (`../shared/fixtures`), or `None` (with a
+/// message) when it is absent, which fails under REPORT_REQUIRE_TOOLS.
+pub fn shared_fixtures() -> Option<PathBuf> {
+    let path = repo().join("../shared/fixtures");
+    if path.is_dir() {
+        return Some(path.canonicalize().unwrap());
+    }
+    assert!(
+        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+        "../shared/fixtures is required in CI"
+    );
+    eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
+    None
 }
 
 /// A copy of `tests/fixtures/<name>` in a fresh temporary folder.
