@@ -131,47 +131,7 @@ fn every_lammps_value_matches_the_logs() {
     let got = rows(&study.path().join("results/lammps.csv"));
     assert_eq!((got.len(), expected.len()), (172, 172));
     for want in &expected {
-        let file = want["file"].as_str().unwrap();
-        let run = want["run_in_file"].to_string();
-        let matching: Vec<_> = got
-            .iter()
-            .filter(|r| {
-                let source = r["source"].as_str().unwrap();
-                (file == source || file.ends_with(&format!("/{source}")))
-                    && r["run_in_file"] == run.as_str()
-            })
-            .collect();
-        assert_eq!(matching.len(), 1, "{file} run {run}");
-        let row = matching[0];
-        let number = |key: &str| want.get(key).and_then(serde_json::Value::as_f64);
-        for (column, key) in [
-            ("loop_time_s", "loop"),
-            ("procs", "procs"),
-            ("steps", "steps"),
-            ("atoms", "atoms"),
-            ("timesteps_per_s", "tps"),
-            ("cpu_use_pct", "cpu"),
-            ("mpi_tasks", "mpi"),
-            ("omp_threads", "omp"),
-            ("total_wall_time_s", "wall"),
-        ] {
-            assert!(
-                same(row, column, number(key)),
-                "{file} run {run}: {column} is {:?}, the log says {:?}",
-                row[column],
-                want.get(key)
-            );
-        }
-        for section in ["pair", "neigh", "comm", "output", "modify", "other"] {
-            let column = format!("{section}_pct");
-            let value = want["pct"].get(section).and_then(serde_json::Value::as_f64);
-            assert!(
-                same(row, &column, value),
-                "{file} run {run}: {column} is {:?}, the log says {value:?}",
-                row[column.as_str()]
-            );
-        }
-        assert_eq!(row["lammps_version"], want["version"].as_str().unwrap_or(""), "{file}");
+        check_lammps_run(&got, want);
     }
     // The five runs of the JSON capture, by hand from the file: loop times and CPU use.
     let capture: Vec<_> =
@@ -181,6 +141,52 @@ fn every_lammps_value_matches_the_logs() {
     let cpu: Vec<&str> = capture.iter().map(|r| r["cpu_use_pct"].as_str().unwrap()).collect();
     assert_eq!(cpu, ["55.8", "55.8", "55.8", "55.4", "55.3"]);
     assert!(capture.iter().all(|r| r["lammps_version"] == "29 Sep 2021" && r["modify_pct"] != ""));
+}
+
+/// The imported row of `want`'s run (one of Python's readings) holds every
+/// figure Python read from the log.
+fn check_lammps_run(got: &[serde_json::Map<String, serde_json::Value>], want: &serde_json::Value) {
+    let file = want["file"].as_str().unwrap();
+    let run = want["run_in_file"].to_string();
+    let matching: Vec<_> = got
+        .iter()
+        .filter(|r| {
+            let source = r["source"].as_str().unwrap();
+            (file == source || file.ends_with(&format!("/{source}")))
+                && r["run_in_file"] == run.as_str()
+        })
+        .collect();
+    assert_eq!(matching.len(), 1, "{file} run {run}");
+    let row = matching[0];
+    let number = |key: &str| want.get(key).and_then(serde_json::Value::as_f64);
+    for (column, key) in [
+        ("loop_time_s", "loop"),
+        ("procs", "procs"),
+        ("steps", "steps"),
+        ("atoms", "atoms"),
+        ("timesteps_per_s", "tps"),
+        ("cpu_use_pct", "cpu"),
+        ("mpi_tasks", "mpi"),
+        ("omp_threads", "omp"),
+        ("total_wall_time_s", "wall"),
+    ] {
+        assert!(
+            same(row, column, number(key)),
+            "{file} run {run}: {column} is {:?}, the log says {:?}",
+            row[column],
+            want.get(key)
+        );
+    }
+    for section in ["pair", "neigh", "comm", "output", "modify", "other"] {
+        let column = format!("{section}_pct");
+        let value = want["pct"].get(section).and_then(serde_json::Value::as_f64);
+        assert!(
+            same(row, &column, value),
+            "{file} run {run}: {column} is {:?}, the log says {value:?}",
+            row[column.as_str()]
+        );
+    }
+    assert_eq!(row["lammps_version"], want["version"].as_str().unwrap_or(""), "{file}");
 }
 
 /// Python's reading of the Lassen job output: per table, the benchmark
@@ -195,6 +201,35 @@ for l in open(sys.argv[1]):
     elif tables and re.match(r"^\d+\s+[\d.]+", l): tables[-1]["rows"].append(l.split())
 print(json.dumps(tables))
 "##;
+
+/// The next rows of `rows` are Python's reading of `table`, run `run` of
+/// benchmark `csv`: its ranks and nodes from jsrun, its sizes and `columns`.
+fn check_lassen_table<'a>(
+    rows: &mut impl Iterator<Item = &'a serde_json::Map<String, serde_json::Value>>,
+    table: &serde_json::Value,
+    run: usize,
+    csv: &str,
+    columns: &[&str],
+) {
+    let (ranks, nodes) = (table["launch"][0].to_string(), table["launch"][1].to_string());
+    for cells in table["rows"].as_array().unwrap() {
+        let row = rows.next().expect("a row per table row");
+        assert_eq!(
+            (row["benchmark"].as_str(), row["run_in_file"].as_str()),
+            (Some(csv), Some(run.to_string().as_str()))
+        );
+        assert_eq!(
+            (row["procs"].as_str().unwrap(), row["nodes"].as_str().unwrap()),
+            (ranks.as_str(), nodes.as_str()),
+            "{csv} run {run}"
+        );
+        assert_eq!(row["size_bytes"], cells[0], "{csv}");
+        for (i, column) in columns.iter().enumerate() {
+            let want: f64 = cells[i + 1].as_str().unwrap().parse().unwrap();
+            assert!(same(row, column, Some(want)), "{csv} {column}: {:?} vs {want}", row[*column]);
+        }
+    }
+}
 
 #[test]
 fn every_lassen_table_keeps_its_benchmark_columns_and_ranks() {
@@ -222,31 +257,9 @@ fn every_lassen_table_keeps_its_benchmark_columns_and_ranks() {
         let got = rows(&study.path().join(format!("results/{csv}.csv")));
         let expected: usize = want.iter().map(|t| t["rows"].as_array().unwrap().len()).sum();
         assert_eq!((got.len(), want.len()), (expected, 20), "{csv}");
-        let mut at = 0;
+        let mut rows = got.iter();
         for (k, table) in want.iter().enumerate() {
-            let (ranks, nodes) = (table["launch"][0].to_string(), table["launch"][1].to_string());
-            for cells in table["rows"].as_array().unwrap() {
-                let row = &got[at];
-                at += 1;
-                assert_eq!(
-                    (row["benchmark"].as_str(), row["run_in_file"].as_str()),
-                    (Some(csv), Some((k + 1).to_string().as_str()))
-                );
-                assert_eq!(
-                    (row["procs"].as_str().unwrap(), row["nodes"].as_str().unwrap()),
-                    (ranks.as_str(), nodes.as_str()),
-                    "{csv} run {k}"
-                );
-                assert_eq!(row["size_bytes"], cells[0], "{csv}");
-                for (i, column) in columns.iter().enumerate() {
-                    let want: f64 = cells[i + 1].as_str().unwrap().parse().unwrap();
-                    assert!(
-                        same(row, column, Some(want)),
-                        "{csv} {column}: {:?} vs {want}",
-                        row[*column]
-                    );
-                }
-            }
+            check_lassen_table(&mut rows, table, k + 1, csv, columns);
         }
     }
     // osu_mbw_mr never lands in osu_bw.csv.
@@ -301,6 +314,44 @@ for folder in sys.argv[2:]:
 print(json.dumps(out))
 "##;
 
+/// (file, size, value) of every row of Python's `tables`, sorted.
+fn osu_tables(tables: &[&serde_json::Value]) -> Vec<(String, String, f64)> {
+    let mut want: Vec<(String, String, f64)> = Vec::new();
+    for t in tables {
+        let file = t["file"].as_str().unwrap();
+        for cells in t["rows"].as_array().unwrap() {
+            let value = cells[1].as_str().unwrap().parse().unwrap();
+            want.push((file.to_string(), cells[0].as_str().unwrap().into(), value));
+        }
+    }
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    want
+}
+
+/// (file, size, `column`) of every imported row, its source matched to the
+/// file of one of `tables`, sorted.
+fn osu_rows(
+    got: &[serde_json::Map<String, serde_json::Value>],
+    tables: &[&serde_json::Value],
+    column: &str,
+) -> Vec<(String, String, f64)> {
+    let mut have: Vec<(String, String, f64)> = got
+        .iter()
+        .map(|r| {
+            let source = r["source"].as_str().unwrap();
+            let file = tables
+                .iter()
+                .map(|t| t["file"].as_str().unwrap())
+                .find(|f| f.ends_with(&format!("/{source}")))
+                .unwrap_or(source);
+            let value = r[column].as_str().unwrap().parse().unwrap();
+            (file.to_string(), r["size_bytes"].as_str().unwrap().into(), value)
+        })
+        .collect();
+    have.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    have
+}
+
 #[test]
 fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
     let Some(f) = fixtures() else { return };
@@ -335,35 +386,7 @@ fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
                         && t["title"].as_str().unwrap().contains("Allreduce"))
             })
             .collect();
-        let mut want: Vec<(String, String, f64)> = Vec::new();
-        for t in &mine {
-            let file = t["file"].as_str().unwrap();
-            for cells in t["rows"].as_array().unwrap() {
-                want.push((
-                    file.to_string(),
-                    cells[0].as_str().unwrap().into(),
-                    cells[1].as_str().unwrap().parse().unwrap(),
-                ));
-            }
-        }
-        let mut have: Vec<(String, String, f64)> = got
-            .iter()
-            .map(|r| {
-                let source = r["source"].as_str().unwrap();
-                let file = mine
-                    .iter()
-                    .map(|t| t["file"].as_str().unwrap())
-                    .find(|f| f.ends_with(&format!("/{source}")))
-                    .unwrap_or(source);
-                (
-                    file.to_string(),
-                    r["size_bytes"].as_str().unwrap().into(),
-                    r[column].as_str().unwrap().parse().unwrap(),
-                )
-            })
-            .collect();
-        want.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        have.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let (want, have) = (osu_tables(&mine), osu_rows(&got, &mine, column));
         assert_eq!(have, want, "{csv}");
         assert!(
             got.iter().all(|r| r["benchmark"] == csv && r["procs"] == "2" && r["nodes"] == "2"),
