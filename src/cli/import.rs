@@ -178,14 +178,16 @@ fn tally(summary: &Summary, dry_run: bool) -> String {
     out
 }
 
+/// A file and, when known, the line in it.
+type Place<'a> = (&'a PathBuf, Option<usize>);
+
 /// Places sharing a message (and hint) as one diagnostic: at its first
 /// place, with the count and the first few places when there are several.
 fn by_cause<'a>(
     items: impl Iterator<Item = (&'a PathBuf, Option<usize>, &'a String, Option<&'a String>)>,
     what: &str,
 ) -> Vec<Diagnostic> {
-    let mut causes: BTreeMap<(&String, Option<&String>), Vec<(&PathBuf, Option<usize>)>> =
-        BTreeMap::new();
+    let mut causes: BTreeMap<(&String, Option<&String>), Vec<Place>> = BTreeMap::new();
     for (file, line, message, hint) in items {
         causes.entry((message, hint)).or_default().push((file, line));
     }
@@ -195,7 +197,7 @@ fn by_cause<'a>(
     causes
         .into_iter()
         .map(|((message, hint), places)| {
-            let at = |(file, line): (&PathBuf, Option<usize>)| match line {
+            let at = |(file, line): Place| match line {
                 Some(line) => Location::new(file, line, 1),
                 None => Location::file(file),
             };
@@ -211,7 +213,7 @@ fn by_cause<'a>(
 }
 
 /// `message` for `places.len()` places: the count and the first three.
-fn several(message: &str, places: &[(&PathBuf, Option<usize>)], what: &str) -> String {
+fn several(message: &str, places: &[Place], what: &str) -> String {
     const SHOWN: usize = 3;
     let shown: Vec<String> = places
         .iter()
