@@ -193,3 +193,20 @@ fn the_readme_commands_remake_the_results_and_add_nothing_the_second_time() {
     import(&osu);
     assert!(contents(&root.join("results")) == committed, "the README's commands make other files");
 }
+
+#[test]
+fn the_two_studies_link_to_each_other() {
+    let out = tempfile::tempdir().unwrap();
+    let shipped = report(&repo(), &["build", "--out", out.path().to_str().unwrap()]);
+    assert!(shipped.status.success(), "{}", stderr(&shipped));
+    let index = fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(
+        index.contains("href=\"examples/usernetes/\""),
+        "the shipped study links to the example"
+    );
+    let site = tempfile::tempdir().unwrap();
+    let built = report(&example(), &["build", "--out", site.path().to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let page = fs::read_to_string(site.path().join("index.html")).unwrap();
+    assert!(page.contains("href=\"../../\""), "the example links back");
+}
