@@ -7,12 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::caveats::{Caveat, CaveatKind};
 use super::robust::{FENCES_MIN, MEDIAN_CI_MIN};
-use super::{Group, MetricValue, wording};
+use super::{Group, MetricValue, spread_caveats, wording};
 use crate::config::{Compare, Estimator};
-use crate::format::{fixed, p_value, plain};
-
-/// A coefficient of variation above this is called high (5%).
-pub const HIGH_CV: f64 = 0.05;
+use crate::format::{p_value, plain};
 
 /// Every data caveat of the metrics and the groups they read.
 pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
@@ -22,8 +19,8 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
         .iter()
         .filter(|g| used.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str())))
         .collect();
-    let mut caveats: Vec<Caveat> = read.iter().filter_map(|g| outliers(g)).collect();
-    caveats.extend(variation(&read));
+    let mut caveats = spread_caveats::outliers(&read);
+    caveats.extend(spread_caveats::variation(&read));
     for m in metrics.iter().filter(|m| m.compare != Compare::Summary) {
         caveats.extend(disagreement(m));
         caveats.extend(sign_change(m));
@@ -31,77 +28,6 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
     caveats.extend(small(metrics));
     caveats.extend(holm(metrics));
     caveats
-}
-
-/// The outliers of one group, named by run, by Tukey's fences.
-fn outliers(g: &Group) -> Option<Caveat> {
-    let r = &g.summary.robust;
-    let [q1, q3] = r.quartiles?;
-    if r.outliers.is_empty() {
-        return None;
-    }
-    let named: Vec<String> = r
-        .outliers
-        .iter()
-        .map(|o| {
-            let run = o.run.as_deref().map(|r| format!("{r}: ")).unwrap_or_default();
-            let how = if o.severe { "severe" } else { "mild" };
-            format!("{run}{} ({how})", plain(o.value))
-        })
-        .collect();
-    Some(Caveat {
-        kind: CaveatKind::Outliers,
-        metric: None,
-        text: format!(
-            "{} {} of {} ({}, n = {}) {} beyond Tukey's fences (1.5 IQR mild, 3 IQR severe; quartiles {} and {}): {}. They are kept: the mean follows them, the median and the rank test do not.",
-            if r.outlier_count > named.len() {
-                format!("{} values (the most extreme listed) of", r.outlier_count)
-            } else if r.outlier_count == 1 {
-                "One value of".to_string()
-            } else {
-                format!("{} values of", r.outlier_count)
-            },
-            g.inputs.column,
-            g.inputs.file,
-            g.inputs.filter,
-            g.summary.n,
-            if r.outlier_count == 1 { "lies" } else { "lie" },
-            plain(q1),
-            plain(q3),
-            named.join(", ")
-        ),
-    })
-}
-
-/// Groups whose coefficient of variation is above [`HIGH_CV`].
-fn variation(groups: &[&Group]) -> Option<Caveat> {
-    let high: Vec<String> = groups
-        .iter()
-        .filter_map(|g| g.summary.robust.cv.filter(|cv| *cv > HIGH_CV).map(|cv| (g, cv)))
-        .map(|(g, cv)| {
-            format!(
-                "{} of {} ({}): CV {}%",
-                g.inputs.column,
-                g.inputs.file,
-                g.inputs.filter,
-                fixed(cv * 100.0, 1)
-            )
-        })
-        .collect();
-    (!high.is_empty()).then(|| Caveat {
-        kind: CaveatKind::HighVariation,
-        metric: None,
-        text: format!(
-            "Runs vary by more than {}% of their mean (coefficient of variation) in {}: {}.",
-            fixed(HIGH_CV * 100.0, 0),
-            if high.len() == 1 {
-                "one configuration".to_string()
-            } else {
-                format!("{} configurations", high.len())
-            },
-            high.join("; ")
-        ),
-    })
 }
 
 /// A comparison whose mean and median disagree in sign or significance.

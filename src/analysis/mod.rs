@@ -13,6 +13,7 @@ pub mod model;
 pub mod ranks;
 pub mod robust;
 mod runs;
+mod spread_caveats;
 pub mod stats;
 mod within_run;
 pub mod wording;

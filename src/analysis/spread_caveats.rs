@@ -1,0 +1,150 @@
+//! Caveats on the spread of the runs, one per column read by the metrics:
+//! the runs beyond Tukey's fences, named, and the configurations whose
+//! runs vary by more than [`HIGH_CV`]. A real study has dozens of
+//! configurations; a caveat a configuration would bury the ones that matter,
+//! so each lists the worst few and counts the rest.
+
+use std::collections::BTreeMap;
+
+use super::Group;
+use super::caveats::{Caveat, CaveatKind};
+use crate::format::{fixed, significant};
+
+/// A coefficient of variation above this is called high (5%).
+pub const HIGH_CV: f64 = 0.05;
+
+/// Most configurations a caveat names; the others are counted.
+const NAMED: usize = 5;
+
+/// Significant digits of a value in a caveat.
+const DIGITS: usize = 4;
+
+/// The groups of `groups` by (file, column), in order.
+fn by_column<'a>(groups: &[&'a Group]) -> BTreeMap<(&'a str, &'a str), Vec<&'a Group>> {
+    let mut columns: BTreeMap<(&str, &str), Vec<&Group>> = BTreeMap::new();
+    for g in groups {
+        columns.entry((g.inputs.file.as_str(), g.inputs.column.as_str())).or_default().push(g);
+    }
+    columns
+}
+
+/// `items`, the first [`NAMED`] joined by `"; "`, the rest counted.
+fn listed(items: &[String], what: &str) -> String {
+    let shown = items.iter().take(NAMED).cloned().collect::<Vec<_>>().join("; ");
+    match items.len().saturating_sub(NAMED) {
+        0 => shown,
+        1 => format!("{shown}; and one more {what}"),
+        more => format!("{shown}; and {more} more {what}s"),
+    }
+}
+
+/// One caveat per column with runs beyond Tukey's fences: the severe ones
+/// (beyond 3 IQR) named by run, the mild ones (1.5 to 3 IQR) counted.
+pub(super) fn outliers(groups: &[&Group]) -> Vec<Caveat> {
+    by_column(groups)
+        .into_iter()
+        .filter_map(|((file, column), gs)| column_outliers(file, column, &gs))
+        .collect()
+}
+
+fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat> {
+    let mut severe = Vec::new();
+    let (mut mild, mut mild_configs) = (0, 0);
+    for g in groups {
+        let r = &g.summary.robust;
+        let named: Vec<String> = r
+            .outliers
+            .iter()
+            .filter(|o| o.severe)
+            .map(|o| match &o.run {
+                Some(run) => format!("{run} ({})", significant(o.value, DIGITS)),
+                None => significant(o.value, DIGITS),
+            })
+            .collect();
+        let listed_mild = r.outliers.iter().filter(|o| !o.severe).count();
+        let unlisted = r.outlier_count.saturating_sub(r.outliers.len());
+        if !named.is_empty() {
+            let more = if unlisted > 0 { format!(" and {unlisted} more") } else { String::new() };
+            severe.push(format!(
+                "{} (n = {}): {}{more}",
+                g.inputs.filter,
+                g.summary.n,
+                named.join(", ")
+            ));
+        }
+        if listed_mild > 0 {
+            (mild, mild_configs) = (mild + listed_mild, mild_configs + 1);
+        }
+    }
+    if severe.is_empty() && mild == 0 {
+        return None;
+    }
+    let mild_text = match (mild, mild_configs) {
+        (0, _) => String::new(),
+        (1, _) => " One more run lies beyond 1.5 IQR only (mild).".to_string(),
+        (m, 1) => format!(" {m} more runs of one configuration lie beyond 1.5 IQR only (mild)."),
+        (m, c) => format!(" {m} more runs in {c} configurations lie beyond 1.5 IQR only (mild)."),
+    };
+    let severe_text = if severe.is_empty() {
+        String::new()
+    } else {
+        format!(" Beyond 3 IQR (severe): {}.", listed(&severe, "configuration"))
+    };
+    Some(Caveat {
+        kind: CaveatKind::Outliers,
+        metric: None,
+        text: format!(
+            "Outlying runs of {column} in {file}, by Tukey's fences from the quartiles of each configuration.{severe_text}{mild_text} They are kept: the mean follows them, the median and the rank test do not."
+        ),
+    })
+}
+
+/// One caveat per column with configurations whose coefficient of variation
+/// is above [`HIGH_CV`], the most variable first.
+pub(super) fn variation(groups: &[&Group]) -> Vec<Caveat> {
+    by_column(groups)
+        .into_iter()
+        .filter_map(|((file, column), gs)| column_variation(file, column, &gs))
+        .collect()
+}
+
+fn column_variation(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat> {
+    let mut high: Vec<(f64, &Group)> = groups
+        .iter()
+        .filter_map(|g| g.summary.robust.cv.filter(|cv| *cv > HIGH_CV).map(|cv| (cv, *g)))
+        .collect();
+    if high.is_empty() {
+        return None;
+    }
+    high.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let items: Vec<String> = high
+        .iter()
+        .map(|(cv, g)| format!("{}: CV {}%", g.inputs.filter, fixed(cv * 100.0, 1)))
+        .collect();
+    let count = match high.len() {
+        1 => "one configuration".to_string(),
+        n => format!("{n} configurations"),
+    };
+    Some(Caveat {
+        kind: CaveatKind::HighVariation,
+        metric: None,
+        text: format!(
+            "Runs of {column} in {file} vary by more than {}% of their mean (coefficient of variation) in {count}: {}.",
+            fixed(HIGH_CV * 100.0, 0),
+            listed(&items, "configuration")
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lists_name_five_and_count_the_rest() {
+        let items: Vec<String> = (1..=7).map(|i| format!("c{i}")).collect();
+        assert_eq!(listed(&items[..2], "x"), "c1; c2");
+        assert_eq!(listed(&items[..6], "x"), "c1; c2; c3; c4; c5; and one more x");
+        assert_eq!(listed(&items, "x"), "c1; c2; c3; c4; c5; and 2 more xs");
+    }
+}
