@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use super::spec::{Aggregate, ChartSpec, Kind};
 use crate::analysis::filter::{self, Grouped, KeyPart};
-use crate::analysis::stats::{self, Summary};
+use crate::analysis::model;
+use crate::analysis::stats::Summary;
 use crate::config::{Better, Config};
 use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
@@ -264,7 +265,8 @@ fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
         .collect()
 }
 
-/// Each candidate against the baseline in %, per x, with the delta-method CI;
+/// Each candidate against the baseline in %, per x, with the CI of
+/// [`model::of_means`];
 /// `Err(None)` without the baseline, `Err(Some(message))` where its mean is zero.
 fn relative(
     samples: &Samples,
@@ -284,18 +286,16 @@ fn relative(
                 .iter()
                 .filter_map(|(x, c)| {
                     let b = base.get(x)?;
-                    let r = stats::ratio(c, b);
-                    let ci = r.se.zip(r.df).map(|(se, df)| {
-                        let half = stats::t_quantile(df) * se;
-                        [(r.value - half - 1.0) * 100.0, (r.value + half - 1.0) * 100.0]
-                    });
-                    let significant = ci.map(|[lo, hi]| lo > 0.0 || hi < 0.0);
+                    // The analysis's model (log-scale Welch for positive means), so the
+                    // chart's interval is the one the numbers print and stays above −100%.
+                    let e = model::of_means(c, b);
+                    let ci = e.ci.map(|[lo, hi]| [(lo - 1.0) * 100.0, (hi - 1.0) * 100.0]);
                     Some(Point {
                         x: x_of(x),
-                        y: (r.value - 1.0) * 100.0,
+                        y: (e.ratio - 1.0) * 100.0,
                         ci,
                         n: c.n.min(b.n),
-                        significant,
+                        significant: e.significant(),
                     })
                 })
                 .collect();
