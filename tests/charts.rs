@@ -38,9 +38,14 @@ fn every_kind_is_drawn_and_snapshotted() {
     for id in ["rate", "diff", "lat", "bw", "speedup", "eff"] {
         let svg = fs::read_to_string(site.join(format!("charts/{id}.svg"))).unwrap();
         assert!(
-            svg.contains("role=\"img\"") && svg.contains("<desc"),
+            svg.contains("role=\"group\" aria-labelledby") && svg.contains("<desc"),
             "{id} lacks accessibility markup"
         );
+        // Every point is an image named by its details (focusable from the page script).
+        let points = svg.split("<g class=\"points\">").nth(1).unwrap_or_default();
+        let circles = points.matches("<circle").count();
+        assert!(circles > 0, "{id} has no points");
+        assert_eq!(points.matches("role=\"img\"><title>").count(), circles, "{id}");
         insta::assert_snapshot!(format!("svg_{id}"), svg);
     }
 }

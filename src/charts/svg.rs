@@ -1,6 +1,9 @@
-//! SVG post-processing: accessibility (`role="img"`, `<title>`, `<desc>`), a
-//! hover `<title>` on every data point, and `currentColor` for text and axes so
-//! that the chart follows the page's light or dark theme.
+//! SVG post-processing: accessibility (the chart a `role="group"` named by its
+//! `<title>` and described by its `<desc>`, the drawing hidden from assistive
+//! technology, every data point a `role="img"` named by its own `<title>`, which
+//! is also its hover text and the page script's focus text), and
+//! `currentColor` for text and axes so that the chart follows the page's
+//! light or dark theme.
 
 use super::canvas::Hover;
 
@@ -20,7 +23,8 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Finish the SVG of chart `id`: accessible name and description, hover titles.
+/// Finish the SVG of chart `id`: accessible name and description, the drawing
+/// in a `<g aria-hidden="true">`, and the points, each named by its details.
 pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hover]) -> String {
     let svg = svg.replace("\"#000000\"", "\"currentColor\"").replace(" opacity=\"1\"", "");
     let open_end = svg
@@ -30,16 +34,16 @@ pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hov
     let mut out = String::with_capacity(svg.len() + 200 * hovers.len());
     out.push_str(&svg[..open_end]);
     out.push_str(&format!(
-        " class=\"chart\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
+        " class=\"chart\" role=\"group\" aria-labelledby=\"{id}-title\" aria-describedby=\"{id}-desc\"><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>\n<g aria-hidden=\"true\">",
         escape(title), escape(description)
     ));
     let rest = &svg[open_end + 1..];
     let close = rest.rfind("</svg>").unwrap_or(rest.len());
     out.push_str(rest[..close].trim_end());
-    out.push_str("\n<g class=\"points\">\n");
+    out.push_str("\n</g>\n<g class=\"points\">\n");
     for h in hovers {
         out.push_str(&format!(
-            "<circle class=\"s{}\" cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\"><title>{}</title></circle>\n",
+            "<circle class=\"s{}\" cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\" role=\"img\"><title>{}</title></circle>\n",
             h.style, h.px, h.py, escape(&h.text)
         ));
     }
@@ -83,13 +87,13 @@ mod tests {
         let svg = "<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\">\n<text fill=\"#000000\">a</text>\n</svg>\n";
         let hovers = [Hover { px: 1, py: 2, text: "x <1>".into(), style: 0 }];
         let out = finish(svg, "c", "T & t", "D", &hovers);
-        assert!(out.starts_with("<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\""), "{out}");
+        assert!(out.starts_with("<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"group\""), "{out}");
         assert!(
             out.contains("<title id=\"c-title\">T &amp; t</title><desc id=\"c-desc\">D</desc>"),
             "{out}"
         );
         assert!(out.contains("fill=\"currentColor\""), "{out}");
-        assert!(out.contains("<circle class=\"s0\" cx=\"1\" cy=\"2\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\"><title>x &lt;1&gt;</title></circle>"), "{out}");
+        assert!(out.contains("<circle class=\"s0\" cx=\"1\" cy=\"2\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\" role=\"img\"><title>x &lt;1&gt;</title></circle>"), "{out}");
         assert!(out.ends_with("</g>\n</svg>\n"), "{out}");
     }
 }

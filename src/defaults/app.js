@@ -1,7 +1,11 @@
 // report: progressive enhancement only; the page works without it.
 // Adds a button per series under each chart to show or hide that series (one
 // stays shown), and shows a point's details (its SVG <title>) at once on
-// hover or tap, where native tooltips are slow or never appear.
+// hover, tap or keyboard focus, where native tooltips are slow or never
+// appear. Keyboard: Tab reaches a chart's first shown point (one tab stop per
+// chart, a roving tabindex); the arrow keys move to the next or previous
+// point (series by series, each in x order), Home and End to the first and
+// last; Escape hides the details.
 (function () {
   for (const figure of document.querySelectorAll(".chart[data-series]")) {
     const series = JSON.parse(figure.dataset.series);
@@ -37,9 +41,7 @@
     tip.setAttribute("role", "status");
     tip.hidden = true;
     figure.appendChild(tip);
-    const show = function (event) {
-      const point = event.target.closest(".points circle");
-      if (!point) return;
+    const place = function (point) {
       const box = point.getBoundingClientRect();
       const home = figure.getBoundingClientRect();
       tip.textContent = point.querySelector("title").textContent;
@@ -48,10 +50,44 @@
       tip.style.left = Math.max(8, left) + "px";
       tip.style.top = (box.top - home.top - tip.offsetHeight - 6) + "px";
     };
+    const show = function (event) {
+      const point = event.target.closest(".points circle");
+      if (point) place(point);
+    };
     figure.addEventListener("pointerover", show);
     figure.addEventListener("click", show);
+    figure.addEventListener("focusin", show);
     figure.addEventListener("pointerout", function (event) {
+      if (event.target.closest(".points circle") && !event.target.matches(":focus")) tip.hidden = true;
+    });
+    figure.addEventListener("focusout", function (event) {
       if (event.target.closest(".points circle")) tip.hidden = true;
+    });
+    const points = [...figure.querySelectorAll("svg .points circle")];
+    points.forEach(function (point, i) { point.setAttribute("tabindex", i === 0 ? "0" : "-1"); });
+    const shown = function () { return points.filter(function (p) { return p.style.display !== "none"; }); };
+    figure.addEventListener("keydown", function (event) {
+      const point = event.target.closest(".points circle");
+      if (!point) return;
+      if (event.key === "Escape") { tip.hidden = true; return; }
+      const list = shown();
+      const at = list.indexOf(point);
+      const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: list.length - 1 };
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      const next = list[Math.max(0, Math.min(list.length - 1, moves[event.key]))];
+      if (!next || next === point) return;
+      point.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+    });
+    // A series hidden by its button takes its points out of the tab order.
+    figure.addEventListener("click", function (event) {
+      if (!event.target.closest(".series-toggle")) return;
+      const list = shown();
+      if (list.some(function (p) { return p.getAttribute("tabindex") === "0"; })) return;
+      points.forEach(function (p) { p.setAttribute("tabindex", "-1"); });
+      if (list[0]) list[0].setAttribute("tabindex", "0");
     });
   }
 })();

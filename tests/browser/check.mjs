@@ -88,6 +88,8 @@ for (const page of pages) {
       await checkAxe(tab, label);
       if (page === "index.html" && width === 1440 && scheme === "light") {
         await checkTooltip(tab, label);
+        await checkKeyboard(tab, label);
+        await checkAxe(tab, `${label}, a point focused`);
         await checkToggle(tab, label);
       }
       const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -262,6 +264,44 @@ async function checkTooltip(tab, label) {
   // Points of two series may overlap: the details are those of the one on top.
   const titles = await tab.locator("div.chart").first().locator(".points title").allTextContents();
   if (!(await tip.isVisible()) || !titles.includes(await tip.textContent())) fail(`${label}: hovering a point shows no details`);
+}
+
+// Tab reaches a chart's points (one tab stop per chart) and shows the focused
+// point's details, as its <title> has them; the arrow keys move from point to
+// point, and End reaches the chart's last point.
+async function checkKeyboard(tab, label) {
+  const focused = () => tab.evaluate(() => {
+    const p = document.activeElement;
+    if (!p || !p.closest || !p.closest(".points")) return null;
+    const figure = p.closest("div.chart");
+    const tip = figure.querySelector(".tooltip");
+    const all = [...figure.querySelectorAll(".points circle")];
+    return { index: all.indexOf(p), count: all.length, title: p.querySelector("title").textContent,
+      tip: tip.hidden ? null : tip.textContent, stops: all.filter((c) => c.getAttribute("tabindex") === "0").length };
+  });
+  // The pointer out of the way: a point it rests on shows its own details.
+  await tab.mouse.move(0, 0);
+  await tab.evaluate(() => document.activeElement?.blur());
+  let point = null;
+  for (let i = 0; i < 200 && !point; i++) {
+    await tab.keyboard.press("Tab");
+    point = await focused();
+  }
+  if (!point) return fail(`${label}: Tab never reaches a chart's point`);
+  if (point.index !== 0) fail(`${label}: Tab reaches point ${point.index} of a chart, not its first`);
+  if (point.tip !== point.title) fail(`${label}: a focused point shows ${JSON.stringify(point.tip)}, not its details ${JSON.stringify(point.title)}`);
+  if (!/n = \d/.test(point.title)) fail(`${label}: a point's details lack n: ${point.title}`);
+  await tab.keyboard.press("ArrowRight");
+  const next = await focused();
+  if (!next || next.index !== 1 || next.tip !== next.title) fail(`${label}: ArrowRight does not move to the next point and show it: ${JSON.stringify(next)}`);
+  if (next && next.stops !== 1) fail(`${label}: a chart has ${next.stops} tab stops among its points, not 1`);
+  await tab.keyboard.press("End");
+  const last = await focused();
+  if (!last || last.index !== last.count - 1) fail(`${label}: End does not reach the chart's last point: ${JSON.stringify(last)}`);
+  await tab.keyboard.press("Tab");
+  const after = await focused();
+  if (after && after.index !== 0) fail(`${label}: Tab from a chart's point goes to another point of it, not on`);
+  await tab.keyboard.press("Shift+Tab");
 }
 
 async function checkToggle(tab, label) {
