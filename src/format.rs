@@ -57,6 +57,39 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// `x` rounded to `decimals` for reading in prose, cards and the paper, its
+/// whole part grouped by thousands from 10,000 on: `622,592`, `45.7`, `2808`.
+/// Not for CSV or JSON, which keep [`fixed`] or [`plain`].
+pub fn reading(x: f64, decimals: usize) -> String {
+    grouped(&fixed(x, decimals))
+}
+
+/// A count for reading: `3`, `2808`, `500,000`.
+pub fn count(n: usize) -> String {
+    grouped(&n.to_string())
+}
+
+/// Number text with its whole part grouped by thousands when it has five
+/// digits or more: `-12345.6` → `-12,345.6`; `1234` stays.
+pub fn grouped(text: &str) -> String {
+    let (sign, rest) = text.split_at(usize::from(text.starts_with(['-', '+'])));
+    let whole = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let (digits, tail) = rest.split_at(whole);
+    if digits.len() < 5 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + digits.len() / 3);
+    out.push_str(sign);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push_str(tail);
+    out
+}
+
 /// `x` rounded to `decimals` with an explicit sign: `+8.8`, `-2.4`, `0.0`.
 pub fn signed(x: f64, decimals: usize) -> String {
     let text = fixed(x, decimals);
@@ -145,6 +178,21 @@ mod tests {
         assert_eq!(significant(0.0, 4), "0.000");
         assert_eq!(significant(2.0 / 3.0, 6), "0.666667");
         assert_eq!(minus("-2.4%"), "\u{2212}2.4%");
+    }
+
+    #[test]
+    fn reading_groups_thousands_from_five_digits() {
+        assert_eq!(reading(622592.0, 0), "622,592");
+        assert_eq!(reading(500000.0, 1), "500,000.0");
+        assert_eq!(reading(2808.4, 0), "2808");
+        assert_eq!(reading(10000.0, 0), "10,000");
+        assert_eq!(reading(9999.96, 1), "10,000.0");
+        assert_eq!(reading(-1234567.891, 2), "-1,234,567.89");
+        assert_eq!(reading(45.696, 1), "45.7");
+        assert_eq!(grouped("+12345.6%"), "+12,345.6%");
+        assert_eq!(grouped("1e300"), "1e300");
+        assert_eq!(count(4_980_736), "4,980,736");
+        assert_eq!(count(18), "18");
     }
 
     #[test]

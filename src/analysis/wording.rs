@@ -1,11 +1,12 @@
 //! The wording of a metric: its value, interval, n and significance as the
-//! prose, the cards and the JSON cite them, built from [`crate::format`].
+//! prose, the cards and the JSON cite them, built from [`crate::format`];
+//! numbers of 10,000 and more are grouped by thousands for reading.
 
 use std::collections::BTreeMap;
 
 use super::MetricValue;
 use crate::config::Compare;
-use crate::format::{fixed, p_value, signed, signed_percent};
+use crate::format::{grouped, p_value, reading, signed, signed_percent};
 
 fn is_percent(metric: &MetricValue) -> bool {
     matches!(metric.compare, Compare::Relative | Compare::Slowdown)
@@ -22,18 +23,18 @@ fn with_unit(number: String, unit: &str) -> String {
 /// The metric's value as shown: `+8.8%`, `0.92×`, `45.7 timesteps/s`.
 pub fn metric_value(m: &MetricValue) -> String {
     if is_percent(m) {
-        signed_percent(m.value, m.decimals)
+        grouped(&signed_percent(m.value, m.decimals))
     } else {
-        with_unit(fixed(m.value, m.decimals), &m.unit)
+        with_unit(reading(m.value, m.decimals), &m.unit)
     }
 }
 
 /// The magnitude without a sign: `8.8%`.
 pub fn metric_magnitude(m: &MetricValue) -> String {
     if is_percent(m) {
-        format!("{}%", fixed(m.value.abs() * 100.0, m.decimals))
+        format!("{}%", reading(m.value.abs() * 100.0, m.decimals))
     } else {
-        with_unit(fixed(m.value.abs(), m.decimals), &m.unit)
+        with_unit(reading(m.value.abs(), m.decimals), &m.unit)
     }
 }
 
@@ -43,12 +44,12 @@ pub fn metric_ci(m: &MetricValue) -> String {
         Some([lo, hi]) if is_percent(m) => {
             format!(
                 "95% CI {} to {}%",
-                signed(lo * 100.0, m.decimals),
-                signed(hi * 100.0, m.decimals)
+                grouped(&signed(lo * 100.0, m.decimals)),
+                grouped(&signed(hi * 100.0, m.decimals))
             )
         }
         Some([lo, hi]) => with_unit(
-            format!("95% CI {} to {}", fixed(lo, m.decimals), fixed(hi, m.decimals)),
+            format!("95% CI {} to {}", reading(lo, m.decimals), reading(hi, m.decimals)),
             &m.unit,
         ),
         None => "no CI".to_string(),
@@ -63,7 +64,7 @@ fn runs(m: &MetricValue) -> usize {
 /// `n = 3`, or for an average `5 configurations × 3 runs`.
 pub fn metric_n(m: &MetricValue) -> String {
     match m.groups {
-        0 | 1 => format!("n = {}", runs(m)),
+        0 | 1 => format!("n = {}", crate::format::count(runs(m))),
         k if m.within_run => format!("n = {} runs, each measuring {k} configurations", runs(m)),
         k => format!("{k} configurations × {} runs", runs(m)),
     }
@@ -72,9 +73,9 @@ pub fn metric_n(m: &MetricValue) -> String {
 /// A value of the metric in its own expression: `+8.8%`, `0.92×`.
 fn expressed(m: &MetricValue, v: f64) -> String {
     if is_percent(m) {
-        signed_percent(v, m.decimals)
+        grouped(&signed_percent(v, m.decimals))
     } else {
-        with_unit(fixed(v, m.decimals), &m.unit)
+        with_unit(reading(v, m.decimals), &m.unit)
     }
 }
 
@@ -133,7 +134,7 @@ pub fn significance(m: &MetricValue) -> String {
 
 /// Every field of a metric that prose can cite, formatted.
 pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
-    let mean = |x: f64| fixed(x, m.decimals);
+    let mean = |x: f64| reading(x, m.decimals);
     let mut fields = BTreeMap::from([
         ("value", metric_value(m)),
         ("abs", metric_magnitude(m)),
