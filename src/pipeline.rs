@@ -52,7 +52,8 @@ pub struct Analyzed {
 /// Parse the results and compute the statistics.
 pub fn analyze(project: &Project) -> Result<Analyzed, Diagnostics> {
     let results = results::load(&project.results, &project.config)?;
-    let analysis = analysis::analyze(&results, &project.config);
+    let (results, excluded) = analysis::exclude(results, &project.config)?;
+    let analysis = analysis::analyze_excluding(&results, &project.config, excluded);
     results.check_store()?;
     Ok(Analyzed { results, analysis: analysis? })
 }
@@ -211,9 +212,9 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
             })
         },
     );
-    let results = results?;
+    let (results, excluded) = analysis::exclude(results?, &project.config)?;
     timings.lap("results", &mut clock);
-    let analysis = analysis::analyze(&results, &project.config)?;
+    let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
     timings.lap("analysis", &mut clock);
     let analyzed = Analyzed { results, analysis };
     let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;

@@ -149,13 +149,14 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
 }
 
 /// Sections of book.toml and the struct each is read into.
-const BOOK_SECTIONS: [(&str, &str); 12] = [
+const BOOK_SECTIONS: [(&str, &str); 13] = [
     ("[book]", "Book"),
     ("[[book.authors]]", "Author"),
     ("[study]", "Study"),
     ("[environments.NAME]", "Environment"),
     ("[data.NAME]", "Dataset"),
     ("[data.NAME.scaling]", "Scaling"),
+    ("`exclude` entries of [data.NAME]", "Exclusion"),
     ("[[metrics]]", "Metric"),
     ("metrics `where` ranges", "Range"),
     ("[output]", "Output"),

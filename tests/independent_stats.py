@@ -31,6 +31,10 @@ Q = 0.975
 def load(name):
     with open(f"{root}/results/{name}.csv", newline="") as f:
         rows = list(csv.DictReader(f))
+    # `exclude`: the rows each exclusion's `where` selects leave every statistic.
+    for exclusion in config.get("data", {}).get(name, {}).get("exclude", []):
+        gone = {id(r) for r in selected(rows, exclusion["where"])}
+        rows = [r for r in rows if id(r) not in gone]
     derive = config.get("data", {}).get(name, {}).get("derive", {})
     for r in rows:
         for column, expr in derive.items():

@@ -37,6 +37,8 @@ pub enum CaveatKind {
     SignChange,
     /// How many comparisons survive Holm's correction.
     Multiplicity,
+    /// Runs removed by an `exclude` of book.toml.
+    Excluded,
 }
 
 /// One caveat, in words, with the metric it qualifies.

@@ -200,6 +200,13 @@ pub fn first_row(
     })
 }
 
+/// Per row of `table`, whether it satisfies every condition of `filter`;
+/// `Err` names a column the table lacks.
+pub fn rows(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Result<Vec<bool>, String> {
+    let tests = tests(table, filter)?;
+    Ok((0..table.lines.chunk_count()).flat_map(|i| passing(table, &tests, i)).collect())
+}
+
 /// The conditions of `filter`, ready to test; `Err` names a column the table lacks.
 fn tests<'a>(
     table: &'a Table,

@@ -303,6 +303,7 @@ label = "B"
             comparisons: vec![],
             scaling: vec![],
             caveats: vec![],
+            excluded: vec![],
         };
         summarise(&table, &dataset, &config(), &mut analysis).unwrap();
         // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.

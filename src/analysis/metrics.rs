@@ -7,6 +7,7 @@ use super::Inputs;
 use super::filter::{self, Grouped, KeyPart};
 use super::metric_stats::{self, MetricValue};
 use super::model::Sample;
+use super::problem_size;
 use crate::config::{Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
 use crate::results::{ResultSet, Table, Values};
@@ -43,6 +44,16 @@ fn evaluate_one(
     let keyed = candidate_pairs(&groups, &candidate, &config.study.baseline);
     if metric.compare != Compare::Summary {
         pooled(metric, table, config, &blame)?;
+        if let Some(dataset) = config.data.get(&metric.data) {
+            let sides = (
+                config.study.environment_column.as_str(),
+                candidate.as_str(),
+                config.study.baseline.as_str(),
+            );
+            if let Err((key, message, hint)) = problem_size::check(metric, table, dataset, sides)? {
+                return Err(blame.at(key, message, hint));
+            }
+        }
         unmatched(metric, &groups, (&candidate, &config.study.baseline), &blame)?;
     }
     if keyed.is_empty() {

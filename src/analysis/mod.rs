@@ -4,12 +4,14 @@
 mod average;
 mod caveats;
 mod data_caveats;
+pub mod exclude;
 pub mod filter;
 mod finite;
 mod groups;
 mod metric_stats;
 mod metrics;
 pub mod model;
+mod problem_size;
 pub mod ranks;
 pub mod robust;
 mod runs;
@@ -23,6 +25,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use caveats::{Caveat, CaveatKind};
+pub use exclude::{Excluded, exclude};
 pub use metric_stats::{MetricValue, Side};
 pub use stats::Summary;
 
@@ -45,6 +48,8 @@ pub struct Analysis {
     pub scaling: Vec<ScalingPoint>,
     /// Caveats derived from the data, for the Limitations section and callouts.
     pub caveats: Vec<Caveat>,
+    /// The runs removed by `exclude` in book.toml, with their reasons.
+    pub excluded: Vec<Excluded>,
 }
 
 /// What a statistic was computed from.
@@ -144,6 +149,16 @@ pub struct ScalingPoint {
 /// named metrics of book.toml. Every number of the result is finite: one that
 /// is not is an error at the metric, column or scaling analysis it came from.
 pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnostics> {
+    analyze_excluding(results, config, Vec::new())
+}
+
+/// [`analyze`] `results` from which [`exclude`] removed `excluded`: each
+/// exclusion is kept in the analysis and stated as a caveat.
+pub fn analyze_excluding(
+    results: &ResultSet,
+    config: &Config,
+    excluded: Vec<Excluded>,
+) -> Result<Analysis, Diagnostics> {
     let metrics = metrics::evaluate(results, config)?;
     let mut analysis = Analysis {
         confidence: stats::CONFIDENCE,
@@ -152,6 +167,7 @@ pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnos
         comparisons: Vec::new(),
         scaling: Vec::new(),
         caveats: Vec::new(),
+        excluded,
     };
     let mut errors = Diagnostics::default();
     for table in results.tables.values() {
@@ -169,6 +185,7 @@ pub fn analyze(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnos
         &analysis.groups,
         &analysis.comparisons,
     );
+    analysis.caveats.extend(analysis.excluded.iter().map(exclude::caveat));
     Ok(analysis)
 }
 

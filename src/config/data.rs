@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::FilterValue;
+use super::spans::Locations;
 use crate::diagnostic::Location;
 
 /// The schema of one results CSV.
@@ -32,6 +34,19 @@ pub struct Dataset {
     /// error naming the row).
     #[serde(default)]
     pub derive: BTreeMap<String, String>,
+    /// Columns that give the size of the problem a run solves, such as
+    /// `["atoms", "steps"]`: a comparison whose baseline and candidate rows
+    /// differ in one of them (within a configuration) is an error at the
+    /// metric, since it would compare different problems.
+    #[serde(default)]
+    pub problem_size: Vec<String>,
+    /// Runs left out of every statistic and chart, each with its reason:
+    /// `exclude = [{ where = { environment = "bare-metal", procs = 256, run = 1 },
+    /// reason = "node 3 was swapping (job log)" }]`. Each exclusion is named in
+    /// the caveats (page and paper) and in stats.json; one that matches no row,
+    /// or names a column the file lacks, is an error.
+    #[serde(default)]
+    pub exclude: Vec<Exclusion>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,
@@ -41,6 +56,25 @@ pub struct Dataset {
     /// Where each derived column's name is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub derive_key_at: BTreeMap<String, Location>,
+    /// Where each value of the section is in book.toml, by its path below it
+    /// (`exclude.0.where.procs`; filled in after parsing).
+    #[serde(skip)]
+    pub at: Locations,
+    /// Where each key of the section is in book.toml, likewise (filled in after parsing).
+    #[serde(skip)]
+    pub keys_at: Locations,
+}
+
+/// Runs removed from the analysis, with the reason.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exclusion {
+    /// The rows removed, as a metric's `where`: `{ environment = "bare-metal",
+    /// procs = 256, run = 1 }` (a list or a `{ min, max }` range matches several).
+    #[serde(rename = "where")]
+    pub rows: BTreeMap<String, FilterValue>,
+    /// Why, in words, shown with the exclusion: `"node 3 was swapping (job log)"`.
+    pub reason: String,
 }
 
 /// The type a column's values must have.

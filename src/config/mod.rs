@@ -15,7 +15,7 @@ mod data;
 mod metrics;
 pub mod spans;
 
-pub use data::{Better, ColumnType, Dataset, Scaling};
+pub use data::{Better, ColumnType, Dataset, Exclusion, Scaling};
 pub use metrics::{Average, Compare, Estimator, FilterValue, Metric, Range};
 
 /// The whole `book.toml`.
@@ -253,6 +253,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
         metric.location = metric.at.get("name").cloned();
     }
     for (name, dataset) in &mut config.data {
+        dataset.at = spans.locations(&format!("data.{name}"), locate);
+        dataset.keys_at = spans.key_locations(&format!("data.{name}"), locate);
         let at = spans.locations(&format!("data.{name}.derive"), locate);
         let keys = spans.key_locations(&format!("data.{name}.derive"), locate);
         for expression in dataset.derive.keys() {

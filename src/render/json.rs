@@ -14,6 +14,7 @@ struct StatsFile<'a> {
     comparisons: &'a [Comparison],
     scaling: &'a [ScalingPoint],
     caveats: &'a [crate::analysis::Caveat],
+    excluded: &'a [crate::analysis::Excluded],
 }
 
 #[derive(Debug, Serialize)]
@@ -38,6 +39,7 @@ pub fn render(analysis: &Analysis) -> Vec<u8> {
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,
         caveats: &analysis.caveats,
+        excluded: &analysis.excluded,
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     bytes.push(b'\n');

@@ -56,91 +56,91 @@ const P: f64 = 1e-7;
 /// how many of each were checked.
 pub fn check(stats: &Value, want: &Value) -> [usize; 3] {
     let metrics = stats["metrics"].as_array().unwrap();
-    for m in metrics {
-        let name = m["name"].as_str().unwrap();
-        let w = &want[name];
-        close(&m["value"], &w["value"], VALUE, &format!("{name} value"));
-        if w["ci"] != "skip" {
-            pair(&m["ci"], &w["ci"], VALUE, &format!("{name} ci"));
-        }
-        close(&m["p_value"], &w["p"], P, &format!("{name} p"));
-        if let Some(values) = w["per_config"].as_array() {
-            let got = m["spread"]["values"].as_array().unwrap();
-            assert_eq!(got.len(), values.len(), "{name}: configurations");
-            for (g, v) in got.iter().zip(values) {
-                close(&g["value"], v, VALUE, &format!("{name} at {}", g["at"]));
-            }
-        }
-    }
+    metrics.iter().for_each(|m| check_metric(m, want));
     let groups = stats["groups"].as_array().unwrap();
-    for g in groups {
-        let id = g["id"].as_str().unwrap();
-        let (s, w) = (&g["summary"], &want[format!("group:{id}")]);
-        assert!(!w.is_null(), "scipy has no group {id}");
-        assert_eq!(s["n"], w["n"], "{id} n");
-        for field in ["mean", "median"] {
-            close(&s[field], &w[field], VALUE, &format!("{id} {field}"));
-        }
-        // An sd of equal values is rounding noise of the mean's size × 1e-16.
-        let noise = 1e-12 * w["mean"].as_f64().unwrap().abs();
-        let (sd, want_sd) = (s["sd"].as_f64(), w["sd"].as_f64());
-        assert_eq!(sd.is_some(), want_sd.is_some(), "{id} sd");
-        if let (Some(a), Some(b)) = (sd, want_sd) {
-            assert!((a - b).abs() <= VALUE * b + noise, "{id} sd: report {a} vs scipy {b}");
-        }
-        pair(&s["ci"], &w["ci"], VALUE, &format!("{id} ci"));
-        let r = &s["robust"];
-        close(&r["cv"], &w["cv"], VALUE, &format!("{id} cv"));
-        pair(&r["quartiles"], &w["quartiles"], VALUE, &format!("{id} quartiles"));
-        pair(&r["median_ci"], &w["median_ci"], VALUE, &format!("{id} median ci"));
-        let outliers: Vec<f64> = r["outliers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["value"].as_f64().unwrap())
-            .collect();
-        let severe: Vec<f64> = r["outliers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|o| o["severe"] == true)
-            .map(|o| o["value"].as_f64().unwrap())
-            .collect();
-        let floats = |v: &Value| -> Vec<f64> {
-            v.as_array()
-                .map(|a| a.iter().map(|x| x.as_f64().unwrap()).collect())
-                .unwrap_or_default()
-        };
-        assert_eq!(outliers, floats(&w["outliers"]), "{id} outliers");
-        assert_eq!(severe, floats(&w["severe"]), "{id} severe outliers");
-    }
+    groups.iter().for_each(|g| check_group(g, want));
     let comparisons = stats["comparisons"].as_array().unwrap();
-    for c in comparisons {
-        let id = c["id"].as_str().unwrap();
-        let w = &want[format!("comparison:{id}")];
-        assert!(!w.is_null(), "scipy has no comparison {id}");
-        close(&c["ratio"], &w["ratio"], VALUE, &format!("{id} ratio"));
-        pair(&c["ci"], &w["ci"], VALUE, &format!("{id} ci"));
-        close(&c["p_value"], &w["p"], P, &format!("{id} p"));
-        let (r, wr) = (&c["rank"], &w["rank"]);
-        for field in ["u", "min_p", "cliffs_delta"] {
-            close(&r[field], &wr[field], VALUE, &format!("{id} rank {field}"));
-        }
-        close(&r["p"], &wr["p"], P, &format!("{id} rank p"));
-        assert_eq!(r["exact"], wr["exact"], "{id} exact");
-        if !w["median"].is_null() {
-            let (m, wm) = (&c["median"], &w["median"]);
-            close(&m["relative"], &wm["relative"], VALUE, &format!("{id} median"));
-            close(&m["ratio_of_medians"], &wm["ratio_of_medians"], VALUE, &format!("{id} medians"));
-            if !(r["exact"] == false) {
-                pair(&m["ci"], &wm["ci"], VALUE, &format!("{id} median ci"));
-            }
-        }
-    }
+    comparisons.iter().for_each(|c| check_comparison(c, want));
     let want_groups = want.as_object().unwrap().keys().filter(|k| k.starts_with("group:")).count();
     let want_comparisons =
         want.as_object().unwrap().keys().filter(|k| k.starts_with("comparison:")).count();
     assert_eq!(groups.len(), want_groups, "groups");
     assert_eq!(comparisons.len(), want_comparisons, "comparisons");
     [metrics.len(), groups.len(), comparisons.len()]
+}
+
+fn check_metric(m: &Value, want: &Value) {
+    let name = m["name"].as_str().unwrap();
+    let w = &want[name];
+    close(&m["value"], &w["value"], VALUE, &format!("{name} value"));
+    if w["ci"] != "skip" {
+        pair(&m["ci"], &w["ci"], VALUE, &format!("{name} ci"));
+    }
+    close(&m["p_value"], &w["p"], P, &format!("{name} p"));
+    if let Some(values) = w["per_config"].as_array() {
+        let got = m["spread"]["values"].as_array().unwrap();
+        assert_eq!(got.len(), values.len(), "{name}: configurations");
+        for (g, v) in got.iter().zip(values) {
+            close(&g["value"], v, VALUE, &format!("{name} at {}", g["at"]));
+        }
+    }
+}
+
+fn check_group(g: &Value, want: &Value) {
+    let id = g["id"].as_str().unwrap();
+    let (s, w) = (&g["summary"], &want[format!("group:{id}")]);
+    assert!(!w.is_null(), "scipy has no group {id}");
+    assert_eq!(s["n"], w["n"], "{id} n");
+    for field in ["mean", "median"] {
+        close(&s[field], &w[field], VALUE, &format!("{id} {field}"));
+    }
+    // An sd of equal values is rounding noise of the mean's size × 1e-16.
+    let noise = 1e-12 * w["mean"].as_f64().unwrap().abs();
+    let (sd, want_sd) = (s["sd"].as_f64(), w["sd"].as_f64());
+    assert_eq!(sd.is_some(), want_sd.is_some(), "{id} sd");
+    if let (Some(a), Some(b)) = (sd, want_sd) {
+        assert!((a - b).abs() <= VALUE * b + noise, "{id} sd: report {a} vs scipy {b}");
+    }
+    pair(&s["ci"], &w["ci"], VALUE, &format!("{id} ci"));
+    let r = &s["robust"];
+    close(&r["cv"], &w["cv"], VALUE, &format!("{id} cv"));
+    pair(&r["quartiles"], &w["quartiles"], VALUE, &format!("{id} quartiles"));
+    pair(&r["median_ci"], &w["median_ci"], VALUE, &format!("{id} median ci"));
+    let outliers: Vec<f64> =
+        r["outliers"].as_array().unwrap().iter().map(|o| o["value"].as_f64().unwrap()).collect();
+    let severe: Vec<f64> = r["outliers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["severe"] == true)
+        .map(|o| o["value"].as_f64().unwrap())
+        .collect();
+    let floats = |v: &Value| -> Vec<f64> {
+        v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap()).collect()).unwrap_or_default()
+    };
+    assert_eq!(outliers, floats(&w["outliers"]), "{id} outliers");
+    assert_eq!(severe, floats(&w["severe"]), "{id} severe outliers");
+}
+
+fn check_comparison(c: &Value, want: &Value) {
+    let id = c["id"].as_str().unwrap();
+    let w = &want[format!("comparison:{id}")];
+    assert!(!w.is_null(), "scipy has no comparison {id}");
+    close(&c["ratio"], &w["ratio"], VALUE, &format!("{id} ratio"));
+    pair(&c["ci"], &w["ci"], VALUE, &format!("{id} ci"));
+    close(&c["p_value"], &w["p"], P, &format!("{id} p"));
+    let (r, wr) = (&c["rank"], &w["rank"]);
+    for field in ["u", "min_p", "cliffs_delta"] {
+        close(&r[field], &wr[field], VALUE, &format!("{id} rank {field}"));
+    }
+    close(&r["p"], &wr["p"], P, &format!("{id} rank p"));
+    assert_eq!(r["exact"], wr["exact"], "{id} exact");
+    if !w["median"].is_null() {
+        let (m, wm) = (&c["median"], &w["median"]);
+        close(&m["relative"], &wm["relative"], VALUE, &format!("{id} median"));
+        close(&m["ratio_of_medians"], &wm["ratio_of_medians"], VALUE, &format!("{id} medians"));
+        if !(r["exact"] == false) {
+            pair(&m["ci"], &wm["ci"], VALUE, &format!("{id} median ci"));
+        }
+    }
 }
