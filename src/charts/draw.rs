@@ -52,7 +52,7 @@ fn plot(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let categorical = spec.kind == Kind::Relative;
     let xs = ticks::x_values(data);
-    let y_scale = if spec.kind == Kind::Line { spec.y_scale } else { Scale::Linear };
+    let y_scale = if categorical { Scale::Linear } else { spec.y_scale };
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
     let mut builder = ChartBuilder::on(root);
     builder
@@ -96,7 +96,7 @@ fn y_label_area(y: &Axis, scale: Scale) -> u32 {
 /// The x and y axes in drawn space, with their ticks: one slot per x value for
 /// a bar chart, else ranges covering every point on the chart's scales (an
 /// ideal line never widens them: it is clipped); y starts from zero except on
-/// a logarithmic line chart. x ticks are thinned until their labels fit.
+/// a logarithmic axis (a log–log speedup chart with `y-scale`). x ticks are thinned until their labels fit.
 fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
     let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
         ticks::categories(xs)
@@ -107,7 +107,7 @@ fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis
             false,
         )
     };
-    let include_zero = spec.kind != Kind::Line || !y_scale.is_log();
+    let include_zero = !y_scale.is_log();
     let (y_axis, y_ticks) = ticks::axis(ticks::y_values(data), y_scale, include_zero);
     let x_label = |t: f64| {
         if spec.kind == Kind::Relative {
@@ -240,6 +240,39 @@ mod tests {
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
+    }
+
+    #[test]
+    fn a_speedup_chart_can_be_log_log() {
+        let at = crate::diagnostic::Location::new("c.md", 1, 1);
+        let body = "id = \"e\"\nkind = \"speedup\"\ndata = \"d\"\nx = \"p\"\ny = \"r\"\n\
+                    x-scale = \"log2\"\ny-scale = \"log10\"\nideal = true\n";
+        let spec = crate::charts::spec::parse(body, &at).unwrap();
+        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let data = ChartData {
+            series: vec![Series {
+                key: "a".into(),
+                label: "A".into(),
+                style: 0,
+                points: vec![point(1.0, 1.0), point(4.0, 3.0), point(16.0, 9.0)],
+            }],
+            ideal: Some(vec![(1.0, 1.0), (4.0, 4.0), (16.0, 16.0)]),
+            x_label: "p".into(),
+            y_label: "speedup".into(),
+        };
+        // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
+        // not forced in (it would be minus infinity).
+        let (_, y) = axes(&spec, &data, &[1.0, 4.0, 16.0], Scale::Log10);
+        assert!(y.range.start <= 0.0 && y.range.start > -0.5, "{:?}", y.range);
+        assert!(y.range.end >= 9f64.log10() && y.range.end <= 1.0, "{:?}", y.range);
+        // The ideal line y = p is straight on log-log and is cut where it leaves the axis.
+        let drawn: Vec<(f64, f64)> = [(1.0, 1.0), (4.0, 4.0), (16.0, 16.0)]
+            .iter()
+            .map(|&(x, v): &(f64, f64)| (x.log2(), v.log10()))
+            .collect();
+        let pieces = clip(&drawn, &(0.0..4.0), &y.range);
+        let end = pieces[0].last().unwrap();
+        assert!((end.1 - y.range.end).abs() < 1e-9 && end.0 < 4.0, "{pieces:?}");
     }
 
     #[test]

@@ -35,6 +35,16 @@ pub(super) fn check(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic
             }
         }
     }
+    let log_y = spec.y_scale.is_log() && spec.kind != super::spec::Kind::Relative;
+    if let Some((s, p)) = data
+        .series
+        .iter()
+        .find_map(|s| s.points.iter().find(|p| log_y && p.y <= 0.0).map(|p| (s, p)))
+    {
+        let x = crate::format::plain(p.x);
+        let message = format!("the log y axis cannot show the {} of `{}` at x = {x}", p.y, s.key);
+        return Err(error(spec, "y-scale", message));
+    }
     let ideal = data.ideal.iter().flatten();
     if let Some((x, y)) = ideal.copied().find(|(x, y)| !x.is_finite() || !y.is_finite()) {
         let message = format!("the ideal line at x = {x} is at y = {y}");

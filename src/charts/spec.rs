@@ -38,7 +38,10 @@ pub struct ChartSpec {
     /// Scale of the x axis: `linear`, `log2` or `log10`.
     #[serde(default)]
     pub x_scale: Scale,
-    /// Scale of the y axis: `linear`, `log2` or `log10`.
+    /// Scale of the y axis: `linear`, `log2` or `log10` (not for `relative`,
+    /// whose bars cross zero). With `kind = "speedup"`, `x-scale = "log2"`,
+    /// `y-scale = "log10"` and `ideal = true` a scaling study gets a log–log
+    /// speedup chart whose ideal line is the diagonal.
     #[serde(default)]
     pub y_scale: Scale,
     /// Unit of x values: `bytes` labels ticks in B, KiB and MiB; other text is
