@@ -90,6 +90,9 @@ def summary(x):
         j = max(j for j in range(n) if 2 * stats.binom.cdf(j, n, 0.5) <= 0.05)
         s = np.sort(x)
         out["median_ci"] = [float(s[j]), float(s[n - 1 - j])]
+    if 8 <= n <= 5000 and np.ptp(x) > 0:
+        w, p = stats.shapiro(x)
+        out["shapiro"] = [float(w), float(p)]
     return out
 
 

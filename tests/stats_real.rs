@@ -140,6 +140,17 @@ fn the_lammps_outlier_is_named_and_mean_and_median_disagree() {
         "{:?}",
         caveats(&stats, "outliers")
     );
+    // Shapiro–Wilk rejects normality of that group (one 65 s run among
+    // ~24.7 s ones), and the caveat says so with W and p.
+    let normality = &group["summary"]["robust"]["normality"];
+    assert!(normality["p"].as_f64().unwrap() < 0.001, "{normality}");
+    let not_normal = caveats(&stats, "not-normal");
+    assert_eq!(not_normal.len(), 1, "one caveat per column: {not_normal:?}");
+    assert!(
+        not_normal[0].contains("not normally distributed (Shapiro–Wilk, 5%)")
+            && not_normal[0].contains("bare-metal at procs = 256 (W = "),
+        "{not_normal:?}"
+    );
     // By the mean Usernetes is faster, by the median slower (scipy: the
     // ratio of means −2.43%, the Hodges–Lehmann ratio above 0).
     let (mean, median) = (metric(&stats, "loop_256"), metric(&stats, "loop_256_median"));

@@ -39,6 +39,8 @@ pub enum CaveatKind {
     Multiplicity,
     /// Runs removed by an `exclude` of book.toml.
     Excluded,
+    /// Runs that Shapiro–Wilk rejects as normal (n ≥ 8).
+    NotNormal,
 }
 
 /// One caveat, in words, with the metric it qualifies.

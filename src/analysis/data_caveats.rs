@@ -21,6 +21,7 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
         .collect();
     let mut caveats = spread_caveats::outliers(&read);
     caveats.extend(spread_caveats::variation(&read));
+    caveats.extend(super::normality_caveats::non_normal(&read));
     for m in metrics.iter().filter(|m| m.compare != Compare::Summary) {
         caveats.extend(disagreement(m));
         caveats.extend(sign_change(m));

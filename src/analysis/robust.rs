@@ -47,6 +47,9 @@ pub struct Robust {
     pub outliers: Vec<Outlier>,
     /// How many values lie beyond the fences.
     pub outlier_count: usize,
+    /// Shapiro–Wilk's test of normality (Royston's algorithm); absent
+    /// below 8 or above 5,000 values, or when all are equal.
+    pub normality: Option<super::shapiro::ShapiroWilk>,
 }
 
 /// Most outliers listed per group.
@@ -91,7 +94,13 @@ impl Robust {
         if outlier_count > LISTED {
             outliers.drain(LISTED / 2..outlier_count - LISTED / 2);
         }
-        Robust { quartiles, median_ci, median_ci_coverage, cv, outliers, outlier_count }
+        let normality = (super::shapiro::MIN..=super::shapiro::MAX).contains(&n).then(|| {
+            let mut values = Vec::with_capacity(n);
+            sample.each(&mut |v| values.push(v));
+            super::shapiro::shapiro_wilk(&values)
+        });
+        let normality = normality.flatten();
+        Robust { quartiles, median_ci, median_ci_coverage, cv, outliers, outlier_count, normality }
     }
 
     /// The robust statistics of ascending `sorted` (tests and small samples).

@@ -20,7 +20,7 @@ const NAMED: usize = 5;
 const DIGITS: usize = 4;
 
 /// The groups of `groups` by (file, column), in order.
-fn by_column<'a>(groups: &[&'a Group]) -> BTreeMap<(&'a str, &'a str), Vec<&'a Group>> {
+pub(super) fn by_column<'a>(groups: &[&'a Group]) -> BTreeMap<(&'a str, &'a str), Vec<&'a Group>> {
     let mut columns: BTreeMap<(&str, &str), Vec<&Group>> = BTreeMap::new();
     for g in groups {
         columns.entry((g.inputs.file.as_str(), g.inputs.column.as_str())).or_default().push(g);
@@ -29,7 +29,7 @@ fn by_column<'a>(groups: &[&'a Group]) -> BTreeMap<(&'a str, &'a str), Vec<&'a G
 }
 
 /// `items`, the first [`NAMED`] joined by `"; "`, the rest counted.
-fn listed(items: &[String], what: &str) -> String {
+pub(super) fn listed(items: &[String], what: &str) -> String {
     let shown = items.iter().take(NAMED).cloned().collect::<Vec<_>>().join("; ");
     match items.len().saturating_sub(NAMED) {
         0 => shown,

@@ -51,6 +51,8 @@ fn pair(a: &Value, b: &Value, tol: f64, what: &str) {
 /// Values: 1e-9 relative; p-values from t: 1e-7 relative.
 const VALUE: f64 = 1e-9;
 const P: f64 = 1e-7;
+/// Shapiro–Wilk's W and p: 1e-4 relative (scipy's swilk computes in float32).
+const SHAPIRO: f64 = 1e-4;
 
 /// Every metric, group and comparison of `stats` against `want`; returns
 /// how many of each were checked.
@@ -106,6 +108,13 @@ fn check_group(g: &Value, want: &Value) {
     close(&r["cv"], &w["cv"], VALUE, &format!("{id} cv"));
     pair(&r["quartiles"], &w["quartiles"], VALUE, &format!("{id} quartiles"));
     pair(&r["median_ci"], &w["median_ci"], VALUE, &format!("{id} median ci"));
+    // Shapiro–Wilk: both Royston's algorithm; scipy's runs in single precision.
+    let normality = &r["normality"];
+    assert_eq!(normality.is_null(), w["shapiro"].is_null(), "{id} shapiro");
+    if !normality.is_null() {
+        close(&normality["w"], &w["shapiro"][0], SHAPIRO, &format!("{id} shapiro W"));
+        close(&normality["p"], &w["shapiro"][1], SHAPIRO, &format!("{id} shapiro p"));
+    }
     let outliers: Vec<f64> =
         r["outliers"].as_array().unwrap().iter().map(|o| o["value"].as_f64().unwrap()).collect();
     let severe: Vec<f64> = r["outliers"]
