@@ -8,7 +8,9 @@
 //! labels clear of every data mark, right-aligned tabular numbers under a
 //! `<thead>` with a `<caption>`, series colours at 3:1 or more against their
 //! background, and print rules that keep cards, charts and tables whole.
-//! Screenshots go to target/screenshots/.
+//! Links are followed: the site is built as the Pages workflow publishes it,
+//! with examples/usernetes under examples/. Screenshots go to
+//! target/screenshots/.
 
 mod common;
 
@@ -36,6 +38,12 @@ fn the_site_passes_in_a_real_browser() {
     }
     let study = shipped_study();
     let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // As the Pages workflow publishes it: the second study under examples/,
+    // which the shipped study links to.
+    let example = study.path().join("site/examples/usernetes");
+    let out = example.to_str().unwrap();
+    let output = report(&repo().join("examples/usernetes"), &["build", "--out", out]);
     assert!(output.status.success(), "{}", stderr(&output));
     let shots = repo().join("target/screenshots");
     let check = Command::new("node")
