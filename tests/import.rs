@@ -11,20 +11,6 @@ use std::process::{Command, Output};
 
 use common::*;
 
-/// The shared fixtures, or `None` (with a message) when they are absent.
-fn fixtures() -> Option<PathBuf> {
-    let path = repo().join("../shared/fixtures");
-    if path.is_dir() {
-        return Some(path.canonicalize().unwrap());
-    }
-    assert!(
-        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
-        "../shared/fixtures is required in CI"
-    );
-    eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
-    None
-}
-
 fn import(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_report"))
         .arg("import")
@@ -96,7 +82,7 @@ fn results(root: &Path, files: &[&str]) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_fixture_file_imports_and_reimports_add_nothing() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     let study = new_study();
     let root = study.path();
     let imports = fixture_imports(&f);
@@ -147,7 +133,7 @@ fn every_fixture_file_imports_and_reimports_add_nothing() {
 
 #[test]
 fn truncated_logs_and_other_files_are_refused_by_name() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     let study = new_study();
     let input = tempfile::tempdir().unwrap();
     let log = fs::read_to_string(f.join("lammps-official/log.8Apr21.melt.g++.4")).unwrap();
@@ -167,7 +153,7 @@ fn truncated_logs_and_other_files_are_refused_by_name() {
 
 #[test]
 fn dry_runs_write_nothing_and_foreign_files_are_not_touched() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     let study = new_study();
     let log = f.join("lammps-official/log.15Jul25.lj.fixed.g++.4");
     let output =
@@ -233,7 +219,7 @@ headline = true
 
 #[test]
 fn a_study_of_the_flux_usernetes_logs_agrees_with_an_independent_parse() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     let study = new_study();
     let root = study.path();
     fs::write(root.join("book.toml"), FLUX_BOOK).unwrap();

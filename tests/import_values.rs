@@ -6,24 +6,10 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
-
-/// The shared fixtures, or `None` (with a message) when they are absent.
-fn fixtures() -> Option<PathBuf> {
-    let path = repo().join("../shared/fixtures");
-    if path.is_dir() {
-        return Some(path.canonicalize().unwrap());
-    }
-    assert!(
-        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
-        "../shared/fixtures is required in CI"
-    );
-    eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
-    None
-}
 
 /// Run `report import` into the study at `root`; it must succeed.
 fn import(root: &Path, args: &[&str]) -> String {
@@ -115,7 +101,7 @@ fn same(row: &serde_json::Map<String, serde_json::Value>, column: &str, want: Op
 
 #[test]
 fn every_lammps_value_matches_the_logs() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     if !tool("python3", &["--version"]) {
         return;
     }
@@ -233,7 +219,7 @@ fn check_lassen_table<'a>(
 
 #[test]
 fn every_lassen_table_keeps_its_benchmark_columns_and_ranks() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     if !tool("python3", &["--version"]) {
         return;
     }
@@ -268,7 +254,7 @@ fn every_lassen_table_keeps_its_benchmark_columns_and_ranks() {
 
 #[test]
 fn the_gke_capture_takes_its_ranks_and_nodes_from_mpirun() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     let file = f.join("metrics-operator/osu/crd-metrics-128-0.json");
     let study = tempfile::tempdir().unwrap();
     import(study.path(), &["osu", "--env", "gke", file.to_str().unwrap()]);
@@ -354,7 +340,7 @@ fn osu_rows(
 
 #[test]
 fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
-    let Some(f) = fixtures() else { return };
+    let Some(f) = shared_fixtures() else { return };
     if !tool("python3", &["--version"]) {
         return;
     }

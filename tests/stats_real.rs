@@ -21,16 +21,7 @@ use serde_json::Value;
 
 /// The flux-usernetes fixtures, or `None` (with a message) when absent.
 fn flux() -> Option<PathBuf> {
-    let path = repo().join("../shared/fixtures/flux-usernetes");
-    if path.is_dir() {
-        return Some(path.canonicalize().unwrap());
-    }
-    assert!(
-        std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
-        "../shared/fixtures is required in CI"
-    );
-    eprintln!("SKIPPED: ../shared/fixtures (real benchmark output) is not next to the repository");
-    None
+    shared_fixtures().map(|f| f.join("flux-usernetes"))
 }
 
 const BOOK: &str = r#"
