@@ -10,6 +10,18 @@ use plotters::prelude::*;
 /// renders below 12 CSS px; in the paper it is set at half the text width.
 pub const SIZE: (u32, u32) = (460, 340);
 
+/// Height of a chart's main plot above a ratio panel, in SVG pixels: its
+/// x axis labels move to the panel.
+pub const MAIN_HEIGHT: u32 = 290;
+
+/// Height of a ratio panel, in SVG pixels.
+pub const PANEL_HEIGHT: u32 = 190;
+
+/// The size of the SVG of `data`: taller by the ratio panel when it has one.
+pub fn size(data: &super::data::ChartData) -> (u32, u32) {
+    if data.ratio.is_some() { (SIZE.0, MAIN_HEIGHT + PANEL_HEIGHT) } else { SIZE }
+}
+
 /// Size of all chart text, in SVG pixels.
 pub const TEXT: f64 = 17.0;
 

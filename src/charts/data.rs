@@ -50,6 +50,8 @@ pub struct ChartData {
     pub x_label: String,
     /// y axis label with unit.
     pub y_label: String,
+    /// The ratio panel under a line chart, when asked for (`ratio = true`).
+    pub ratio: Option<super::ratio::RatioPanel>,
 }
 
 /// Compute the data of `spec` from `results`.
@@ -65,8 +67,10 @@ pub fn compute(
     check_empty_x(spec, table)?;
     let series = series(spec, &summaries(&groups), config)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
+    let ratio = super::ratio::compute(spec, &groups, &series, config)?;
     let data = ChartData {
         ideal,
+        ratio,
         x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
         y_label: y_label(spec),
         series,

@@ -4,10 +4,12 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font, text_width};
+use super::canvas::{
+    self, Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font, text_width,
+};
 use super::data::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
-use super::{legend, marks, ticks};
+use super::{legend, marks, panel, ticks};
 
 /// Draw `data` as SVG; returns the SVG text and the points to annotate. The
 /// legend, drawn apart, ends the SVG in a `<g class="legend">`, so that the
@@ -17,9 +19,22 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
     let mut hovers = Vec::new();
     let entries = legend::layout(spec, data);
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let plot = plot(spec, data, &entries, &root, &mut hovers);
-        plot.map_err(|e| e.to_string())?;
+        let root = SVGBackend::with_string(&mut svg, canvas::size(data)).into_drawing_area();
+        match &data.ratio {
+            None => {
+                let frame = Frame { y_area: main_y_area(spec, data), x_labels: true };
+                plot(spec, data, &entries, &root, frame, &mut hovers)
+            }
+            Some(ratio) => {
+                // The plot and the panel share the x axis: the same left edge, the
+                // panel carrying the x ticks' labels and the axis name.
+                let y_area = main_y_area(spec, data).max(panel::y_area(ratio));
+                let (top, bottom) = root.split_vertically(canvas::MAIN_HEIGHT);
+                plot(spec, data, &entries, &top, Frame { y_area, x_labels: false }, &mut hovers)
+                    .and_then(|()| panel::plot(spec, data, ratio, &bottom, y_area, &mut hovers))
+            }
+        }
+        .map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
     if entries.is_empty() {
@@ -40,7 +55,28 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
     Ok((svg, hovers))
 }
 
-type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// The room the plot leaves around its data: the width of the y axis's labels,
+/// and whether the x axis is labelled here (not above a ratio panel).
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    y_area: u32,
+    x_labels: bool,
+}
+
+/// The y scale a chart's plot is drawn on: linear for bars.
+fn y_scale_of(spec: &ChartSpec) -> Scale {
+    if spec.kind == Kind::Relative { Scale::Linear } else { spec.y_scale }
+}
+
+/// The room the main plot's y labels and axis name need.
+fn main_y_area(spec: &ChartSpec, data: &ChartData) -> u32 {
+    let y_scale = y_scale_of(spec);
+    let (_, y_axis) = axes(spec, data, &ticks::x_values(data), y_scale);
+    y_label_area(&y_axis, y_scale)
+}
+
 /// Draw the chart on `root`, leaving room above for the legend `entries`:
 /// axes and grid, the ideal line, the series.
 fn plot(
@@ -48,18 +84,19 @@ fn plot(
     data: &ChartData,
     entries: &[legend::Entry],
     root: &Area,
+    frame: Frame,
     hovers: &mut Vec<Hover>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let categorical = spec.kind == Kind::Relative;
     let xs = ticks::x_values(data);
-    let y_scale = if categorical { Scale::Linear } else { spec.y_scale };
+    let y_scale = y_scale_of(spec);
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
     let mut builder = ChartBuilder::on(root);
     builder
         .margin(MARGIN)
         .margin_right(MARGIN + 8)
-        .x_label_area_size((TEXT * 3.2) as u32)
-        .y_label_area_size(y_label_area(&y_axis, y_scale));
+        .x_label_area_size(if frame.x_labels { (TEXT * 3.2) as u32 } else { 0 })
+        .y_label_area_size(frame.y_area);
     if let Some(title) = &spec.title {
         builder.caption(title, font(TEXT * 1.15));
     }
@@ -84,7 +121,7 @@ fn plot(
 }
 
 /// Room for the y tick labels and the axis name.
-fn y_label_area(y: &Axis, scale: Scale) -> u32 {
+pub(super) fn y_label_area(y: &Axis, scale: Scale) -> u32 {
     let widest = y
         .ticks
         .iter()
@@ -97,7 +134,7 @@ fn y_label_area(y: &Axis, scale: Scale) -> u32 {
 /// a bar chart, else ranges covering every point on the chart's scales (an
 /// ideal line never widens them: it is clipped); y starts from zero except on
 /// a logarithmic axis (a log–log speedup chart with `y-scale`). x ticks are thinned until their labels fit.
-fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
+pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
     let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
         ticks::categories(xs)
     } else {
@@ -237,6 +274,7 @@ mod tests {
             ideal: Some(vec![(1.0, 1.0), (32.0, 32.0)]),
             x_label: "p".into(),
             y_label: "speedup".into(),
+            ratio: None,
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -259,6 +297,7 @@ mod tests {
             ideal: Some(vec![(1.0, 1.0), (4.0, 4.0), (16.0, 16.0)]),
             x_label: "p".into(),
             y_label: "speedup".into(),
+            ratio: None,
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -157,6 +157,7 @@ mod tests {
             ideal: None,
             x_label: "size".into(),
             y_label: "bw".into(),
+            ratio: None,
         }
     }
 

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
-use super::data::{ChartData, Point, Series};
+use super::data::{ChartData, Point};
 use super::spec::ChartSpec;
 use super::ticks;
 
@@ -21,7 +21,7 @@ pub(super) fn lines(
 ) -> DrawResult {
     for series in &data.series {
         let points: Vec<(f64, f64)> = series.points.iter().map(|p| at(p.x, p.y)).collect();
-        line(chart, series, points.clone())?;
+        line(chart, series.style, points.clone())?;
         for p in &series.points {
             if let Some(ci) = p.ci {
                 line_error_bar(chart, spec, series.style, p, ci, at)?;
@@ -47,9 +47,10 @@ pub(super) fn lines(
 
 /// The line through `points` (drawn coordinates): solid for even styles,
 /// dashed for odd ones.
-fn line(chart: &mut Chart, series: &Series, points: Vec<(f64, f64)>) -> DrawResult {
-    let style = colour(series.style).stroke_width(2);
-    if series.style.is_multiple_of(2) {
+pub(super) fn line(chart: &mut Chart, style: usize, points: Vec<(f64, f64)>) -> DrawResult {
+    let dashed = !style.is_multiple_of(2);
+    let style = colour(style).stroke_width(2);
+    if !dashed {
         chart.draw_series(LineSeries::new(points, style))?;
     } else {
         chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?;
@@ -88,7 +89,10 @@ fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
 }
 
 /// The marker of a line's points: circle, triangle or cross by style.
-fn marker<'b>(xy: (f64, f64), style: usize) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
+pub(super) fn marker<'b>(
+    xy: (f64, f64),
+    style: usize,
+) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
     let c = colour(style);
     match style % 3 {
         0 => Circle::new(xy, 4, c.filled()).into_dyn(),

@@ -7,6 +7,8 @@ pub mod draw;
 mod finite;
 mod legend;
 mod marks;
+mod panel;
+pub mod ratio;
 pub mod spec;
 pub mod svg;
 pub mod table;
@@ -134,7 +136,32 @@ fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
             ));
         }
     }
+    if let Some(panel) = &data.ratio
+        && let (Some(first), Some(last)) = (panel.points.first(), panel.points.last())
+    {
+        let x = |v: f64| ticks::label(v, spec.x_unit.as_deref());
+        text.push_str(&format!(
+            " Panel below, the ratio {}: {} at {} to {} at {}.",
+            panel.label,
+            ticks::value(first.y),
+            x(first.x),
+            ticks::value(last.y),
+            x(last.x)
+        ));
+    }
     text
+}
+
+/// What the ratio panel shows, for the caption: "The panel below is
+/// Kubernetes ÷ Bare metal per message size (ratio of means, Welch's t on
+/// the log scale, 95% CI); 1 is no difference."
+fn ratio_sentence(data: &data::ChartData) -> String {
+    data.ratio.as_ref().map_or_else(String::new, |panel| {
+        format!(
+            " The panel below is {} per {} ({}, 95% CI); 1 is no difference.",
+            panel.label, data.x_label, panel.model
+        )
+    })
 }
 
 /// What the error bars of the chart show, from its points: "Error bars: 95%
@@ -165,5 +192,5 @@ fn intervals(spec: &ChartSpec, data: &data::ChartData) -> String {
     } else {
         format!("Error bars: {what}")
     };
-    format!("{bars}; {runs}.")
+    format!("{bars}; {runs}.{}", ratio_sentence(data))
 }

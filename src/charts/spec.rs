@@ -70,6 +70,17 @@ pub struct ChartSpec {
     /// For `speedup` and `efficiency`: `higher` when y is a throughput, `lower` when a time.
     #[serde(default = "higher")]
     pub better: Better,
+    /// For `line` charts of the baseline and one other environment: a panel
+    /// under the plot, on the same x axis, of the ratio candidate ÷ baseline
+    /// per x (× on a linear axis, reference line at 1) with its 95% CI from
+    /// the study's model: the ratio of means with Welch's t on the log scale
+    /// (an interval that stays above 0, as the relative chart's never crosses
+    /// −100%), or with `aggregate = "median"`
+    /// the Hodges–Lehmann ratio with its Mann–Whitney interval. The data
+    /// table and CSV gain its columns. An error on other kinds, with other
+    /// than two environments, or where a mean (median) is not positive.
+    #[serde(default)]
+    pub ratio: bool,
     /// Where the directive is (filled in by the parser).
     #[serde(skip)]
     pub location: Option<Location>,

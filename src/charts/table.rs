@@ -4,6 +4,7 @@
 //! digits on the page, six in the CSV download.
 
 use super::data::ChartData;
+use super::ratio::RatioPanel;
 use super::spec::{ChartSpec, Kind};
 use crate::format;
 
@@ -13,12 +14,14 @@ pub const PAGE_DIGITS: usize = 4;
 pub const CSV_DIGITS: usize = 6;
 
 /// One row: the series' label and its numbers (x, y, the CI's ends when the
-/// chart has intervals, n).
+/// chart has intervals, the ratio and its CI's ends on the candidate's rows
+/// when it has a ratio panel, n).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     /// The series' label.
     pub series: String,
-    /// x, y, [CI low, CI high,] n; `None` for a missing interval.
+    /// x, y, [CI low, CI high,] [ratio, its CI low, high,] n; `None` for a
+    /// missing interval and for the ratio on the baseline's rows.
     pub values: Vec<Option<f64>>,
 }
 
@@ -55,6 +58,13 @@ impl DataTable {
         if has_ci {
             header.extend(["95% CI, low".to_string(), "95% CI, high".to_string()]);
         }
+        if let Some(panel) = &data.ratio {
+            header.extend([
+                format!("{} (×)", panel.label),
+                "Ratio 95% CI, low".to_string(),
+                "Ratio 95% CI, high".to_string(),
+            ]);
+        }
         header.push(
             if spec.kind == Kind::Relative { "Runs (n, smaller side)" } else { "Runs (n)" }.into(),
         );
@@ -66,6 +76,9 @@ impl DataTable {
                     let mut values = vec![Some(p.x), Some(p.y)];
                     if has_ci {
                         values.extend([p.ci.map(|c| c[0]), p.ci.map(|c| c[1])]);
+                    }
+                    if let Some(panel) = &data.ratio {
+                        values.extend(ratio_cells(panel, &s.key, p.x));
                     }
                     values.push(Some(p.n as f64));
                     Row { series: s.label.clone(), values }
@@ -112,6 +125,13 @@ impl DataTable {
         }
         String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
     }
+}
+
+/// The ratio, its CI's ends at `x` on the candidate's rows (`key`); empty
+/// on the baseline's.
+fn ratio_cells(panel: &RatioPanel, key: &str, x: f64) -> [Option<f64>; 3] {
+    let point = panel.points.iter().find(|p| p.x == x).filter(|_| key == panel.key);
+    point.map_or([None; 3], |p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])])
 }
 
 /// A decimal without trailing zeros: `2.90000` → `2.9`, `10.0000` → `10`.

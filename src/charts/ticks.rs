@@ -74,15 +74,18 @@ pub fn axis(
     if hi - lo < 1e-9 {
         hi = lo + 1.0;
     }
-    if scale.is_log() {
-        log_axis(lo, hi, scale)
-    } else {
-        let step = nice_step((hi - lo) / 6.0);
-        let (first, last) = ((lo / step).floor() * step, (hi / step).ceil() * step);
-        let count = ((last - first) / step).round() as usize;
-        let ticks = (0..=count).map(|i| first + i as f64 * step).collect();
-        (first..last, ticks)
-    }
+    if scale.is_log() { log_axis(lo, hi, scale) } else { linear_axis(lo, hi, 6.0) }
+}
+
+/// A linear axis from `lo` to `hi` cut into about `intervals` nice steps,
+/// its ends on ticks.
+pub fn linear_axis(lo: f64, hi: f64, intervals: f64) -> (Range<f64>, Vec<f64>) {
+    let hi = if hi - lo < 1e-9 { lo + 1.0 } else { hi };
+    let step = nice_step((hi - lo) / intervals);
+    let (first, last) = ((lo / step).floor() * step, (hi / step).ceil() * step);
+    let count = ((last - first) / step).round() as usize;
+    let ticks = (0..=count).map(|i| first + i as f64 * step).collect();
+    (first..last, ticks)
 }
 
 /// A log axis from `lo` to `hi` (exponents): ticks at whole powers, thinned
