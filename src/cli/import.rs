@@ -3,12 +3,11 @@
 //! cause (a folder of a thousand refused files gives one error, with the
 //! count and a few of them).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use report::diagnostic::render::{Format, Level};
-use report::diagnostic::{Diagnostic, Location};
+use report::diagnostic::{Diagnostic, Location, Tally};
 use report::import::{ImportOptions, Pattern, Summary, Tool};
 
 use super::Cli;
@@ -129,11 +128,23 @@ pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<Exi
 /// cause; with `--message-format json`, all in one array.
 fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
     let refusals = by_cause(
-        summary.refused.iter().map(|(f, r)| (f, r.line, &r.reason, r.hint.as_ref())),
+        summary.refused.iter().map(|(file, refusal)| Diagnostic {
+            hint: refusal.hint.clone(),
+            ..Diagnostic::new(
+                refusal
+                    .line
+                    .map_or_else(|| Location::file(file), |line| Location::new(file, line, 1)),
+                refusal.reason.clone(),
+            )
+        }),
         "files refused",
     );
-    let notes =
-        by_cause(summary.notes.iter().map(|(f, n)| (f, Some(n.at), &n.message, None)), "places");
+    let notes = by_cause(
+        summary.notes.iter().map(|(file, note)| {
+            Diagnostic::new(Location::new(file, note.at, 1), note.message.clone())
+        }),
+        "places",
+    );
     let warnings: Vec<Diagnostic> = if cli.quiet {
         Vec::new()
     } else {
@@ -178,52 +189,68 @@ fn tally(summary: &Summary, dry_run: bool) -> String {
     out
 }
 
-/// A file and, when known, the line in it.
-type Place<'a> = (&'a PathBuf, Option<usize>);
-
-/// Places sharing a message (and hint) as one diagnostic: at its first
-/// place, with the count and the first few places when there are several.
-fn by_cause<'a>(
-    items: impl Iterator<Item = (&'a PathBuf, Option<usize>, &'a String, Option<&'a String>)>,
-    what: &str,
-) -> Vec<Diagnostic> {
-    let mut causes: BTreeMap<(&String, Option<&String>), Vec<Place>> = BTreeMap::new();
-    for (file, line, message, hint) in items {
-        causes.entry((message, hint)).or_default().push((file, line));
-    }
-    // In the order of each cause's first place, as the files were read.
-    let mut causes: Vec<_> = causes.into_iter().collect();
-    causes.sort_by(|a, b| a.1[0].cmp(&b.1[0]));
-    causes
-        .into_iter()
-        .map(|((message, hint), places)| {
-            let at = |(file, line): Place| match line {
-                Some(line) => Location::new(file, line, 1),
-                None => Location::file(file),
-            };
-            let message =
-                if places.len() == 1 { message.clone() } else { several(message, &places, what) };
-            let diagnostic = Diagnostic::new(at(places[0]), message);
-            match hint {
-                Some(hint) => diagnostic.hint(hint.clone()),
-                None => diagnostic,
-            }
-        })
-        .collect()
+/// Diagnostics grouped one per cause by the diagnostic module's [`Tally`],
+/// each several-place cause written as one message naming its count and
+/// first places: `reason (12 files refused: a, b, c and 9 more)`.
+fn by_cause(diagnostics: impl IntoIterator<Item = Diagnostic>, what: &str) -> Vec<Diagnostic> {
+    let mut tally = Tally::default();
+    tally.extend(diagnostics);
+    tally.into_diagnostics().0.into_iter().map(|d| inline(d, what)).collect()
 }
 
-/// `message` for `places.len()` places: the count and the first three.
-fn several(message: &str, places: &[Place], what: &str) -> String {
-    const SHOWN: usize = 3;
-    let shown: Vec<String> = places
-        .iter()
-        .take(SHOWN)
-        .map(|(file, line)| match line {
-            Some(line) => format!("{}:{line}", file.display()),
-            None => file.display().to_string(),
-        })
-        .collect();
-    let more = places.len().saturating_sub(SHOWN);
-    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    format!("{message} ({} {what}: {}{more})", places.len(), shown.join(", "))
+/// `diagnostic` with its count and kept places in its message, standing for one problem.
+fn inline(mut diagnostic: Diagnostic, what: &str) -> Diagnostic {
+    let count = diagnostic.count();
+    if count > 1 {
+        // A place as `file:line`, or `file` when the whole file is meant.
+        let place = |l: &Location| match l.line {
+            0 => l.path.display().to_string(),
+            line => format!("{}:{line}", l.path.display()),
+        };
+        let shown: Vec<String> = std::iter::once(&diagnostic.location)
+            .chain(&diagnostic.repeats().also)
+            .map(place)
+            .collect();
+        let more = count.saturating_sub(shown.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        diagnostic.message =
+            format!("{} ({count} {what}: {}{more})", diagnostic.message, shown.join(", "));
+    }
+    diagnostic.repeats = None;
+    diagnostic
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal of `file`, at `line` when given, with `reason` and hint `fix`.
+    fn refusal(file: &str, line: Option<usize>, reason: &str) -> Diagnostic {
+        let at = line.map_or_else(|| Location::file(file), |line| Location::new(file, line, 1));
+        Diagnostic::new(at, reason).hint("fix")
+    }
+
+    #[test]
+    fn one_diagnostic_per_cause_naming_the_count_and_the_first_three_places() {
+        let refused = vec![
+            refusal("e.out", None, "not a log"),
+            refusal("b.out", Some(7), "not a log"),
+            refusal("a.out", None, "truncated"),
+            refusal("d.out", None, "not a log"),
+            refusal("c.out", None, "not a log"),
+            // The same reason with another hint is another cause.
+            refusal("f.out", None, "not a log").hint("other"),
+        ];
+        let shown: Vec<String> =
+            by_cause(refused, "files refused").iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "a.out: truncated\n  = help: fix",
+                "b.out:7:1: not a log (4 files refused: b.out:7, c.out, d.out and 1 more)\n  \
+                 = help: fix",
+                "f.out: not a log\n  = help: other",
+            ]
+        );
+    }
 }
