@@ -98,7 +98,8 @@ fn the_ratio_columns_of_the_table_match_scipy() {
 
 #[test]
 fn a_ratio_panel_on_another_kind_is_an_error_at_ratio() {
-    let study = study_with(&LAT_RATIO.replace("kind = \"line\"", "kind = \"relative\""));
+    let block = LAT_RATIO.replace("kind = \"line\"", "kind = \"relative\"");
+    let study = study_with(&block.replace("y-scale = \"log10\"\n", ""));
     insta::assert_snapshot!("ratio_on_a_relative_chart", failure(study.path()));
 }
 
@@ -163,4 +164,33 @@ fn a_log_log_speedup_chart_has_a_clipped_diagonal() {
     assert!(highest >= top && highest <= top + 3.0, "ideal reaches {highest}, the box {top}");
     assert!(xs.iter().all(|x| *x < x8), "ideal past 8 processes: {xs:?}");
     insta::assert_snapshot!("svg_log_log", svg);
+}
+
+#[test]
+fn a_relative_chart_refuses_a_log_y_axis() {
+    let study = fixture("charts");
+    edit(
+        study.path(),
+        "content/index.md",
+        "data = \"runs.csv\"",
+        "data = \"runs.csv\"\ny-scale = \"log10\"",
+    );
+    insta::assert_snapshot!("relative_with_a_log_y_axis", failure(study.path()));
+}
+
+#[test]
+fn a_log_y_axis_refuses_values_of_zero_or_less() {
+    // A line chart: the row, at `y-scale`.
+    let study = fixture("charts");
+    edit(study.path(), "results/msgs.csv", "base,2,1,1.902,", "base,2,1,0,");
+    insta::assert_snapshot!("log_y_axis_with_a_zero", failure(study.path()));
+    // A log-log speedup chart whose speedup at 2 processes is negative: the
+    // mean rate there is (−80 + 19 + 19.5) / 3 < 0.
+    let study = study_with(LOG_LOG);
+    edit(study.path(), "results/runs.csv", "base,2,1,18.5", "base,2,1,-80");
+    let err = failure(study.path());
+    assert!(
+        err.contains("error: chart `log-log`: the log y axis cannot show the \u{2212}1.383 of `base` at x = 2\n   --> content/index.md:82:11"),
+        "{err}"
+    );
 }

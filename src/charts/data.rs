@@ -63,7 +63,7 @@ pub fn compute(
     let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
     let table = plotted_table(spec, results, series_column)?;
     let groups = selected_groups(spec, table, series_column)?;
-    check_log_scales(spec, table).map_err(|m| chart_error(spec, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    check_log_scales(spec, table).map_err(|(key, m)| key_error(spec, key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let series = series(spec, &summaries(&groups), config)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
@@ -358,20 +358,21 @@ fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f6
     })
 }
 
-/// An error naming the first selected row whose value a logarithmic axis
-/// cannot show (zero or less); the y axis is logarithmic only on line charts.
-fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), String> {
+/// The scale's key and an error naming the first selected row whose value a logarithmic
+/// axis cannot show (zero or less); y values are checked here on line charts only.
+fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str, String)> {
     for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
         if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
             continue;
         }
         if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
             let value = table.column(column).map(|c| c.values.text_at(row)).unwrap_or_default();
-            return Err(format!(
+            let message = format!(
                 "the log {axis} axis cannot show `{column}` = {value} ({}:{})",
                 table.path.display(),
                 table.lines.get(row)
-            ));
+            );
+            return Err((if axis == "x" { "x-scale" } else { "y-scale" }, message));
         }
     }
     Ok(())

@@ -42,7 +42,8 @@ pub(super) fn check(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic
         .find_map(|s| s.points.iter().find(|p| log_y && p.y <= 0.0).map(|p| (s, p)))
     {
         let x = crate::format::plain(p.x);
-        let message = format!("the log y axis cannot show the {} of `{}` at x = {x}", p.y, s.key);
+        let y = crate::format::minus(&crate::format::significant(p.y, 4));
+        let message = format!("the log y axis cannot show the {y} of `{}` at x = {x}", s.key);
         return Err(error(spec, "y-scale", message));
     }
     let ideal = data.ideal.iter().flatten();

@@ -38,7 +38,7 @@ pub struct ChartSpec {
     /// Scale of the x axis: `linear`, `log2` or `log10`.
     #[serde(default)]
     pub x_scale: Scale,
-    /// Scale of the y axis: `linear`, `log2` or `log10` (not for `relative`,
+    /// Scale of the y axis: `linear`, `log2` or `log10` (an error on `relative`,
     /// whose bars cross zero). With `kind = "speedup"`, `x-scale = "log2"`,
     /// `y-scale = "log10"` and `ideal = true` a scaling study gets a log–log
     /// speedup chart whose ideal line is the diagonal.
@@ -200,6 +200,16 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
             format!("chart: invalid id `{}`", spec.id),
         )
         .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
+    }
+    if spec.kind == Kind::Relative && spec.y_scale.is_log() {
+        return Err(crate::diagnostic::Diagnostic::new(
+            spec.key_location("y-scale"),
+            format!(
+                "chart `{}`: a `relative` chart's y axis cannot be logarithmic: its bars cross zero",
+                spec.id
+            ),
+        )
+        .hint("remove `y-scale`; to see the ratio under the measured values, draw a `line` chart with `ratio = true`"));
     }
     Ok(spec)
 }
