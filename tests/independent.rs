@@ -5,8 +5,6 @@
 mod common;
 mod stats_oracle;
 
-use std::fs;
-
 use common::*;
 
 #[test]
@@ -15,10 +13,7 @@ fn statistics_match_scipy() {
         return;
     }
     let study = shipped_study();
-    assert!(report(study.path(), &["build"]).status.success());
-    let stats: serde_json::Value =
-        serde_json::from_slice(&fs::read(study.path().join("site/data/stats.json")).unwrap())
-            .unwrap();
+    let stats = stats_json(study.path());
     let checked = stats_oracle::check(&stats, &stats_oracle::expected(study.path()));
     // 12 metrics; 3 files' columns × environments × configurations.
     assert_eq!(checked[0], 12);

@@ -241,11 +241,7 @@ fn html_blocks_are_dropped_from_the_paper_with_a_located_warning() {
 }
 
 fn caveats(root: &Path) -> Vec<(String, String)> {
-    let output = report(root, &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let stats: serde_json::Value =
-        serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap();
-    stats["caveats"]
+    stats_json(root)["caveats"]
         .as_array()
         .unwrap()
         .iter()

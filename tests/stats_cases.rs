@@ -38,29 +38,16 @@ per = "procs"
 better = "lower"
 "#;
 
-/// The minimal fixture with `csv` as its results and the metrics above.
+/// The minimal fixture's book.toml with the metrics above, and `csv` as its results.
 fn study(csv: &str) -> tempfile::TempDir {
-    let dir = fixture("minimal");
-    let book = fs::read_to_string(dir.path().join("book.toml")).unwrap();
-    let book = book.split("[[metrics]]").next().unwrap().to_string();
-    fs::write(dir.path().join("book.toml"), book + METRICS).unwrap();
-    fs::write(dir.path().join("results/runs.csv"), csv).unwrap();
-    fs::write(dir.path().join("content/index.md"), "# Cases\n\n{{ caveats() }}\n").unwrap();
-    dir
+    let book = fs::read_to_string(repo().join("tests/fixtures/minimal/book.toml")).unwrap();
+    let book = book.split("[[metrics]]").next().unwrap().to_string() + METRICS;
+    written_study(&book, &[("runs.csv", csv)], CAVEATS_PAGE)
 }
 
 /// Build, check every statistic against scipy, and return stats.json.
 fn checked(csv: &str) -> Value {
-    let dir = study(csv);
-    let output = report(dir.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let stats: Value =
-        serde_json::from_slice(&fs::read(dir.path().join("site/data/stats.json")).unwrap())
-            .unwrap();
-    if stats_oracle::scipy() {
-        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
-    }
-    stats
+    stats_oracle::checked_stats(study(csv).path())
 }
 
 fn metric<'a>(stats: &'a Value, name: &str) -> &'a Value {

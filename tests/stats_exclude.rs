@@ -49,23 +49,12 @@ cand,2,1,9\ncand,2,2,10\ncand,2,3,11\n";
 
 /// A study with `data` lines added to `[data.runs]`, then the metric.
 fn study(data: &str, csv: &str) -> tempfile::TempDir {
-    let dir = fixture("minimal");
-    fs::write(dir.path().join("book.toml"), format!("{HEAD}{data}{METRIC}")).unwrap();
-    fs::write(dir.path().join("results/runs.csv"), csv).unwrap();
-    fs::write(dir.path().join("content/index.md"), "# Cases\n\n{{ caveats() }}\n").unwrap();
-    dir
+    written_study(&format!("{HEAD}{data}{METRIC}"), &[("runs.csv", csv)], CAVEATS_PAGE)
 }
 
 fn built(data: &str) -> (tempfile::TempDir, Value) {
     let dir = study(data, CSV);
-    let output = report(dir.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let stats: Value =
-        serde_json::from_slice(&fs::read(dir.path().join("site/data/stats.json")).unwrap())
-            .unwrap();
-    if stats_oracle::scipy() {
-        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
-    }
+    let stats = stats_oracle::checked_stats(dir.path());
     (dir, stats)
 }
 
@@ -139,10 +128,7 @@ base,2,1,32000,10\nbase,2,2,32000,11\nbase,2,3,32000,12\n\
 cand,2,1,256000,80\ncand,2,2,256000,81\ncand,2,3,256000,82\n";
     let book = format!("{HEAD}problem-size = [\"atoms\"]\n{METRIC}")
         .replace("run = \"integer\",", "run = \"integer\", atoms = \"integer\",");
-    let dir = fixture("minimal");
-    fs::write(dir.path().join("book.toml"), book).unwrap();
-    fs::write(dir.path().join("results/runs.csv"), csv).unwrap();
-    fs::write(dir.path().join("content/index.md"), "# Cases\n").unwrap();
+    let dir = written_study(&book, &[("runs.csv", csv)], "# Cases\n");
     let output = report(dir.path(), &["build"]);
     assert!(!output.status.success());
     let err = stderr(&output);

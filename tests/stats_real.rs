@@ -14,7 +14,7 @@ mod common;
 mod stats_oracle;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::*;
 use serde_json::Value;
@@ -36,18 +36,7 @@ label = "Usernetes"
 "#;
 
 fn study(book: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::create_dir_all(dir.path().join("results")).unwrap();
-    fs::create_dir_all(dir.path().join("content")).unwrap();
-    fs::write(dir.path().join("book.toml"), format!("{BOOK}{book}")).unwrap();
-    fs::write(dir.path().join("content/index.md"), "# Results\n\n{{ caveats() }}\n").unwrap();
-    dir
-}
-
-fn build(root: &Path) -> Value {
-    let output = report(root, &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap()
+    written_study(&format!("{BOOK}{book}"), &[], CAVEATS_PAGE)
 }
 
 fn metric<'a>(stats: &'a Value, name: &str) -> &'a Value {
@@ -113,10 +102,7 @@ fn the_lammps_outlier_is_named_and_mean_and_median_disagree() {
     // Usernetes files are the user-space Kubernetes runs.
     let csv = fs::read_to_string(dir.path().join("results/lammps.csv")).unwrap();
     assert_eq!(csv.lines().count(), 161);
-    let stats = build(dir.path());
-    if stats_oracle::scipy() {
-        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
-    }
+    let stats = stats_oracle::checked_stats(dir.path());
     // The 65.19 s run, by name.
     let id = "lammps/loop_time_s/bare-metal/procs=256";
     let group = stats["groups"].as_array().unwrap().iter().find(|g| g["id"] == id).unwrap();
@@ -188,10 +174,7 @@ better = "lower"
     }
     assert_eq!(csv.lines().count(), 41);
     fs::write(dir.path().join("results/osu_allreduce.csv"), csv).unwrap();
-    let stats = build(dir.path());
-    if stats_oracle::scipy() {
-        stats_oracle::check(&stats, &stats_oracle::expected(dir.path()));
-    }
+    let stats = stats_oracle::checked_stats(dir.path());
     let m = metric(&stats, "allreduce_4");
     let ci = m["ci"].as_array().unwrap();
     assert!(ci[0].as_f64().unwrap() > -1.0, "{ci:?}");

@@ -21,11 +21,7 @@ const PUBLISHED: [(&str, &str); 6] = [
 fn shipped_study_reproduces_the_published_figures_in_every_output() {
     let study = shipped_study();
     let out = study.path().join("site");
-    let output = report(study.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-
-    let stats: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("data/stats.json")).unwrap()).unwrap();
+    let stats = stats_json(study.path());
     let html = fs::read_to_string(out.join("index.html")).unwrap();
     for (name, figure) in PUBLISHED {
         let metric =

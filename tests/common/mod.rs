@@ -49,6 +49,33 @@ pub fn shipped_study() -> tempfile::TempDir {
     dir
 }
 
+/// The page of a study written by [`written_study`] for its statistics: a
+/// title and the caveats.
+pub const CAVEATS_PAGE: &str = "# Results\n\n{{ caveats() }}\n";
+
+/// A study in a fresh temporary folder, written from text: `book` as
+/// book.toml, each `(name, csv)` of `results` as `results/NAME`, and `page`
+/// as content/index.md.
+pub fn written_study(book: &str, results: &[(&str, &str)], page: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("results")).unwrap();
+    fs::create_dir_all(dir.path().join("content")).unwrap();
+    fs::write(dir.path().join("book.toml"), book).unwrap();
+    for (name, csv) in results {
+        fs::write(dir.path().join("results").join(name), csv).unwrap();
+    }
+    fs::write(dir.path().join("content/index.md"), page).unwrap();
+    dir
+}
+
+/// Build the study at `root`, which must succeed, and read the
+/// site/data/stats.json it wrote.
+pub fn stats_json(root: &Path) -> serde_json::Value {
+    let output = report(root, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap()
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {

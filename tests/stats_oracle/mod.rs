@@ -30,6 +30,18 @@ pub fn expected(root: &Path) -> Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// Build the study at `root` (which must succeed), check every statistic of
+/// its stats.json against scipy when scipy is there, and return stats.json.
+// tests/independent.rs calls `check` itself, for the counts it returns.
+#[allow(dead_code)]
+pub fn checked_stats(root: &Path) -> Value {
+    let stats = crate::common::stats_json(root);
+    if scipy() {
+        check(&stats, &expected(root));
+    }
+    stats
+}
+
 /// `a` and `b` agree to a relative `tol` (both null counts as agreeing).
 pub fn close(a: &Value, b: &Value, tol: f64, what: &str) {
     if a.is_null() && b.is_null() {
