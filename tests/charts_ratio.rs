@@ -97,6 +97,20 @@ fn the_ratio_columns_of_the_table_match_scipy() {
 }
 
 #[test]
+fn without_error_bars_the_panel_has_no_intervals() {
+    let study = study_with(&LAT_RATIO.replace("ratio = true", "ratio = true\nerror-bars = false"));
+    let site = build(study.path());
+    let csv = fs::read_to_string(site.join("data/charts/lat-ratio.csv")).unwrap();
+    assert!(
+        csv.starts_with("Environment,message size (bytes),latency (µs),Candidate ÷ Base (×),Runs (n)\nBase,1,2.001,,3\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("\nCandidate,1,1.941,0.970015,3\n"), "{csv}");
+    let svg = fs::read_to_string(site.join("charts/lat-ratio.svg")).unwrap();
+    assert!(svg.contains("ratio 0.9700 (\u{2212}3.0%), n = 3</title>"), "{svg}");
+}
+
+#[test]
 fn a_ratio_panel_on_another_kind_is_an_error_at_ratio() {
     let block = LAT_RATIO.replace("kind = \"line\"", "kind = \"relative\"");
     let study = study_with(&block.replace("y-scale = \"log10\"\n", ""));

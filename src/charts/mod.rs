@@ -157,8 +157,9 @@ fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
 /// the log scale, 95% CI); 1 is no difference."
 fn ratio_sentence(data: &data::ChartData) -> String {
     data.ratio.as_ref().map_or_else(String::new, |panel| {
+        let ci = if panel.points.iter().any(|p| p.ci.is_some()) { ", 95% CI" } else { "" };
         format!(
-            " The panel below is {} per {} ({}, 95% CI); 1 is no difference.",
+            " The panel below is {} per {} ({}{ci}); 1 is no difference.",
             panel.label, data.x_label, panel.model
         )
     })

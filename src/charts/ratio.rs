@@ -120,7 +120,8 @@ fn point(
         KeyPart::Text(_) => f64::NAN,
     };
     let n = c.summary.n.min(b.summary.n);
-    Ok((Point { x, y: e.ratio, ci: e.ci, n, significant: e.significant() }, e.model))
+    let ci = e.ci.filter(|_| spec.error_bars);
+    Ok((Point { x, y: e.ratio, ci, n, significant: e.significant() }, e.model))
 }
 
 /// The baseline and the one candidate among `series`, or an error naming

@@ -72,8 +72,8 @@ pub struct ChartSpec {
     pub better: Better,
     /// For `line` charts of the baseline and one other environment: a panel
     /// under the plot, on the same x axis, of the ratio candidate ÷ baseline
-    /// per x (× on a linear axis, reference line at 1) with its 95% CI from
-    /// the study's model: the ratio of means with Welch's t on the log scale
+    /// per x (× on a linear axis, reference line at 1) with its 95% CI
+    /// (unless `error-bars = false`) from the study's model: the ratio of means with Welch's t on the log scale
     /// (an interval that stays above 0, as the relative chart's never crosses
     /// −100%), or with `aggregate = "median"`
     /// the Hodges–Lehmann ratio with its Mann–Whitney interval. The data

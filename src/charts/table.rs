@@ -58,12 +58,12 @@ impl DataTable {
         if has_ci {
             header.extend(["95% CI, low".to_string(), "95% CI, high".to_string()]);
         }
+        let ratio_ci = data.ratio.as_ref().is_some_and(|r| r.points.iter().any(|p| p.ci.is_some()));
         if let Some(panel) = &data.ratio {
-            header.extend([
-                format!("{} (×)", panel.label),
-                "Ratio 95% CI, low".to_string(),
-                "Ratio 95% CI, high".to_string(),
-            ]);
+            header.push(format!("{} (×)", panel.label));
+        }
+        if ratio_ci {
+            header.extend(["Ratio 95% CI, low".to_string(), "Ratio 95% CI, high".to_string()]);
         }
         header.push(
             if spec.kind == Kind::Relative { "Runs (n, smaller side)" } else { "Runs (n)" }.into(),
@@ -78,7 +78,11 @@ impl DataTable {
                         values.extend([p.ci.map(|c| c[0]), p.ci.map(|c| c[1])]);
                     }
                     if let Some(panel) = &data.ratio {
-                        values.extend(ratio_cells(panel, &s.key, p.x));
+                        let [r, lo, hi] = ratio_cells(panel, &s.key, p.x);
+                        values.push(r);
+                        if ratio_ci {
+                            values.extend([lo, hi]);
+                        }
                     }
                     values.push(Some(p.n as f64));
                     Row { series: s.label.clone(), values }
