@@ -196,8 +196,10 @@ pub fn typst_source(
 /// files, which [`results::load`] streams from disk.
 pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
     let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
-    // The one-off costs of later stages (the citation style, about 80 ms, and
-    // the fonts) are paid on a worker thread while the results are read.
+    // The one-off costs of later stages (the citation style and the fonts)
+    // are paid on a worker thread, or in the typesetting child, while the
+    // results are read.
+    render::pdf::prestart();
     if project.bibliography.is_some() {
         rayon::spawn(references::warm_up);
     }

@@ -260,3 +260,37 @@ fn text_past_the_escape_budget_prints_as_written() {
         assert!(text.contains(&[sentence; 5].join(" ")), "{text}");
     }
 }
+
+/// The typesetting children whose working folder is `dir`.
+fn typesetters_in(dir: &Path) -> Vec<String> {
+    let dir = dir.canonicalize().unwrap();
+    let Ok(entries) = fs::read_dir("/proc") else { return vec![] };
+    entries
+        .flatten()
+        .filter(|entry| fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == dir))
+        .filter_map(|entry| fs::read(entry.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(report::render::sandbox::Job::Typeset.arg()))
+        .collect()
+}
+
+/// The child that a build starts early, to load fonts while the results are
+/// read, ends with the build when the build fails before the paper.
+#[test]
+fn a_build_that_fails_before_the_paper_leaves_no_child_behind() {
+    require_sandbox();
+    let study = fixture("minimal");
+    let csv = fs::read_dir(study.path().join("results")).unwrap().flatten().next().unwrap();
+    fs::write(csv.path(), "not,a,results,file\n1,2\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("build")
+        .current_dir(study.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let started = Instant::now();
+    while !typesetters_in(study.path()).is_empty() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(typesetters_in(study.path()), Vec::<String>::new());
+}

@@ -99,11 +99,34 @@ fn embedded() -> &'static Arc<Fonts> {
 
 /// Parse the embedded fonts now (on a worker thread, while other stages run)
 /// rather than when the paper is first compiled; nothing to do when the
-/// paper is typeset in a child process.
+/// paper is typeset in a child process (see [`prestart`]).
 pub fn warm_up() {
     if !sandbox::enabled() {
         embedded();
     }
+}
+
+/// Start the typesetting child now, at the start of a build, so that it
+/// loads fonts and locales while the results are read; nothing to do when
+/// the paper is typeset in this process.
+pub fn prestart() {
+    sandbox::prestart(Job::Typeset);
+}
+
+/// What the typesetting child loads before its input arrives: the embedded
+/// fonts, and the citation locales Typst decodes on the first bibliography
+/// it meets (all 63 of them, about 80 ms), by typesetting a one-entry one.
+pub(super) fn prepare_child() {
+    let fonts = embedded().clone();
+    let project = PaperProject {
+        main: "#bibliography(\"r.bib\", full: true, style: \"ieee\")".into(),
+        files: BTreeMap::from([("r.bib".into(), b"@misc{r, title = {R}}".to_vec())]),
+        date: None,
+        standard: crate::config::PdfStandard::None,
+        fonts: vec![],
+        families: vec![],
+    };
+    let _ = typst::compile::<PagedDocument>(&PaperWorld::new(&project, fonts));
 }
 
 /// The embedded fonts plus the study's, or an error naming a file that holds no font.

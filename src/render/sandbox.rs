@@ -10,11 +10,16 @@
 //!
 //! Only a process that called [`enter`] works this way; library callers that
 //! did not (the tests of the library) run every job in-process.
+//!
+//! Starting a child and loading what its job needs (the paper's fonts and
+//! citation locales, about 150 ms) need not wait for the input: [`prestart`]
+//! starts one at the beginning of a build, it prepares while the parent reads
+//! the results, and [`run`] hands it the input when there is some.
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 /// What a child process does.
@@ -95,6 +100,15 @@ impl Job {
     }
 
     /// Run the job in this process, on the input the parent sent.
+    /// Load, on a thread of its own, what the job will need whatever its
+    /// input, while the child waits for that input.
+    fn prepare(self) {
+        match self {
+            Job::Typeset => super::pdf::prepare_child(),
+            Job::Render => {}
+        }
+    }
+
     fn answer(self, input: &[u8]) -> Option<Vec<u8>> {
         match self {
             Job::Typeset => super::pdf::child_answer(input),
@@ -116,6 +130,9 @@ pub struct Failure {
 const STDERR_KEPT: u64 = 64 * 1024;
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Children started by [`prestart`] and not yet given a job, one per job at most.
+static READY: Mutex<Vec<(Job, Child)>> = Mutex::new(Vec::new());
 
 /// Call first thing in `main`. In a child (`report __typeset`, `report
 /// __render`) it runs the job on standard input and returns the exit code to
@@ -150,18 +167,21 @@ fn limits_from(job: Job, var: impl Fn(&str) -> Option<String>) -> (Duration, u64
     (number(time_name).map_or(deadline, Duration::from_secs), number(memory_name).unwrap_or(memory))
 }
 
-/// The child: read the input, run the job, write the answer. A watchdog
-/// ends it soon after the deadline should the parent be gone.
+/// The child: prepare, read the input, run the job, write the answer. A
+/// watchdog ends it soon after the deadline, counted from the input, should
+/// the parent be gone; a parent that ends before sending input closes the
+/// pipe, and the child ends too.
 fn child(job: Job) -> ExitCode {
     let (deadline, _) = limits(job);
+    std::thread::spawn(move || job.prepare());
+    let mut input = Vec::new();
+    if std::io::stdin().lock().read_to_end(&mut input).is_err() || input.is_empty() {
+        return ExitCode::from(2);
+    }
     std::thread::spawn(move || {
         std::thread::sleep(deadline.saturating_add(Duration::from_secs(5)));
         std::process::exit(3);
     });
-    let mut input = Vec::new();
-    if std::io::stdin().lock().read_to_end(&mut input).is_err() {
-        return ExitCode::from(2);
-    }
     let Some(answer) = job.answer(&input) else {
         return ExitCode::from(2);
     };
@@ -173,10 +193,45 @@ fn child(job: Job) -> ExitCode {
     }
 }
 
+/// Start the child for `job` now, so that it prepares while this process
+/// works; the next [`run`] of `job` uses it. Nothing happens when jobs run
+/// in-process, when one is already waiting, or when it cannot start (then
+/// [`run`] says why).
+pub fn prestart(job: Job) {
+    if !enabled() {
+        return;
+    }
+    let Ok(mut ready) = READY.lock() else { return };
+    if ready.iter().any(|(waiting, _)| *waiting == job) {
+        return;
+    }
+    if let Ok(child) = spawn(job, limits(job).1) {
+        ready.push((job, child));
+    }
+}
+
+/// The child [`prestart`] started for `job` if it is still waiting, else a new one.
+fn start(job: Job, memory_mb: u64) -> std::io::Result<Child> {
+    let waiting = READY.lock().ok().and_then(|mut ready| {
+        let at = ready.iter().position(|(waiting, _)| *waiting == job)?;
+        Some(ready.swap_remove(at).1)
+    });
+    match waiting {
+        Some(mut child) => match child.try_wait() {
+            Ok(None) => Ok(child),
+            _ => {
+                let _ = child.wait();
+                spawn(job, memory_mb)
+            }
+        },
+        None => spawn(job, memory_mb),
+    }
+}
+
 /// Run `job` on `input` in a child process under its limits: the child's answer.
 pub fn run(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
     let (deadline, memory_mb) = limits(job);
-    let mut child = spawn(job, memory_mb).map_err(|e| Failure {
+    let mut child = start(job, memory_mb).map_err(|e| Failure {
         message: format!("could not start the process for {}: {e}", job.doing()),
         hint: "is the `report` binary still in place?".into(),
     })?;

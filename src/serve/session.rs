@@ -119,6 +119,8 @@ impl Session {
     pub fn rebuild(&mut self, change: Change) -> Result<Rebuilt> {
         let mut timings = Timings::default();
         let mut clock = std::time::Instant::now();
+        // The typesetting child starts now and loads its fonts meanwhile.
+        crate::render::pdf::prestart();
         let change = if self.project.is_none() { Change::Study } else { change };
         match (&mut self.project, change) {
             (Some(project), Change::Content) => project.reload_content()?,
