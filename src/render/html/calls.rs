@@ -24,10 +24,10 @@ pub struct Scope {
 /// `Some(name)`.
 pub type Scopes = BTreeMap<Option<String>, Scope>;
 
-/// The names of every function that `nodes` call, in any branch, loop,
-/// block, macro or argument.
-pub fn functions(nodes: &[Node]) -> BTreeSet<String> {
-    scopes(nodes).into_values().flat_map(|s| s.functions).collect()
+/// The names of every function called in any of `scopes`: in any branch,
+/// loop, block, macro or argument of the template.
+pub fn functions(scopes: &Scopes) -> BTreeSet<String> {
+    scopes.values().flat_map(|s| s.functions.iter().cloned()).collect()
 }
 
 enum Item<'a> {
@@ -128,7 +128,7 @@ mod tests {
     }
 
     fn calls_of(text: &str) -> Vec<String> {
-        functions(&parse(text)).into_iter().collect()
+        functions(&scopes(&parse(text))).into_iter().collect()
     }
 
     #[test]
@@ -163,7 +163,8 @@ mod tests {
         let ast = parse(&deep);
         // The tree is dropped on this thread: Tera's own drop recurses.
         let walk = std::thread::Builder::new().stack_size(64 << 10);
-        let (found, _ast) = walk.spawn(move || (functions(&ast), ast)).unwrap().join().unwrap();
+        let (found, _ast) =
+            walk.spawn(move || (functions(&scopes(&ast)), ast)).unwrap().join().unwrap();
         assert_eq!(found.len(), 1);
     }
 }

@@ -49,19 +49,23 @@ struct Graph<'a> {
 }
 
 /// Refuse steps to missing templates, circles and chains past [`MAX_DEPTH`].
+/// `scopes` holds what each template's bodies do ([`calls::scopes`]).
 pub fn check(
     templates: &BTreeMap<String, Template>,
+    scopes: &BTreeMap<String, calls::Scopes>,
     sources: &BTreeMap<String, Source>,
 ) -> Result<(), Diagnostics> {
     let mut keys: Vec<Key> = Vec::new();
     let mut steps: Vec<(Key, Key, Step)> = Vec::new();
     let mut errors = Diagnostics::default();
+    let none = calls::Scopes::new();
     for (name, template) in templates {
         keys.push((name.clone(), None));
         let mut macros: Vec<&String> = template.macros.keys().collect();
         macros.sort();
         keys.extend(macros.into_iter().map(|m| (name.clone(), Some(m.clone()))));
-        for (from, to, step) in template_steps(name, template, templates) {
+        let scopes = scopes.get(name).unwrap_or(&none);
+        for (from, to, step) in template_steps(name, template, scopes, templates) {
             match to {
                 Some(to) => steps.push((from, to, step)),
                 None => errors.push(missing(sources, &from, &step)),
@@ -83,6 +87,7 @@ pub fn check(
 fn template_steps(
     name: &str,
     template: &Template,
+    scopes: &calls::Scopes,
     templates: &BTreeMap<String, Template>,
 ) -> Vec<(Key, Option<Key>, Step)> {
     let body: Key = (name.to_string(), None);
@@ -94,8 +99,8 @@ fn template_steps(
     for (file, _) in &template.imported_macro_files {
         out.push((body.clone(), exists(file), Step::Import(file.clone())));
     }
-    for (scope, found) in calls::scopes(&template.ast) {
-        let from: Key = (name.to_string(), scope);
+    for (scope, found) in scopes {
+        let from: Key = (name.to_string(), scope.clone());
         for (names, ignore_missing) in &found.includes {
             let present: Vec<&String> =
                 names.iter().filter(|n| templates.contains_key(*n)).collect();

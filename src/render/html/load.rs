@@ -3,7 +3,7 @@
 //! missing templates, `get_env`), and rendered within bounds (`range`, page
 //! size). Every error is located in the template it comes from.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tera::{Context, Template, Tera};
 
@@ -17,19 +17,31 @@ use crate::project::SourceFile;
 pub struct Templates {
     tera: Tera,
     sources: BTreeMap<String, Source>,
+    /// The functions each template calls, in any branch (to name the
+    /// template of a function's error).
+    functions: Functions,
     range: BoundedRange,
 }
+
+/// The names of the functions each template calls, by template name.
+type Functions = BTreeMap<String, BTreeSet<String>>;
 
 impl Templates {
     /// The built-in templates, overridden by the study's `.html` files.
     pub fn load(overrides: &[SourceFile]) -> Result<Self, Diagnostics> {
         let mut sources = sources(overrides)?;
         let parsed = parse(&mut sources)?;
-        graph::check(&parsed, &sources)?;
+        // One walk of each syntax tree finds what the template includes,
+        // calls and imports (for the graph) and the functions it calls.
+        let scopes: BTreeMap<String, calls::Scopes> =
+            parsed.iter().map(|(name, t)| (name.clone(), calls::scopes(&t.ast))).collect();
+        graph::check(&parsed, &scopes, &sources)?;
+        let functions: Functions =
+            scopes.iter().map(|(name, s)| (name.clone(), calls::functions(s))).collect();
         let mut tera = Tera::default();
         tera.templates.extend(parsed);
         let built = tera.build_inheritance_chains().and_then(|()| tera.check_macro_files());
-        built.map_err(|err| template_error(&err, &tera, &sources))?;
+        built.map_err(|err| template_error(&err, &functions, &sources))?;
         // Templates see the study, nothing of the machine: `get_env` would publish
         // its environment (CI secrets included). Tera reads no files itself: the
         // templates are added from memory, so `include` names only them.
@@ -41,8 +53,8 @@ impl Templates {
         let range = BoundedRange::default();
         tera.register_function("range", range.clone());
         tera.autoescape_on(vec![".html"]);
-        refuse_environment(&tera, &sources)?;
-        Ok(Templates { tera, sources, range })
+        refuse_environment(&functions, &sources)?;
+        Ok(Templates { tera, sources, functions, range })
     }
 
     /// Render `page.html` for the page `url`, within the bounds of [`super::limits`].
@@ -57,7 +69,7 @@ impl Templates {
             )
             .hint("a loop in the templates writes too much; a page may hold at most 64 MB")
             .into()),
-            Err(err) => Err(template_error(&err, &self.tera, &self.sources)),
+            Err(err) => Err(template_error(&err, &self.functions, &self.sources)),
         }
     }
 
@@ -127,11 +139,13 @@ fn parse(
 /// A template that calls `get_env`, in any branch, is refused before it is
 /// rendered: it would publish the build machine's environment (CI secrets
 /// included). Tera gives no line for a call, so the error names the file.
-fn refuse_environment(tera: &Tera, sources: &BTreeMap<String, Source>) -> Result<(), Diagnostics> {
+fn refuse_environment(
+    functions: &Functions,
+    sources: &BTreeMap<String, Source>,
+) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     for (name, source) in sources {
-        let calls = tera.templates.get(name).map(|t| calls::functions(&t.ast));
-        if calls.is_some_and(|calls| calls.contains("get_env")) {
+        if functions.get(name).is_some_and(|calls| calls.contains("get_env")) {
             errors.push(
                 Diagnostic::new(Location::file(&source.path), "template: `get_env` is not available")
                     .hint("templates cannot read the build machine's environment; put the value in book.toml"),
@@ -146,22 +160,23 @@ fn located(at: Location, message: &str) -> Diagnostic {
         .hint("fix the template, or delete it from templates/ to use the built-in one")
 }
 
-/// A Tera error, located in the template it happened in.
-pub fn template_error(
+/// A Tera error, located in the template it happened in (`functions`: those
+/// each template calls).
+fn template_error(
     err: &tera::Error,
-    tera: &Tera,
+    functions: &Functions,
     sources: &BTreeMap<String, Source>,
 ) -> Diagnostics {
     let (line, column, message) = crate::diagnostic::tera_error_parts(err);
     let chain = crate::diagnostic::error_chain(err).concat();
-    let name = failing_template(&chain, tera).unwrap_or_default();
+    let name = failing_template(&chain, functions).unwrap_or_default();
     let path = sources.get(&name).map_or_else(|| "templates".to_string(), |s| s.path.clone());
     located(Location::new(path, line, column), &message).into()
 }
 
 /// The template an error happened in: the one Tera names innermost, or, for
 /// a function that failed, the one template that calls it.
-fn failing_template(chain: &str, tera: &Tera) -> Option<String> {
+fn failing_template(chain: &str, functions: &Functions) -> Option<String> {
     let quoted = |marker: &str| {
         let rest = &chain[chain.find(marker)? + marker.len()..];
         Some(rest[..rest.find('\'')?].to_string())
@@ -172,11 +187,7 @@ fn failing_template(chain: &str, tera: &Tera) -> Option<String> {
             .find_map(|m| quoted(m));
     let function = quoted("Function call '");
     let callers: Vec<&String> = function.map_or_else(Vec::new, |f| {
-        tera.templates
-            .iter()
-            .filter(|(_, t)| calls::functions(&t.ast).contains(&f))
-            .map(|(n, _)| n)
-            .collect()
+        functions.iter().filter(|(_, calls)| calls.contains(&f)).map(|(n, _)| n).collect()
     });
     match callers.as_slice() {
         [only] => Some((*only).clone()),
