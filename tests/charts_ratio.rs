@@ -208,3 +208,15 @@ fn a_log_y_axis_refuses_values_of_zero_or_less() {
         "{err}"
     );
 }
+
+#[test]
+fn a_relative_chart_names_the_model_of_its_intervals() {
+    // The bars' intervals come from analysis::model::of_means: log-scale
+    // Welch for positive means (the caption said "delta method").
+    let study = fixture("charts");
+    let site = build(study.path());
+    let html = fs::read_to_string(site.join("index.html")).unwrap();
+    let sentence = "Error bars: 95% CI of the difference (ratio of means, Welch&apos;s t on the \
+                    log scale); 3 runs per point.";
+    assert!(html.contains(sentence), "{html}");
+}

@@ -1,11 +1,10 @@
 //! The numbers behind a chart: rows selected, grouped and aggregated into a few
 //! points per series, whatever the number of result rows.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::spec::{Aggregate, ChartSpec, Kind};
 use crate::analysis::filter::{self, Grouped, KeyPart};
-use crate::analysis::model;
 use crate::analysis::stats::Summary;
 use crate::config::{Better, Config};
 use crate::diagnostic::{Diagnostic, suggest};
@@ -50,6 +49,8 @@ pub struct ChartData {
     pub x_label: String,
     /// y axis label with unit.
     pub y_label: String,
+    /// The models of a `relative` chart's intervals, in words (`analysis::model`).
+    pub models: BTreeSet<&'static str>,
     /// The ratio panel under a line chart, when asked for (`ratio = true`).
     pub ratio: Option<super::ratio::RatioPanel>,
 }
@@ -65,12 +66,14 @@ pub fn compute(
     let groups = selected_groups(spec, table, series_column)?;
     check_log_scales(spec, table).map_err(|(key, m)| key_error(spec, key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
-    let series = series(spec, &summaries(&groups), config)?;
+    let mut models = BTreeSet::new();
+    let series = series(spec, &summaries(&groups), config, &mut models)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
     let ratio = super::ratio::compute(spec, &groups, &series, config)?;
     let data = ChartData {
         ideal,
         ratio,
+        models,
         x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
         y_label: y_label(spec),
         series,
@@ -177,14 +180,20 @@ fn selected_groups(
 
 /// The points of every series as the chart's kind plots them, each series
 /// with its environment's label and style.
-fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Series>, Diagnostic> {
+/// The models of the intervals a `relative` chart draws go into `models`.
+fn series(
+    spec: &ChartSpec,
+    samples: &Samples,
+    config: &Config,
+    models: &mut BTreeSet<&'static str>,
+) -> Result<Vec<Series>, Diagnostic> {
     let styles = style_order(config, samples);
     let label = |key: &str| {
         config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
     };
     let series = match spec.kind {
         Kind::Line => line(spec, samples),
-        Kind::Relative => relative(samples, &config.study.baseline).map_err(|m| match m {
+        Kind::Relative => super::relative::relative(samples, &config.study.baseline, models).map_err(|m| match m {
             None => chart_error(
                 spec,
                 format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
@@ -210,7 +219,7 @@ fn series(spec: &ChartSpec, samples: &Samples, config: &Config) -> Result<Vec<Se
 }
 
 /// The summary of `y` per series and x (a series whose every value is empty has no points).
-type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
+pub(super) type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
 
 /// Summarise `y` in every group, on every core.
 fn summaries(groups: &[Grouped]) -> Samples {
@@ -242,7 +251,7 @@ fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
 }
 
 /// The x of a group key: its number (NaN for text).
-fn x_of(key: &KeyPart) -> f64 {
+pub(super) fn x_of(key: &KeyPart) -> f64 {
     match key {
         KeyPart::Number(x) => *x,
         KeyPart::Text(_) => f64::NAN,
@@ -267,45 +276,6 @@ fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
             (key.clone(), points)
         })
         .collect()
-}
-
-/// Each candidate against the baseline in %, per x, with the CI of
-/// [`model::of_means`];
-/// `Err(None)` without the baseline, `Err(Some(message))` where its mean is zero.
-fn relative(
-    samples: &Samples,
-    baseline: &str,
-) -> Result<Vec<(String, Vec<Point>)>, Option<String>> {
-    let base = samples.get(baseline).ok_or(None)?;
-    if let Some(x) = base.iter().find(|(_, b)| b.mean == 0.0).map(|(x, _)| x) {
-        return Err(Some(format!(
-            "the baseline `{baseline}` has a mean of 0 at x = {x}, and a difference relative to zero is undefined"
-        )));
-    }
-    Ok(samples
-        .iter()
-        .filter(|(k, _)| *k != baseline)
-        .map(|(key, by_x)| {
-            let points = by_x
-                .iter()
-                .filter_map(|(x, c)| {
-                    let b = base.get(x)?;
-                    // The analysis's model (log-scale Welch for positive means), so the
-                    // chart's interval is the one the numbers print and stays above −100%.
-                    let e = model::of_means(c, b);
-                    let ci = e.ci.map(|[lo, hi]| [(lo - 1.0) * 100.0, (hi - 1.0) * 100.0]);
-                    Some(Point {
-                        x: x_of(x),
-                        y: (e.ratio - 1.0) * 100.0,
-                        ci,
-                        n: c.n.min(b.n),
-                        significant: e.significant(),
-                    })
-                })
-                .collect();
-            (key.clone(), points)
-        })
-        .collect())
 }
 
 /// Speedup (or efficiency) of the mean against the smallest x, per series;

@@ -275,6 +275,7 @@ mod tests {
             x_label: "p".into(),
             y_label: "speedup".into(),
             ratio: None,
+            models: Default::default(),
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -298,6 +299,7 @@ mod tests {
             x_label: "p".into(),
             y_label: "speedup".into(),
             ratio: None,
+            models: Default::default(),
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -158,6 +158,7 @@ mod tests {
             x_label: "size".into(),
             y_label: "bw".into(),
             ratio: None,
+            models: Default::default(),
         }
     }
 

@@ -9,6 +9,7 @@ mod legend;
 mod marks;
 mod panel;
 pub mod ratio;
+mod relative;
 pub mod spec;
 pub mod svg;
 pub mod table;
@@ -177,8 +178,11 @@ fn intervals(spec: &ChartSpec, data: &data::ChartData) -> String {
     };
     let with_ci = points.iter().filter(|p| p.ci.is_some()).count();
     let what = match spec.kind {
-        spec::Kind::Relative => "95% CI of the difference of means (delta method, Welch)",
-        _ => "95% CI of the mean (Student's t)",
+        spec::Kind::Relative => {
+            let models: Vec<&str> = data.models.iter().copied().collect();
+            format!("95% CI of the difference ({})", models.join("; "))
+        }
+        _ => "95% CI of the mean (Student's t)".to_string(),
     };
     let bars = if with_ci == 0 {
         match (spec.kind, spec.aggregate) {
