@@ -135,6 +135,18 @@ pub fn pdftotext(pdf: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `pdfinfo` of a PDF file: its metadata, page count and page size.
+pub fn pdfinfo(pdf: &Path) -> String {
+    let out = Command::new("pdfinfo").arg(pdf).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `pdffonts` of a PDF file: a table of its fonts, after two header lines.
+pub fn pdffonts(pdf: &Path) -> String {
+    let out = Command::new("pdffonts").arg(pdf).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Every file under `dir` (path relative to it) with its bytes, sorted by path.
 pub fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     walkdir::WalkDir::new(dir)
