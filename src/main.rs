@@ -99,7 +99,7 @@ enum Command {
 /// Parse the command line, run the command, and print its error chain once.
 fn main() -> ExitCode {
     // `report __typeset`: the child that typesets the paper under limits.
-    if let Some(code) = report::render::sandbox::enter() {
+    if let Some(code) = report::render::enter() {
         return code;
     }
     let cli = Cli::parse();

@@ -42,7 +42,7 @@ fn build_with(root: &Path, env: &[(&str, &str)]) -> Output {
 }
 
 /// Fail (rather than hang or abort) unless `report` typesets in a child
-/// process: its `main` must call `report::render::sandbox::enter()`.
+/// process: its `main` must call `report::render::enter()`.
 fn require_sandbox() {
     static CHECKED: std::sync::Once = std::sync::Once::new();
     CHECKED.call_once(|| {
@@ -54,7 +54,7 @@ fn require_sandbox() {
         assert!(
             child.stderr.is_empty() && child.status.code() == Some(2),
             "`report __typeset` is not the typesetting child (does main call \
-             report::render::sandbox::enter()?): {}",
+             report::render::enter()?): {}",
             stderr(&child)
         );
     });

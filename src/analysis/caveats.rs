@@ -4,55 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-
+use super::caveat::{Caveat, CaveatKind, join};
 use super::wording;
 use super::{Comparison, Group, MetricValue};
 use crate::config::Config;
 use crate::results::{ResultSet, Values};
-
-/// What a caveat is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CaveatKind {
-    /// Every run used one node.
-    SingleNode,
-    /// The runs cover several node counts.
-    NodeCounts,
-    /// The results do not record node counts.
-    NodesUnknown,
-    /// A headline difference whose 95% CI includes zero.
-    NotSignificant,
-    /// Configurations with fewer than three runs.
-    FewRuns,
-    /// Configurations measured in only some environments.
-    Unmatched,
-    /// Runs beyond Tukey's fences.
-    Outliers,
-    /// Mean and median disagree in sign or significance.
-    EstimatorsDisagree,
-    /// A coefficient of variation above 5%.
-    HighVariation,
-    /// An average whose configurations differ in sign.
-    SignChange,
-    /// How many comparisons survive Holm's correction.
-    Multiplicity,
-    /// Runs removed by an `exclude` of book.toml.
-    Excluded,
-    /// Runs that Shapiro–Wilk rejects as normal (n ≥ 8).
-    NotNormal,
-}
-
-/// One caveat, in words, with the metric it qualifies.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Caveat {
-    /// What the caveat is about.
-    pub kind: CaveatKind,
-    /// The caveat as a sentence, with its figures.
-    pub text: String,
-    /// The metric it qualifies, if any.
-    pub metric: Option<String>,
-}
 
 /// Derive every caveat of the study.
 pub fn derive(
@@ -223,13 +179,4 @@ fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> O
         metric: None,
         text: format!("The environments were not measured at the same configurations, and comparisons skip the unmatched ones. {}.", partial.join("; ")),
     })
-}
-
-/// `a`, `a and b`, `a, b and c`.
-pub(super) fn join(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::caveats::{Caveat, CaveatKind};
+use super::caveat::{Caveat, CaveatKind};
 use super::robust::{FENCES_MIN, MEDIAN_CI_MIN};
 use super::{Group, MetricValue, spread_caveats, wording};
 use crate::config::{Compare, Estimator};
@@ -93,7 +93,7 @@ fn small(metrics: &[MetricValue]) -> Vec<Caveat> {
                 metric: None,
                 text: format!(
                     "{} compare {c} runs with {b}: {test}; a distribution-free interval of the median needs n ≥ {MEDIAN_CI_MIN} and Tukey's fences n ≥ {FENCES_MIN}. Their intervals rest on Student's t, which assumes the means are close to normal, and an outlier cannot be told from the rest.",
-                    super::caveats::join(&labels)
+                    super::caveat::join(&labels)
                 ),
             }
         })

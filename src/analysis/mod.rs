@@ -2,6 +2,7 @@
 //! [`ResultSet`] into an [`Analysis`].
 
 mod average;
+mod caveat;
 mod caveats;
 mod data_caveats;
 pub mod exclude;
@@ -26,10 +27,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use caveats::{Caveat, CaveatKind};
+pub use caveat::{Caveat, CaveatKind};
 pub use exclude::{Excluded, exclude};
 pub use metric_stats::{MetricValue, Side};
 pub use stats::Summary;
+
+/// Confidence level of every interval.
+pub const CONFIDENCE: f64 = 0.95;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
@@ -163,7 +167,7 @@ pub fn analyze_excluding(
 ) -> Result<Analysis, Diagnostics> {
     let metrics = metrics::evaluate(results, config)?;
     let mut analysis = Analysis {
-        confidence: stats::CONFIDENCE,
+        confidence: CONFIDENCE,
         metrics,
         groups: Vec::new(),
         comparisons: Vec::new(),

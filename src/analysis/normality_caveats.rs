@@ -3,7 +3,7 @@
 //! sentence, so that a study gets one caveat per column, not one per group.
 
 use super::Group;
-use super::caveats::{Caveat, CaveatKind};
+use super::caveat::{Caveat, CaveatKind};
 use super::spread_caveats::{by_column, listed};
 use crate::format::fixed;
 

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::stats::CONFIDENCE;
+use super::CONFIDENCE;
 
 /// Largest m·n for the exact null distribution of U (and for the m·n
 /// pairwise differences of the Hodges–Lehmann estimate): 100 × 100 runs.

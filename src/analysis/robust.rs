@@ -5,7 +5,7 @@
 use serde::Serialize;
 use statrs::distribution::{Binomial, DiscreteCDF};
 
-use super::stats::CONFIDENCE;
+use super::CONFIDENCE;
 
 /// Fewest values for a distribution-free 95% interval of the median: with
 /// n = 5 even the smallest and largest value cover it with only 93.8%

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::Group;
-use super::caveats::{Caveat, CaveatKind};
+use super::caveat::{Caveat, CaveatKind};
 use crate::format::{fixed, significant};
 
 /// A coefficient of variation above this is called high (5%).

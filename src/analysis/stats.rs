@@ -7,8 +7,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 use super::robust::{Ordered, Robust};
 use crate::results::Chunks;
 
-/// Confidence level of every interval.
-pub const CONFIDENCE: f64 = 0.95;
+use super::CONFIDENCE;
 
 /// Descriptive statistics of one sample.
 #[derive(Debug, Clone, PartialEq, Serialize)]

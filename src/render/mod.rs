@@ -9,11 +9,26 @@ pub mod sandbox;
 pub mod typst_markup;
 mod typst_syntax;
 
+use std::process::ExitCode;
+
 use serde::Serialize;
 
 use crate::analysis::MetricValue;
 use crate::analysis::wording;
 use crate::config::{Better, Compare, Config};
+
+/// Call first thing in `main`. In a child process (`report __typeset`,
+/// `report __render`) it does the job and returns the exit code to end
+/// with; anywhere else it returns `None`, and the paper and the study's
+/// templates are rendered in children from then on ([`sandbox`]).
+pub fn enter() -> Option<ExitCode> {
+    sandbox::enter(|job| match job {
+        sandbox::Job::Typeset => {
+            sandbox::Work { prepare: pdf::prepare_child, answer: pdf::child_answer }
+        }
+        sandbox::Job::Render => sandbox::Work { prepare: || {}, answer: html::child_answer },
+    })
+}
 
 /// What the Markdown of both renderers resolves against: charts, captioned
 /// tables, citations and environments of the whole document.

@@ -238,7 +238,7 @@ impl World for PaperWorld {
 }
 
 /// Compile `project` and export it as PDF bytes: in a child process under
-/// limits if this process called [`sandbox::enter`], else here.
+/// limits if this process called [`super::enter`], else here.
 pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
     if !sandbox::enabled() {
         return render_here(project);

@@ -98,23 +98,17 @@ impl Job {
             }
         }
     }
+}
 
-    /// Run the job in this process, on the input the parent sent.
-    /// Load, on a thread of its own, what the job will need whatever its
-    /// input, while the child waits for that input.
-    fn prepare(self) {
-        match self {
-            Job::Typeset => super::pdf::prepare_child(),
-            Job::Render => {}
-        }
-    }
-
-    fn answer(self, input: &[u8]) -> Option<Vec<u8>> {
-        match self {
-            Job::Typeset => super::pdf::child_answer(input),
-            Job::Render => super::html::child_answer(input),
-        }
-    }
+/// What a child does for its job: `prepare` runs on a thread of its own as
+/// the child starts, to load what any input will need while the input is on
+/// its way; `answer` turns the input the parent sent into the answer.
+#[derive(Debug, Clone, Copy)]
+pub struct Work {
+    /// Load what the job needs whatever its input.
+    pub prepare: fn(),
+    /// The answer to the input, or `None` for input that cannot be read.
+    pub answer: fn(&[u8]) -> Option<Vec<u8>>,
 }
 
 /// Why a job ended without an answer: the message and a hint.
@@ -134,14 +128,14 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 /// Children started by [`prestart`] and not yet given a job, one per job at most.
 static READY: Mutex<Vec<(Job, Child)>> = Mutex::new(Vec::new());
 
-/// Call first thing in `main`. In a child (`report __typeset`, `report
-/// __render`) it runs the job on standard input and returns the exit code to
-/// end with; anywhere else it makes every later job of this process run in a
-/// child, and returns `None`.
-pub fn enter() -> Option<ExitCode> {
+/// Call first thing in `main` (through `render::enter`). In a child
+/// (`report __typeset`, `report __render`) it does the job's `work` on
+/// standard input and returns the exit code to end with; anywhere else it
+/// makes every later job of this process run in a child, and returns `None`.
+pub fn enter(work: fn(Job) -> Work) -> Option<ExitCode> {
     let first = std::env::args_os().nth(1)?;
     if let Some(job) = Job::ALL.into_iter().find(|job| first == job.arg()) {
-        return Some(child(job));
+        return Some(child(job, work(job)));
     }
     ENABLED.store(true, Ordering::Relaxed);
     None
@@ -171,9 +165,9 @@ fn limits_from(job: Job, var: impl Fn(&str) -> Option<String>) -> (Duration, u64
 /// watchdog ends it soon after the deadline, counted from the input, should
 /// the parent be gone; a parent that ends before sending input closes the
 /// pipe, and the child ends too.
-fn child(job: Job) -> ExitCode {
+fn child(job: Job, work: Work) -> ExitCode {
     let (deadline, _) = limits(job);
-    std::thread::spawn(move || job.prepare());
+    std::thread::spawn(work.prepare);
     let mut input = Vec::new();
     if std::io::stdin().lock().read_to_end(&mut input).is_err() || input.is_empty() {
         return ExitCode::from(2);
@@ -182,7 +176,7 @@ fn child(job: Job) -> ExitCode {
         std::thread::sleep(deadline.saturating_add(Duration::from_secs(5)));
         std::process::exit(3);
     });
-    let Some(answer) = job.answer(&input) else {
+    let Some(answer) = (work.answer)(&input) else {
         return ExitCode::from(2);
     };
     drop(input);

@@ -2,7 +2,7 @@
 //! nodes-column`) and the process-count column of a scaling analysis
 //! (`scaling.by`) hold whole numbers of 1 or more.
 
-use super::validate::{MAX_SHOWN, count, first_rows, locations};
+use super::flagged::{MAX_SHOWN, count, first_rows, locations};
 use super::{Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::group::MAX_LOCATIONS;

@@ -6,6 +6,7 @@ mod cells;
 mod counts;
 mod derive;
 mod filling;
+mod flagged;
 mod parse;
 mod position;
 mod read;

@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 
+use super::flagged::{MAX_SHOWN, count, first_rows, locations};
 use super::{CHUNK_ROWS, Chunks, Column, Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::group::MAX_LOCATIONS;
@@ -9,9 +10,6 @@ use crate::diagnostic::{
     Cause, Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, list, suggest,
 };
 use crate::project::SourceFile;
-
-/// Most duplicate runs or bad counts whose values are named per file (all are counted).
-pub(super) const MAX_SHOWN: usize = 50;
 
 /// Check a parsed table against the study: every environment is declared in
 /// book.toml, node and process counts are positive whole numbers, and no run
@@ -65,46 +63,6 @@ fn environments(table: &Table, config: &Config, file: &SourceFile, errors: &mut 
                 values.map(|(w, _)| excerpt(w, MAX_QUOTED_CHARS).into_owned()),
             ),
     );
-}
-
-/// The locations of the cells of column `index` in `rows` of `table` (the
-/// file is read again for their columns: this is the error path).
-pub(super) fn locations(
-    table: &Table,
-    file: &SourceFile,
-    rows: &[usize],
-    index: usize,
-) -> Vec<Location> {
-    let wanted: Vec<(u64, usize)> =
-        rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
-    super::read::locate(file, &wanted)
-        .into_iter()
-        .map(|(line, column)| Location::new(&file.path, line as usize, column))
-        .collect()
-}
-
-/// The first `limit` rows of `values` (chunk by chunk) that pass `bad`.
-pub(super) fn first_rows<T: bytemuck::Pod>(
-    values: &Chunks<T>,
-    limit: usize,
-    bad: impl Fn(T) -> bool,
-) -> Vec<usize> {
-    let mut rows: Vec<usize> = Vec::new();
-    for i in 0..values.chunk_count() {
-        if rows.len() == limit {
-            break;
-        }
-        let chunk = values.chunk(i);
-        let found =
-            chunk.iter().enumerate().filter(|(_, v)| bad(**v)).map(|(r, _)| i * CHUNK_ROWS + r);
-        rows.extend(found.take(limit - rows.len()));
-    }
-    rows
-}
-
-/// How many values of `values` pass `bad`.
-pub(super) fn count<T: bytemuck::Pod>(values: &Chunks<T>, bad: impl Fn(T) -> bool) -> usize {
-    (0..values.chunk_count()).map(|i| values.chunk(i).iter().filter(|v| bad(**v)).count()).sum()
 }
 
 /// Rows with the same values in every `key` column.

@@ -1,0 +1,55 @@
+//! A caveat: what it is about, its sentence and the metric it qualifies.
+
+use serde::Serialize;
+
+/// What a caveat is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaveatKind {
+    /// Every run used one node.
+    SingleNode,
+    /// The runs cover several node counts.
+    NodeCounts,
+    /// The results do not record node counts.
+    NodesUnknown,
+    /// A headline difference whose 95% CI includes zero.
+    NotSignificant,
+    /// Configurations with fewer than three runs.
+    FewRuns,
+    /// Configurations measured in only some environments.
+    Unmatched,
+    /// Runs beyond Tukey's fences.
+    Outliers,
+    /// Mean and median disagree in sign or significance.
+    EstimatorsDisagree,
+    /// A coefficient of variation above 5%.
+    HighVariation,
+    /// An average whose configurations differ in sign.
+    SignChange,
+    /// How many comparisons survive Holm's correction.
+    Multiplicity,
+    /// Runs removed by an `exclude` of book.toml.
+    Excluded,
+    /// Runs that Shapiro–Wilk rejects as normal (n ≥ 8).
+    NotNormal,
+}
+
+/// One caveat, in words, with the metric it qualifies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Caveat {
+    /// What the caveat is about.
+    pub kind: CaveatKind,
+    /// The caveat as a sentence, with its figures.
+    pub text: String,
+    /// The metric it qualifies, if any.
+    pub metric: Option<String>,
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(super) fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
