@@ -220,11 +220,12 @@ headline = true
 #[test]
 fn a_study_of_the_flux_usernetes_logs_agrees_with_an_independent_parse() {
     let Some(f) = shared_fixtures() else { return };
-    let study = new_study();
+    let study = written_study(
+        FLUX_BOOK,
+        &[],
+        "# Loop time\n\n{{ stat(name=\"loop_256\") }}\n\n```chart\nid = \"loop\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"loop_time_s\"\nx-scale = \"log2\"\n```\n\n{{ caveats() }}\n",
+    );
     let root = study.path();
-    fs::write(root.join("book.toml"), FLUX_BOOK).unwrap();
-    fs::create_dir_all(root.join("content")).unwrap();
-    fs::write(root.join("content/index.md"), "# Loop time\n\n{{ stat(name=\"loop_256\") }}\n\n```chart\nid = \"loop\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"loop_time_s\"\nx-scale = \"log2\"\n```\n\n{{ caveats() }}\n").unwrap();
     let output = import(
         root,
         &["lammps", "--pattern", FLUX_LAMMPS, f.join("flux-usernetes/lammps").to_str().unwrap()],
