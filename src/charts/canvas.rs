@@ -18,7 +18,7 @@ pub const MAIN_HEIGHT: u32 = 290;
 pub const PANEL_HEIGHT: u32 = 190;
 
 /// The size of the SVG of `data`: taller by the ratio panel when it has one.
-pub fn size(data: &super::data::ChartData) -> (u32, u32) {
+pub fn size(data: &super::numbers::ChartData) -> (u32, u32) {
     if data.ratio.is_some() { (SIZE.0, MAIN_HEIGHT + PANEL_HEIGHT) } else { SIZE }
 }
 
@@ -77,6 +77,9 @@ pub fn colour(style: usize) -> RGBColor {
 pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// A chart being drawn, on our axes.
+/// The area a chart (or its ratio panel) is drawn on.
+pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
 pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
 
 /// A linear axis in drawn space with exactly the ticks we chose.

@@ -3,57 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::numbers::{ChartData, Point, Samples, Series, x_of};
 use super::spec::{Aggregate, ChartSpec, Kind};
-use crate::analysis::filter::{self, Grouped, KeyPart};
+use crate::analysis::filter::{self, Grouped};
 use crate::analysis::stats::Summary;
 use crate::config::{Better, Config};
 use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
-
-/// One point of a series: an aggregated group of runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Point {
-    /// x value.
-    pub x: f64,
-    /// y value (for `relative`, in percent).
-    pub y: f64,
-    /// 95% CI of y, when there is one.
-    pub ci: Option<[f64; 2]>,
-    /// Runs behind the point (the smaller side for comparisons).
-    pub n: usize,
-    /// For `relative`: whether the CI excludes zero.
-    pub significant: Option<bool>,
-}
-
-/// One line or set of bars.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    /// The series value in the data (an environment name).
-    pub key: String,
-    /// Legend label.
-    pub label: String,
-    /// Stable style index: the same environment gets the same colour everywhere.
-    pub style: usize,
-    /// Points in ascending x.
-    pub points: Vec<Point>,
-}
-
-/// Everything needed to draw a chart.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChartData {
-    /// The series, in style order (book.toml's order of environments).
-    pub series: Vec<Series>,
-    /// Ideal scaling, when asked for.
-    pub ideal: Option<Vec<(f64, f64)>>,
-    /// x axis label with unit.
-    pub x_label: String,
-    /// y axis label with unit.
-    pub y_label: String,
-    /// The models of a `relative` chart's intervals, in words (`analysis::model`).
-    pub models: BTreeSet<&'static str>,
-    /// The ratio panel under a line chart, when asked for (`ratio = true`).
-    pub ratio: Option<super::ratio::RatioPanel>,
-}
 
 /// Compute the data of `spec` from `results`.
 pub fn compute(
@@ -218,9 +174,6 @@ fn series(
     Ok(series)
 }
 
-/// The summary of `y` per series and x (a series whose every value is empty has no points).
-pub(super) type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
-
 /// Summarise `y` in every group, on every core.
 fn summaries(groups: &[Grouped]) -> Samples {
     use rayon::prelude::*;
@@ -248,14 +201,6 @@ fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
     });
     order.extend(samples.keys().filter(|k| !config.environments.contains_key(*k)).cloned());
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
-}
-
-/// The x of a group key: its number (NaN for text).
-pub(super) fn x_of(key: &KeyPart) -> f64 {
-    match key {
-        KeyPart::Number(x) => *x,
-        KeyPart::Text(_) => f64::NAN,
-    }
 }
 
 /// Each series' mean (with its interval, if error bars are on) or median per x.

@@ -4,11 +4,10 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{
-    self, Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font, text_width,
-};
-use super::data::ChartData;
+use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font};
+use super::numbers::ChartData;
 use super::spec::{ChartSpec, Kind, Scale};
+use super::ticks::{axes, y_label_area};
 use super::{legend, marks, panel, ticks};
 
 /// Draw `data` as SVG; returns the SVG text and the points to annotate. The
@@ -54,8 +53,6 @@ pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), 
     svg.replace_range(close.., &format!("<g class=\"legend\">{inner}</g>\n</svg>\n"));
     Ok((svg, hovers))
 }
-
-pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
 /// The room the plot leaves around its data: the width of the y axis's labels,
 /// and whether the x axis is labelled here (not above a ratio panel).
@@ -118,44 +115,6 @@ fn plot(
         marks::lines(&mut chart, spec, data, &at, hovers)?;
     }
     Ok(())
-}
-
-/// Room for the y tick labels and the axis name.
-pub(super) fn y_label_area(y: &Axis, scale: Scale) -> u32 {
-    let widest = y
-        .ticks
-        .iter()
-        .map(|t| text_width(&ticks::label(scale.inverse(*t), None), TEXT))
-        .fold(0.0, f64::max);
-    (widest + TEXT * 2.4) as u32
-}
-
-/// The x and y axes in drawn space, with their ticks: one slot per x value for
-/// a bar chart, else ranges covering every point on the chart's scales (an
-/// ideal line never widens them: it is clipped); y starts from zero except on
-/// a logarithmic axis (a log–log speedup chart with `y-scale`). x ticks are thinned until their labels fit.
-pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
-    let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
-        ticks::categories(xs)
-    } else {
-        ticks::axis(
-            data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)),
-            spec.x_scale,
-            false,
-        )
-    };
-    let include_zero = !y_scale.is_log();
-    let (y_axis, y_ticks) = ticks::axis(ticks::y_values(data), y_scale, include_zero);
-    let x_label = |t: f64| {
-        if spec.kind == Kind::Relative {
-            ticks::label_category(t, xs, spec.x_unit.as_deref())
-        } else {
-            ticks::label(spec.x_scale.inverse(t), spec.x_unit.as_deref())
-        }
-    };
-    let plot_width = f64::from(SIZE.0) - 130.0;
-    let x_ticks = ticks::thin(x_ticks, |t| text_width(&x_label(t), TEXT) + 0.6 * TEXT, plot_width);
-    (Axis { range: x_axis, ticks: x_ticks }, Axis { range: y_axis, ticks: y_ticks })
 }
 
 /// The axis descriptions, the tick labels (in data units, or a bar chart's x
@@ -252,7 +211,7 @@ pub fn clip(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::data::{Point, Series};
+    use crate::charts::numbers::{Point, Series};
 
     #[test]
     fn an_ideal_line_does_not_set_the_y_range() {

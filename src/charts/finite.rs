@@ -2,7 +2,7 @@
 //! is finite, so that no NaN or infinity reaches the SVG, its data table or
 //! its CSV download; and there are few enough points to draw.
 
-use super::data::ChartData;
+use super::numbers::ChartData;
 use super::spec::ChartSpec;
 use crate::diagnostic::Diagnostic;
 

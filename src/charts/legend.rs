@@ -7,8 +7,8 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::canvas::{GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
-use super::data::ChartData;
 use super::marks;
+use super::numbers::ChartData;
 use super::spec::{ChartSpec, Kind};
 use super::ticks;
 
@@ -80,7 +80,7 @@ pub fn height(entries: &[Entry]) -> u32 {
 }
 
 /// A series' legend label: its environment, and its peak when marked.
-fn label(spec: &ChartSpec, series: &super::data::Series) -> String {
+fn label(spec: &ChartSpec, series: &super::numbers::Series) -> String {
     let peak = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y));
     match peak {
         Some(p) if spec.mark_peak && spec.kind == Kind::Line => {
@@ -139,7 +139,7 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::data::{Point, Series};
+    use crate::charts::numbers::{Point, Series};
 
     fn data(labels: &[&str]) -> ChartData {
         let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };

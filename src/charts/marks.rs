@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
-use super::data::{ChartData, Point};
+use super::numbers::{ChartData, Point};
 use super::spec::ChartSpec;
 use super::ticks;
 

@@ -7,6 +7,7 @@ pub mod draw;
 mod finite;
 mod legend;
 mod marks;
+pub mod numbers;
 mod panel;
 pub mod ratio;
 mod relative;
@@ -116,7 +117,7 @@ fn chart(
 }
 
 /// A sentence per series: its range of values.
-fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
+fn describe(spec: &ChartSpec, data: &numbers::ChartData) -> String {
     let kind = match spec.kind {
         spec::Kind::Line => "Line chart",
         spec::Kind::Relative => "Bar chart of the difference from the baseline",
@@ -156,7 +157,7 @@ fn describe(spec: &ChartSpec, data: &data::ChartData) -> String {
 /// What the ratio panel shows, for the caption: "The panel below is
 /// Kubernetes ÷ Bare metal per message size (ratio of means, Welch's t on
 /// the log scale, 95% CI); 1 is no difference."
-fn ratio_sentence(data: &data::ChartData) -> String {
+fn ratio_sentence(data: &numbers::ChartData) -> String {
     data.ratio.as_ref().map_or_else(String::new, |panel| {
         let ci = if panel.points.iter().any(|p| p.ci.is_some()) { ", 95% CI" } else { "" };
         format!(
@@ -168,8 +169,8 @@ fn ratio_sentence(data: &data::ChartData) -> String {
 
 /// What the error bars of the chart show, from its points: "Error bars: 95%
 /// CI of the mean (Student's t), 3 to 5 runs per point." or that it has none.
-fn intervals(spec: &ChartSpec, data: &data::ChartData) -> String {
-    let points: Vec<&data::Point> = data.series.iter().flat_map(|s| &s.points).collect();
+fn intervals(spec: &ChartSpec, data: &numbers::ChartData) -> String {
+    let points: Vec<&numbers::Point> = data.series.iter().flat_map(|s| &s.points).collect();
     let (lo, hi) = points.iter().fold((usize::MAX, 0), |(a, b), p| (a.min(p.n), b.max(p.n)));
     let runs = match (lo, hi) {
         (_, 0) => return String::new(),

@@ -5,11 +5,12 @@
 
 use plotters::prelude::*;
 
+use super::canvas::Area;
 use super::canvas::{Axis, Chart, DrawResult, Hover, MARGIN, TEXT, colour, font};
-use super::data::{ChartData, Point};
-use super::draw::{Area, axes, y_label_area};
-use super::ratio::RatioPanel;
+use super::numbers::RatioPanel;
+use super::numbers::{ChartData, Point};
 use super::spec::{ChartSpec, Scale};
+use super::ticks::{axes, y_label_area};
 use super::{marks, ticks};
 use crate::format;
 

@@ -4,27 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::data::{Point, Series};
+use super::numbers::{Point, RatioPanel, Series};
 use super::spec::{Aggregate, ChartSpec, Kind};
 use crate::analysis::filter::{Grouped, KeyPart};
 use crate::analysis::model::{self, Estimator, Sample};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
-
-/// The panel's numbers: one point per x that both environments have.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RatioPanel {
-    /// What is divided by what: "Kubernetes ÷ Bare metal".
-    pub label: String,
-    /// The candidate's series key (its environment).
-    pub key: String,
-    /// Style index of the candidate, whose colour the panel is drawn in.
-    pub style: usize,
-    /// The model of the ratio and its interval, in words.
-    pub model: &'static str,
-    /// x, the ratio as y, its CI, the runs of the smaller side.
-    pub points: Vec<Point>,
-}
 
 /// The panel of `spec` when it asks for one, from the chart's `groups`
 /// (series key, x) and its drawn `series`; errors at `ratio`.
@@ -247,7 +232,11 @@ mod tests {
     }
 
     /// The data of a chart of `kind` with `ratio = true` and the `extra` keys.
-    fn compute(kind: &str, extra: &str, three: bool) -> Result<data::ChartData, String> {
+    fn compute(
+        kind: &str,
+        extra: &str,
+        three: bool,
+    ) -> Result<crate::charts::numbers::ChartData, String> {
         let config = crate::config::parse("book.toml".as_ref(), BOOK).unwrap();
         let body = format!(
             "id = \"r\"\nkind = \"{kind}\"\ndata = \"d\"\nx = \"p\"\ny = \"t\"\nratio = true\n{extra}"

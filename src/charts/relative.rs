@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::data::{Point, Samples, x_of};
+use super::numbers::{Point, Samples, x_of};
 use crate::analysis::model;
 
 /// Each candidate against the baseline in %, per x, with the CI of

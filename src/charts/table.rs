@@ -3,8 +3,8 @@
 //! as numbers, formatted only where they are shown: about four significant
 //! digits on the page, six in the CSV download.
 
-use super::data::ChartData;
-use super::ratio::RatioPanel;
+use super::numbers::ChartData;
+use super::numbers::RatioPanel;
 use super::spec::{ChartSpec, Kind};
 use crate::format;
 

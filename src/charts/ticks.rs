@@ -3,8 +3,9 @@
 
 use std::ops::Range;
 
-use super::data::ChartData;
-use super::spec::Scale;
+use super::canvas::{Axis, SIZE, TEXT, text_width};
+use super::numbers::ChartData;
+use super::spec::{ChartSpec, Kind, Scale};
 use crate::format;
 
 /// Most ticks on an axis.
@@ -137,6 +138,40 @@ pub fn label(v: f64, unit: Option<&str>) -> String {
 /// A number as chart text, with a true minus sign.
 pub fn value(v: f64) -> String {
     format::minus(&format::compact(v))
+}
+
+/// Room for the y tick labels and the axis name.
+pub(super) fn y_label_area(y: &Axis, scale: Scale) -> u32 {
+    let widest = y
+        .ticks
+        .iter()
+        .map(|t| text_width(&label(scale.inverse(*t), None), TEXT))
+        .fold(0.0, f64::max);
+    (widest + TEXT * 2.4) as u32
+}
+
+/// The x and y axes in drawn space, with their ticks: one slot per x value for
+/// a bar chart, else ranges covering every point on the chart's scales (an
+/// ideal line never widens them: it is clipped); y starts from zero except on
+/// a logarithmic axis (a log–log speedup chart with `y-scale`). x ticks are thinned until their labels fit.
+pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
+    let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
+        categories(xs)
+    } else {
+        axis(data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)), spec.x_scale, false)
+    };
+    let include_zero = !y_scale.is_log();
+    let (y_axis, y_ticks) = axis(y_values(data), y_scale, include_zero);
+    let x_label = |t: f64| {
+        if spec.kind == Kind::Relative {
+            label_category(t, xs, spec.x_unit.as_deref())
+        } else {
+            label(spec.x_scale.inverse(t), spec.x_unit.as_deref())
+        }
+    };
+    let plot_width = f64::from(SIZE.0) - 130.0;
+    let x_ticks = thin(x_ticks, |t| text_width(&x_label(t), TEXT) + 0.6 * TEXT, plot_width);
+    (Axis { range: x_axis, ticks: x_ticks }, Axis { range: y_axis, ticks: y_ticks })
 }
 
 #[cfg(test)]

@@ -1,0 +1,78 @@
+//! The numbers a chart is drawn from: its points and series, the ratio
+//! panel under a line chart, and [`ChartData`], which holds them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::analysis::filter::KeyPart;
+use crate::analysis::stats::Summary;
+
+/// One point of a series: an aggregated group of runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// x value.
+    pub x: f64,
+    /// y value (for `relative`, in percent).
+    pub y: f64,
+    /// 95% CI of y, when there is one.
+    pub ci: Option<[f64; 2]>,
+    /// Runs behind the point (the smaller side for comparisons).
+    pub n: usize,
+    /// For `relative`: whether the CI excludes zero.
+    pub significant: Option<bool>,
+}
+
+/// One line or set of bars.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The series value in the data (an environment name).
+    pub key: String,
+    /// Legend label.
+    pub label: String,
+    /// Stable style index: the same environment gets the same colour everywhere.
+    pub style: usize,
+    /// Points in ascending x.
+    pub points: Vec<Point>,
+}
+
+/// Everything needed to draw a chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartData {
+    /// The series, in style order (book.toml's order of environments).
+    pub series: Vec<Series>,
+    /// Ideal scaling, when asked for.
+    pub ideal: Option<Vec<(f64, f64)>>,
+    /// x axis label with unit.
+    pub x_label: String,
+    /// y axis label with unit.
+    pub y_label: String,
+    /// The models of a `relative` chart's intervals, in words (`analysis::model`).
+    pub models: BTreeSet<&'static str>,
+    /// The ratio panel under a line chart, when asked for (`ratio = true`).
+    pub ratio: Option<RatioPanel>,
+}
+
+/// The panel's numbers: one point per x that both environments have.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatioPanel {
+    /// What is divided by what: "Kubernetes ÷ Bare metal".
+    pub label: String,
+    /// The candidate's series key (its environment).
+    pub key: String,
+    /// Style index of the candidate, whose colour the panel is drawn in.
+    pub style: usize,
+    /// The model of the ratio and its interval, in words.
+    pub model: &'static str,
+    /// x, the ratio as y, its CI, the runs of the smaller side.
+    pub points: Vec<Point>,
+}
+
+/// The summary of `y` per series and x (a series whose every value is empty has no points).
+pub(super) type Samples = BTreeMap<String, BTreeMap<KeyPart, Summary>>;
+
+/// The x of a group key: its number (NaN for text).
+pub(super) fn x_of(key: &KeyPart) -> f64 {
+    match key {
+        KeyPart::Number(x) => *x,
+        KeyPart::Text(_) => f64::NAN,
+    }
+}
