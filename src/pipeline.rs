@@ -199,7 +199,7 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     // The one-off costs of later stages (the citation style and the fonts)
     // are paid on a worker thread, or in the typesetting child, while the
     // results are read.
-    render::pdf::prestart();
+    render::pdf::prestart(project.bibliography.is_some());
     if project.bibliography.is_some() {
         rayon::spawn(references::warm_up);
     }

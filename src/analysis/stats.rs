@@ -4,7 +4,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use super::robust::{Ordered, Robust};
+use super::robust::{Ordered, Robust, Selection};
 use crate::results::Chunks;
 
 use super::CONFIDENCE;
@@ -100,8 +100,9 @@ impl Summary {
         // Equal values: an sd of exactly 0, not the rounding of their mean.
         let equal = values.iter().all(|v| *v == values[0]);
         let (mean, sd) = if equal { (values[0], sd.map(|_| 0.0)) } else { (mean, sd) };
-        let median = median(&mut values);
-        let robust = Robust::of(&mut values.as_mut_slice(), mean, sd);
+        let mut selection = Selection::new(&mut values);
+        let median = selection.median();
+        let robust = Robust::of(&mut selection, mean, sd);
         Some(Self::from_parts(n, mean, median, sd, robust))
     }
 
@@ -190,18 +191,6 @@ fn nth(sample: &Chunks<f64>, mut k: usize) -> f64 {
             });
             return *values.select_nth_unstable_by(k, f64::total_cmp).1;
         }
-    }
-}
-
-/// The median of values without NaN (reordering them).
-fn median(values: &mut [f64]) -> f64 {
-    let (count, middle) = (values.len(), values.len() / 2);
-    let (lower, upper, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
-    let upper = *upper;
-    if count % 2 == 1 {
-        upper
-    } else {
-        (lower.iter().copied().fold(f64::NEG_INFINITY, f64::max) + upper) / 2.0
     }
 }
 

@@ -26,7 +26,7 @@ pub fn enter() -> Option<ExitCode> {
         sandbox::Job::Typeset => {
             sandbox::Work { prepare: pdf::prepare_child, answer: pdf::child_answer }
         }
-        sandbox::Job::Render => sandbox::Work { prepare: || {}, answer: html::child_answer },
+        sandbox::Job::Render => sandbox::Work { prepare: |_| {}, answer: html::child_answer },
     })
 }
 

@@ -106,18 +106,27 @@ pub fn warm_up() {
     }
 }
 
+/// What [`prestart`] asks the typesetting child to prepare for a paper with
+/// a bibliography.
+const BIBLIOGRAPHY: &str = "bibliography";
+
 /// Start the typesetting child now, at the start of a build, so that it
-/// loads fonts and locales while the results are read; nothing to do when
-/// the paper is typeset in this process.
-pub fn prestart() {
-    sandbox::prestart(Job::Typeset);
+/// loads the fonts, and the citation locales if the paper has a
+/// `bibliography`, while the results are read; nothing to do when the paper
+/// is typeset in this process.
+pub fn prestart(bibliography: bool) {
+    sandbox::prestart(Job::Typeset, if bibliography { &[BIBLIOGRAPHY] } else { &[] });
 }
 
 /// What the typesetting child loads before its input arrives: the embedded
-/// fonts, and the citation locales Typst decodes on the first bibliography
-/// it meets (all 63 of them, about 80 ms), by typesetting a one-entry one.
-pub(super) fn prepare_child() {
+/// fonts, and if `needs` names the bibliography, the citation locales Typst
+/// decodes on the first bibliography it meets (all 63 of them, about 80 ms),
+/// by typesetting a one-entry one.
+pub(super) fn prepare_child(needs: &[String]) {
     let fonts = embedded().clone();
+    if !needs.iter().any(|need| need == BIBLIOGRAPHY) {
+        return;
+    }
     let project = PaperProject {
         main: "#bibliography(\"r.bib\", full: true, style: \"ieee\")".into(),
         files: BTreeMap::from([("r.bib".into(), b"@misc{r, title = {R}}".to_vec())]),

@@ -101,12 +101,13 @@ impl Job {
 }
 
 /// What a child does for its job: `prepare` runs on a thread of its own as
-/// the child starts, to load what any input will need while the input is on
-/// its way; `answer` turns the input the parent sent into the answer.
+/// the child starts, to load what the input will need while it is on its
+/// way (given the words [`prestart`] was given: what to load); `answer`
+/// turns the input the parent sent into the answer.
 #[derive(Debug, Clone, Copy)]
 pub struct Work {
-    /// Load what the job needs whatever its input.
-    pub prepare: fn(),
+    /// Load what the job needs, before its input.
+    pub prepare: fn(&[String]),
     /// The answer to the input, or `None` for input that cannot be read.
     pub answer: fn(&[u8]) -> Option<Vec<u8>>,
 }
@@ -135,7 +136,8 @@ static READY: Mutex<Vec<(Job, Child)>> = Mutex::new(Vec::new());
 pub fn enter(work: fn(Job) -> Work) -> Option<ExitCode> {
     let first = std::env::args_os().nth(1)?;
     if let Some(job) = Job::ALL.into_iter().find(|job| first == job.arg()) {
-        return Some(child(job, work(job)));
+        let needs = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned());
+        return Some(child(job, work(job), needs.collect()));
     }
     ENABLED.store(true, Ordering::Relaxed);
     None
@@ -165,9 +167,9 @@ fn limits_from(job: Job, var: impl Fn(&str) -> Option<String>) -> (Duration, u64
 /// watchdog ends it soon after the deadline, counted from the input, should
 /// the parent be gone; a parent that ends before sending input closes the
 /// pipe, and the child ends too.
-fn child(job: Job, work: Work) -> ExitCode {
+fn child(job: Job, work: Work, needs: Vec<String>) -> ExitCode {
     let (deadline, _) = limits(job);
-    std::thread::spawn(work.prepare);
+    std::thread::spawn(move || (work.prepare)(&needs));
     let mut input = Vec::new();
     if std::io::stdin().lock().read_to_end(&mut input).is_err() || input.is_empty() {
         return ExitCode::from(2);
@@ -187,11 +189,11 @@ fn child(job: Job, work: Work) -> ExitCode {
     }
 }
 
-/// Start the child for `job` now, so that it prepares while this process
-/// works; the next [`run`] of `job` uses it. Nothing happens when jobs run
-/// in-process, when one is already waiting, or when it cannot start (then
-/// [`run`] says why).
-pub fn prestart(job: Job) {
+/// Start the child for `job` now, so that it prepares what `needs` names
+/// while this process works; the next [`run`] of `job` uses it. Nothing
+/// happens when jobs run in-process, when one is already waiting, or when
+/// it cannot start (then [`run`] says why).
+pub fn prestart(job: Job, needs: &[&str]) {
     if !enabled() {
         return;
     }
@@ -199,7 +201,7 @@ pub fn prestart(job: Job) {
     if ready.iter().any(|(waiting, _)| *waiting == job) {
         return;
     }
-    if let Ok(child) = spawn(job, limits(job).1) {
+    if let Ok(child) = spawn(job, limits(job).1, needs) {
         ready.push((job, child));
     }
 }
@@ -215,10 +217,10 @@ fn start(job: Job, memory_mb: u64) -> std::io::Result<Child> {
             Ok(None) => Ok(child),
             _ => {
                 let _ = child.wait();
-                spawn(job, memory_mb)
+                spawn(job, memory_mb, &[])
             }
         },
-        None => spawn(job, memory_mb),
+        None => spawn(job, memory_mb, &[]),
     }
 }
 
@@ -268,10 +270,10 @@ pub fn run(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// `report __typeset` (or another job), through `sh -c 'ulimit -v …; exec …'`
-/// on Unix (std has no safe way to set a child's limits); without `sh`,
-/// unlimited.
-fn spawn(job: Job, memory_mb: u64) -> std::io::Result<Child> {
+/// `report __typeset` (or another job) with the words `needs`, through
+/// `sh -c 'ulimit -v …; exec …'` on Unix (std has no safe way to set a
+/// child's limits); without `sh`, unlimited.
+fn spawn(job: Job, memory_mb: u64, needs: &[&str]) -> std::io::Result<Child> {
     // `/proc/PID/exe` is this very binary even if its file was replaced since.
     let own = std::path::PathBuf::from(format!("/proc/{}/exe", std::process::id()));
     let exe = if own.exists() { own } else { std::env::current_exe()? };
@@ -282,8 +284,8 @@ fn spawn(job: Job, memory_mb: u64) -> std::io::Result<Child> {
     };
     if cfg!(unix) {
         let mut shell = Command::new("sh");
-        shell.arg("-c").arg("ulimit -v \"$1\" 2>/dev/null; exec \"$0\" \"$2\"");
-        shell.arg(&exe).arg(memory_mb.saturating_mul(1024).to_string()).arg(job.arg());
+        shell.arg("-c").arg("ulimit -v \"$1\" 2>/dev/null; shift; exec \"$0\" \"$@\"");
+        shell.arg(&exe).arg(memory_mb.saturating_mul(1024).to_string()).arg(job.arg()).args(needs);
         setup(&mut shell);
         match shell.spawn() {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -291,7 +293,7 @@ fn spawn(job: Job, memory_mb: u64) -> std::io::Result<Child> {
         }
     }
     let mut direct = Command::new(&exe);
-    direct.arg(job.arg());
+    direct.arg(job.arg()).args(needs);
     setup(&mut direct);
     direct.spawn()
 }
