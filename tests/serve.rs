@@ -122,10 +122,24 @@ fn once(server: &Server, edit: impl FnOnce(), path: &str, ready: impl Fn(&str) -
     assert_eq!(server.printed("rebuilt ("), printed + 1, "{}", server.log());
 }
 
-fn write(root: &Path, file: &str, text: &str) {
+/// Save `file` as editors that save atomically do: the new text to a
+/// hidden file beside it, renamed over it. The change is one event, however
+/// long the machine stalls between two system calls; an in-place write is a
+/// truncation and a write, two changes if more than the debounce time falls
+/// between them on a loaded machine.
+fn save(root: &Path, file: &str, text: &[u8]) {
     let path = root.join(file);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let scratch = path.with_file_name(format!(".{name}.new"));
+    std::fs::write(&scratch, text).unwrap();
+    std::fs::rename(scratch, path).unwrap();
+}
+
+/// [`save`] `file` with its first `from` replaced by `to`.
+fn save_edit(root: &Path, file: &str, from: &str, to: &str) {
+    let text = std::fs::read_to_string(root.join(file)).unwrap();
+    assert!(text.contains(from), "`{from}` not in {file}");
+    save(root, file, text.replacen(from, to, 1).as_bytes());
 }
 
 #[test]
@@ -139,14 +153,25 @@ fn each_edit_rebuilds_once_and_the_server_then_rests() {
     assert_eq!(status, 200);
     assert!(body.contains("At two processes") && body.contains("report serve: live reload"));
 
-    let content = || edit(root, "content/index.md", "At two processes", "Edited at two processes");
+    let content =
+        || save_edit(root, "content/index.md", "At two processes", "Edited at two processes");
     once(&server, content, "/", |b| b.contains("Edited at two processes"));
     // A value the edit changes: a fourth run at two processes.
-    let row = || edit(root, "results/runs.csv", "base,2,3,7\n", "base,2,3,7\nbase,2,4,8\n");
+    let row = || save_edit(root, "results/runs.csv", "base,2,3,7\n", "base,2,3,7\nbase,2,4,8\n");
     once(&server, row, "/data/stats.json", |b| b.contains("\"n\": 4"));
-    let title = || edit(root, "book.toml", "title = \"Minimal study\"", "title = \"Retitled\"");
+    let title =
+        || save_edit(root, "book.toml", "title = \"Minimal study\"", "title = \"Retitled\"");
     once(&server, title, "/", |b| b.contains("Retitled"));
-    let footer = || write(root, "templates/partials/footer.html", "<footer>own footer</footer>");
+    // templates/ appears after the start, made beside the study and moved in whole.
+    let footer = || {
+        std::fs::create_dir_all(root.join(".templates.new/partials")).unwrap();
+        std::fs::write(
+            root.join(".templates.new/partials/footer.html"),
+            "<footer>own footer</footer>",
+        )
+        .unwrap();
+        std::fs::rename(root.join(".templates.new"), root.join("templates")).unwrap();
+    };
     once(&server, footer, "/", |b| b.contains("<footer>own footer</footer>"));
     // fonts/ appears after the start: its folder is watched from then on.
     let font = std::fs::read(repo().join("src/defaults/fonts/NotoEmoji-Regular.ttf")).unwrap();
@@ -154,20 +179,17 @@ fn each_edit_rebuilds_once_and_the_server_then_rests() {
     once(
         &server,
         || {
-            std::fs::create_dir(root.join("fonts")).unwrap();
-            std::fs::write(root.join("fonts/Extra.ttf"), &font).unwrap();
+            // Made beside the study and moved in whole: one change.
+            std::fs::create_dir(root.join(".fonts.new")).unwrap();
+            std::fs::write(root.join(".fonts.new/Extra.ttf"), &font).unwrap();
+            std::fs::rename(root.join(".fonts.new"), root.join("fonts")).unwrap();
         },
         "/",
         |_| version(&address) > before,
     );
     // A change inside the new folder is seen too.
     let before = version(&address);
-    once(
-        &server,
-        || std::fs::write(root.join("fonts/Extra.ttf"), &font).unwrap(),
-        "/",
-        |_| version(&address) > before,
-    );
+    once(&server, || save(root, "fonts/Extra.ttf", &font), "/", |_| version(&address) > before);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! error is shown in the browser and the terminal while the last good site
 //! stays served.
 
+mod fingerprints;
 mod http;
 pub mod session;
 
@@ -162,6 +163,7 @@ fn watch(
 ) -> Result<Watcher> {
     let watcher: Watcher = Arc::new(Mutex::new(None));
     let (handle, watched_root) = (Arc::clone(&watcher), root.to_path_buf());
+    let mut fingerprints = fingerprints::Fingerprints::default();
     let debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
         // Changes settle for 30 ms; checked every 10 ms (the default, a
         // quarter of the timeout, wakes the process 130 times a second).
@@ -174,6 +176,7 @@ fn watch(
                 .filter(|e| session::changes_input(&e.event.kind))
                 .flat_map(|e| e.event.paths.iter().cloned())
                 .collect();
+            let paths = fingerprints.changed(paths);
             let created: Vec<PathBuf> = events
                 .iter()
                 .filter(|e| session::places_input(&e.event.kind))
