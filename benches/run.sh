@@ -41,6 +41,10 @@ for power in $(seq 4 "$max"); do
   hyperfine --warmup 1 --runs "$runs" -N --export-json "$work/h$power.json" \
     "$report --root $work/g$power build -q --out $work/o$power" "$floor $work/g$power/results/runs.csv" | grep -E "Time|Range"
   median_ratio "$work/h$power.json"
+  # The figure to quote: the same comparison in interleaved pairs (report,
+  # floor, report, floor ...), which a machine whose speed drifts cannot skew.
+  python3 benches/paired.py $((runs * 3)) \
+    "$report --root $work/g$power build -q --out $work/o$power" "$floor $work/g$power/results/runs.csv"
   echo "peak memory: report $(peak $report --root "$work/g$power" build -q --out "$work/o$power"), floor $(peak "$floor" "$work/g$power/results/runs.csv")"
   rm -rf "$work/g$power" "$work/o$power"
 done
