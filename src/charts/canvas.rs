@@ -82,6 +82,27 @@ pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
 pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
 
+/// Draw the axes of `chart` in the charts' one style: the axis names, the
+/// tick labels `x_format` and `y_format` give, and the faint grid.
+pub(super) fn mesh(
+    chart: &mut Chart,
+    [x_desc, y_desc]: [&str; 2],
+    x_format: &dyn Fn(&f64) -> String,
+    y_format: &dyn Fn(&f64) -> String,
+) -> DrawResult {
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(font(TEXT))
+        .axis_desc_style(font(TEXT))
+        .x_label_formatter(x_format)
+        .y_label_formatter(y_format)
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .draw()
+}
+
 /// A linear axis in drawn space with exactly the ticks we chose.
 #[derive(Debug, Clone)]
 pub struct Axis {

@@ -136,17 +136,7 @@ fn mesh(
         }
     };
     let y_format = |v: &f64| ticks::label(y_scale.inverse(*v), None);
-    chart
-        .configure_mesh()
-        .x_desc(data.x_label.as_str())
-        .y_desc(data.y_label.as_str())
-        .label_style(font(TEXT))
-        .axis_desc_style(font(TEXT))
-        .x_label_formatter(&x_format)
-        .y_label_formatter(&y_format)
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.12))
-        .draw()
+    canvas::mesh(chart, [&data.x_label, &data.y_label], &x_format, &y_format)
 }
 
 /// The dashed grey line of ideal scaling, clipped to the axes' ranges.

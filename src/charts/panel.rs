@@ -79,17 +79,7 @@ fn mesh(chart: &mut Chart, spec: &ChartSpec, data: &ChartData) -> DrawResult {
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| ticks::label(spec.x_scale.inverse(*v), x_unit);
     let y_format = |v: &f64| ticks::value(*v);
-    chart
-        .configure_mesh()
-        .x_desc(data.x_label.as_str())
-        .y_desc(Y_LABEL)
-        .label_style(font(TEXT))
-        .axis_desc_style(font(TEXT))
-        .x_label_formatter(&x_format)
-        .y_label_formatter(&y_format)
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.12))
-        .draw()
+    super::canvas::mesh(chart, [&data.x_label, Y_LABEL], &x_format, &y_format)
 }
 
 /// The hover title of a ratio: what is divided, x with its axis name, the
