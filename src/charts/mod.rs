@@ -125,31 +125,22 @@ fn describe(spec: &ChartSpec, data: &numbers::ChartData) -> String {
         spec::Kind::Efficiency => "Parallel-efficiency chart",
     };
     let mut text = format!("{kind} of {} against {}.", data.y_label, data.x_label);
+    // "first y at first x to last y at last x", of a series or the panel.
+    let span = |points: &[numbers::Point]| {
+        let (first, last) = (points.first()?, points.last()?);
+        let x = |v: f64| ticks::label(v, spec.x_unit.as_deref());
+        let y = ticks::value;
+        Some(format!("{} at {} to {} at {}", y(first.y), x(first.x), y(last.y), x(last.x)))
+    };
     for s in &data.series {
-        if let (Some(first), Some(last)) = (s.points.first(), s.points.last()) {
-            let x = |v: f64| ticks::label(v, spec.x_unit.as_deref());
-            text.push_str(&format!(
-                " {}: {} at {} to {} at {}.",
-                s.label,
-                ticks::value(first.y),
-                x(first.x),
-                ticks::value(last.y),
-                x(last.x)
-            ));
+        if let Some(span) = span(&s.points) {
+            text.push_str(&format!(" {}: {span}.", s.label));
         }
     }
     if let Some(panel) = &data.ratio
-        && let (Some(first), Some(last)) = (panel.points.first(), panel.points.last())
+        && let Some(span) = span(&panel.points)
     {
-        let x = |v: f64| ticks::label(v, spec.x_unit.as_deref());
-        text.push_str(&format!(
-            " Panel below, the ratio {}: {} at {} to {} at {}.",
-            panel.label,
-            ticks::value(first.y),
-            x(first.x),
-            ticks::value(last.y),
-            x(last.x)
-        ));
+        text.push_str(&format!(" Panel below, the ratio {}: {span}.", panel.label));
     }
     text
 }
