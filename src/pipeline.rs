@@ -199,11 +199,10 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     // The one-off costs of later stages (the citation style and the fonts)
     // are paid on a worker thread, or in the typesetting child, while the
     // results are read.
-    render::pdf::prestart(project.bibliography.is_some());
+    render::pdf::warm_up(project.bibliography.is_some());
     if project.bibliography.is_some() {
         rayon::spawn(references::warm_up);
     }
-    rayon::spawn(render::pdf::warm_up);
     // Hash the inputs (for provenance and the manifest) on the other core while
     // the CSVs are parsed; the results stage hashes the CSVs as it streams them.
     let (results, ()) = rayon::join(

@@ -97,25 +97,23 @@ fn embedded() -> &'static Arc<Fonts> {
     })
 }
 
-/// Parse the embedded fonts now (on a worker thread, while other stages run)
-/// rather than when the paper is first compiled; nothing to do when the
-/// paper is typeset in a child process (see [`prestart`]).
-pub fn warm_up() {
-    if !sandbox::enabled() {
-        embedded();
-    }
-}
-
-/// What [`prestart`] asks the typesetting child to prepare for a paper with
+/// What [`warm_up`] asks the typesetting child to prepare for a paper with
 /// a bibliography.
 const BIBLIOGRAPHY: &str = "bibliography";
 
-/// Start the typesetting child now, at the start of a build, so that it
-/// loads the fonts, and the citation locales if the paper has a
-/// `bibliography`, while the results are read; nothing to do when the paper
-/// is typeset in this process.
-pub fn prestart(bibliography: bool) {
-    sandbox::prestart(Job::Typeset, if bibliography { &[BIBLIOGRAPHY] } else { &[] });
+/// Pay the paper's one-off costs now, at the start of a build, while the
+/// results are read: start the typesetting child, which loads the fonts and,
+/// if the paper has a `bibliography`, the citation locales; or, when the
+/// paper is typeset in this process, parse the embedded fonts on a worker
+/// thread.
+pub fn warm_up(bibliography: bool) {
+    if sandbox::enabled() {
+        sandbox::prestart(Job::Typeset, if bibliography { &[BIBLIOGRAPHY] } else { &[] });
+    } else {
+        rayon::spawn(|| {
+            embedded();
+        });
+    }
 }
 
 /// What the typesetting child loads before its input arrives: the embedded

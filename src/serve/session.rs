@@ -120,9 +120,7 @@ impl Session {
         let mut timings = Timings::default();
         let mut clock = std::time::Instant::now();
         // The typesetting child starts now and loads its fonts meanwhile.
-        crate::render::pdf::prestart(
-            self.project.as_ref().is_none_or(|p| p.bibliography.is_some()),
-        );
+        crate::render::pdf::warm_up(self.project.as_ref().is_none_or(|p| p.bibliography.is_some()));
         let change = if self.project.is_none() { Change::Study } else { change };
         match (&mut self.project, change) {
             (Some(project), Change::Content) => project.reload_content()?,
