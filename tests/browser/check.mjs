@@ -105,12 +105,24 @@ for (const page of pages) {
 }
 
 // Every <details> open, so that the checks and screenshots see the tables too.
+// The document is complete first (load, then readyState), and the opening is
+// retried for up to 5 s: a <details> that a script or the markup keeps closed
+// still fails, and the report names it by its summary.
 async function openDetails(tab, label) {
-  await tab.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+  await tab.waitForLoadState("load");
+  await tab.waitForFunction(() => document.readyState === "complete");
+  let closed = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    closed = await tab.evaluate(async () => {
+      document.querySelectorAll("details:not([open])").forEach((d) => { d.open = true; });
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      return [...document.querySelectorAll("details:not([open])")].map((d) => d.querySelector("summary")?.textContent ?? "?");
+    });
+    if (!closed.length) break;
+    await tab.waitForTimeout(100);
+  }
   await tab.waitForLoadState("networkidle");
-  await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  const closed = await tab.evaluate(() => document.querySelectorAll("details:not([open])").length);
-  if (closed) fail(`${label}: ${closed} <details> would not open`);
+  if (closed.length) fail(`${label}: ${closed.length} <details> would not open: ${closed.join("; ")}`);
 }
 
 // Cards show stats.json's value, with a true minus sign.
