@@ -1,5 +1,6 @@
 //! Criterion benchmarks of each stage on the shipped study (and a generated
-//! 100,000-row results file for the CSV stage): CSV load, statistics, charts,
+//! 100,000-row results file for the CSV stage, and one of 100 runs per
+//! configuration for the exact rank tests): CSV load, statistics, charts,
 //! Markdown to HTML, Markdown to Typst, and the Typst compile.
 //!
 //!     cargo bench --bench stages
@@ -25,6 +26,41 @@ fn generated_csv(rows: usize) -> SourceFile {
     SourceFile::new("results/runs.csv", text.into_bytes())
 }
 
+/// A study of [`distinct_csv`]: runs keyed and grouped by process count, and a
+/// headline metric at 32 processes.
+const HUNDRED_RUNS: &str = r#"
+[book]
+title = "T"
+[study]
+baseline = "bare-metal"
+[environments.bare-metal]
+label = "B"
+[environments.kubernetes]
+label = "K"
+[data.runs]
+key = ["environment", "procs", "run"]
+group-by = ["procs"]
+[[metrics]]
+name = "tps_32"
+label = "Throughput at 32 processes"
+data = "runs"
+value = "timesteps_per_s"
+where = { procs = 32 }
+better = "higher"
+headline = true
+"#;
+
+/// Like [`generated_csv`], with a different value in every row (no ties).
+fn distinct_csv(rows: usize) -> SourceFile {
+    let mut text = String::from("environment,procs,run,timesteps_per_s\n");
+    for i in 0..rows {
+        let env = if i % 2 == 0 { "bare-metal" } else { "kubernetes" };
+        let value = 3.0 + (i * 7_919 % 10_007) as f64 / 5_000.0;
+        text.push_str(&format!("{env},{},{},{value:.6}\n", 1 << ((i / 2) % 6), i / 12 + 1));
+    }
+    SourceFile::new("results/runs.csv", text.into_bytes())
+}
+
 fn stages(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let study = project::load(root).expect("the shipped study loads");
@@ -36,6 +72,13 @@ fn stages(c: &mut Criterion) {
     });
     c.bench_function("csv load, shipped study", |b| {
         b.iter(|| report::results::load(&study.results, &study.config).unwrap())
+    });
+    // 12 configurations of 100 runs without ties: every rank test and
+    // Hodges–Lehmann interval is exact (m·n = 10,000, the most for which it is).
+    let grouped = report::config::parse(Path::new("book.toml"), HUNDRED_RUNS).unwrap();
+    let hundred = report::results::load(&[distinct_csv(1_200)], &grouped).unwrap();
+    c.bench_function("statistics, 100 runs per side", |b| {
+        b.iter(|| report::analysis::analyze(&hundred, &grouped).unwrap())
     });
     let results = report::results::load(&study.results, &study.config).unwrap();
     c.bench_function("statistics", |b| {

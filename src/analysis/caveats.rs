@@ -102,13 +102,15 @@ impl NodeSurvey {
             };
             survey.runs += table.len();
             survey.files.push(format!("{} in {}", table.len(), table.path.display()));
+            // Each distinct value goes to the ordered set once, in row order: a
+            // hash of the bits seen is cheaper per row than a search of the set.
+            let mut seen = rustc_hash::FxHashSet::default();
             nodes.for_each(|chunk| {
-                survey.counts.extend(
-                    chunk
-                        .iter()
-                        .filter(|n| !n.is_nan())
-                        .map(|n| crate::analysis::filter::KeyPart::Number(*n)),
-                )
+                for &n in chunk.iter().filter(|n| !n.is_nan()) {
+                    if seen.insert(n.to_bits()) {
+                        survey.counts.insert(crate::analysis::filter::KeyPart::Number(n));
+                    }
+                }
             });
             if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
                 survey.envs.extend(e.words.iter().cloned());

@@ -125,10 +125,44 @@ pub fn aggregate(
 
 /// Groups found in a run of chunks, on compact keys (a number's bits, a
 /// text's code), in order of first row.
-#[derive(Default)]
 struct Partial {
     index: rustc_hash::FxHashMap<Vec<u64>, usize>,
     groups: Vec<(Vec<u64>, Grouped)>,
+    /// The last two groups that rows went to (`usize::MAX`: none yet).
+    /// Results are written grouped or interleaved, so most rows find their
+    /// group here, without building and hashing a key.
+    recent: [usize; 2],
+}
+
+impl Default for Partial {
+    fn default() -> Self {
+        Partial { index: Default::default(), groups: Vec::new(), recent: [usize::MAX; 2] }
+    }
+}
+
+impl Partial {
+    /// The group of row `r` of a chunk whose key columns hold `keys` (a
+    /// number's bits, a text's code), made by `new` if it is the first row of
+    /// its group.
+    fn group_of(&mut self, keys: &[Vec<u64>], r: usize, new: impl FnOnce() -> Grouped) -> usize {
+        let same = |(bits, _): &(Vec<u64>, Grouped)| bits.iter().zip(keys).all(|(b, k)| *b == k[r]);
+        if let Some(&g) = self.recent.iter().find(|&&g| self.groups.get(g).is_some_and(same)) {
+            return g;
+        }
+        let key: Vec<u64> = keys.iter().map(|k| k[r]).collect();
+        let g = match self.index.get(&key) {
+            Some(&g) => g,
+            None => {
+                self.index.insert(key.clone(), self.groups.len());
+                self.groups.push((key, new()));
+                self.groups.len() - 1
+            }
+        };
+        if self.recent[0] != g {
+            self.recent = [g, self.recent[0]];
+        }
+        g
+    }
 }
 
 /// What [`aggregate`] reads.
@@ -144,7 +178,6 @@ impl Scan<'_> {
     fn run(&self, chunks: std::ops::Range<usize>) -> Partial {
         let store = self.table.lines.store();
         let mut part = Partial::default();
-        let mut key = Vec::with_capacity(self.by.len());
         let mut buffers: Vec<Vec<f64>> = self.columns.iter().map(|_| Vec::new()).collect();
         for i in chunks {
             let passes = passing(self.table, self.tests, i);
@@ -156,18 +189,10 @@ impl Scan<'_> {
                 .map(|(c, b)| c.map(|c| c.chunk_with(i, b)))
                 .collect();
             for (r, _) in passes.iter().enumerate().filter(|(_, pass)| **pass) {
-                key.clear();
-                key.extend(keys.iter().map(|k| k[r]));
-                let g = match part.index.get(key.as_slice()) {
-                    Some(&g) => g,
-                    None => {
-                        let samples = self.columns.iter().map(|_| Chunks::new(store)).collect();
-                        let group = Grouped { key: Vec::new(), first: i * CHUNK_ROWS + r, samples };
-                        part.index.insert(key.clone(), part.groups.len());
-                        part.groups.push((key.clone(), group));
-                        part.groups.len() - 1
-                    }
-                };
+                let g = part.group_of(&keys, r, || {
+                    let samples = self.columns.iter().map(|_| Chunks::new(store)).collect();
+                    Grouped { key: Vec::new(), first: i * CHUNK_ROWS + r, samples }
+                });
                 for (sample, chunk) in part.groups[g].1.samples.iter_mut().zip(&values) {
                     if let Some(v) = chunk.as_ref().map(|c| c[r]).filter(|v| !v.is_nan()) {
                         sample.push(v);

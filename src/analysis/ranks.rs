@@ -37,8 +37,7 @@ pub fn mann_whitney(c: &[f64], b: &[f64]) -> Option<RankTest> {
     let mn = (m * n) as f64;
     let exact = ties == 0.0 && m * n <= EXACT_MAX;
     let p = if exact {
-        let counts = null_counts(m, n);
-        exact_p(&counts, u.min(mn - u))
+        null_tails(m, n)[u.min(mn - u).floor() as usize]
     } else {
         normal_p(u, m, n, ties)
     };
@@ -83,11 +82,36 @@ fn null_counts(m: usize, n: usize) -> Vec<f64> {
     counts
 }
 
-/// Two-sided exact p of the smaller U `low`: 2·P(U ≤ low), at most 1.
-fn exact_p(counts: &[f64], low: f64) -> f64 {
+/// Two-sided exact p of every U = 0..=m·n without ties, 2·P(U ≤ u) at most 1,
+/// computed once per (m, n) in a build: a study compares samples of the same
+/// sizes again and again (each column, each configuration), and the null
+/// distribution takes m²·n steps.
+fn null_tails(m: usize, n: usize) -> std::sync::Arc<[f64]> {
+    use std::sync::{Arc, Mutex};
+    type Memo = Mutex<std::collections::BTreeMap<(usize, usize), Arc<[f64]>>>;
+    static MEMO: Memo = Mutex::new(std::collections::BTreeMap::new());
+    if let Some(tails) = MEMO.lock().ok().and_then(|memo| memo.get(&(m, n)).cloned()) {
+        return tails;
+    }
+    let tails: Arc<[f64]> = exact_tails(&null_counts(m, n)).into();
+    if let Ok(mut memo) = MEMO.lock() {
+        memo.insert((m, n), tails.clone());
+    }
+    tails
+}
+
+/// The two-sided p of each U from its null `counts`: 2·P(U ≤ u), at most 1,
+/// the tail summed left to right.
+fn exact_tails(counts: &[f64]) -> Vec<f64> {
     let total: f64 = counts.iter().sum();
-    let tail: f64 = counts[..=low.floor() as usize].iter().sum();
-    (2.0 * tail / total).min(1.0)
+    let mut tail = 0.0;
+    counts
+        .iter()
+        .map(|c| {
+            tail += c;
+            (2.0 * tail / total).min(1.0)
+        })
+        .collect()
 }
 
 /// Two-sided p from the normal approximation with continuity and tie corrections.
@@ -128,10 +152,9 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<(f64, Option<[f64; 2]>)> {
     let estimate = if k % 2 == 1 { d[k / 2] } else { d[k / 2 - 1] / 2.0 + d[k / 2] / 2.0 };
     let (_, ties) = u_statistic(c, b);
     let alpha = 1.0 - CONFIDENCE;
-    let counts = if ties == 0.0 { null_counts(m, n) } else { Vec::new() };
+    let tails = if ties == 0.0 { null_tails(m, n) } else { Default::default() };
     let rejects = |u: usize| {
-        let p =
-            if ties == 0.0 { exact_p(&counts, u as f64) } else { normal_p(u as f64, m, n, ties) };
+        let p = if ties == 0.0 { tails[u] } else { normal_p(u as f64, m, n, ties) };
         p < alpha
     };
     let interval = rejects(0).then(|| {
@@ -148,8 +171,15 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<(f64, Option<[f64; 2]>)> {
 mod tests {
     use super::*;
 
-    // scipy.stats.mannwhitneyu([4, 5, 6], [1, 2, 3], method="exact"):
-    // U = 9, p = 0.1 (2 / C(6, 3) = 2 / 20), the smallest possible.
+    #[test]
+    fn tails_sum_the_null_counts_and_are_kept_per_sizes() {
+        // m = n = 2: U = 0..=4 arises in 1, 1, 2, 1, 1 of the C(4, 2) = 6 orders.
+        assert_eq!(null_counts(2, 2), vec![1.0, 1.0, 2.0, 1.0, 1.0]);
+        let tails = null_tails(2, 2);
+        assert_eq!(&tails[..], &[2.0 / 6.0, 4.0 / 6.0, 1.0, 1.0, 1.0]);
+        assert!(std::sync::Arc::ptr_eq(&tails, &null_tails(2, 2)));
+    }
+
     #[test]
     fn exact_test_by_hand() {
         let t = mann_whitney(&[4.0, 5.0, 6.0], &[1.0, 2.0, 3.0]).unwrap();
