@@ -96,6 +96,32 @@ fn the_ratio_columns_of_the_table_match_scipy() {
     assert!(html.contains(sentence), "{html}");
 }
 
+/// On the page the ratio has a table of its own, one row per size on the
+/// candidate's side; the points' table keeps x, y, the CI and n.
+#[test]
+fn the_page_shows_the_ratio_in_a_table_of_its_own() {
+    let study = study_with(LAT_RATIO);
+    let html = fs::read_to_string(build(study.path()).join("index.html")).unwrap();
+    let figure = html.split("id=\"fig-lat-ratio\"").nth(1).unwrap();
+    let tables: Vec<&str> = figure.split("<table class=\"data\">").skip(1).collect();
+    assert_eq!(tables.len(), 2, "{figure}");
+    let points = tables[0].split("</table>").next().unwrap();
+    assert!(!points.contains("÷"), "no ratio beside the points: {points}");
+    assert_eq!(points.matches("<tr><th scope=\"row\">").count(), 12, "{points}");
+    let ratio = tables[1].split("</table>").next().unwrap();
+    assert!(ratio.contains("<caption>The ratio plotted in the panel of Figure"), "{ratio}");
+    assert!(
+        ratio.contains("<thead><tr><th scope=\"col\" class=\"num\">message size</th><th scope=\"col\" class=\"num\">Candidate ÷ Base (×)</th>"),
+        "{ratio}"
+    );
+    // scipy, as above: 1.941/2.001 = 0.970015 (0.864554 to 1.088340), four digits.
+    assert!(
+        ratio.contains("<tr><th scope=\"row\" class=\"num\">1 B</th><td class=\"num\">0.9700</td><td class=\"num\">0.8646</td><td class=\"num\">1.088</td></tr>"),
+        "{ratio}"
+    );
+    assert_eq!(ratio.matches("<tr><th scope=\"row\"").count(), 6, "{ratio}");
+}
+
 #[test]
 fn without_error_bars_the_panel_has_no_intervals() {
     let study = study_with(&LAT_RATIO.replace("ratio = true", "ratio = true\nerror-bars = false"));

@@ -76,8 +76,9 @@ pub struct ChartSpec {
     /// (unless `error-bars = false`) from the study's model: the ratio of means with Welch's t on the log scale
     /// (an interval that stays above 0, as the relative chart's never crosses
     /// −100%), or with `aggregate = "median"`
-    /// the Hodges–Lehmann ratio with its Mann–Whitney interval. The data
-    /// table and CSV gain its columns. An error on other kinds, with other
+    /// the Hodges–Lehmann ratio with its Mann–Whitney interval. On the page
+    /// the ratio has a data table of its own; the CSV has its columns beside
+    /// the candidate's points. An error on other kinds, with other
     /// than two environments, or where a mean (median) is not positive.
     #[serde(default)]
     pub ratio: bool,

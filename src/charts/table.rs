@@ -37,6 +37,10 @@ pub struct DataTable {
     /// The x header of the CSV, whose x values are plain numbers: the axis
     /// label with its unit, `message size (bytes)`.
     pub csv_x_header: String,
+    /// The columns of the ratio panel (the ratio and its CI's ends), as
+    /// indices of `header`, when the chart has one: the page shows them as a
+    /// table of their own, the CSV beside the points.
+    pub ratio_columns: Option<std::ops::Range<usize>>,
 }
 
 impl DataTable {
@@ -59,12 +63,14 @@ impl DataTable {
             header.extend(["95% CI, low".to_string(), "95% CI, high".to_string()]);
         }
         let ratio_ci = data.ratio.as_ref().is_some_and(|r| r.points.iter().any(|p| p.ci.is_some()));
+        let ratio_start = header.len();
         if let Some(panel) = &data.ratio {
             header.push(format!("{} (×)", panel.label));
         }
         if ratio_ci {
             header.extend(["Ratio 95% CI, low".to_string(), "Ratio 95% CI, high".to_string()]);
         }
+        let ratio_columns = data.ratio.as_ref().map(|_| ratio_start..header.len());
         header.push(
             if spec.kind == Kind::Relative { "Runs (n, smaller side)" } else { "Runs (n)" }.into(),
         );
@@ -89,7 +95,7 @@ impl DataTable {
                 })
             })
             .collect();
-        DataTable { header, rows, x_unit: spec.x_unit.clone(), csv_x_header }
+        DataTable { header, rows, x_unit: spec.x_unit.clone(), csv_x_header, ratio_columns }
     }
 
     /// The cells of row `row` for the page: x as its axis labels it, values

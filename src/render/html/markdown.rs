@@ -271,32 +271,8 @@ fn figure(chart: &Chart) -> String {
         chart.svg,
         chart.number,
         chart.number,
-        data_table(chart),
+        super::data_table::tables(&chart.table, chart.number),
     )
-}
-
-/// The numbers behind a chart: a caption, labelled headers and right-aligned
-/// numbers.
-fn data_table(chart: &Chart) -> String {
-    let t = &chart.table;
-    let mut out = format!(
-        "<table class=\"data\">\n<caption>The numbers plotted in Figure {}</caption>\n<thead><tr>",
-        chart.number
-    );
-    for (i, h) in t.header.iter().enumerate() {
-        let class = if i == 0 { "" } else { " class=\"num\"" };
-        out.push_str(&format!("<th scope=\"col\"{class}>{}</th>", escape(h)));
-    }
-    out.push_str("</tr></thead>\n<tbody>\n");
-    for row in &t.rows {
-        out.push_str(&format!("<tr><th scope=\"row\">{}</th>", escape(&row.series)));
-        for cell in t.page_cells(row) {
-            out.push_str(&format!("<td class=\"num\">{}</td>", escape(&cell)));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</tbody>\n</table>");
-    out
 }
 
 /// The environments side by side, from book.toml.

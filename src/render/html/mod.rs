@@ -5,6 +5,7 @@
 
 mod calls;
 mod child;
+mod data_table;
 mod graph;
 mod limits;
 mod load;
