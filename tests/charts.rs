@@ -42,7 +42,7 @@ fn every_kind_is_drawn_and_snapshotted() {
             "{id} lacks accessibility markup"
         );
         // Every point is an image named by its details (focusable from the page script).
-        let points = svg.split("<g class=\"points\">").nth(1).unwrap_or_default();
+        let points = svg.split("<g class=\"points\"").nth(1).unwrap_or_default();
         let circles = points.matches("<circle").count();
         assert!(circles > 0, "{id} has no points");
         assert_eq!(points.matches("role=\"img\"><title>").count(), circles, "{id}");

@@ -47,7 +47,7 @@ fn a_ratio_panel_is_drawn_under_the_plot() {
     let svg = fs::read_to_string(site.join("charts/lat-ratio.svg")).unwrap();
     assert!(svg.starts_with("<svg width=\"460\" height=\"480\""), "{svg}");
     // Six sizes per environment and six ratios, each a named point.
-    let points = svg.split("<g class=\"points\">").nth(1).unwrap();
+    let points = svg.split("<g class=\"points\"").nth(1).unwrap();
     assert_eq!(points.matches("role=\"img\"><title>").count(), 18);
     // scipy: ratio of means 1.941/2.001 = 0.970015, log-scale Welch CI
     // 0.864554 to 1.088340 (df 3.996).

@@ -40,10 +40,14 @@ pub fn finish(svg: &str, id: &str, title: &str, description: &str, hovers: &[Hov
     let rest = &svg[open_end + 1..];
     let close = rest.rfind("</svg>").unwrap_or(rest.len());
     out.push_str(rest[..close].trim_end());
-    out.push_str("\n</g>\n<g class=\"points\">\n");
+    // The points' invisible fill and their hit area, set once on the group
+    // that every point inherits them from.
+    out.push_str(
+        "\n</g>\n<g class=\"points\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\">\n",
+    );
     for h in hovers {
         out.push_str(&format!(
-            "<circle class=\"s{}\" cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\" role=\"img\"><title>{}</title></circle>\n",
+            "<circle class=\"s{}\" cx=\"{}\" cy=\"{}\" r=\"8\" role=\"img\"><title>{}</title></circle>\n",
             h.style, h.px, h.py, escape(&h.text)
         ));
     }
@@ -93,7 +97,7 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("fill=\"currentColor\""), "{out}");
-        assert!(out.contains("<circle class=\"s0\" cx=\"1\" cy=\"2\" r=\"8\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\" role=\"img\"><title>x &lt;1&gt;</title></circle>"), "{out}");
+        assert!(out.contains("<g class=\"points\" fill=\"#000\" fill-opacity=\"0\" pointer-events=\"all\">\n<circle class=\"s0\" cx=\"1\" cy=\"2\" r=\"8\" role=\"img\"><title>x &lt;1&gt;</title></circle>"), "{out}");
         assert!(out.ends_with("</g>\n</svg>\n"), "{out}");
     }
 }

@@ -7,7 +7,8 @@
 // Serves SITE_DIR on 127.0.0.1 under the sub-path /study/, loads every page at
 // 360, 375, 1024, 1440 and 1920 px in light and dark themes, opens every
 // <details> (the data tables), and fails (exit 1) on console errors, failed
-// requests, broken links or assets, cards that differ from stats.json, any axe
+// requests, broken links or assets, a page over 200 kB (200,000 bytes, its
+// CSS, script and images with it), cards that differ from stats.json, any axe
 // violation (every impact: minor, moderate, serious, critical), any vnu error
 // or a vnu run that exits non-zero; and on layout and legibility defects: a
 // page wider than the window or dashboard columns of unequal width (an open
@@ -82,7 +83,7 @@ for (const page of pages) {
       if (width === 375 || width === 1440) {
         await tab.screenshot({ path: join(shotDir, `${page.replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
       }
-      if (bytes > 200 * 1024) fail(`${label}: page weight ${bytes} bytes is over 200 KB`);
+      if (bytes > 200_000) fail(`${label}: page weight ${bytes} bytes is over 200 kB (200,000 bytes)`);
       if (page === "index.html") await checkCards(tab, label);
       await checkLinks(tab, label);
       await checkAxe(tab, label);
