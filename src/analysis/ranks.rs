@@ -82,19 +82,28 @@ fn null_counts(m: usize, n: usize) -> Vec<f64> {
     counts
 }
 
+/// Sample sizes whose null distribution [`null_tails`] keeps: at most 80 KB
+/// each (m·n ≤ [`EXACT_MAX`]), so at most 5 MB in a long `serve` session.
+const KEPT_SIZES: usize = 64;
+
+/// The null distributions kept, by sample sizes.
+type Memo = std::sync::Mutex<std::collections::BTreeMap<(usize, usize), std::sync::Arc<[f64]>>>;
+static MEMO: Memo = std::sync::Mutex::new(std::collections::BTreeMap::new());
+
 /// Two-sided exact p of every U = 0..=m·n without ties, 2·P(U ≤ u) at most 1,
-/// computed once per (m, n) in a build: a study compares samples of the same
-/// sizes again and again (each column, each configuration), and the null
-/// distribution takes m²·n steps.
+/// computed once per (m, n): a study compares samples of the same sizes again
+/// and again (each column, each configuration), and the null distribution
+/// takes m²·n steps. Past [`KEPT_SIZES`] sizes, those kept are dropped.
 fn null_tails(m: usize, n: usize) -> std::sync::Arc<[f64]> {
-    use std::sync::{Arc, Mutex};
-    type Memo = Mutex<std::collections::BTreeMap<(usize, usize), Arc<[f64]>>>;
-    static MEMO: Memo = Mutex::new(std::collections::BTreeMap::new());
+    use std::sync::Arc;
     if let Some(tails) = MEMO.lock().ok().and_then(|memo| memo.get(&(m, n)).cloned()) {
         return tails;
     }
     let tails: Arc<[f64]> = exact_tails(&null_counts(m, n)).into();
     if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= KEPT_SIZES {
+            memo.clear();
+        }
         memo.insert((m, n), tails.clone());
     }
     tails
@@ -178,8 +187,13 @@ mod tests {
         let tails = null_tails(2, 2);
         assert_eq!(&tails[..], &[2.0 / 6.0, 4.0 / 6.0, 1.0, 1.0, 1.0]);
         assert!(std::sync::Arc::ptr_eq(&tails, &null_tails(2, 2)));
+        // However many sizes a long session meets, few are kept.
+        (1..=100).for_each(|n| assert_eq!(null_tails(1, n).len(), n + 1));
+        assert!(MEMO.lock().unwrap().len() <= KEPT_SIZES);
     }
 
+    // scipy.stats.mannwhitneyu([4, 5, 6], [1, 2, 3], method="exact"):
+    // U = 9, p = 0.1 (2 / C(6, 3) = 2 / 20), the smallest possible.
     #[test]
     fn exact_test_by_hand() {
         let t = mann_whitney(&[4.0, 5.0, 6.0], &[1.0, 2.0, 3.0]).unwrap();
