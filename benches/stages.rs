@@ -12,23 +12,30 @@ use report::pipeline::{self, Timings};
 use report::project::{self, SourceFile};
 use report::render::{Refs, html, typst_markup};
 
-fn generated_csv(rows: usize) -> SourceFile {
+/// A results file of `rows` runs: environments alternating, 6 process counts,
+/// 12 rows per run number, and `value(i)` as the throughput of row `i`.
+fn generated_csv(rows: usize, value: fn(usize) -> f64) -> SourceFile {
     let mut text = String::from("environment,procs,run,timesteps_per_s\n");
     for i in 0..rows {
         let env = if i % 2 == 0 { "bare-metal" } else { "kubernetes" };
-        text.push_str(&format!(
-            "{env},{},{},{:.6}\n",
-            1 << ((i / 2) % 6),
-            i / 12 + 1,
-            3.0 + (i % 97) as f64 / 50.0
-        ));
+        let value = value(i);
+        text.push_str(&format!("{env},{},{},{value:.6}\n", 1 << ((i / 2) % 6), i / 12 + 1));
     }
     SourceFile::new("results/runs.csv", text.into_bytes())
 }
 
-/// A study of [`distinct_csv`]: runs keyed and grouped by process count, and a
-/// headline metric at 32 processes.
-const HUNDRED_RUNS: &str = r#"
+/// 97 distinct throughputs, repeated.
+fn repeating(i: usize) -> f64 {
+    3.0 + (i % 97) as f64 / 50.0
+}
+
+/// A different throughput in every row up to 10,007 (no ties).
+fn distinct(i: usize) -> f64 {
+    3.0 + (i * 7_919 % 10_007) as f64 / 5_000.0
+}
+
+/// The study's title and its two environments, with bare metal the baseline.
+const GENERIC: &str = r#"
 [book]
 title = "T"
 [study]
@@ -37,6 +44,11 @@ baseline = "bare-metal"
 label = "B"
 [environments.kubernetes]
 label = "K"
+"#;
+
+/// Added to [`GENERIC`] for the rank tests: runs keyed and grouped by process
+/// count, and a headline metric at 32 processes.
+const GROUPED: &str = r#"
 [data.runs]
 key = ["environment", "procs", "run"]
 group-by = ["procs"]
@@ -50,23 +62,11 @@ better = "higher"
 headline = true
 "#;
 
-/// Like [`generated_csv`], with a different value in every row (no ties).
-fn distinct_csv(rows: usize) -> SourceFile {
-    let mut text = String::from("environment,procs,run,timesteps_per_s\n");
-    for i in 0..rows {
-        let env = if i % 2 == 0 { "bare-metal" } else { "kubernetes" };
-        let value = 3.0 + (i * 7_919 % 10_007) as f64 / 5_000.0;
-        text.push_str(&format!("{env},{},{},{value:.6}\n", 1 << ((i / 2) % 6), i / 12 + 1));
-    }
-    SourceFile::new("results/runs.csv", text.into_bytes())
-}
-
 fn stages(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let study = project::load(root).expect("the shipped study loads");
-    let big = [generated_csv(100_000)];
-    let generic = report::config::parse(Path::new("book.toml"),
-        "[book]\ntitle = \"T\"\n[study]\nbaseline = \"bare-metal\"\n[environments.bare-metal]\nlabel = \"B\"\n[environments.kubernetes]\nlabel = \"K\"\n").unwrap();
+    let big = [generated_csv(100_000, repeating)];
+    let generic = report::config::parse(Path::new("book.toml"), GENERIC).unwrap();
     c.bench_function("csv load, 100k rows", |b| {
         b.iter(|| report::results::load(&big, &generic).unwrap())
     });
@@ -75,8 +75,9 @@ fn stages(c: &mut Criterion) {
     });
     // 12 configurations of 100 runs without ties: every rank test and
     // Hodges–Lehmann interval is exact (m·n = 10,000, the most for which it is).
-    let grouped = report::config::parse(Path::new("book.toml"), HUNDRED_RUNS).unwrap();
-    let hundred = report::results::load(&[distinct_csv(1_200)], &grouped).unwrap();
+    let grouped =
+        report::config::parse(Path::new("book.toml"), &format!("{GENERIC}{GROUPED}")).unwrap();
+    let hundred = report::results::load(&[generated_csv(1_200, distinct)], &grouped).unwrap();
     c.bench_function("statistics, 100 runs per side", |b| {
         b.iter(|| report::analysis::analyze(&hundred, &grouped).unwrap())
     });

@@ -64,6 +64,12 @@ pub trait Ordered {
     fn at(&mut self, k: usize) -> f64;
     /// Call `f` on every value.
     fn each(&self, f: &mut dyn FnMut(f64));
+    /// The median: the middle value, or the mean of the two middle ones.
+    fn median(&mut self) -> f64 {
+        let n = self.count();
+        let upper = self.at(n / 2);
+        if n % 2 == 1 { upper } else { (self.at(n / 2 - 1) + upper) / 2.0 }
+    }
 }
 
 /// A sample in memory whose order statistics are found by selection, each
@@ -82,13 +88,6 @@ impl<'a> Selection<'a> {
     /// The values, in any order.
     pub fn new(values: &'a mut [f64]) -> Self {
         Selection { values, placed: Vec::new() }
-    }
-
-    /// The median: the middle value, or the mean of the two middle ones.
-    pub fn median(&mut self) -> f64 {
-        let n = self.values.len();
-        let upper = self.at(n / 2);
-        if n % 2 == 1 { upper } else { (self.at(n / 2 - 1) + upper) / 2.0 }
     }
 }
 

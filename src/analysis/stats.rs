@@ -73,9 +73,9 @@ impl Summary {
         });
         let sd = (squares / (n - 1) as f64).sqrt() * scale;
         let mean = mean * scale;
-        let upper = nth(sample, n / 2);
-        let median = if n % 2 == 1 { upper } else { (nth(sample, n / 2 - 1) + upper) / 2.0 };
-        let robust = Robust::of(&mut OnDisk(sample), mean, Some(sd));
+        let mut on_disk = OnDisk(sample);
+        let median = on_disk.median();
+        let robust = Robust::of(&mut on_disk, mean, Some(sd));
         Some(Self::from_parts(n, mean, median, Some(sd), robust))
     }
 

@@ -76,10 +76,10 @@ pub fn colour(style: usize) -> RGBColor {
 /// What drawing on the chart gives.
 pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
-/// A chart being drawn, on our axes.
 /// The area a chart (or its ratio panel) is drawn on.
 pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
+/// A chart being drawn, on our axes.
 pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
 
 /// Draw the axes of `chart` in the charts' one style: the axis names, the

@@ -5,10 +5,8 @@
 
 use plotters::prelude::*;
 
-use super::canvas::Area;
-use super::canvas::{Axis, Chart, DrawResult, Hover, MARGIN, TEXT, colour, font};
-use super::numbers::RatioPanel;
-use super::numbers::{ChartData, Point};
+use super::canvas::{Area, Axis, Chart, DrawResult, Hover, MARGIN, TEXT, colour, font};
+use super::numbers::{ChartData, Point, RatioPanel};
 use super::spec::{ChartSpec, Scale};
 use super::ticks::{axes, y_label_area};
 use super::{marks, ticks};

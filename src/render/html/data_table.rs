@@ -12,8 +12,8 @@ use crate::charts::table::DataTable;
 pub(super) fn tables(table: &DataTable, number: usize) -> String {
     let ratio = table.ratio_columns.clone().unwrap_or_default();
     let points: Vec<usize> = (1..table.header.len()).filter(|i| !ratio.contains(i)).collect();
-    let rows = table.rows.iter().map(|row| {
-        let cells = table.page_cells(row);
+    let cells: Vec<Vec<String>> = table.rows.iter().map(|row| table.page_cells(row)).collect();
+    let rows = table.rows.iter().zip(&cells).map(|(row, cells)| {
         (row.series.clone(), points.iter().map(|&i| cells[i - 1].clone()).collect())
     });
     let mut out = html_table(
@@ -24,9 +24,12 @@ pub(super) fn tables(table: &DataTable, number: usize) -> String {
     );
     if !ratio.is_empty() {
         // Rows of the ratio: where the candidate's row has one.
-        let rows =
-            table.rows.iter().filter(|row| row.values[ratio.start - 1].is_some()).map(|row| {
-                let cells = table.page_cells(row);
+        let rows = table
+            .rows
+            .iter()
+            .zip(&cells)
+            .filter(|(row, _)| row.values[ratio.start - 1].is_some())
+            .map(|(_, cells)| {
                 (cells[0].clone(), ratio.clone().map(|i| cells[i - 1].clone()).collect())
             });
         let header = std::iter::once(1).chain(ratio.clone()).map(|i| table.header[i].as_str());
