@@ -5,12 +5,11 @@
 //!
 //! 1. [`project::load`] reads `book.toml` ([`config`]), `content/*.md`,
 //!    `templates/` and `fonts/` into memory, and lists `results/*.csv`.
-//! 2. [`results::load`] streams the CSVs block by block, parsing and validating
-//!    them into a [`results::ResultSet`] whose columns are held in chunks: in
-//!    memory up to a budget, in a temporary file past it ([`results::store`]),
-//!    so that memory stays nearly flat however many rows there are. Steps 1,
-//!    2 and 8 are the only ones that open files; later stages read and write
-//!    that temporary file only through the store, as they would memory.
+//! 2. [`results::load`] reads each results file whole, parsing it on every
+//!    core and validating it into a [`results::ResultSet`] of typed columns
+//!    in memory (plain vectors). `[output] max-results-mb` bounds what a build
+//!    reads; results larger than one machine belong in an engine, which hands
+//!    them over aggregated. Steps 1, 2 and 8 are the only ones that open files.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
 //! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
 //!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
@@ -86,8 +85,6 @@ pub struct BuildSummary {
     pub warnings: Vec<Diagnostic>,
     /// Time per stage, loading and writing included.
     pub timings: Timings,
-    /// Bytes of results written to a temporary file past the memory budget.
-    pub spilled: u64,
 }
 
 /// Write the paper as a Typst project to `options.out` (atomically, like a
@@ -95,9 +92,12 @@ pub struct BuildSummary {
 /// `typst compile --font-path fonts main.typ`.
 pub fn typst(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let (project, out, mut timings) = open(root, options)?;
-    let analyzed = pipeline::analyze(&project)?;
-    let prepared = pipeline::prepare(&project, &analyzed, options.source_date_epoch, &mut timings)?;
-    let (site, warnings) = pipeline::typst_source(&project, &prepared)?;
+    let sourced = |d| project.attach(d);
+    let analyzed = pipeline::analyze(&project).map_err(sourced)?;
+    let prepared = pipeline::prepare(&project, &analyzed, options.source_date_epoch, &mut timings)
+        .map_err(sourced)?;
+    let (site, mut warnings) = pipeline::typst_source(&project, &prepared).map_err(sourced)?;
+    project.attach_to(&mut warnings);
     write(&site, out, warnings, timings)
 }
 
@@ -138,17 +138,21 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let project = load(root, options)?;
     target(&project, options)?;
-    Ok(pipeline::render(&project, options.source_date_epoch)?.warnings)
+    let mut warnings = pipeline::render(&project, options.source_date_epoch)
+        .map_err(|d| project.attach(d))?
+        .warnings;
+    project.attach_to(&mut warnings);
+    Ok(warnings)
 }
 
 /// Build the study at `root`: load, render, and write the output folder atomically.
 pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let (project, out, mut timings) = open(root, options)?;
-    let rendered = pipeline::render(&project, options.source_date_epoch)?;
+    let mut rendered =
+        pipeline::render(&project, options.source_date_epoch).map_err(|d| project.attach(d))?;
     timings.0.extend(rendered.timings.0);
-    let mut summary = write(&rendered.site, out, rendered.warnings, timings)?;
-    summary.spilled = rendered.spilled;
-    Ok(summary)
+    project.attach_to(&mut rendered.warnings);
+    write(&rendered.site, out, rendered.warnings, timings)
 }
 
 /// Load the study, timed, and where it may write: how `build` and `typst` begin.
@@ -171,11 +175,5 @@ fn write(
     let mut clock = std::time::Instant::now();
     output::write(site, &out)?;
     timings.lap("write", &mut clock);
-    Ok(BuildSummary {
-        out,
-        files: site.files.keys().cloned().collect(),
-        warnings,
-        timings,
-        spilled: 0,
-    })
+    Ok(BuildSummary { out, files: site.files.keys().cloned().collect(), warnings, timings })
 }

@@ -110,7 +110,7 @@ fn main() -> ExitCode {
     match run(&cli, format) {
         Ok(code) => code,
         Err(err) => {
-            print_error(&err, format, &cli.root);
+            print_error(&err, format);
             ExitCode::FAILURE
         }
     }
@@ -138,7 +138,7 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
 fn check(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     let options = report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
     let warnings = report::check(&cli.root, &options)?;
-    print_warnings(&warnings, format, &cli.root);
+    print_warnings(&warnings, format);
     if format == Format::Json && warnings.is_empty() {
         println!("[]");
     } else if !cli.quiet && format != Format::Json {
@@ -169,7 +169,7 @@ fn typst(cli: &Cli, out: &Path, format: Format) -> anyhow::Result<ExitCode> {
         base_url: None,
     };
     let summary = report::typst(&cli.root, &options)?;
-    print_warnings(&summary.warnings, format, &cli.root);
+    print_warnings(&summary.warnings, format);
     if !cli.quiet {
         eprintln!(
             "wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
@@ -220,7 +220,7 @@ fn build(
         spinner.finish_and_clear();
     }
     let summary = result?;
-    print_warnings(&summary.warnings, format, &cli.root);
+    print_warnings(&summary.warnings, format);
     if !cli.quiet {
         let out = summary.out.display();
         eprintln!(
@@ -231,12 +231,6 @@ fn build(
         if cli.verbose {
             for (stage, time) in &summary.timings.0 {
                 eprintln!("  {stage:<9} {:>7.1} ms", time.as_secs_f64() * 1000.0);
-            }
-            if summary.spilled > 0 {
-                eprintln!(
-                    "  results past the memory budget: {:.0} MB in a temporary file",
-                    summary.spilled as f64 / 1e6
-                );
             }
         }
     }
@@ -267,7 +261,7 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
         bind_all,
         source_date_epoch: epoch(),
     };
-    let (root, quiet) = (cli.root.clone(), cli.quiet);
+    let quiet = cli.quiet;
     let outcome = move |o: &Outcome| match o {
         Outcome::Built(change, time) if !quiet => {
             eprintln!("rebuilt ({change:?}) in {:.0} ms", time.as_secs_f64() * 1000.0)
@@ -275,7 +269,7 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
         Outcome::Typeset(time) if !quiet => {
             eprintln!("typeset the paper in {:.0} ms", time.as_secs_f64() * 1000.0)
         }
-        Outcome::Failed(err) => print_error(err, format, &root),
+        Outcome::Failed(err) => print_error(err, format),
         _ => {}
     };
     report::serve::run(&options, Box::new(outcome), |address| {
@@ -285,14 +279,13 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
 }
 
 /// Print the error chain once: each diagnostic rendered, or anyhow's chain.
-fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
+fn print_error(err: &anyhow::Error, format: Format) {
     match err.downcast_ref::<Diagnostics>() {
         Some(diagnostics) => {
             let diagnostics = diagnostics.clone().grouped();
             print_diagnostics(
                 &diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
                 format,
-                root,
             );
             if diagnostics.total() > 1 && format != Format::Json {
                 eprintln!("error: {}; nothing was written", diagnostics.summary());
@@ -306,32 +299,20 @@ fn print_error(err: &anyhow::Error, format: Format, root: &Path) {
 }
 
 /// Print `warnings` as warnings, one per cause.
-fn print_warnings(warnings: &[Diagnostic], format: Format, root: &Path) {
+fn print_warnings(warnings: &[Diagnostic], format: Format) {
     let warnings = Diagnostics(warnings.to_vec()).grouped();
-    print_diagnostics(
-        &warnings.0.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(),
-        format,
-        root,
-    );
+    print_diagnostics(&warnings.0.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format);
 }
 
-/// Print diagnostics with their source lines (read relative to `root`):
-/// JSON on standard output, anything else on standard error.
-fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format, root: &Path) {
+/// Print diagnostics with the source lines they carry: JSON on standard
+/// output, anything else on standard error.
+fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format) {
     if diagnostics.is_empty() {
         return;
     }
-    let read = |path: &Path| {
-        std::fs::read_to_string(if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            root.join(path)
-        })
-        .ok()
-    };
     if format == Format::Json {
-        print!("{}", render::render(diagnostics, format, &read, false));
+        print!("{}", render::render(diagnostics, format, false));
     } else {
-        render::eprint(diagnostics, format, &read);
+        render::eprint(diagnostics, format);
     }
 }

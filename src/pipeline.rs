@@ -23,8 +23,6 @@ pub struct Rendered {
     pub warnings: Vec<Diagnostic>,
     /// Time per stage.
     pub timings: Timings,
-    /// Bytes of results written to the temporary file, past the memory budget.
-    pub spilled: u64,
 }
 
 /// Time spent per stage, in order.
@@ -51,11 +49,19 @@ pub struct Analyzed {
 
 /// Parse the results and compute the statistics.
 pub fn analyze(project: &Project) -> Result<Analyzed, Diagnostics> {
+    analyze_timed(project, &mut Timings::default())
+}
+
+/// [`analyze`], timing the results stage and the statistics in `timings`:
+/// the one place where results are loaded, excluded and analysed.
+pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyzed, Diagnostics> {
+    let mut clock = std::time::Instant::now();
     let results = results::load(&project.results, &project.config)?;
     let (results, excluded) = analysis::exclude(results, &project.config)?;
-    let analysis = analysis::analyze_excluding(&results, &project.config, excluded);
-    results.check_store()?;
-    Ok(Analyzed { results, analysis: analysis? })
+    timings.lap("results", &mut clock);
+    let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
+    timings.lap("analysis", &mut clock);
+    Ok(Analyzed { results, analysis })
 }
 
 /// Everything but the PDF: what a content edit recomputes.
@@ -106,9 +112,7 @@ pub fn prepare(
         .map(|b| references::format(b, &document.citations))
         .unwrap_or_default();
     timings.lap("markdown", &mut clock);
-    let charts = charts::render(&document.charts, &analyzed.results, config);
-    analyzed.results.check_store()?;
-    let charts = charts?;
+    let charts = charts::render(&document.charts, &analyzed.results, config)?;
     timings.lap("charts", &mut clock);
     let mut book = BookView::new(config, &analyzed.analysis, &cited);
     if book.summary.is_none() {
@@ -193,9 +197,9 @@ pub fn typst_source(
 
 /// Run every stage between loading and writing: a pure function of the project
 /// (the clock is read only to report the time per stage), but for the results
-/// files, which [`results::load`] streams from disk.
+/// files, which [`results::load`] reads from disk.
 pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rendered, Diagnostics> {
-    let (mut timings, mut clock) = (Timings::default(), std::time::Instant::now());
+    let mut timings = Timings::default();
     // The one-off costs of later stages (the citation style and the fonts)
     // are paid on a worker thread, or in the typesetting child, while the
     // results are read.
@@ -204,26 +208,22 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         rayon::spawn(references::warm_up);
     }
     // Hash the inputs (for provenance and the manifest) on the other core while
-    // the CSVs are parsed; the results stage hashes the CSVs as it streams them.
-    let (results, ()) = rayon::join(
-        || results::load(&project.results, &project.config),
+    // the CSVs are parsed; the results stage hashes the CSVs as it reads them.
+    let (analyzed, ()) = rayon::join(
+        || analyze_timed(project, &mut timings),
         || {
             project.inputs().iter().filter(|f| f.disk.is_none()).for_each(|f| {
                 f.sha256();
             })
         },
     );
-    let (results, excluded) = analysis::exclude(results?, &project.config)?;
-    timings.lap("results", &mut clock);
-    let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
-    timings.lap("analysis", &mut clock);
-    let analyzed = Analyzed { results, analysis };
+    let analyzed = analyzed?;
     let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
-    clock = std::time::Instant::now();
+    let mut clock = std::time::Instant::now();
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
     let site = assemble(project, &prepared, Some(paper.pdf));
-    Ok(Rendered { site, warnings: paper.warnings, timings, spilled: analyzed.results.spilled() })
+    Ok(Rendered { site, warnings: paper.warnings, timings })
 }
 
 /// Every output file in one [`Site`]; without a PDF when it is still being typeset.

@@ -232,7 +232,7 @@ fn too_much_data_stops_with_a_clear_error() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output)
-            .contains("results: the results files hold 2 MB; a build reads at most 1 MB"),
+            .contains("results/extra.csv: the results files hold 3 MB, this one 3 MB; a build reads at most 1 MB"),
         "{}",
         stderr(&output)
     );

@@ -105,13 +105,11 @@ impl NodeSurvey {
             // Each distinct value goes to the ordered set once, in row order: a
             // hash of the bits seen is cheaper per row than a search of the set.
             let mut seen = rustc_hash::FxHashSet::default();
-            nodes.for_each(|chunk| {
-                for &n in chunk.iter().filter(|n| !n.is_nan()) {
-                    if seen.insert(n.to_bits()) {
-                        survey.counts.insert(crate::analysis::filter::KeyPart::Number(n));
-                    }
+            for &n in nodes.iter().filter(|n| !n.is_nan()) {
+                if seen.insert(n.to_bits()) {
+                    survey.counts.insert(crate::analysis::filter::KeyPart::Number(n));
                 }
-            });
+            }
             if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
                 survey.envs.extend(e.words.iter().cloned());
             }

@@ -10,7 +10,7 @@ use super::{Caveat, CaveatKind};
 use crate::config::{Config, Dataset, Exclusion, FilterValue};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::format;
-use crate::results::{Chunks, Column, ResultSet, Table, Texts, Values};
+use crate::results::{Column, ResultSet, Table, Texts, Values};
 
 /// Most runs of one exclusion named.
 const NAMED: usize = 20;
@@ -148,7 +148,7 @@ fn named(table: &Table, key: &[String], rows: &[bool]) -> Vec<String> {
     chosen
         .map(|row| {
             if columns.is_empty() {
-                return format!("line {}", table.lines.get(row));
+                return format!("line {}", table.lines[row]);
             }
             let parts: Vec<String> =
                 columns.iter().map(|(k, v)| format!("{k} = {}", key_part(v, row))).collect();
@@ -157,20 +157,10 @@ fn named(table: &Table, key: &[String], rows: &[bool]) -> Vec<String> {
         .collect()
 }
 
-/// `table` without the rows marked in `removed`, in the same store.
+/// `table` without the rows marked in `removed`.
 fn without(table: &Table, removed: &[bool]) -> Table {
-    fn keep<T: bytemuck::Pod>(values: &Chunks<T>, removed: &[bool]) -> Chunks<T> {
-        let mut kept = Chunks::new(values.store());
-        let mut row = 0;
-        values.for_each(|chunk| {
-            for &v in chunk {
-                if !removed[row] {
-                    kept.push(v);
-                }
-                row += 1;
-            }
-        });
-        kept
+    fn keep<T: Copy>(values: &[T], removed: &[bool]) -> Vec<T> {
+        values.iter().zip(removed).filter(|(_, r)| !**r).map(|(v, _)| *v).collect()
     }
     let columns = table
         .columns

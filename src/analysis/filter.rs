@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::config::{FilterValue, Range};
 use crate::format;
-use crate::results::{CHUNK_ROWS, Chunks, Table, Values};
+use crate::results::{PART_ROWS, Table, Values, part, part_count};
 
 /// One value of a grouping column, ordered numerically when numeric.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +47,7 @@ impl std::fmt::Display for KeyPart {
 /// The value of `values` at `row` as a key part.
 pub fn key_part(values: &Values, row: usize) -> KeyPart {
     match values {
-        Values::Number(v) => KeyPart::Number(v.get(row)),
+        Values::Number(v) => KeyPart::Number(v[row]),
         Values::Text(v) => KeyPart::Text(v.get(row).to_string()),
     }
 }
@@ -61,21 +61,21 @@ pub struct Grouped {
     /// The group's first row.
     pub first: usize,
     /// Per value column, the sample.
-    pub samples: Vec<Chunks<f64>>,
+    pub samples: Vec<Vec<f64>>,
 }
 
-/// A condition of a filter, ready to test chunk by chunk.
+/// A condition of a filter, ready to test part by part.
 enum Test<'a> {
     /// On a numeric column.
-    Number(&'a Chunks<f64>, &'a FilterValue),
+    Number(&'a [f64], &'a FilterValue),
     /// On a text column: whether each distinct value passes.
-    Text(&'a Chunks<u32>, Vec<bool>),
+    Text(&'a [u32], Vec<bool>),
 }
 
 /// The rows of `table` that satisfy every condition of `filter`, grouped by
 /// the values of the columns `by` (in sorted key order), with the values of
-/// the numeric columns `values` in each group: one pass over the table, chunk
-/// by chunk, a run of chunks per core. `Err` names the first filter column the
+/// the numeric columns `values` in each group: one pass over the table, part
+/// by part, a run of parts per core. `Err` names the first filter column the
 /// table lacks.
 pub fn aggregate(
     table: &Table,
@@ -86,10 +86,10 @@ pub fn aggregate(
     use rayon::prelude::*;
     let tests = tests(table, filter)?;
     let by: Vec<&Values> = by.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
-    let columns: Vec<Option<&Chunks<f64>>> =
+    let columns: Vec<Option<&[f64]>> =
         values.iter().map(|c| table.column(c).and_then(|c| c.values.numbers())).collect();
     let scan = Scan { table, tests: &tests, by: &by, columns: &columns };
-    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+    let (chunks, cores) = (part_count(table.len()), rayon::current_num_threads().max(1));
     let parts: Vec<Partial> = (0..cores)
         .into_par_iter()
         .map(|c| scan.run(chunks * c / cores..chunks * (c + 1) / cores))
@@ -101,7 +101,7 @@ pub fn aggregate(
             match all.index.get(&bits) {
                 Some(&g) => {
                     for (sample, more) in all.groups[g].1.samples.iter_mut().zip(&group.samples) {
-                        (0..more.chunk_count()).for_each(|i| sample.extend(&more.chunk(i)));
+                        sample.extend_from_slice(more);
                     }
                 }
                 None => {
@@ -123,7 +123,7 @@ pub fn aggregate(
     Ok(groups)
 }
 
-/// Groups found in a run of chunks, on compact keys (a number's bits, a
+/// Groups found in a run of parts, on compact keys (a number's bits, a
 /// text's code), in order of first row.
 struct Partial {
     index: rustc_hash::FxHashMap<Vec<u64>, usize>,
@@ -141,7 +141,7 @@ impl Default for Partial {
 }
 
 impl Partial {
-    /// The group of row `r` of a chunk whose key columns hold `keys` (a
+    /// The group of row `r` of a part whose key columns hold `keys` (a
     /// number's bits, a text's code), made by `new` if it is the first row of
     /// its group.
     fn group_of(&mut self, keys: &[Vec<u64>], r: usize, new: impl FnOnce() -> Grouped) -> usize {
@@ -170,37 +170,31 @@ struct Scan<'a> {
     table: &'a Table,
     tests: &'a [Test<'a>],
     by: &'a [&'a Values],
-    columns: &'a [Option<&'a Chunks<f64>>],
+    columns: &'a [Option<&'a [f64]>],
 }
 
 impl Scan<'_> {
-    /// The groups of the rows of `chunks` (their keys named later).
-    fn run(&self, chunks: std::ops::Range<usize>) -> Partial {
-        let store = self.table.lines.store();
-        let mut part = Partial::default();
-        let mut buffers: Vec<Vec<f64>> = self.columns.iter().map(|_| Vec::new()).collect();
-        for i in chunks {
+    /// The groups of the rows of `parts` (their keys named later).
+    fn run(&self, parts: std::ops::Range<usize>) -> Partial {
+        let mut found = Partial::default();
+        for i in parts {
             let passes = passing(self.table, self.tests, i);
-            let keys: Vec<Vec<u64>> = self.by.iter().map(|v| v.chunk_bits(i)).collect();
-            let values: Vec<Option<&[f64]>> = self
-                .columns
-                .iter()
-                .zip(&mut buffers)
-                .map(|(c, b)| c.map(|c| c.chunk_with(i, b)))
-                .collect();
+            let keys: Vec<Vec<u64>> = self.by.iter().map(|v| v.part_bits(i)).collect();
+            let values: Vec<Option<&[f64]>> =
+                self.columns.iter().map(|c| c.map(|c| part(c, i))).collect();
             for (r, _) in passes.iter().enumerate().filter(|(_, pass)| **pass) {
-                let g = part.group_of(&keys, r, || {
-                    let samples = self.columns.iter().map(|_| Chunks::new(store)).collect();
-                    Grouped { key: Vec::new(), first: i * CHUNK_ROWS + r, samples }
+                let g = found.group_of(&keys, r, || {
+                    let samples = self.columns.iter().map(|_| Vec::new()).collect();
+                    Grouped { key: Vec::new(), first: i * PART_ROWS + r, samples }
                 });
-                for (sample, chunk) in part.groups[g].1.samples.iter_mut().zip(&values) {
+                for (sample, chunk) in found.groups[g].1.samples.iter_mut().zip(&values) {
                     if let Some(v) = chunk.as_ref().map(|c| c[r]).filter(|v| !v.is_nan()) {
                         sample.push(v);
                     }
                 }
             }
         }
-        part
+        found
     }
 }
 
@@ -214,14 +208,13 @@ pub fn first_row(
 ) -> Option<usize> {
     let values = table.column(column)?.values.numbers()?;
     let tests = tests(table, filter).ok()?;
-    (0..values.chunk_count()).find_map(|i| {
+    (0..part_count(values.len())).find_map(|i| {
         let passes = passing(table, &tests, i);
-        values
-            .chunk(i)
+        part(values, i)
             .iter()
             .zip(passes)
             .position(|(&v, pass)| pass && test(v))
-            .map(|r| i * CHUNK_ROWS + r)
+            .map(|r| i * PART_ROWS + r)
     })
 }
 
@@ -229,7 +222,7 @@ pub fn first_row(
 /// `Err` names a column the table lacks.
 pub fn rows(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Result<Vec<bool>, String> {
     let tests = tests(table, filter)?;
-    Ok((0..table.lines.chunk_count()).flat_map(|i| passing(table, &tests, i)).collect())
+    Ok((0..part_count(table.len())).flat_map(|i| passing(table, &tests, i)).collect())
 }
 
 /// The conditions of `filter`, ready to test; `Err` names a column the table lacks.
@@ -249,21 +242,21 @@ fn tests<'a>(
     Ok(tests)
 }
 
-/// Which rows of chunk `i` of `table` pass every test.
+/// Which rows of part `i` of `table` pass every test.
 fn passing(table: &Table, tests: &[Test], i: usize) -> Vec<bool> {
-    let mut passes = vec![true; CHUNK_ROWS.min(table.len() - i * CHUNK_ROWS)];
+    let mut passes = vec![true; PART_ROWS.min(table.len() - i * PART_ROWS)];
     for test in tests {
         match test {
             Test::Number(values, condition) => {
                 passes
                     .iter_mut()
-                    .zip(values.chunk(i).iter())
+                    .zip(part(values, i))
                     .for_each(|(p, &v)| *p = *p && matches_number(v, condition));
             }
             Test::Text(codes, pass) => {
                 passes
                     .iter_mut()
-                    .zip(codes.chunk(i).iter())
+                    .zip(part(codes, i))
                     .for_each(|(p, &c)| *p = *p && pass[c as usize]);
             }
         }
@@ -321,7 +314,6 @@ fn describe_one(condition: &FilterValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Store;
 
     fn table() -> Table {
         Table::new(
@@ -338,7 +330,7 @@ mod tests {
     fn selected(t: &Table, filter: &str) -> Result<Vec<f64>, String> {
         let filter: BTreeMap<String, FilterValue> = toml::from_str(filter).unwrap();
         let groups = aggregate(t, &filter, &[], &["procs"])?;
-        Ok(groups.first().map(|g| g.samples[0].to_vec()).unwrap_or_default())
+        Ok(groups.first().map(|g| g.samples[0].clone()).unwrap_or_default())
     }
 
     #[test]
@@ -363,28 +355,22 @@ mod tests {
     }
 
     #[test]
-    fn groups_of_many_rows_keep_row_order_in_memory_or_on_disk() {
+    fn groups_of_many_rows_keep_row_order_across_parts() {
+        // Over three parts of rows, scanned on several cores and joined.
         let n = 200_003;
-        // A budget of one chunk: most of the columns and samples go to disk.
-        let store = Store::new(CHUNK_ROWS * 8);
-        let mut procs = Chunks::new(&store);
-        let mut value = Chunks::new(&store);
-        for i in 0..n {
-            procs.push((i % 3) as f64);
-            value.push(i as f64);
-        }
+        let procs: Vec<f64> = (0..n).map(|i| (i % 3) as f64).collect();
+        let value: Vec<f64> = (0..n).map(|i| i as f64).collect();
         let t = Table::new(
             "t",
             "results/t.csv",
             vec![("procs", Values::Number(procs)), ("value", Values::Number(value))],
         );
-        assert!(store.spilled() > 0);
         let groups = aggregate(&t, &BTreeMap::new(), &["procs"], &["value"]).unwrap();
         assert_eq!(groups.len(), 3);
         for (i, group) in groups.iter().enumerate() {
             assert_eq!((group.key[0].clone(), group.first), (KeyPart::Number(i as f64), i));
             let expected: Vec<f64> = (i..n).step_by(3).map(|v| v as f64).collect();
-            assert!(group.samples[0].to_vec() == expected, "group {i} lost its order or rows");
+            assert!(group.samples[0] == expected, "group {i} lost its order or rows");
         }
     }
 }

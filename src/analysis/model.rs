@@ -33,7 +33,7 @@ pub const RANK_MAX: usize = 10_000;
 
 impl Sample {
     /// The sample of `values`, or `None` when empty.
-    pub fn of(values: &crate::results::Chunks<f64>) -> Option<Sample> {
+    pub fn of(values: &[f64]) -> Option<Sample> {
         let summary = Summary::of_sample(values)?;
         let values = if values.len() <= RANK_MAX { values.to_vec() } else { Vec::new() };
         Some(Sample { summary, values })

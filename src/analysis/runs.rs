@@ -33,8 +33,7 @@ pub(super) fn name(
         .collect();
     let by: Vec<_> = by.iter().filter_map(|c| table.column(c)).map(|c| &c.values).collect();
     let mut used = vec![false; outliers.len()];
-    for row in 0..table.len() {
-        let value = values.get(row);
+    for (row, &value) in values.iter().enumerate() {
         let Some(i) = (0..outliers.len()).find(|&i| !used[i] && outliers[i].value == value) else {
             continue;
         };
@@ -43,7 +42,7 @@ pub(super) fn name(
         }
         used[i] = true;
         outliers[i].run = Some(if naming.is_empty() {
-            format!("line {}", table.lines.get(row))
+            format!("line {}", table.lines[row])
         } else {
             let parts: Vec<String> =
                 naming.iter().map(|(k, v)| format!("{k} = {}", key_part(v, row))).collect();

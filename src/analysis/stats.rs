@@ -5,7 +5,6 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::robust::{Ordered, Robust, Selection};
-use crate::results::Chunks;
 
 use super::CONFIDENCE;
 
@@ -52,31 +51,10 @@ impl Summary {
         Self::of_owned(values.iter().copied().filter(|v| !v.is_nan()).collect())
     }
 
-    /// Summarise a sample without NaN values held in chunks, perhaps on disk.
-    /// A sample of up to [`IN_MEMORY`] values is summarised in memory; a
-    /// larger one chunk by chunk, with the same sums in the same order and its
-    /// median selected exactly by `nth`, so that memory stays flat.
-    pub fn of_sample(sample: &Chunks<f64>) -> Option<Summary> {
-        let n = sample.len();
-        if n <= IN_MEMORY {
-            return Self::of_owned(sample.to_vec());
-        }
-        let mut largest = 0.0f64;
-        sample.for_each(|chunk| chunk.iter().for_each(|&v| largest = largest.max(v.abs())));
-        let scale = scale_of(largest);
-        let mut sum = 0.0;
-        sample.for_each(|chunk| chunk.iter().for_each(|&v| sum += v / scale));
-        let mean = sum / n as f64;
-        let mut squares = 0.0;
-        sample.for_each(|chunk| {
-            chunk.iter().for_each(|&v| squares += (v / scale - mean) * (v / scale - mean))
-        });
-        let sd = (squares / (n - 1) as f64).sqrt() * scale;
-        let mean = mean * scale;
-        let mut on_disk = OnDisk(sample);
-        let median = on_disk.median();
-        let robust = Robust::of(&mut on_disk, mean, Some(sd));
-        Some(Self::from_parts(n, mean, median, Some(sd), robust))
+    /// Summarise a sample without NaN values (copied, for the selection of
+    /// its order statistics).
+    pub fn of_sample(sample: &[f64]) -> Option<Summary> {
+        Self::of_owned(sample.to_vec())
     }
 
     /// Summarise a sample without NaN values, taking ownership (no copy).
@@ -129,68 +107,6 @@ fn scale_of(largest: f64) -> f64 {
         2f64.powi((largest.log2().floor() as i32).clamp(-1022, 1023))
     } else {
         1.0
-    }
-}
-
-/// A sample held in chunks, perhaps on disk, for its order statistics.
-struct OnDisk<'a>(&'a Chunks<f64>);
-
-impl Ordered for OnDisk<'_> {
-    fn count(&self) -> usize {
-        self.0.len()
-    }
-    fn at(&mut self, k: usize) -> f64 {
-        nth(self.0, k)
-    }
-    fn each(&self, f: &mut dyn FnMut(f64)) {
-        self.0.for_each(|chunk| chunk.iter().for_each(|&v| f(v)));
-    }
-}
-
-/// Samples up to this many values are summarised in memory (8 MiB).
-pub const IN_MEMORY: usize = 1 << 20;
-
-/// The `k`-th smallest (from 0) of the values of `sample` in the order of
-/// [`f64::total_cmp`], read chunk by chunk: a radix selection on the value's
-/// bits made to sort as unsigned integers. Each round counts the next 16 bits
-/// of the values that share the bits fixed so far, and fixes the 16 bits of
-/// the bucket that holds the `k`-th; once a bucket holds few enough values,
-/// they are selected in memory. At most four rounds, whatever the values
-/// (infinities, subnormals and repeats included).
-fn nth(sample: &Chunks<f64>, mut k: usize) -> f64 {
-    /// The value's bits, ordered as `total_cmp` orders the values.
-    fn key(v: f64) -> u64 {
-        let bits = v.to_bits();
-        if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
-    }
-    // Values whose key agrees with `prefix` on the bits above `shift`.
-    let (mut prefix, mut shift) = (0u64, 64u32);
-    let fits = |v: u64, prefix: u64, shift: u32| shift == 64 || v >> shift == prefix;
-    loop {
-        let mut counts = vec![0usize; 1 << 16];
-        let below = shift - 16;
-        sample.for_each(|chunk| {
-            for &v in chunk {
-                let key = key(v);
-                if fits(key, prefix, shift) {
-                    counts[(key >> below & 0xFFFF) as usize] += 1;
-                }
-            }
-        });
-        let mut bucket = 0;
-        while k >= counts[bucket] {
-            k -= counts[bucket];
-            bucket += 1;
-        }
-        prefix = if shift == 64 { bucket as u64 } else { prefix << 16 | bucket as u64 };
-        shift = below;
-        if counts[bucket] <= IN_MEMORY || shift == 0 {
-            let mut values = Vec::with_capacity(counts[bucket]);
-            sample.for_each(|chunk| {
-                values.extend(chunk.iter().filter(|&&v| fits(key(v), prefix, shift)))
-            });
-            return *values.select_nth_unstable_by(k, f64::total_cmp).1;
-        }
     }
 }
 
@@ -274,15 +190,11 @@ mod tests {
         assert!(close(ci[0], 2.0 - half, 1e-9) && close(ci[1], 2.0 + half, 1e-9), "{ci:?}");
     }
 
-    /// A sample too large for memory is summarised from disk, chunk by chunk,
-    /// to the same bits as in memory (the median of the in-memory path is a
-    /// full selection, checked against sorting here too).
+    /// The median of a large sample of extreme values (subnormals, ±0,
+    /// 1e±300, infinities, many repeats) is the middle of the sorted values.
     #[test]
-    fn a_large_sample_on_disk_gives_the_same_summary() {
-        use crate::results::{CHUNK_ROWS, Chunks, Store};
-        let n = 2 * IN_MEMORY + 3;
-        // Many repeats, a wide range and a cluster: subnormals, ±0, 1e-300,
-        // 1e300, and most values near 30; then the same with infinities.
+    fn the_median_of_extreme_values_is_the_sorted_middle() {
+        let n = 100_003;
         let finite: Vec<f64> = (0..n)
             .map(|i| match i % 10 {
                 0 => 1e-300,
@@ -305,13 +217,6 @@ mod tests {
         for values in [&finite, &infinite] {
             for n in [n, n - 1] {
                 let sample = &values[..n];
-                let mut on_disk = Chunks::new(&Store::new(0));
-                on_disk.extend(sample);
-                assert_eq!(on_disk.store().spilled(), (n / CHUNK_ROWS * CHUNK_ROWS * 8) as u64);
-                let (chunked, in_memory) = (
-                    Summary::of_sample(&on_disk).unwrap(),
-                    Summary::of_owned(sample.to_vec()).unwrap(),
-                );
                 let mut sorted = sample.to_vec();
                 sorted.sort_by(f64::total_cmp);
                 let median = if n % 2 == 1 {
@@ -319,16 +224,9 @@ mod tests {
                 } else {
                     (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
                 };
-                assert_eq!((chunked.median, in_memory.median), (median, median));
-                if values == &finite {
-                    assert_eq!(chunked, in_memory);
-                }
+                assert_eq!(Summary::of_sample(sample).unwrap().median, median);
             }
         }
-        // Equal values end the selection at once.
-        let mut same = Chunks::new(&Store::new(0));
-        same.extend(&vec![2.5; IN_MEMORY + 1]);
-        assert_eq!(Summary::of_sample(&same).unwrap().median, 2.5);
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
         format!(
             "`{}` is empty on line {} of {}, and a point needs its x",
             spec.x,
-            table.lines.get(row),
+            table.lines[row],
             table.path.display()
         ),
         "fill in the cell, or leave such rows out with `where`".into(),
@@ -285,7 +285,7 @@ fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str
             let message = format!(
                 "the log {axis} axis cannot show `{column}` = {value} ({}:{})",
                 table.path.display(),
-                table.lines.get(row)
+                table.lines[row]
             );
             return Err((if axis == "x" { "x-scale" } else { "y-scale" }, message));
         }

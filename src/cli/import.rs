@@ -160,12 +160,12 @@ fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
         if all.is_empty() {
             println!("[]");
         }
-        super::print_diagnostics(&all, format, &cli.root);
+        super::print_diagnostics(&all, format);
         return;
     }
     let errors: Vec<(Level, &Diagnostic)> = refusals.iter().map(|d| (Level::Error, d)).collect();
-    super::print_diagnostics(&errors, format, &cli.root);
-    super::print_warnings(&warnings, format, &cli.root);
+    super::print_diagnostics(&errors, format);
+    super::print_warnings(&warnings, format);
 }
 
 /// `n` and the noun, singular or plural.

@@ -160,17 +160,18 @@ pub struct Output {
     /// shown as text, so that content can never run a script in the page.
     #[serde(default, rename = "raw-html")]
     pub raw_html: bool,
-    /// Most megabytes of results files a build reads; beyond it, the build
-    /// stops with an error. Memory stays nearly flat at any size (past 64 MB,
-    /// columns go to a temporary file in `TMPDIR`), but time and temporary
-    /// disk space grow with the results: about 8 ms and 1.6 MB per MB of CSV
-    /// for a seven-column study.
+    /// Most megabytes of results files a build reads (2048 by default);
+    /// beyond it, the build stops with an error before reading any. A build
+    /// holds the results in memory, about three bytes per byte of CSV at
+    /// its peak: results larger than one machine belong in an engine such as
+    /// DuckDB or Spark, aggregated or sampled to the runs the study compares
+    /// and handed over as Parquet (see docs/big-results.md).
     #[serde(default = "default_max_results_mb", rename = "max-results-mb")]
     pub max_results_mb: u64,
 }
 
 fn default_max_results_mb() -> u64 {
-    4096
+    2048
 }
 
 impl Default for Output {

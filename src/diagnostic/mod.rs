@@ -1,9 +1,11 @@
 //! User-facing diagnostics: located, rustc-style error messages with hints.
 
+mod excerpt;
 pub mod group;
 pub mod render;
 mod tally;
 
+pub use excerpt::{Excerpt, WINDOW};
 pub use group::{Cause, Repeats};
 pub use tally::Tally;
 
@@ -76,12 +78,27 @@ pub struct Diagnostic {
     /// How many problems it stands for, where the others are and their
     /// values; `None` for a single problem ([`Diagnostic::repeats`]).
     pub repeats: Option<Box<Repeats>>,
+    /// The source line it was made from, and its span there.
+    pub excerpt: Option<Box<Excerpt>>,
 }
 
 impl Diagnostic {
     /// A diagnostic at `location` with `message` and no hint yet.
     pub fn new(location: Location, message: impl Into<String>) -> Self {
-        Self { location, message: message.into(), hint: None, cause: None, repeats: None }
+        Self {
+            location,
+            message: message.into(),
+            hint: None,
+            cause: None,
+            repeats: None,
+            excerpt: None,
+        }
+    }
+
+    /// Attach the source line it was made from, and its span there.
+    pub fn excerpt(mut self, excerpt: Excerpt) -> Self {
+        self.excerpt = Some(Box::new(excerpt));
+        self
     }
 
     /// Attach a hint on how to fix the problem.
@@ -155,10 +172,25 @@ impl Diagnostics {
         self.0.is_empty()
     }
 
+    /// Give each diagnostic at a line of `path` without an excerpt the one
+    /// of its position in `text`, the content of `path` as it was read.
+    pub fn attach(&mut self, path: &Path, text: &[u8]) {
+        attach(&mut self.0, path, text);
+    }
+
     /// `Ok(value)` when nothing was reported, else every diagnostic, one per
     /// cause ([`Diagnostics::grouped`]), sorted by location.
     pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
         if self.0.is_empty() { Ok(value) } else { Err(self.grouped()) }
+    }
+}
+
+/// [`Diagnostics::attach`] on any diagnostics, warnings among them.
+pub fn attach(diagnostics: &mut [Diagnostic], path: &Path, text: &[u8]) {
+    for d in diagnostics.iter_mut().filter(|d| d.excerpt.is_none() && d.location.path == path) {
+        if d.location.line > 0 {
+            d.excerpt = Excerpt::at(text, d.location.line, d.location.column).map(Box::new);
+        }
     }
 }
 

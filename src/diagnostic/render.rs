@@ -2,15 +2,13 @@
 //! column, the source line with a caret under the offending span, the message
 //! and a `help:` line. Also a one-line short form and JSON for CI annotations.
 
-use std::path::Path;
-
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
 use codespan_reporting::files::{Error as FilesError, SimpleFile};
 use codespan_reporting::term::{self, Chars, Config};
 use serde::Serialize;
 use termcolor::{Buffer, ColorChoice, StandardStream, WriteColor};
 
-use super::Diagnostic;
+use super::{Diagnostic, Excerpt};
 
 /// How diagnostics are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -93,16 +91,11 @@ impl JsonDiagnostic {
     }
 }
 
-/// Render `diagnostics` in `format`. `read` returns a file's text for the
-/// snippet (by its path as shown); `color` adds ANSI colours. Messages and
-/// hints are cut to [`MAX_MESSAGE_CHARS`](super::MAX_MESSAGE_CHARS) in every
-/// format, and a source line to [`WINDOW`] characters around the column.
-pub fn render(
-    diagnostics: &[(Level, &Diagnostic)],
-    format: Format,
-    read: &dyn Fn(&Path) -> Option<String>,
-    color: bool,
-) -> String {
+/// Render `diagnostics` in `format`, each with the excerpt of its source
+/// line it carries (never read again from the file); `color` adds ANSI
+/// colours. Messages and hints are cut to
+/// [`MAX_MESSAGE_CHARS`](super::MAX_MESSAGE_CHARS) in every format.
+pub fn render(diagnostics: &[(Level, &Diagnostic)], format: Format, color: bool) -> String {
     match format {
         Format::Json => {
             let items: Vec<JsonDiagnostic> =
@@ -112,16 +105,8 @@ pub fn render(
         Format::Short => diagnostics.iter().map(|(level, d)| short(*level, d)).collect(),
         Format::Human => {
             let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
-            // Diagnostics come sorted by location: each file is read once for its run.
-            let mut last: Option<(&Path, Option<String>)> = None;
             for (level, d) in diagnostics {
-                let path = d.location.path.as_path();
-                if d.location.line > 0 && last.as_ref().is_none_or(|(p, _)| *p != path) {
-                    last = Some((path, read(path)));
-                }
-                let text =
-                    last.as_ref().filter(|(p, _)| *p == path).and_then(|(_, t)| t.as_deref());
-                human(&mut buffer, *level, d, text.filter(|_| d.location.line > 0));
+                human(&mut buffer, *level, d);
             }
             String::from_utf8_lossy(buffer.as_slice()).into_owned()
         }
@@ -150,8 +135,8 @@ fn short(level: Level, d: &Diagnostic) -> String {
     )
 }
 
-/// One diagnostic, rustc style, with the window of its line in `text`.
-fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, text: Option<&str>) {
+/// One diagnostic, rustc style, with the window of its source line.
+fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic) {
     let severity = if level == Level::Error { Severity::Error } else { Severity::Warning };
     let message = super::shown(&d.shown_message()).into_owned() + &d.count_suffix();
     let notes: Vec<String> = d
@@ -162,9 +147,10 @@ fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, text: Option<&s
         .collect();
     let report = Report::new(severity).with_message(&message).with_notes(notes.clone());
     let config = Config { chars: Chars::ascii(), ..Config::default() };
-    if let Some(text) = text {
-        let snippet = Snippet::of(d, text);
-        let report = report.with_labels(vec![Label::primary((), snippet.span.clone())]);
+    if let Some(excerpt) = d.excerpt.as_deref().filter(|_| d.location.line > 0) {
+        let name = d.location.path.display().to_string();
+        let snippet = Snippet { name, line: d.location.line, excerpt };
+        let report = report.with_labels(vec![Label::primary((), excerpt.span.0..excerpt.span.1)]);
         if term::emit(out, &config, &snippet, &report).is_ok() {
             return;
         }
@@ -176,62 +162,17 @@ fn human(out: &mut dyn WriteColor, level: Level, d: &Diagnostic, text: Option<&s
     let _ = term::emit(out, &config, &file, &report);
 }
 
-/// Most characters of a source line shown under a diagnostic: a longer line
-/// is cut to this many around the column, with `…` where it was cut.
-pub const WINDOW: usize = 120;
-
-/// The one line a diagnostic shows, cut to [`WINDOW`] characters around its
-/// column, as a file of one line for codespan, which numbers it as the
-/// diagnostic's line and its columns as in the whole line.
-struct Snippet {
+/// A diagnostic's excerpt as a file of one line for codespan, which numbers
+/// it as the diagnostic's line and its columns as in the whole line.
+struct Snippet<'e> {
     /// The file's path, as shown.
     name: String,
-    /// The window of the line, with `…` marks, control characters made visible.
-    source: String,
     /// The 1-based line number.
     line: usize,
-    /// The label's byte span in `source`.
-    span: std::ops::Range<usize>,
-    /// Characters of the line cut before the window.
-    shift: usize,
-    /// Bytes of the leading `…` mark (0 or 3).
-    prefix: usize,
+    excerpt: &'e Excerpt,
 }
 
-impl Snippet {
-    /// The window of `d`'s line of `text` around its column.
-    fn of(d: &Diagnostic, text: &str) -> Snippet {
-        let (line_text, token) = span(text, d.location.line, d.location.column);
-        let count = line_text.chars().count();
-        let caret = line_text[..token.start].chars().count();
-        let shift =
-            if count <= WINDOW { 0 } else { caret.saturating_sub(WINDOW / 3).min(count - WINDOW) };
-        let byte =
-            |chars: usize| line_text.char_indices().nth(chars).map_or(line_text.len(), |(i, _)| i);
-        let (from, to) = (byte(shift), byte(shift + WINDOW));
-        let mut source = String::from(if from > 0 { "…" } else { "" });
-        let prefix = source.len();
-        let (mut start, mut end) = (None, None);
-        for (i, c) in line_text[from..to].char_indices().map(|(i, c)| (from + i, c)) {
-            if i == token.start.max(from) {
-                start = Some(source.len());
-            }
-            if i == token.end.min(to) {
-                end = Some(source.len());
-            }
-            source.push(if super::is_hidden_control(c) { '\u{FFFD}' } else { c });
-        }
-        let start = start.unwrap_or(source.len());
-        let end = end.unwrap_or(source.len()).max(start);
-        if to < line_text.len() {
-            source.push('…');
-        }
-        let name = d.location.path.display().to_string();
-        Snippet { name, source, line: d.location.line, span: start..end, shift, prefix }
-    }
-}
-
-impl<'a> codespan_reporting::files::Files<'a> for Snippet {
+impl<'a> codespan_reporting::files::Files<'a> for Snippet<'_> {
     type FileId = ();
     type Name = &'a str;
     type Source = &'a str;
@@ -241,7 +182,7 @@ impl<'a> codespan_reporting::files::Files<'a> for Snippet {
     }
 
     fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
-        Ok(&self.source)
+        Ok(&self.excerpt.text)
     }
 
     fn line_index(&'a self, (): (), _: usize) -> Result<usize, FilesError> {
@@ -253,52 +194,27 @@ impl<'a> codespan_reporting::files::Files<'a> for Snippet {
     }
 
     fn column_number(&'a self, (): (), _: usize, byte: usize) -> Result<usize, FilesError> {
-        let shown = self.source.get(self.prefix..byte.max(self.prefix)).unwrap_or("");
-        Ok(self.shift + shown.chars().count() + 1)
+        let Excerpt { text, prefix, shift, .. } = self.excerpt;
+        let shown = text.get(*prefix..byte.max(*prefix)).unwrap_or("");
+        Ok(shift + shown.chars().count() + 1)
     }
 
     fn line_range(&'a self, (): (), line: usize) -> Result<std::ops::Range<usize>, FilesError> {
         match line {
-            0 => Ok(0..self.source.len()),
+            0 => Ok(0..self.excerpt.text.len()),
             _ => Err(FilesError::LineTooLarge { given: line, max: 0 }),
         }
     }
 }
 
-/// Line `line` of `text` (1-based, without its line end) and the byte span in
-/// it of the token at `column` (1-based; column 0 means the whole line),
-/// clamped to the line.
-fn span(text: &str, line: usize, column: usize) -> (&str, std::ops::Range<usize>) {
-    let start_of_line =
-        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
-    let line_text = text[start_of_line.min(text.len())..].split('\n').next().unwrap_or("");
-    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
-    if column == 0 {
-        return (line_text, 0..line_text.len());
-    }
-    let start = line_text.char_indices().nth(column - 1).map_or(line_text.len(), |(i, _)| i);
-    let rest = &line_text[start..];
-    let quoted = rest.starts_with('"');
-    let len = if quoted {
-        rest[1..].find('"').map_or(rest.len(), |i| i + 2)
-    } else {
-        rest.find(|c: char| c.is_whitespace() || ",;)]}\"'".contains(c)).unwrap_or(rest.len())
-    };
-    (line_text, start..start + len.max(rest.chars().next().map_or(0, char::len_utf8)))
-}
-
 /// Print diagnostics to standard error, coloured only on a terminal and never
 /// when `NO_COLOR` is set.
-pub fn eprint(
-    diagnostics: &[(Level, &Diagnostic)],
-    format: Format,
-    read: &dyn Fn(&Path) -> Option<String>,
-) {
+pub fn eprint(diagnostics: &[(Level, &Diagnostic)], format: Format) {
     use std::io::{IsTerminal, Write};
     let color = format == Format::Human
         && std::io::stderr().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let text = render(diagnostics, format, read, color);
+    let text = render(diagnostics, format, color);
     let stream = StandardStream::stderr(ColorChoice::Never);
     let mut lock = stream.lock();
     let _ = lock.write_all(text.as_bytes());
@@ -310,23 +226,11 @@ mod tests {
     use crate::diagnostic::Location;
 
     #[test]
-    fn spans_cover_the_token_or_quoted_string() {
-        let text = "a,bb,c\nname = \"tq\" x\r\n";
-        let shown = |line, column| {
-            let (line, token) = span(text, line, column);
-            &line[token]
-        };
-        assert_eq!(shown(1, 3), "bb");
-        assert_eq!(shown(2, 8), "\"tq\"");
-        assert_eq!(shown(2, 0), "name = \"tq\" x");
-    }
-
-    #[test]
     fn human_rendering_shows_the_line_and_a_caret() {
         let d = Diagnostic::new(Location::new("results/a.csv", 2, 3), "bad value")
-            .hint("write a number");
-        let read = |_: &Path| Some("x,y\n1,abc\n".to_string());
-        let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
+            .hint("write a number")
+            .excerpt(Excerpt::at(b"x,y\n1,abc\n", 2, 3).unwrap());
+        let text = render(&[(Level::Error, &d)], Format::Human, false);
         assert!(text.contains("error: bad value"), "{text}");
         assert!(text.contains("--> results/a.csv:2:3"), "{text}");
         assert!(text.contains("2 | 1,abc"), "{text}");
@@ -339,9 +243,13 @@ mod tests {
     #[test]
     fn a_long_line_is_cut_to_a_window_around_the_column() {
         let line = format!("{}\u{1b},abc,{}", "x".repeat(500_000), "é".repeat(500_000));
-        let read = |_: &Path| Some(format!("h\n{line}\n"));
-        let d = Diagnostic::new(Location::new("results/a.csv", 2, 500_003), "bad value");
-        let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
+        let file = format!("h\n{line}\n");
+        let at = |column| {
+            Diagnostic::new(Location::new("results/a.csv", 2, column), "bad value")
+                .excerpt(Excerpt::at(file.as_bytes(), 2, column).unwrap())
+        };
+        let d = at(500_003);
+        let text = render(&[(Level::Error, &d)], Format::Human, false);
         assert!(text.len() < 1_000, "{text}");
         assert!(text.contains("--> results/a.csv:2:500003"), "{text}");
         // 40 characters before the column (the escape shown as �), 80 from it.
@@ -350,8 +258,8 @@ mod tests {
         assert!(text.contains(&format!("  | {}^^^\n", " ".repeat(41))), "{text}");
         // At the start and at the end of the line.
         for (column, expected) in [(1, "2 | xxx"), (1_000_005, "é|")] {
-            let d = Diagnostic::new(Location::new("results/a.csv", 2, column), "bad value");
-            let text = render(&[(Level::Error, &d)], Format::Human, &read, false);
+            let d = at(column);
+            let text = render(&[(Level::Error, &d)], Format::Human, false);
             let shown = text.lines().find(|l| l.starts_with("2 | ")).unwrap_or_default();
             assert_eq!(shown.chars().count(), 4 + 120 + 1, "{text}");
             assert!(format!("{shown}|").contains(expected), "{text}");

@@ -95,6 +95,13 @@ impl SourceFile {
         SourceFile { disk: Some(full), ..Self::new(path, Vec::new()) }
     }
 
+    /// `diagnostics`, each at a line of this file, given the excerpt of its
+    /// source line.
+    pub fn attach(&self, mut diagnostics: Diagnostics) -> Diagnostics {
+        diagnostics.attach(&self.path, &self.bytes);
+        diagnostics
+    }
+
     /// The file name without its extension.
     pub fn stem(&self) -> String {
         self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
@@ -161,8 +168,9 @@ pub fn load(root: &Path) -> Result<Project> {
         )
         .into());
     };
-    let text = book.text().map_err(Diagnostics::from)?;
-    let config = config::parse(book_path, text)?;
+    let sourced = |diagnostics: Diagnostics| book.attach(diagnostics);
+    let text = book.text().map_err(|d| sourced(d.into()))?;
+    let config = config::parse(book_path, text).map_err(sourced)?;
     let book = book.clone();
     let results = list_results(&root)?;
     check_results_size(&results, config.output.max_results_mb)?;
@@ -180,16 +188,28 @@ pub fn load(root: &Path) -> Result<Project> {
     })
 }
 
-/// Refuse to read more results than `[output] max-results-mb`, before reading any.
+/// Refuse to read more results than `[output] max-results-mb`, before
+/// reading any: the error is at the largest results file.
 fn check_results_size(results: &[SourceFile], limit_mb: u64) -> Result<()> {
     let total: u64 = results.iter().map(SourceFile::len).sum();
-    if total > limit_mb * 1024 * 1024 {
-        return Err(Diagnostics::from(
-            Diagnostic::new(Location::file("results"), format!("the results files hold {} MB; a build reads at most {limit_mb} MB", total / (1024 * 1024)))
-                .hint("aggregate or split the data, or raise [output] max-results-mb in book.toml (memory stays nearly flat, but a build takes about 8 ms and 1.6 MB of temporary disk space per MB of CSV)"),
-        ).into());
+    let Some(largest) = results.iter().max_by_key(|f| (f.len(), std::cmp::Reverse(&f.path))) else {
+        return Ok(());
+    };
+    if total <= limit_mb.saturating_mul(1024 * 1024) {
+        return Ok(());
     }
-    Ok(())
+    let mb = |bytes: u64| bytes.div_ceil(1024 * 1024);
+    let message = format!(
+        "the results files hold {} MB, this one {} MB; a build reads at most {limit_mb} MB",
+        mb(total),
+        mb(largest.len())
+    );
+    let hint = "a build holds the results in memory: aggregate or sample them in an engine \
+        such as DuckDB or Spark to one row per run of the configurations the study compares, \
+        and hand the result over as Parquet (docs/big-results.md); or, with the memory for it \
+        (about three bytes per byte of CSV), raise `max-results-mb` under [output] in book.toml";
+    Err(Diagnostics::from(Diagnostic::new(Location::file(&largest.path), message).hint(hint))
+        .into())
 }
 
 /// The study's template overrides: every file under `templates/` but its README.
@@ -224,6 +244,21 @@ fn results_commit(root: &Path) -> Option<String> {
 }
 
 impl Project {
+    /// `diagnostics`, each at a line of a file of the study held in memory
+    /// given the excerpt of its source line (those of results files have
+    /// theirs from the results stage, which reads them).
+    pub fn attach(&self, mut diagnostics: Diagnostics) -> Diagnostics {
+        self.attach_to(&mut diagnostics.0);
+        diagnostics
+    }
+
+    /// [`Project::attach`] on any diagnostics, warnings among them.
+    pub fn attach_to(&self, diagnostics: &mut [Diagnostic]) {
+        for file in self.inputs().into_iter().filter(|f| f.disk.is_none()) {
+            crate::diagnostic::attach(diagnostics, &file.path, &file.bytes);
+        }
+    }
+
     /// Every input file, in a stable order: book.toml, results, content,
     /// images, bibliography, templates, fonts.
     pub fn inputs(&self) -> Vec<&SourceFile> {

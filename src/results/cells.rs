@@ -92,7 +92,7 @@ impl Builder {
     pub(super) fn reset(&mut self, declared: Option<ColumnType>) {
         match self {
             Builder::Number(_, values) => values.clear(),
-            // A fresh text column: the next block maps only its own distinct values.
+            // A fresh text column: the next span maps only its own distinct values.
             Builder::Text(..) => *self = Builder::new(declared, 0),
         }
     }

@@ -2,9 +2,7 @@
 
 use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Node, Value};
 
-use std::sync::Arc;
-
-use super::{CHUNK_ROWS, Chunks, Column, Store, Table, Values};
+use super::{Column, Table, Values};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
 
@@ -63,7 +61,7 @@ fn derived_values(
     name: &str,
     expression: &str,
     at: &Location,
-) -> Result<Chunks<f64>, Diagnostics> {
+) -> Result<Vec<f64>, Diagnostics> {
     let error = |message: String, hint: &str| -> Diagnostics {
         Diagnostic::new(at.clone(), format!("derived column `{name}`: {message}")).hint(hint).into()
     };
@@ -85,12 +83,10 @@ fn derived_values(
         }
     }
     let columns = numeric_inputs(table, name, &inputs, at)?;
-    evaluate(&node, &inputs, &columns, table.len(), table.lines.store()).map_err(|failure| {
-        match failure {
-            Failure::Eval(err) => error(err, "check the expression in book.toml"),
-            Failure::NotFinite { row, value, values } => {
-                error(not_finite(table, &inputs, row, value, &values), NOT_FINITE_HINT)
-            }
+    evaluate(&node, &inputs, &columns, table.len()).map_err(|failure| match failure {
+        Failure::Eval(err) => error(err, "check the expression in book.toml"),
+        Failure::NotFinite { row, value, values } => {
+            error(not_finite(table, &inputs, row, value, &values), NOT_FINITE_HINT)
         }
     })
 }
@@ -140,7 +136,7 @@ fn not_finite(
         if shown.is_empty() { String::new() } else { format!(", with {}", shown.join(", ")) };
     format!(
         "the expression gives {value} on line {} of {}{with}",
-        table.lines.get(row),
+        table.lines[row],
         table.path.display()
     )
 }
@@ -152,12 +148,12 @@ fn numeric_inputs<'t>(
     name: &str,
     inputs: &[String],
     at: &Location,
-) -> Result<Vec<&'t Chunks<f64>>, Diagnostics> {
+) -> Result<Vec<&'t [f64]>, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut columns = Vec::new();
     for input in inputs {
         match table.column(input).map(|c| &c.values) {
-            Some(Values::Number(v)) => columns.push(v),
+            Some(Values::Number(v)) => columns.push(v.as_slice()),
             Some(Values::Text(_)) => errors.push(
                 Diagnostic::new(
                     at.clone(),
@@ -186,16 +182,15 @@ enum Failure {
     NotFinite { row: Option<usize>, value: f64, values: Vec<f64> },
 }
 
-/// Evaluate `node` once per row with `inputs` bound to that row's values, chunk by chunk.
+/// Evaluate `node` once per row with `inputs` bound to that row's values.
 fn evaluate(
     node: &Node<DefaultNumericTypes>,
     inputs: &[String],
-    columns: &[&Chunks<f64>],
+    columns: &[&[f64]],
     rows: usize,
-    store: &Arc<Store>,
-) -> Result<Chunks<f64>, Failure> {
+) -> Result<Vec<f64>, Failure> {
     let mut context = HashMapContext::<DefaultNumericTypes>::new();
-    let mut out = Chunks::new(store);
+    let mut out = Vec::with_capacity(rows);
     let failed = |e: evalexpr::EvalexprError<DefaultNumericTypes>| Failure::Eval(e.to_string());
     let Some(first) = columns.first() else {
         // No inputs: the same value in every row.
@@ -203,26 +198,23 @@ fn evaluate(
         if !value.is_finite() {
             return Err(Failure::NotFinite { row: None, value, values: Vec::new() });
         }
-        (0..rows).for_each(|_| out.push(value));
+        out.resize(rows, value);
         return Ok(out);
     };
-    for i in 0..first.chunk_count() {
-        let chunks: Vec<_> = columns.iter().map(|c| c.chunk(i)).collect();
-        for row in 0..chunks[0].len() {
-            if chunks.iter().any(|c| c[row].is_nan()) {
-                out.push(f64::NAN);
-                continue;
-            }
-            for (input, chunk) in inputs.iter().zip(&chunks) {
-                context.set_value(input.clone(), Value::Float(chunk[row])).map_err(failed)?;
-            }
-            let value = node.eval_number_with_context(&context).map_err(failed)?;
-            if !value.is_finite() {
-                let values = chunks.iter().map(|c| c[row]).collect();
-                return Err(Failure::NotFinite { row: Some(i * CHUNK_ROWS + row), value, values });
-            }
-            out.push(value);
+    for row in 0..first.len() {
+        if columns.iter().any(|c| c[row].is_nan()) {
+            out.push(f64::NAN);
+            continue;
         }
+        for (input, column) in inputs.iter().zip(columns) {
+            context.set_value(input.clone(), Value::Float(column[row])).map_err(failed)?;
+        }
+        let value = node.eval_number_with_context(&context).map_err(failed)?;
+        if !value.is_finite() {
+            let values = columns.iter().map(|c| c[row]).collect();
+            return Err(Failure::NotFinite { row: Some(row), value, values });
+        }
+        out.push(value);
     }
     Ok(out)
 }
@@ -246,7 +238,6 @@ mod tests {
     fn derived(expression: &str) -> Result<Vec<f64>, String> {
         let at = Location::new("book.toml", 9, 20);
         derived_values(&table(), "d", expression, &at)
-            .map(|v| v.to_vec())
             .map_err(|e| format!("{}: {}", e.0[0].location, e.0[0].message))
     }
 

@@ -1,28 +1,27 @@
-//! The results stage: raw CSV files streamed, parsed and validated into a
-//! typed, columnar [`ResultSet`], its columns in chunks that leave memory past
-//! a budget ([`store`]).
+//! The results stage: raw CSV files read, parsed and validated into a typed,
+//! columnar [`ResultSet`] held in memory.
 
 mod cells;
 mod counts;
 mod derive;
-mod filling;
 mod flagged;
 mod parse;
 mod position;
 mod read;
-mod spill;
+mod records;
 mod split;
-pub mod store;
-mod stream;
 mod validate;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::config::Config;
+use crate::config::{Config, Dataset};
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
-pub use store::{CHUNK_ROWS, Chunks, Store};
+
+/// Rows per part when a table is scanned on several cores: part `i` of every
+/// column holds rows `i * PART_ROWS ..`.
+pub const PART_ROWS: usize = 1 << 16;
 
 /// Every results file of the study, keyed by file stem.
 #[derive(Debug, Clone, Default)]
@@ -31,8 +30,7 @@ pub struct ResultSet {
     pub tables: BTreeMap<String, Table>,
 }
 
-/// One results file: one row per run, stored by column in chunks of
-/// [`store::CHUNK_ROWS`] rows (chunk `i` of every column holds the same rows).
+/// One results file: one row per run, stored by column.
 #[derive(Debug, Clone)]
 pub struct Table {
     /// File stem, used by metrics and charts to name the table.
@@ -42,7 +40,7 @@ pub struct Table {
     /// Columns in file order, derived columns last.
     pub columns: Vec<Column>,
     /// The 1-based line on which each row starts (`u32::MAX` past four billion lines).
-    pub lines: Chunks<u32>,
+    pub lines: Vec<u32>,
 }
 
 /// One column of a table.
@@ -58,7 +56,7 @@ pub struct Column {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Values {
     /// Numeric values.
-    Number(Chunks<f64>),
+    Number(Vec<f64>),
     /// Text values.
     Text(Texts),
 }
@@ -70,13 +68,13 @@ pub struct Texts {
     /// The distinct values, in order of first appearance.
     pub words: Vec<String>,
     /// Per row, the index of its value in `words`.
-    pub codes: Chunks<u32>,
+    pub codes: Vec<u32>,
 }
 
 impl Texts {
     /// The value at `row`.
     pub fn get(&self, row: usize) -> &str {
-        &self.words[self.codes.get(row) as usize]
+        &self.words[self.codes[row] as usize]
     }
 
     /// Number of rows.
@@ -97,7 +95,7 @@ impl<S: AsRef<str>> FromIterator<S> for Texts {
             builder.push(s.as_ref());
         }
         let (words, codes) = builder.finish();
-        Texts { words, codes: Chunks::of(&codes) }
+        Texts { words, codes }
     }
 }
 
@@ -177,35 +175,6 @@ impl TextsBuilder {
     }
 }
 
-impl ResultSet {
-    /// Bytes of columns and samples written to the temporary file so far,
-    /// past the memory budget.
-    pub fn spilled(&self) -> u64 {
-        self.tables.values().next().map_or(0, |t| t.lines.store().spilled())
-    }
-
-    /// `Err` if a read of the temporary file failed since the results were
-    /// loaded: the values read are wrong, so the stage that read them must
-    /// stop the build. Every stage that reads columns ends with this check.
-    pub fn check_store(&self) -> Result<(), Diagnostics> {
-        self.tables.values().next().map_or(Ok(()), |t| store_failure(t.lines.store()))
-    }
-}
-
-/// The error of a failed read of `store`'s temporary file, if one failed.
-fn store_failure(store: &Store) -> Result<(), Diagnostics> {
-    store.check().map_err(|failure| {
-        let at = crate::diagnostic::Location::file(&failure.path);
-        crate::diagnostic::Diagnostic::new(at, failure.to_string())
-            .hint(
-                "the build stopped, and nothing was written; results past the memory \
-                 budget go to this file in TMPDIR: check that its file system is \
-                 healthy and has room, or point TMPDIR at another folder",
-            )
-            .into()
-    })
-}
-
 impl Table {
     /// A table of `columns` (all of the same length), rows on lines 2, 3, ...
     pub fn new(name: &str, path: &str, columns: Vec<(&str, Values)>) -> Table {
@@ -245,7 +214,7 @@ impl Table {
 impl Values {
     /// Numbers, from a slice (for tests and small data).
     pub fn numbers_of(values: &[f64]) -> Values {
-        Values::Number(Chunks::of(values))
+        Values::Number(values.to_vec())
     }
 
     /// Number of rows.
@@ -264,13 +233,13 @@ impl Values {
     /// The value at `row` as display text (numbers in their shortest exact form).
     pub fn text_at(&self, row: usize) -> String {
         match self {
-            Values::Number(v) => crate::format::plain(v.get(row)),
+            Values::Number(v) => crate::format::plain(v[row]),
             Values::Text(v) => v.get(row).to_string(),
         }
     }
 
     /// The numbers, when the column is numeric.
-    pub fn numbers(&self) -> Option<&Chunks<f64>> {
+    pub fn numbers(&self) -> Option<&[f64]> {
         match self {
             Values::Number(v) => Some(v),
             Values::Text(_) => None,
@@ -281,33 +250,34 @@ impl Values {
     /// rows without allocating: a number's bits, a text's code.
     pub fn key_bits(&self, row: usize) -> u64 {
         match self {
-            Values::Number(v) => v.get(row).to_bits(),
-            Values::Text(t) => u64::from(t.codes.get(row)),
+            Values::Number(v) => v[row].to_bits(),
+            Values::Text(t) => u64::from(t.codes[row]),
         }
     }
 
-    /// Chunk `i` as compact key parts (see [`Values::key_bits`]).
-    pub fn chunk_bits(&self, i: usize) -> Vec<u64> {
+    /// Part `i` (rows `i * PART_ROWS ..`) as compact key parts (see [`Values::key_bits`]).
+    pub fn part_bits(&self, i: usize) -> Vec<u64> {
         match self {
-            Values::Number(v) => v.chunk(i).iter().map(|x| x.to_bits()).collect(),
-            Values::Text(t) => t.codes.chunk(i).iter().map(|&c| u64::from(c)).collect(),
+            Values::Number(v) => part(v, i).iter().map(|x| x.to_bits()).collect(),
+            Values::Text(t) => part(&t.codes, i).iter().map(|&c| u64::from(c)).collect(),
         }
     }
 }
 
-/// Parse and validate every results file against the schemas in `config`.
-/// Reports every problem in every file, not just the first. The columns stay
-/// in memory up to [`store::MEMORY_BUDGET`] and go to a temporary file past it.
-pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnostics> {
-    load_in(files, config, &Store::new(store::MEMORY_BUDGET))
+/// Part `i` of `values`: rows `i * PART_ROWS ..`, at most [`PART_ROWS`] of them.
+pub fn part<T>(values: &[T], i: usize) -> &[T] {
+    let start = (i * PART_ROWS).min(values.len());
+    &values[start..(start + PART_ROWS).min(values.len())]
 }
 
-/// [`load`] into `store`.
-pub fn load_in(
-    files: &[SourceFile],
-    config: &Config,
-    store: &std::sync::Arc<Store>,
-) -> Result<ResultSet, Diagnostics> {
+/// How many parts of [`PART_ROWS`] rows `rows` rows make.
+pub fn part_count(rows: usize) -> usize {
+    rows.div_ceil(PART_ROWS)
+}
+
+/// Read, parse and validate every results file against the schemas in
+/// `config`. Reports every problem in every file, not just the first.
+pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut tables = BTreeMap::new();
     for file in files {
@@ -318,24 +288,39 @@ pub fn load_in(
             .find(|(key, d)| d.file.as_deref().map_or(**key == name, |f| file.path.ends_with(f)))
             .map(|(_, d)| d.clone())
             .unwrap_or_default();
-        match parse::parse(file, &dataset, store) {
-            Ok(mut table) => {
-                let problems = validate::validate(&table, &dataset, config, file);
-                if problems.is_empty() {
-                    if let Err(problems) = derive::derive(&mut table, &dataset, config) {
-                        errors.0.extend(problems.0);
-                    }
-                } else {
-                    errors.0.extend(problems.0);
-                }
+        match load_file(file, &dataset, config) {
+            Ok(table) => {
                 tables.insert(table.name.clone(), table);
             }
             Err(problems) => errors.0.extend(problems.0),
         }
     }
     missing_files(config, files, &mut errors);
-    store_failure(store)?;
     errors.into_result(ResultSet { tables })
+}
+
+/// One results file read (if it was left on disk), parsed, validated and
+/// given its derived columns; its SHA-256 recorded on `file`.
+fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
+    let read;
+    let whole = match &file.disk {
+        Some(path) => {
+            let bytes =
+                crate::project::read_regular(path).map_err(|err| read::cannot_read(file, &err))?;
+            read = SourceFile::new(file.path.clone(), bytes);
+            &read
+        }
+        None => file,
+    };
+    let (hash, table) =
+        rayon::join(|| crate::project::sha256_hex(&whole.bytes), || parse::parse(whole, dataset));
+    file.hash.set(hash).ok();
+    let mut table = table.map_err(|d| whole.attach(d))?;
+    validate::validate(&table, dataset, config, whole)
+        .into_result(())
+        .map_err(|d| whole.attach(d))?;
+    derive::derive(&mut table, dataset, config)?;
+    Ok(table)
 }
 
 /// Every `[data.NAME]` in book.toml must have its file.
@@ -361,16 +346,40 @@ fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics
 mod tests {
     use super::*;
 
+    /// A bad cell's diagnostic carries its line as read and the cell's bytes
+    /// as the parser had them: printed after the file was fixed (or removed),
+    /// it still shows the line it was made from.
+    #[test]
+    fn a_diagnostic_keeps_the_line_it_was_made_from() {
+        use crate::diagnostic::render::{Format, Level, render};
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "environment,time_s\nbase,1.5\nbase,\"1,5\"\n").unwrap();
+        let file = SourceFile::on_disk("results/runs.csv", path.clone());
+        let book = "[book]\ntitle = \"T\"\n[study]\nbaseline = \"base\"\n\
+                    [environments.base]\nlabel = \"B\"\n[data.runs.columns]\ntime_s = \"positive\"\n";
+        let config = crate::config::parse(std::path::Path::new("book.toml"), book).unwrap();
+        let errors = load(&[file], &config).unwrap_err();
+        std::fs::write(&path, "environment,time_s\nbase,1.5\nbase,1.5\n").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let d = &errors.0[0];
+        let text = render(&[(Level::Error, d)], Format::Human, false);
+        assert!(text.contains("--> results/runs.csv:3:6"), "{text}");
+        assert!(text.contains("3 | base,\"1,5\""), "{text}");
+        // The caret spans the quoted cell, quotes included: 5 characters.
+        assert!(text.contains(&format!("  | {}^^^^^\n", " ".repeat(5))), "{text}");
+    }
+
     #[test]
     fn texts_store_each_value_once_in_any_order() {
         let texts: Texts = ["a", "b", "a", "c", "b", "a", "a"].into_iter().collect();
         assert_eq!(texts.words, ["a", "b", "c"]);
-        assert_eq!(texts.codes.to_vec(), [0, 1, 0, 2, 1, 0, 0]);
+        assert_eq!(texts.codes, [0, 1, 0, 2, 1, 0, 0]);
         let mut other = TextsBuilder::default();
         texts.words.iter().for_each(|w| {
             other.code(w);
         });
-        other.codes = texts.codes.to_vec();
+        other.codes = texts.codes.clone();
         let mut builder = TextsBuilder::with_capacity(2);
         builder.push("c");
         builder.append_from(&mut other);

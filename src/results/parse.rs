@@ -2,54 +2,32 @@
 
 use csv::{ByteRecord, ReaderBuilder};
 
-use std::sync::Arc;
-
-use super::filling::Filled;
+use super::Table;
 use super::position::field_column;
-use super::read::{Header, cannot_read, open, read_blocks};
-use super::split::{Rows, Span};
-use super::stream::{BLOCK_BYTES, Block};
-use super::{Store, Table};
+use super::read::{Header, columns, read_rows};
+use super::split::{MIN_SPAN_BYTES, Rows, Span};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
 use crate::project::SourceFile;
 
-/// Parse one CSV file, on every core for a large file. Every bad cell is
-/// reported with its line and column.
-pub(super) fn parse(
-    file: &SourceFile,
-    dataset: &Dataset,
-    store: &Arc<Store>,
-) -> Result<Table, Diagnostics> {
-    parse_in(file, dataset, store, rayon::current_num_threads(), BLOCK_BYTES)
+/// Parse one CSV file whose content is `file.bytes`, on every core for a
+/// large file. Every bad cell is reported with its line and column.
+pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
+    parse_in(file, dataset, rayon::current_num_threads(), MIN_SPAN_BYTES)
 }
 
-/// [`parse`] in blocks of about `block` bytes, each in at most `parts` spans.
+/// [`parse`] in at most `parts` spans of at least `min_span` bytes.
 pub(super) fn parse_in(
     file: &SourceFile,
     dataset: &Dataset,
-    store: &Arc<Store>,
     parts: usize,
-    block: usize,
+    min_span: usize,
 ) -> Result<Table, Diagnostics> {
-    let mut blocks = open(file, block)?;
-    let first = blocks
-        .next_block()
-        .map_err(|err| cannot_read(file, &err))?
-        .unwrap_or(Block { bytes: Vec::new(), line: 1 });
-    let row = read_header(file, dataset, &first, blocks.done())?;
+    let bytes = file.bytes.as_slice();
+    let row = read_header(file, dataset, bytes)?;
     let header = Header { names: &row.names, types: &row.types, body: row.body };
-    // On every core; then by one reader if the spans cannot be joined.
-    let (filled, rows, hash) = match read_blocks(file, &header, store, parts, blocks, Some(first))?
-    {
-        Some(read) => read,
-        None => read_blocks(file, &header, store, 1, open(file, block)?, None)?
-            .ok_or_else(|| cannot_read(file, &std::io::ErrorKind::Other.into()))?,
-    };
-    if let Some(hash) = hash {
-        file.hash.set(hash).ok();
-    }
-    finish(file, &row.names, filled, rows)
+    let rows = read_rows(file, bytes, &header, parts, min_span)?;
+    finish(file, &row.names, rows)
 }
 
 /// A file's header row as read, which a [`Header`] borrows.
@@ -58,23 +36,18 @@ struct HeaderRow {
     names: Vec<String>,
     /// The declared type of each column; `None` for undeclared ones.
     types: Vec<Option<ColumnType>>,
-    /// Where the first row starts, in the first block (`end` unused).
+    /// Where the first row starts (`end` unused).
     body: Span,
 }
 
-/// The header row at the start of the `first` block (past a byte order
+/// The header row at the start of the file's `bytes` (past a byte order
 /// mark): the column names, their declared types, and where the rows begin.
-/// An error for an empty file (`done`: the first block is the whole file), an
-/// unreadable header, or bad or missing column names.
-fn read_header(
-    file: &SourceFile,
-    dataset: &Dataset,
-    first: &Block,
-    done: bool,
-) -> Result<HeaderRow, Diagnostics> {
-    let bom = if first.bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
-    let bytes = &first.bytes[bom..];
-    if bytes.iter().all(u8::is_ascii_whitespace) && done {
+/// An error for an empty file, an unreadable header, or bad or missing
+/// column names.
+fn read_header(file: &SourceFile, dataset: &Dataset, all: &[u8]) -> Result<HeaderRow, Diagnostics> {
+    let bom = if all.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let bytes = &all[bom..];
+    if bytes.iter().all(u8::is_ascii_whitespace) {
         let hint = "add a header row and one row per run, or delete the file";
         return Err(Diagnostic::new(Location::file(&file.path), "results file is empty")
             .hint(hint)
@@ -122,14 +95,8 @@ fn too_many_columns(file: &SourceFile, bytes: &[u8], count: usize) -> Diagnostic
 
 /// The table of the rows read, or every problem found in them, one
 /// diagnostic per cause: a header without rows is one.
-fn finish(
-    file: &SourceFile,
-    names: &[String],
-    filled: Filled,
-    rows: Rows,
-) -> Result<Table, Diagnostics> {
-    let Rows { errors, .. } = rows;
-    if filled.len() == 0 && errors.is_empty() {
+fn finish(file: &SourceFile, names: &[String], mut rows: Rows) -> Result<Table, Diagnostics> {
+    if rows.lines.is_empty() && rows.errors.is_empty() {
         return Err(Diagnostic::new(
             Location::new(&file.path, 1, 1),
             "results file has a header but no rows",
@@ -137,7 +104,8 @@ fn finish(
         .hint("add one row per run below the header, or delete the file")
         .into());
     }
-    let (columns, lines) = filled.finish(names);
+    let errors = std::mem::take(&mut rows.errors);
+    let (columns, lines) = columns(names, rows);
     errors.into_diagnostics().into_result(Table {
         name: file.stem(),
         path: file.path.clone(),
@@ -213,14 +181,14 @@ mod tests {
             let text =
                 format!("c,d\n{}", cells.iter().map(|c| format!("{c},1\n")).collect::<String>());
             let file = SourceFile::new("results/r.csv", text.into_bytes());
-            parse_in(&file, &Dataset::default(), &Store::new(0), 1, usize::MAX / 2)
+            parse_in(&file, &Dataset::default(), 1, usize::MAX / 2)
                 .unwrap()
                 .columns
                 .remove(0)
                 .values
         };
         assert!(
-            matches!(column(&["1", "", "2.5"]), Values::Number(v) if v.get(0) == 1.0 && v.get(1).is_nan())
+            matches!(column(&["1", "", "2.5"]), Values::Number(v) if v[0] == 1.0 && v[1].is_nan())
         );
         assert!(
             matches!(column(&["1", "x"]), Values::Text(t) if t.get(0) == "1" && t.get(1) == "x")
@@ -237,7 +205,7 @@ mod tests {
         let text = format!("{}\n{}\n", header.join(","), vec!["1"; 1_000_000].join(","));
         let file = SourceFile::new("results/wide.csv", text.into_bytes());
         let start = std::time::Instant::now();
-        let errors = parse_in(&file, &Dataset::default(), &Store::new(0), 2, 1 << 20).unwrap_err();
+        let errors = parse_in(&file, &Dataset::default(), 2, 1 << 20).unwrap_err();
         assert!(start.elapsed() < std::time::Duration::from_secs(10));
         let column = 10 * 3 + 90 * 4 + 900 * 5 + 24 * 6 + 1;
         assert_eq!(
@@ -249,6 +217,6 @@ mod tests {
         let ok: Vec<String> = (0..MAX_COLUMNS).map(|i| format!("c{i}")).collect();
         let text = format!("{}\n{}\n", ok.join(","), vec!["1"; MAX_COLUMNS].join(","));
         let file = SourceFile::new("results/wide.csv", text.into_bytes());
-        assert!(parse_in(&file, &Dataset::default(), &Store::new(0), 1, 1 << 20).is_ok());
+        assert!(parse_in(&file, &Dataset::default(), 1, 1 << 20).is_ok());
     }
 }

@@ -1,7 +1,7 @@
 //! Where a field is in a CSV file's bytes: its line and character column,
 //! skipping commas and line breaks inside quotes.
 
-use super::stream::{Quoting, Step};
+use super::records::{Quoting, Step};
 
 /// Line and 1-based character column of field `index` of the record starting on `line`.
 pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
@@ -14,8 +14,8 @@ pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
 
 /// Line and 1-based character column of field `index` of the record that
 /// starts at byte `offset` on `line`: as [`position`], without counting the
-/// lines before the record (which, for every bad cell of a block, would take
-/// time growing with the square of the block).
+/// lines before the record (which, for every bad cell of a file, would take
+/// time growing with the square of the file).
 pub(super) fn position_at(bytes: &[u8], offset: usize, line: u64, index: usize) -> (u64, usize) {
     let start = field_start(bytes, offset, index);
     let newlines = memchr::memchr_iter(b'\n', &bytes[offset..start]).count() as u64;
@@ -39,6 +39,19 @@ fn line_offset(bytes: &[u8], line: u64) -> usize {
 pub(super) fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
     let start = field_start(bytes, offset, index);
     String::from_utf8_lossy(&bytes[offset..start]).chars().count() + 1
+}
+
+/// The bytes of field `index` of the record that starts at byte `offset`,
+/// quotes included (an empty range where the record ends, if it has fewer
+/// fields).
+pub(super) fn field_range(bytes: &[u8], offset: usize, index: usize) -> std::ops::Range<usize> {
+    let start = field_start(bytes, offset, index);
+    let mut quoting = Quoting::Start;
+    let end = bytes[start..]
+        .iter()
+        .position(|&b| quoting.step(b) != Step::Inside)
+        .map_or(bytes.len(), |i| start + i);
+    start..end
 }
 
 /// Byte offset where field `index` starts, skipping commas inside quotes, or
@@ -68,6 +81,8 @@ mod tests {
         assert_eq!(field_column(text, 0, 0), 1);
         assert_eq!(field_column(text, 0, 1), 3);
         assert_eq!(field_column(text, 0, 2), 9);
+        let field = |index| &text[field_range(text, 0, index)];
+        assert_eq!([field(0), field(1), field(2), field(3)], [&b"a"[..], b"\"b,c\"", b"d", b""]);
     }
 
     #[test]

@@ -1,16 +1,16 @@
-//! Reading a block's rows in spans of whole records, one span per core, and
+//! Reading a file's rows in spans of whole records, one span per core, and
 //! joining the spans' columns as if one reader had read them all.
 
 use csv::{ByteRecord, ReaderBuilder};
 
 use super::cells::Builder;
-use super::position::{field_column, position_at};
+use super::position::{field_column, field_range, position_at};
 use crate::config::ColumnType;
-use crate::diagnostic::{Cause, Diagnostic, Location, MAX_QUOTED_CHARS, Tally, excerpt};
+use crate::diagnostic::{Cause, Diagnostic, Excerpt, Location, MAX_QUOTED_CHARS, Tally, excerpt};
 use crate::project::SourceFile;
 
-/// Blocks smaller than this are parsed in one span: threads would cost more than they save.
-const MIN_SPAN_BYTES: usize = 1 << 20;
+/// Spans are at least this long: for smaller ones threads would cost more than they save.
+pub(super) const MIN_SPAN_BYTES: usize = 1 << 20;
 
 /// A run of whole rows of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,12 +24,19 @@ pub(super) struct Span {
 }
 
 /// The rows from byte `start` (on line `line`, at a record's start) to the end
-/// of the block, cut into at most `parts` spans at line ends that end a record
-/// (not inside a quoted field, which may hold a line break).
-pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<Span> {
+/// of the file, cut into at most `parts` spans of at least `min_span` bytes at
+/// line ends that end a record (not inside a quoted field, which may hold a
+/// line break).
+pub(super) fn spans(
+    bytes: &[u8],
+    start: usize,
+    line: u64,
+    parts: usize,
+    min_span: usize,
+) -> Vec<Span> {
     let whole = Span { start, end: bytes.len(), line };
     let length = bytes.len().saturating_sub(start);
-    let parts = parts.min(length / MIN_SPAN_BYTES).max(1);
+    let parts = parts.min(length / min_span.max(1)).max(1);
     if parts == 1 {
         return vec![whole];
     }
@@ -39,7 +46,7 @@ pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<
     for part in 1..parts {
         let target = (start + length * part / parts).max(current.start);
         let end = if quoted {
-            super::stream::record_ends(bytes, current.start).find(|&end| end > target)
+            super::records::record_ends(bytes, current.start).find(|&end| end > target)
         } else {
             memchr::memchr(b'\n', &bytes[target..]).map(|newline| target + newline + 1)
         };
@@ -53,9 +60,9 @@ pub(super) fn spans(bytes: &[u8], start: usize, line: u64, parts: usize) -> Vec<
     spans
 }
 
-/// What every span's reader needs to know about the file and the block read.
+/// What every span's reader needs to know about the file.
 pub(super) struct Context<'a> {
-    /// The block of the file being read.
+    /// The whole file.
     pub bytes: &'a [u8],
     pub names: &'a [String],
     pub file: &'a SourceFile,
@@ -100,7 +107,7 @@ impl Rows {
         Some(())
     }
 
-    /// Empty, ready for the next span or block, keeping the room already taken.
+    /// Empty, ready for the next span, keeping the room already taken.
     pub(super) fn reset(&mut self, types: &[Option<ColumnType>]) {
         self.builders.iter_mut().zip(types).for_each(|(b, t)| b.reset(*t));
         self.lines.clear();
@@ -114,8 +121,7 @@ impl Rows {
 }
 
 /// Read the spans on every core and append their rows to `rows`, in file
-/// order, reading all but the first span into `spare` (kept from block to
-/// block, so that its room is reused); `None` when they must be read again by
+/// order, reading all but the first span into `spare`; `None` when they must be read again by
 /// one reader.
 pub(super) fn read_spans(
     context: &Context,
@@ -195,12 +201,14 @@ fn wrong_field_count(
         format!("rows have {{values}} fields but the header has {expected}"),
     )
     .rows();
+    let field = field_range(context.bytes, offset, record.len().min(expected));
     Diagnostic::new(
         context.located(line, column),
         format!("row has {} fields but the header has {expected}", record.len()),
     )
     .hint("every row needs one value per header column; quote values that contain commas")
     .cause(cause, record.len().to_string())
+    .excerpt(Excerpt::of_range(context.bytes, field))
 }
 
 /// Add each field of `record` (starting on `line`, at byte `offset`) to its column of `rows`;
@@ -231,7 +239,8 @@ fn push_fields(context: &Context, record: &ByteRecord, line: u64, offset: usize,
         };
         if let Some((message, hint, cause)) = problem {
             let (l, c) = position_at(context.bytes, offset, line, i);
-            let problem = Diagnostic::new(context.located(l, c), message).hint(hint);
+            let field = Excerpt::of_range(context.bytes, field_range(context.bytes, offset, i));
+            let problem = Diagnostic::new(context.located(l, c), message).hint(hint).excerpt(field);
             rows.report(match cause {
                 Some((cause, found)) => problem.cause(cause, found),
                 None => problem,
@@ -285,7 +294,7 @@ mod tests {
         let row = "base,1,1,10.5\n";
         let text = format!("a,b,c,d\n{}", row.repeat(300_000));
         let bytes = text.as_bytes();
-        let found = spans(bytes, 8, 2, 3);
+        let found = spans(bytes, 8, 2, 3, MIN_SPAN_BYTES);
         assert_eq!(found.len(), 3);
         assert_eq!(found[0].start, 8);
         assert_eq!(found[2].end, bytes.len());
@@ -301,11 +310,11 @@ mod tests {
     #[test]
     fn small_files_stay_whole_and_quoted_ones_are_cut_between_records() {
         let small = b"a\n1\n2\n";
-        assert_eq!(spans(small, 2, 2, 4), vec![Span { start: 2, end: 6, line: 2 }]);
+        assert_eq!(spans(small, 2, 2, 4, MIN_SPAN_BYTES), vec![Span { start: 2, end: 6, line: 2 }]);
         // Halfway through, a quoted field holds a line break: the cut comes after its record.
         let half = "1\n".repeat(1 << 20);
         let quoted = format!("a\n{half}\"x\ny\"\n{half}");
-        let found = spans(quoted.as_bytes(), 2, 2, 2);
+        let found = spans(quoted.as_bytes(), 2, 2, 2, MIN_SPAN_BYTES);
         let after = 2 + half.len() + "\"x\ny\"\n".len();
         assert_eq!(
             found,

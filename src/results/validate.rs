@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::flagged::{MAX_SHOWN, count, first_rows, locations};
-use super::{CHUNK_ROWS, Chunks, Column, Table, Values};
+use super::{Column, PART_ROWS, Table, Values, part_count};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::group::MAX_LOCATIONS;
 use crate::diagnostic::{
@@ -85,7 +85,8 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
     let found: Vec<(usize, Vec<(u32, u32)>)> = (0..1usize << bits)
         .into_par_iter()
         .map(|part| {
-            let mut hashed: Vec<u64> = runs.iter().flat_map(|parts| parts[part].to_vec()).collect();
+            let mut hashed: Vec<u64> =
+                runs.iter().flat_map(|parts| parts[part].iter().copied()).collect();
             hashed.sort_unstable();
             repeats(&hashed, same)
         })
@@ -98,30 +99,28 @@ fn duplicates(table: &Table, dataset: &Dataset, file: &SourceFile, errors: &mut 
 }
 
 /// Every row's hash entry (hash in the high 32 bits, row in the low 32), per
-/// core a run of the table's chunks, each run's entries in `1 << bits` parts
-/// by the hash's top bits.
+/// core a run of the table's parts of rows, each run's entries in `1 << bits`
+/// buckets by the hash's top bits.
 ///
 /// foldhash's quality hasher mixes every input bit into the high bits kept
 /// (FxHash leaves them nearly constant for small numbers); fixed seed, so
-/// deterministic. The 16 to 64 parts hold about half a million rows each, in
-/// chunks that leave memory past the budget; each part is then sorted on its
-/// own, keeping its first repeats.
-fn hashed_rows(table: &Table, columns: &[&Column], bits: u32) -> Vec<Vec<Chunks<u64>>> {
-    let (chunks, cores) = (table.lines.chunk_count(), rayon::current_num_threads().max(1));
+/// deterministic. The 16 to 64 buckets hold about half a million rows each;
+/// each bucket is then sorted on its own, keeping its first repeats.
+fn hashed_rows(table: &Table, columns: &[&Column], bits: u32) -> Vec<Vec<Vec<u64>>> {
+    let (chunks, cores) = (part_count(table.len()), rayon::current_num_threads().max(1));
     (0..cores)
         .into_par_iter()
         .map(|core| {
-            let mut parts: Vec<Chunks<u64>> =
-                (0..1 << bits).map(|_| Chunks::new(table.lines.store())).collect();
+            let mut parts: Vec<Vec<u64>> = (0..1 << bits).map(|_| Vec::new()).collect();
             for i in chunks * core / cores..chunks * (core + 1) / cores {
-                let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.chunk_bits(i)).collect();
+                let keys: Vec<Vec<u64>> = columns.iter().map(|c| c.values.part_bits(i)).collect();
                 for r in 0..keys.first().map_or(0, Vec::len) {
                     use std::hash::{BuildHasher, Hasher};
                     let mut hasher = foldhash::quality::FixedState::with_seed(0).build_hasher();
                     keys.iter().for_each(|k| hasher.write_u64(k[r]));
                     let hash = hasher.finish();
                     parts[(hash >> (64 - bits)) as usize]
-                        .push((hash & !0xFFFF_FFFF) | (i * CHUNK_ROWS + r) as u64);
+                        .push((hash & !0xFFFF_FFFF) | (i * PART_ROWS + r) as u64);
                 }
             }
             parts
@@ -175,7 +174,7 @@ fn report_duplicates(
             .collect();
         parts.join(", ")
     };
-    let at = |row: u32| Location::new(&file.path, table.lines.get(row as usize) as usize, 1);
+    let at = |row: u32| Location::new(&file.path, table.lines[row as usize] as usize, 1);
     let shown = &repeated[..repeated.len().min(MAX_SHOWN)];
     let cause =
         Cause::new(format!("{}\0duplicate run", file.path.display()), "duplicate runs of {values}")
@@ -188,7 +187,7 @@ fn report_duplicates(
         format!(
             "duplicate run ({}), first seen on line {}",
             described(row),
-            table.lines.get(first as usize)
+            table.lines[first as usize]
         ),
     )
     .hint("each run appears once; renumber the run or delete the repeated row")

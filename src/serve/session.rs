@@ -135,12 +135,14 @@ impl Session {
         }
         timings.lap("load", &mut clock);
         let project = self.project.as_ref().expect("loaded above");
+        let sourced = |d| project.attach(d);
         if self.analyzed.is_none() {
-            self.analyzed = Some(pipeline::analyze(project)?);
+            self.analyzed = Some(pipeline::analyze(project).map_err(sourced)?);
             timings.lap("analysis", &mut clock);
         }
         let analyzed = self.analyzed.as_ref().expect("analysed above");
-        let prepared = pipeline::prepare(project, analyzed, self.epoch, &mut timings)?;
+        let prepared =
+            pipeline::prepare(project, analyzed, self.epoch, &mut timings).map_err(sourced)?;
         let site = pipeline::assemble(project, &prepared, None);
         Ok(Rebuilt { site, pdf: PdfJob { project: project.clone(), prepared }, timings })
     }
