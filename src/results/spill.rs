@@ -2,6 +2,7 @@
 //! file whose read failures are kept for the stage that must stop on them.
 
 use std::fs::File;
+#[cfg(unix)]
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -135,6 +136,42 @@ impl std::fmt::Display for SpillFailure {
 }
 
 impl std::error::Error for SpillFailure {}
+
+/// Positioned reads and writes on Windows, as Unix's `FileExt` has them.
+#[cfg(windows)]
+trait FileExt {
+    /// Write all of `bytes` at `offset`.
+    fn write_all_at(&self, bytes: &[u8], offset: u64) -> std::io::Result<()>;
+    /// Fill `into` from `offset`.
+    fn read_exact_at(&self, into: &mut [u8], offset: u64) -> std::io::Result<()>;
+}
+
+#[cfg(windows)]
+impl FileExt for File {
+    fn write_all_at(&self, mut bytes: &[u8], mut offset: u64) -> std::io::Result<()> {
+        use std::os::windows::fs::FileExt;
+        while !bytes.is_empty() {
+            let n = self.seek_write(bytes, offset)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            (bytes, offset) = (&bytes[n..], offset + n as u64);
+        }
+        Ok(())
+    }
+
+    fn read_exact_at(&self, mut into: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+        use std::os::windows::fs::FileExt;
+        while !into.is_empty() {
+            let n = self.seek_read(into, offset)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            (into, offset) = (&mut into[n..], offset + n as u64);
+        }
+        Ok(())
+    }
+}
 
 #[cfg(test)]
 mod tests {
