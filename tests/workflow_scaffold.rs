@@ -3,7 +3,8 @@
 //! version; least privilege), its shell steps run here against a fake GitHub
 //! environment (they publish a push, build pull requests and manual runs,
 //! and stop at a broken study), the scaffold's caveats, and the release
-//! workflow building every target the install script asks for.
+//! workflow building every target the install script asks for, after the
+//! tests pass on Linux, macOS and Windows.
 
 mod action_steps;
 mod common;
@@ -194,4 +195,17 @@ fn the_release_builds_every_target_the_install_script_asks_for() {
     }
     assert!(script.contains("local archive=\"report-$target.$ext\""));
     assert!(text.contains("sha256sum \"$file\" > \"$file.sha256\""));
+}
+
+#[test]
+fn nothing_is_released_before_the_tests_pass_on_linux_macos_and_windows() {
+    let w = load(&repo().join(".github/workflows/release.yml"));
+    let test = &w["jobs"]["test"];
+    let systems = strings(&test["strategy"]["matrix"]["os"]);
+    assert_eq!(systems, ["ubuntu-latest", "macos-latest", "windows-latest"]);
+    let steps = test["steps"].as_vec().unwrap();
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(runs.contains(&"cargo test --locked"), "{runs:?}");
+    assert!(test["env"]["REPORT_REQUIRE_TOOLS"].is_badvalue(), "tools may be missing there");
+    assert_eq!(strings(&w["jobs"]["release"]["needs"]), ["test", "build"]);
 }
