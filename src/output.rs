@@ -1,5 +1,6 @@
 //! Writing the output folder atomically: the build goes to a temporary folder
-//! beside the output and replaces it only when complete.
+//! beside the output and replaces it only when complete. On Unix the new
+//! folder is made 0755; elsewhere it keeps the permissions it inherits.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -155,6 +156,8 @@ fn swap_in(staging: PathBuf, out: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Make the staging folder (created 0700 by tempfile) readable as a
+/// published folder is: 0755.
 #[cfg(unix)]
 fn set_readable(dir: &Path) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -162,6 +165,7 @@ fn set_readable(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Elsewhere the folder keeps the permissions it inherits from its parent.
 #[cfg(not(unix))]
 fn set_readable(_dir: &Path) -> Result<()> {
     Ok(())
@@ -201,17 +205,30 @@ mod tests {
     }
 
     #[test]
-    fn targets_are_resolved_through_links_and_dot_dot() {
+    fn targets_are_resolved_through_dot_dot() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("content")).unwrap();
+        assert_eq!(resolve(&root.join("new/../content/x")).unwrap(), root.join("content/x"));
+        for out in ["site/../content", "content/.."] {
+            assert!(check_target(&root.join(out), &root).is_err(), "{out}");
+        }
+        assert_eq!(check_target(&root.join("new/../site"), &root).unwrap(), root.join("site"));
+    }
+
+    /// Symbolic links, made here with Unix's `symlink` (Windows needs a
+    /// privilege to make one).
+    #[cfg(unix)]
+    #[test]
+    fn targets_are_resolved_through_links() {
         let dir = tempfile::tempdir().unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         fs::create_dir_all(root.join("content")).unwrap();
         std::os::unix::fs::symlink(root.join("content"), root.join("link")).unwrap();
-        assert_eq!(resolve(&root.join("new/../content/x")).unwrap(), root.join("content/x"));
         assert_eq!(resolve(&root.join("link/y")).unwrap(), root.join("content/y"));
-        for out in ["site/../content", "link", "link/site", "new/../link/x", "content/.."] {
+        for out in ["link", "link/site", "new/../link/x"] {
             assert!(check_target(&root.join(out), &root).is_err(), "{out}");
         }
-        assert_eq!(check_target(&root.join("new/../site"), &root).unwrap(), root.join("site"));
         std::os::unix::fs::symlink(root.join("nowhere"), root.join("broken")).unwrap();
         assert!(check_target(&root.join("broken"), &root).is_err());
     }

@@ -3,7 +3,10 @@
 //! checksum files served on 127.0.0.1, as GitHub serves a release; a
 //! checksum that does not match (or is missing) fails and installs nothing;
 //! where no archive fits, cargo is called as the fallback. Then its check,
-//! build and diff steps on a study.
+//! build and diff steps on a study. Unix only: the steps run with bash, and
+//! the fake releases are made with chmod and tar, as on a Linux runner.
+
+#![cfg(unix)]
 
 mod action_steps;
 mod common;

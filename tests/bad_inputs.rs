@@ -165,6 +165,7 @@ fn every_failure_class_is_located_and_leaves_the_previous_output() {
     }
 }
 
+#[cfg(unix)] // links made with Unix's symlink
 #[test]
 fn symlinks_out_of_the_study_are_refused() {
     let study = fixture("minimal");

@@ -1,17 +1,22 @@
 //! A hostile file system met by `report import`: special files given to it
-//! or standing in the study, runs whose figures cannot be right, and broken
-//! results files or import targets that are not files of the study. Every
-//! refusal is located, hinted, exits 1 and leaves what was there as it was.
+//! or standing in the study, `--into` paths, runs whose figures cannot be
+//! right, and broken results files or import targets that are not files of
+//! the study. Every refusal is located, hinted, exits 1 and leaves what was
+//! there as it was. The tests that make FIFOs or links run on Unix only.
 
 mod common;
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use common::hostile::{LOG, mkfifo, refused, within, write};
+#[cfg(unix)]
+use common::hostile::mkfifo;
+use common::hostile::{LOG, refused, within, write};
 use common::*;
 
+#[cfg(unix)] // FIFOs and links
 #[test]
 fn special_files_given_to_import_are_refused_by_name_and_the_rest_imports() {
     let study = tempfile::tempdir().unwrap();
@@ -30,6 +35,7 @@ fn special_files_given_to_import_are_refused_by_name_and_the_rest_imports() {
     insta::assert_snapshot!("import_special_files", err);
 }
 
+#[cfg(unix)] // FIFOs and links
 #[test]
 fn an_import_never_waits_on_a_fifo_in_the_study() {
     // The study's own book.toml and results file as FIFOs: an open that waits
@@ -42,6 +48,29 @@ fn an_import_never_waits_on_a_fifo_in_the_study() {
     mkfifo(&study.path().join("results/lammps.csv"));
     let output = within(study.path(), &["import", "lammps", "--env", "x", log.to_str().unwrap()]);
     refused(&output, study.path(), &["results/lammps.csv: not a regular file but a named pipe"]);
+}
+
+#[test]
+fn into_must_be_a_plain_name_of_results() {
+    let study = tempfile::tempdir().unwrap();
+    let root = study.path().join("study");
+    fs::create_dir_all(root.join("results")).unwrap();
+    let log = study.path().join("run.log");
+    write(&log, LOG);
+    let absolute = study.path().join("evil").display().to_string();
+    for (into, why) in [
+        ("../../outside/evil", "`--into ../../outside/evil` is a path"),
+        (absolute.as_str(), "is a path: an import writes only to a file of results/"),
+        ("evil.csv", "write `--into evil`"),
+    ] {
+        let args = ["import", "lammps", "--env", "x", "--into", into, log.to_str().unwrap()];
+        refused(&within(&root, &args), &root, &[why, "results/osu_latency_v7.csv"]);
+    }
+    let written: Vec<_> = contents(study.path()).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(written, [PathBuf::from("run.log")], "nothing written anywhere");
+    let args = ["import", "lammps", "--env", "x", "--into", "lj_v2", log.to_str().unwrap()];
+    assert!(within(&root, &args).status.success());
+    assert!(root.join("results/lj_v2.csv").is_file());
 }
 
 #[test]
@@ -155,6 +184,7 @@ fn broken_results_files_met_by_import_are_named_and_left_as_they_were() {
     insta::assert_snapshot!("import_broken_results_files", all);
 }
 
+#[cfg(unix)] // FIFOs and links
 #[test]
 fn import_writes_only_to_a_regular_file_inside_the_study() {
     let study = tempfile::tempdir().unwrap();

@@ -1,7 +1,10 @@
 //! A hostile file system, special files: FIFOs, sockets and links where the
 //! build reads a file are refused by name, never a hang, `report serve`
 //! included (which shows the error, recovers when the FIFO goes, and does
-//! not walk links). Every refusal is located, hinted and exits 1.
+//! not walk links). Every refusal is located, hinted and exits 1. Unix only:
+//! FIFOs and sockets cannot stand in a Windows folder (see docs/platforms.md).
+
+#![cfg(unix)]
 
 mod common;
 

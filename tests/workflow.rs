@@ -13,7 +13,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use action_steps::{Runner, assert_all_ok, git, load, two_commits};
+use action_steps::load;
+#[cfg(unix)]
+use action_steps::{Runner, assert_all_ok, git, two_commits};
 use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, new_study, strings};
 use common::*;
 use yaml_rust2::Yaml;
@@ -139,6 +141,7 @@ fn this_repository_s_workflow_builds_report_from_source_and_publishes_with_least
 
 /// The repository workflow's build job without the step that compiles
 /// report (the binary under test is put where that step installs it).
+#[cfg(unix)]
 fn repository_steps(runner: &Runner) -> Yaml {
     let w = load(&repo().join(WORKFLOW));
     let steps: Vec<Yaml> = w["jobs"]["build"]["steps"]
@@ -150,10 +153,11 @@ fn repository_steps(runner: &Runner) -> Yaml {
         .collect();
     let bin = runner.temp().join("report/bin");
     fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_report"), bin.join("report")).unwrap();
+    action_steps::put_report(&bin.join("report"));
     Yaml::Array(steps)
 }
 
+#[cfg(unix)]
 fn repository_runner(root: &Path, before: &str) -> Runner {
     Runner::new(
         root,
@@ -166,6 +170,7 @@ fn repository_runner(root: &Path, before: &str) -> Runner {
     )
 }
 
+#[cfg(unix)] // its steps run with bash, as on a Linux runner
 #[test]
 fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
     // Before any study under examples/: the shipped study alone.

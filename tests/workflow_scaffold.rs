@@ -3,15 +3,15 @@
 //! version; least privilege), its shell steps run here against a fake GitHub
 //! environment (they publish a push, build pull requests and manual runs,
 //! and stop at a broken study), the scaffold's caveats, and the release
-//! workflow building every target the install script asks for.
+//! workflow building every target the install script asks for, after the
+//! tests pass on Linux, macOS and Windows.
 
 mod action_steps;
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use action_steps::{Ran, Runner, assert_all_ok, load, report_on_path, two_commits};
+use action_steps::load;
 use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, new_study, strings};
 use common::*;
 
@@ -42,97 +42,113 @@ fn the_scaffolded_workflow_installs_the_release_of_its_report_and_publishes_with
     );
 }
 
-/// 2026-03-05T00:00:00Z, by hand: 56 years of days since 1970 (14 of them leap
-/// years) = 20,454 days, + 31 + 28 + 4 = 20,517 days × 86,400 s.
-const SECOND_COMMIT_EPOCH: &str = "1772668800";
+/// The scaffolded workflow's steps, run with bash as on a Linux runner: Unix only.
+#[cfg(unix)]
+mod runs {
+    use super::*;
+    use std::path::{Path, PathBuf};
 
-fn ran_names(ran: &[Ran]) -> Vec<&str> {
-    ran.iter().filter(|r| r.ran).map(|r| r.name.as_str()).collect()
-}
+    use action_steps::{Ran, Runner, assert_all_ok, report_on_path, two_commits};
 
-/// A runner of the scaffolded workflow for `event`: `parent` is the commit
-/// to compare with (the push's `before`, or the pull request's base), and
-/// Pages gives a base URL except to pull requests (where its step is skipped).
-fn scaffold_runner(study: &Path, event: &str, parent: &str, bin: &Path) -> Runner {
-    let pull = event == "pull_request";
-    let base_url = if pull { "" } else { "https://someone.github.io/study" };
-    let mut runner = Runner::new(
-        study,
-        event,
-        &[
-            ("github.event.before", if event == "push" { parent } else { "" }),
-            ("github.event.pull_request.base.sha", if pull { parent } else { "" }),
-            ("steps.pages.outputs.base_url", base_url),
-        ],
-    );
-    runner.add_path(bin);
-    runner
-}
+    /// 2026-03-05T00:00:00Z, by hand: 56 years of days since 1970 (14 of them leap
+    /// years) = 20,454 days, + 31 + 28 + 4 = 20,517 days × 86,400 s.
+    const SECOND_COMMIT_EPOCH: &str = "1772668800";
 
-/// A new study with two commits: the second moves the run time at 4 threads.
-/// By hand: after = {2.4, 2.5, 2.4}, mean 2.4333; 2.4333 / 3.1 − 1 = −21.5%.
-fn scaffold_with_new_results() -> (tempfile::TempDir, PathBuf, String) {
-    let (dir, study) = new_study();
-    let (first, _) = two_commits(&study, |root| {
-        let old = "after,4,1,2.7\nafter,4,2,2.8\nafter,4,3,2.7";
-        edit(root, "results/runs.csv", old, "after,4,1,2.4\nafter,4,2,2.5\nafter,4,3,2.4");
-    });
-    (dir, study, first)
-}
+    fn ran_names(ran: &[Ran]) -> Vec<&str> {
+        ran.iter().filter(|r| r.ran).map(|r| r.name.as_str()).collect()
+    }
 
-const MOVED: &str = "- Run time at 4 threads: -11.8% → -21.5%";
+    /// A runner of the scaffolded workflow for `event`: `parent` is the commit
+    /// to compare with (the push's `before`, or the pull request's base), and
+    /// Pages gives a base URL except to pull requests (where its step is skipped).
+    fn scaffold_runner(study: &Path, event: &str, parent: &str, bin: &Path) -> Runner {
+        let pull = event == "pull_request";
+        let base_url = if pull { "" } else { "https://someone.github.io/study" };
+        let mut runner = Runner::new(
+            study,
+            event,
+            &[
+                ("github.event.before", if event == "push" { parent } else { "" }),
+                ("github.event.pull_request.base.sha", if pull { parent } else { "" }),
+                ("steps.pages.outputs.base_url", base_url),
+            ],
+        );
+        runner.add_path(bin);
+        runner
+    }
 
-#[test]
-fn the_scaffolded_workflow_publishes_a_push_with_the_commit_s_date_and_a_summary() {
-    let (_dir, study, first) = scaffold_with_new_results();
-    let w = load(&study.join(WORKFLOW));
-    let steps = &w["jobs"]["build"]["steps"];
-    let bin = report_on_path();
-    let mut push = scaffold_runner(&study, "push", &first, bin.path());
-    let ran = push.run(steps);
-    assert_all_ok(&ran);
-    assert_eq!(ran_names(&ran).len(), 4, "date, check, build, summary: {:?}", ran_names(&ran));
-    assert_eq!(push.env["SOURCE_DATE_EPOCH"], SECOND_COMMIT_EPOCH);
-    let index = fs::read_to_string(study.join("site/index.html")).unwrap();
-    let canonical = "<link rel=\"canonical\" href=\"https://someone.github.io/study/\">";
-    assert!(index.contains(canonical), "{index}");
-    assert!(index.contains("2026-03-05"), "the build date is the commit's");
-    let summary = push.summary();
-    assert!(summary.contains(&format!("## Headline claims against {}", &first[..7])), "{summary}");
-    assert!(summary.contains(MOVED), "{summary}");
+    /// A new study with two commits: the second moves the run time at 4 threads.
+    /// By hand: after = {2.4, 2.5, 2.4}, mean 2.4333; 2.4333 / 3.1 − 1 = −21.5%.
+    fn scaffold_with_new_results() -> (tempfile::TempDir, PathBuf, String) {
+        let (dir, study) = new_study();
+        let (first, _) = two_commits(&study, |root| {
+            let old = "after,4,1,2.7\nafter,4,2,2.8\nafter,4,3,2.7";
+            edit(root, "results/runs.csv", old, "after,4,1,2.4\nafter,4,2,2.5\nafter,4,3,2.4");
+        });
+        (dir, study, first)
+    }
 
-    // The same commit built again (a re-run, later): the same bytes.
-    let pdf = fs::read(study.join("site/paper.pdf")).unwrap();
-    fs::remove_dir_all(study.join("site")).unwrap();
-    assert_all_ok(&scaffold_runner(&study, "push", &first, bin.path()).run(steps));
-    assert_eq!(fs::read(study.join("site/paper.pdf")).unwrap(), pdf, "a re-run gives the same PDF");
-}
+    const MOVED: &str = "- Run time at 4 threads: -11.8% → -21.5%";
 
-#[test]
-fn the_scaffolded_workflow_builds_pull_requests_and_manual_runs_and_stops_at_a_broken_study() {
-    let (_dir, study, first) = scaffold_with_new_results();
-    let w = load(&study.join(WORKFLOW));
-    let steps = &w["jobs"]["build"]["steps"];
-    let bin = report_on_path();
+    #[test]
+    fn the_scaffolded_workflow_publishes_a_push_with_the_commit_s_date_and_a_summary() {
+        let (_dir, study, first) = scaffold_with_new_results();
+        let w = load(&study.join(WORKFLOW));
+        let steps = &w["jobs"]["build"]["steps"];
+        let bin = report_on_path();
+        let mut push = scaffold_runner(&study, "push", &first, bin.path());
+        let ran = push.run(steps);
+        assert_all_ok(&ran);
+        assert_eq!(ran_names(&ran).len(), 4, "date, check, build, summary: {:?}", ran_names(&ran));
+        assert_eq!(push.env["SOURCE_DATE_EPOCH"], SECOND_COMMIT_EPOCH);
+        let index = fs::read_to_string(study.join("site/index.html")).unwrap();
+        let canonical = "<link rel=\"canonical\" href=\"https://someone.github.io/study/\">";
+        assert!(index.contains(canonical), "{index}");
+        assert!(index.contains("2026-03-05"), "the build date is the commit's");
+        let summary = push.summary();
+        assert!(
+            summary.contains(&format!("## Headline claims against {}", &first[..7])),
+            "{summary}"
+        );
+        assert!(summary.contains(MOVED), "{summary}");
 
-    // A pull request: no Pages, no base URL; the summary is against the base branch.
-    let mut pull = scaffold_runner(&study, "pull_request", &first, bin.path());
-    assert_all_ok(&pull.run(steps));
-    let index = fs::read_to_string(study.join("site/index.html")).unwrap();
-    assert!(!index.contains("rel=\"canonical\""));
-    assert!(pull.summary().contains(MOVED), "{}", pull.summary());
+        // The same commit built again (a re-run, later): the same bytes.
+        let pdf = fs::read(study.join("site/paper.pdf")).unwrap();
+        fs::remove_dir_all(study.join("site")).unwrap();
+        assert_all_ok(&scaffold_runner(&study, "push", &first, bin.path()).run(steps));
+        assert_eq!(
+            fs::read(study.join("site/paper.pdf")).unwrap(),
+            pdf,
+            "a re-run gives the same PDF"
+        );
+    }
 
-    // Run by hand: against the commit before.
-    let mut manual = scaffold_runner(&study, "workflow_dispatch", "", bin.path());
-    assert_all_ok(&manual.run(steps));
-    assert!(manual.summary().contains(MOVED), "{}", manual.summary());
+    #[test]
+    fn the_scaffolded_workflow_builds_pull_requests_and_manual_runs_and_stops_at_a_broken_study() {
+        let (_dir, study, first) = scaffold_with_new_results();
+        let w = load(&study.join(WORKFLOW));
+        let steps = &w["jobs"]["build"]["steps"];
+        let bin = report_on_path();
 
-    // A broken study: the check fails, and no later step runs.
-    edit(&study, "results/runs.csv", "after,4,1,2.4", "after,4,1,x");
-    let ran = scaffold_runner(&study, "push", &first, bin.path()).run(steps);
-    let last = ran.last().unwrap();
-    assert!(!last.ok && last.name == "Check the study", "{ran:?}");
-    assert!(last.output.contains("results/runs.csv:17"), "{}", last.output);
+        // A pull request: no Pages, no base URL; the summary is against the base branch.
+        let mut pull = scaffold_runner(&study, "pull_request", &first, bin.path());
+        assert_all_ok(&pull.run(steps));
+        let index = fs::read_to_string(study.join("site/index.html")).unwrap();
+        assert!(!index.contains("rel=\"canonical\""));
+        assert!(pull.summary().contains(MOVED), "{}", pull.summary());
+
+        // Run by hand: against the commit before.
+        let mut manual = scaffold_runner(&study, "workflow_dispatch", "", bin.path());
+        assert_all_ok(&manual.run(steps));
+        assert!(manual.summary().contains(MOVED), "{}", manual.summary());
+
+        // A broken study: the check fails, and no later step runs.
+        edit(&study, "results/runs.csv", "after,4,1,2.4", "after,4,1,x");
+        let ran = scaffold_runner(&study, "push", &first, bin.path()).run(steps);
+        let last = ran.last().unwrap();
+        assert!(!last.ok && last.name == "Check the study", "{ran:?}");
+        assert!(last.output.contains("results/runs.csv:17"), "{}", last.output);
+    }
 }
 
 #[test]
@@ -179,4 +195,17 @@ fn the_release_builds_every_target_the_install_script_asks_for() {
     }
     assert!(script.contains("local archive=\"report-$target.$ext\""));
     assert!(text.contains("sha256sum \"$file\" > \"$file.sha256\""));
+}
+
+#[test]
+fn nothing_is_released_before_the_tests_pass_on_linux_macos_and_windows() {
+    let w = load(&repo().join(".github/workflows/release.yml"));
+    let test = &w["jobs"]["test"];
+    let systems = strings(&test["strategy"]["matrix"]["os"]);
+    assert_eq!(systems, ["ubuntu-latest", "macos-latest", "windows-latest"]);
+    let steps = test["steps"].as_vec().unwrap();
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(runs.contains(&"cargo test --locked"), "{runs:?}");
+    assert!(test["env"]["REPORT_REQUIRE_TOOLS"].is_badvalue(), "tools may be missing there");
+    assert_eq!(strings(&w["jobs"]["release"]["needs"]), ["test", "build"]);
 }

@@ -1,6 +1,15 @@
 //! Reading the study's files: every path checked to stay inside the study,
 //! links resolved, and only regular files opened, with `O_NONBLOCK` so that a
 //! FIFO swapped in after the check cannot block the build.
+//!
+//! On Windows there is no `O_NONBLOCK` and no FIFO in a folder: named pipes
+//! live under `\\.\pipe\`, which a study path cannot name (a path with a
+//! prefix leaves the study), and opening a device such as `CON` does not
+//! wait. Every open is still checked on the handle (`GetFileType`, then the
+//! metadata): anything but a file on a disk is refused before a byte is
+//! read. FIFOs, sockets and devices are told apart on Unix; on Windows a
+//! handle is a device or a named pipe, and anything else not a regular file
+//! is "a special file" (see docs/platforms.md).
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -36,14 +45,44 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
     let file = options.open(path)?;
-    let kind = file.metadata()?.file_type();
-    if !kind.is_file() {
-        let what = describe_kind(kind);
+    if let Some(what) = not_regular(&file)? {
         return Err(std::io::Error::other(format!(
             "not a regular file but {what}; it was not read"
         )));
     }
     Ok(file)
+}
+
+/// What the opened `file` is, if it is not a regular file. On Windows the
+/// handle's type comes first: a console or `NUL` may claim to be a file.
+fn not_regular(file: &fs::File) -> std::io::Result<Option<String>> {
+    if let Some(what) = handle_kind(file)? {
+        return Ok(Some(what.to_string()));
+    }
+    let kind = file.metadata()?.file_type();
+    Ok((!kind.is_file()).then(|| describe_kind(kind)))
+}
+
+/// What a Windows handle that is not a file on a disk is: a pipe, a device
+/// (`CON`, `NUL`, a serial port) or something else (`GetFileType`).
+#[cfg(windows)]
+fn handle_kind(file: &fs::File) -> std::io::Result<Option<&'static str>> {
+    let kind = winapi_util::file::typ(file)?;
+    Ok(if kind.is_disk() {
+        None
+    } else if kind.is_pipe() {
+        Some("a named pipe")
+    } else if kind.is_char() {
+        Some("a device")
+    } else {
+        Some("a special file")
+    })
+}
+
+/// Elsewhere the file's metadata says all ([`describe_kind`]).
+#[cfg(not(windows))]
+fn handle_kind(_: &fs::File) -> std::io::Result<Option<&'static str>> {
+    Ok(None)
 }
 
 /// The bytes of `path` if it is a regular file ([`open_regular`]): a FIFO,
@@ -170,21 +209,37 @@ fn unreadable(relative: &Path, err: &std::io::Error) -> Diagnostic {
 
 /// What a file that is not a regular file is, for messages.
 pub fn describe_kind(kind: fs::FileType) -> String {
-    use std::os::unix::fs::FileTypeExt;
     let name = if kind.is_dir() {
         "a folder"
-    } else if kind.is_fifo() {
-        "a named pipe (FIFO)"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
+    } else if let Some(special) = special_kind(kind) {
+        special
     } else if kind.is_symlink() {
         "a symbolic link"
     } else {
         "a special file"
     };
     name.to_string()
+}
+
+/// The name of a Unix special file: a FIFO, a socket or a device.
+#[cfg(unix)]
+fn special_kind(kind: fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        Some("a named pipe (FIFO)")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("a device")
+    } else {
+        None
+    }
+}
+
+/// Elsewhere std names no special files: they are "a special file".
+#[cfg(not(unix))]
+fn special_kind(_: fs::FileType) -> Option<&'static str> {
+    None
 }
 
 #[cfg(test)]
@@ -199,6 +254,33 @@ mod tests {
             assert!(err.to_string().contains("path leaves the study folder"), "{err}");
         }
         assert!(regular_file(&root, Path::new("results/no-such-file.csv")).unwrap().is_none());
+    }
+
+    /// Every platform: a file is read, a folder is refused (on Windows the
+    /// open itself fails), and the folder is named as one.
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("a.csv"), "x,y\n1,2\n").unwrap();
+        assert_eq!(read_regular(&dir.path().join("a.csv")).unwrap(), b"x,y\n1,2\n");
+        assert!(read_regular(dir.path()).is_err());
+        assert_eq!(describe_kind(fs::metadata(dir.path()).unwrap().file_type()), "a folder");
+        assert_eq!(
+            read_regular(&dir.path().join("none.csv")).unwrap_err().kind(),
+            std::io::ErrorKind::NotFound
+        );
+    }
+
+    /// A device is refused on the handle before it is read: `/dev/null` and
+    /// `/dev/zero` (which never ends) on Unix, `NUL` on Windows (`CON`, which
+    /// would wait for typing, cannot be opened where no console is attached).
+    #[test]
+    fn devices_are_refused_on_the_handle() {
+        let devices: &[&str] = if cfg!(windows) { &["NUL"] } else { &["/dev/null", "/dev/zero"] };
+        for &device in devices {
+            let err = open_regular(Path::new(device)).unwrap_err().to_string();
+            assert_eq!(err, "not a regular file but a device; it was not read", "{device}");
+        }
     }
 
     /// A FIFO that takes a checked file's place is refused at the open,

@@ -8,6 +8,12 @@
 //! input and its answer comes back on standard output. Whatever happens in
 //! the child, the build ends with an error.
 //!
+//! On Windows (no `sh`, no `RLIMIT_AS`) the child is started directly: the
+//! deadline holds, but its memory is not limited, so a template that asks
+//! for 40 GB makes the machine swap until the deadline or until the
+//! allocation fails, which still aborts only the child. A crash is told by
+//! its exception code (0xC0000409 for an abort) where Unix has a signal.
+//!
 //! Only a process that called [`enter`] works this way; library callers that
 //! did not (the tests of the library) run every job in-process.
 //!
@@ -320,20 +326,49 @@ fn crashed(job: Job, status: ExitStatus, stderr: &str, memory_mb: u64) -> Failur
             hint: "is something in the template nested thousands of levels deep?".into(),
         };
     }
-    let said = stderr.lines().find(|l| l.contains("panicked")).map(str::trim);
-    let message = match (said, signal(status)) {
-        (Some(panic), _) => format!("{doing} crashed: {panic}"),
-        (None, Some(9)) => {
+    let message = match stderr.lines().find(|l| l.contains("panicked")) {
+        Some(panic) => format!("{doing} crashed: {}", panic.trim()),
+        None => ended(doing, status, stderr),
+    };
+    let hint = "this is a bug in report or the library it runs; please report it with the template";
+    Failure { message, hint: hint.into() }
+}
+
+/// How a child that said nothing of a panic ended: a signal on Unix, an
+/// exception on Windows, else its exit status and first words.
+fn ended(doing: &str, status: ExitStatus, stderr: &str) -> String {
+    match (signal(status), status.code().and_then(exception)) {
+        (Some(9), _) => {
             format!("{doing} was killed (signal 9): did the machine run out of memory?")
         }
-        (None, Some(signal)) => format!("{doing} crashed (signal {signal})"),
+        (Some(signal), _) => format!("{doing} crashed (signal {signal})"),
+        (None, Some(exception)) => format!("{doing} crashed ({exception})"),
         (None, None) => match stderr.lines().find(|l| !l.trim().is_empty()) {
             Some(said) => format!("{doing} failed ({status}): {}", said.trim()),
             None => format!("{doing} failed ({status})"),
         },
+    }
+}
+
+/// The Windows exception (a system `NTSTATUS` error, `0xC000….`) that ended
+/// a process with exit code `code`, named when common. On Unix exit codes
+/// are 0 to 255, so this is `None` there. A process Windows killed (`TerminateProcess`, as
+/// at the deadline) ends with code 1, which is not an exception.
+fn exception(code: i32) -> Option<String> {
+    let code = code as u32;
+    if code >> 16 != 0xC000 {
+        return None;
+    }
+    let name = match code {
+        0xC000_0005 => ": an access violation",
+        0xC000_0017 | 0xC000_012D => ": out of memory",
+        0xC000_00FD => ": a stack overflow",
+        // `__fastfail`, which is how Rust aborts on Windows.
+        0xC000_0409 => ": an abort",
+        0xC000_013A => ": stopped by Ctrl+C",
+        _ => "",
     };
-    let hint = "this is a bug in report or the library it runs; please report it with the template";
-    Failure { message, hint: hint.into() }
+    Some(format!("exception 0x{code:08X}{name}"))
 }
 
 #[cfg(unix)]
@@ -364,6 +399,34 @@ mod tests {
         let template = |name: &str| (name == "REPORT_TEMPLATE_TIMEOUT").then(|| "7".to_string());
         assert_eq!(limits_from(Job::Render, template), (Duration::from_secs(7), 2048));
         assert_eq!(limits_from(Job::Typeset, template), defaults);
+    }
+
+    /// Exit codes from Microsoft's NTSTATUS table, as `i32` (what
+    /// `ExitStatus::code` gives on Windows): 0xC0000005 is -1073741819.
+    #[test]
+    fn windows_exceptions_are_named() {
+        let of = exception;
+        assert_eq!(of(-1073741819).unwrap(), "exception 0xC0000005: an access violation");
+        assert_eq!(of(-1073741571).unwrap(), "exception 0xC00000FD: a stack overflow");
+        assert_eq!(of(-1073740791).unwrap(), "exception 0xC0000409: an abort");
+        assert_eq!(of(-1073741801).unwrap(), "exception 0xC0000017: out of memory");
+        assert_eq!(of(-1073741510).unwrap(), "exception 0xC000013A: stopped by Ctrl+C");
+        assert_eq!(of(-1073741515).unwrap(), "exception 0xC0000135");
+        for code in [0, 1, 2, 101, 127, 255, 0x4000_0000, -1, -2] {
+            assert_eq!(of(code), None, "{code}");
+        }
+    }
+
+    /// On Windows an abort (an allocation that failed, say) is exception
+    /// 0xC0000409; a child killed at the deadline exits with 1.
+    #[cfg(windows)]
+    #[test]
+    fn a_windows_crash_is_explained_by_its_exception() {
+        use std::os::windows::process::ExitStatusExt;
+        let abort = crashed(Job::Typeset, ExitStatus::from_raw(0xC000_0409), "", 1).message;
+        assert_eq!(abort, "typesetting crashed (exception 0xC0000409: an abort)");
+        let said = crashed(Job::Render, ExitStatus::from_raw(1), "oops\n", 1).message;
+        assert_eq!(said, "rendering the templates failed (exit code: 1): oops");
     }
 
     #[cfg(unix)]

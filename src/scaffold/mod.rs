@@ -155,6 +155,8 @@ mod tests {
         assert!(text.contains(&format!("version: \"{}\"", env!("CARGO_PKG_VERSION"))), "{text}");
     }
 
+    /// Links made with Unix's `symlink` (Windows needs a privilege to make one).
+    #[cfg(unix)]
     #[test]
     fn a_link_planted_in_the_new_study_is_not_followed() {
         let dir = tempfile::tempdir().unwrap();

@@ -222,8 +222,17 @@ impl Runner {
 /// A folder holding `report` (a link to the binary under test), for PATH.
 pub fn report_on_path() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_report"), dir.path().join("report")).unwrap();
+    put_report(&dir.path().join("report"));
     dir
+}
+
+/// The binary under test at `path`: a link on Unix, a copy (`path.exe`)
+/// where links need a privilege (Windows).
+pub fn put_report(path: &Path) {
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_report"), path).unwrap();
+    #[cfg(not(unix))]
+    fs::copy(env!("CARGO_BIN_EXE_report"), path.with_extension("exe")).unwrap();
 }
 
 /// Run git in `dir` with a fixed author, committer and date.
