@@ -12,10 +12,9 @@
 //! with examples/usernetes under examples/. Screenshots go to
 //! target/screenshots/.
 
-mod common;
-
 use std::process::Command;
 
+use crate::common;
 use common::*;
 
 #[test]

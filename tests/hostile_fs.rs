@@ -5,12 +5,11 @@
 //! what was there as it was. (Special files: hostile_fs_special.rs; what
 //! `report import` meets: hostile_fs_import.rs.)
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use crate::common;
 use common::hostile::{LOG, mkfifo, refused, within, write};
 use common::*;
 

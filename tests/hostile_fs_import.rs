@@ -3,12 +3,11 @@
 //! results files or import targets that are not files of the study. Every
 //! refusal is located, hinted, exits 1 and leaves what was there as it was.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use crate::common;
 use common::hostile::{LOG, mkfifo, refused, within, write};
 use common::*;
 

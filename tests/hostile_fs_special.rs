@@ -3,14 +3,13 @@
 //! included (which shows the error, recovers when the FIFO goes, and does
 //! not walk links). Every refusal is located, hinted and exits 1.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::hostile::{mkfifo, refused, within};
 use common::*;
 

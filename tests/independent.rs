@@ -2,9 +2,8 @@
 //! scipy (tests/independent_stats.py), which reads book.toml and the CSVs on
 //! its own: every metric, group and comparison of stats.json.
 
-mod common;
-mod stats_oracle;
-
+use crate::common;
+use crate::stats_oracle;
 use common::*;
 
 #[test]

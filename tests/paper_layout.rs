@@ -4,8 +4,7 @@
 //! minus signs and numbers aligned on their decimal points, and no text meant
 //! for the web page only.
 
-mod common;
-
+use crate::common;
 use common::*;
 
 #[test]

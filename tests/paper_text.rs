@@ -3,11 +3,10 @@
 //! data calls for them, embedded fonts and the paper size, and text in every
 //! script. (The paper's Typst itself: tests/paper.rs.)
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 
 #[test]

@@ -1,8 +1,6 @@
 //! Results past the memory budget: columns and samples written to the
 //! temporary file give the same statistics, charts and errors as in memory.
 
-mod common;
-
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;

@@ -1,10 +1,9 @@
 //! The shipped MPI-on-Kubernetes study: one build writes the page, the paper and
 //! stats.json, and the headline figures in all three equal the published ones.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 
 /// The figures the study published (issue #2), rounded to one decimal.

@@ -5,12 +5,11 @@
 //! and stop at a broken study), the scaffold's caveats, and the release
 //! workflow building every target the install script asks for.
 
-mod action_steps;
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::action_steps;
+use crate::common;
 use action_steps::{Ran, Runner, assert_all_ok, load, report_on_path, two_commits};
 use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, new_study, strings};
 use common::*;
