@@ -18,9 +18,9 @@ const PUBLISHED: [(&str, &str); 6] = [
 
 #[test]
 fn shipped_study_reproduces_the_published_figures_in_every_output() {
-    let study = shipped_study();
-    let out = study.path().join("site");
-    let stats = stats_json(study.path());
+    let root = built_shipped_study();
+    let out = root.join("site");
+    let stats = built_stats(root);
     let html = fs::read_to_string(out.join("index.html")).unwrap();
     for (name, figure) in PUBLISHED {
         let metric =
