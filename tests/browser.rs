@@ -10,7 +10,8 @@
 //! background, and print rules that keep cards, charts and tables whole.
 //! Links are followed: the site is built as the Pages workflow publishes it,
 //! with examples/usernetes under examples/. Screenshots go to
-//! target/screenshots/.
+//! target/screenshots/. Slow (about 75 s), so `cargo test -- --ignored` runs
+//! it, as CI does.
 
 use std::process::Command;
 
@@ -18,6 +19,7 @@ use crate::common;
 use common::*;
 
 #[test]
+#[ignore = "slow: Chromium, axe and vnu at five widths in two themes, about 75 s"]
 fn the_site_passes_in_a_real_browser() {
     let modules = repo().join("tests/browser/node_modules");
     let ready = modules.join("playwright-core").is_dir()
