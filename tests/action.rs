@@ -8,15 +8,14 @@
 
 #![cfg(unix)]
 
-mod action_steps;
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::action_steps;
+use crate::common;
 use action_steps::{Runner, git, load, report_on_path};
 use common::*;
 use sha2::{Digest, Sha256};

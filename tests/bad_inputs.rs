@@ -2,12 +2,11 @@
 //! with a located diagnostic (snapshotted, short form), never a panic, hang or
 //! crash, and leave the previous output folder byte for byte as it was.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::common;
 use common::*;
 
 type Break = fn(&Path);

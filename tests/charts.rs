@@ -1,11 +1,10 @@
 //! Chart directives: every kind drawn (snapshots), the numbers behind them
 //! checked by hand, every error located, and the same chart in page and paper.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 
 fn build(root: &Path) -> std::path::PathBuf {

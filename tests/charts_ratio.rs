@@ -3,11 +3,10 @@
 //! table checked against scipy, and every error located (snapshots of the
 //! human diagnostics).
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 
 /// The fixture's latency chart again, as `lat-ratio`, with a ratio panel.

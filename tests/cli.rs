@@ -1,9 +1,8 @@
 //! `report new`, `report check` and the rendering of diagnostics.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 
 #[test]

@@ -2,11 +2,10 @@
 //! places and the distinct values, in every message format; the summary line
 //! gives the true totals. Expected counts are by construction of the fixture.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 
 /// The five environments the rows use and book.toml does not declare.

@@ -1,10 +1,9 @@
 //! docs/book-toml.md and docs/charts.md are generated from the doc comments of
 //! src/config/ and src/charts/spec.rs; this
 //! test fails when they drift apart. Regenerate with
-//! `UPDATE_DOCS=1 cargo test --test docs`.
+//! `UPDATE_DOCS=1 cargo test --test integration docs::`.
 
-mod common;
-
+use crate::common;
 use std::collections::BTreeMap;
 use std::fs;
 
@@ -197,7 +196,7 @@ fn generate_with(
         items.extend(parse(&read("src/config/data.rs")).into_iter().filter(|(k, _)| k == "Better"));
     }
     let mut out = format!(
-        "# {title}\n\n<!-- Generated from the doc comments of {} by `UPDATE_DOCS=1 cargo test --test docs`. Do not edit. -->\n\n{intro}\n",
+        "# {title}\n\n<!-- Generated from the doc comments of {} by `UPDATE_DOCS=1 cargo test --test integration docs::`. Do not edit. -->\n\n{intro}\n",
         source.replace(' ', ", ")
     );
     for (section, name) in sections {
@@ -232,7 +231,7 @@ fn check(path: &str, generated: String) {
         return;
     }
     let committed = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e}; run `UPDATE_DOCS=1 cargo test --test docs`", path.display())
+        panic!("{}: {e}; run `UPDATE_DOCS=1 cargo test --test integration docs::`", path.display())
     });
     if committed != generated {
         let (line, (old, new)) = committed
@@ -243,7 +242,7 @@ fn check(path: &str, generated: String) {
             .find(|(_, (a, b))| a != b)
             .unwrap();
         panic!(
-            "{} is out of date; run `UPDATE_DOCS=1 cargo test --test docs`.\n\
+            "{} is out of date; run `UPDATE_DOCS=1 cargo test --test integration docs::`.\n\
              First difference at line {}:\n  committed: {old}\n  generated: {new}",
             path.display(),
             line + 1

@@ -1,10 +1,9 @@
 //! Bad input is reported at file:line:column with a hint, every error in a file
 //! is reported, and nothing is written.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 
 /// Build the minimal fixture after `change`, expect failure, return stderr.

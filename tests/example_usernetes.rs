@@ -4,12 +4,11 @@
 //! independent parse of the raw logs (a regular expression per line, written
 //! here) and with the study authors' own tables in `raw/authors-tables/`.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common;
 use common::*;
 
 fn example() -> PathBuf {

@@ -4,12 +4,11 @@
 //! short form), exit 1, and leave the previous output byte for byte as it
 //! was. Every line and column in the snapshots was counted by hand.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::*;
 
 type Break = fn(&Path);

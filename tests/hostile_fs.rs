@@ -8,12 +8,11 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use crate::common;
 use common::hostile::{mkfifo, refused, within, write};
 use common::*;
 

@@ -4,13 +4,12 @@
 //! the study. Every refusal is located, hinted, exits 1 and leaves what was
 //! there as it was. The tests that make FIFOs or links run on Unix only.
 
-mod common;
-
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use crate::common;
 #[cfg(unix)]
 use common::hostile::mkfifo;
 use common::hostile::{LOG, refused, within, write};

@@ -6,14 +6,13 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::hostile::{mkfifo, refused, within};
 use common::*;
 

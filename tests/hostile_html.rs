@@ -5,12 +5,11 @@
 //! is refused with a located error, and every built page is scanned for what
 //! a browser could run.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 

@@ -5,12 +5,11 @@
 //! never a hang or an abort, and leave the previous output as it was. The
 //! built-in templates, which only walk the study once, render in-process.
 
-mod common;
-
 use std::fs;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::*;
 
 /// Build the minimal study, override `templates/partials/footer.html` with

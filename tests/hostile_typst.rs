@@ -4,13 +4,12 @@
 //! build must end with a located error (snapshotted, short form) in bounded
 //! time, never a hang or an abort, and leave the previous output as it was.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::*;
 
 /// The deadline the tests give a template that never ends

@@ -3,12 +3,11 @@
 //! and a study built from the flux-usernetes data agrees with an independent
 //! parse of the logs.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common;
 use common::*;
 
 fn import(root: &Path, args: &[&str]) -> Output {

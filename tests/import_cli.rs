@@ -3,10 +3,9 @@
 //! environment book.toml lacks, and JSON diagnostics. (What it makes of the
 //! data: import_cli_data.rs.)
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::import::{import, input, new_study, run};
 use common::*;
 

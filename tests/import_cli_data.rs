@@ -3,11 +3,10 @@
 //! logs, a killed run, YAML, mixed benchmarks, hostile and garbage input,
 //! sources relative to the study). (Help and messages: import_cli.rs.)
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::import::{import, input, new_study};
 use common::*;
 

@@ -3,12 +3,11 @@
 //! and its own JSON reader): each LAMMPS run of every log, plain or wrapped in
 //! the Metrics Operator's JSON, and each table of the Lassen job output.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use crate::common;
 use common::*;
 
 /// Run `report import` into the study at `root`; it must succeed.

@@ -2,9 +2,8 @@
 //! scipy (tests/independent_stats.py), which reads book.toml and the CSVs on
 //! its own: every metric, group and comparison of stats.json.
 
-mod common;
-mod stats_oracle;
-
+use crate::common;
+use crate::stats_oracle;
 use common::*;
 
 #[test]
@@ -12,9 +11,9 @@ fn statistics_match_scipy() {
     if !stats_oracle::scipy() {
         return;
     }
-    let study = shipped_study();
-    let stats = stats_json(study.path());
-    let checked = stats_oracle::check(&stats, &stats_oracle::expected(study.path()));
+    let root = built_shipped_study();
+    let stats = built_stats(root);
+    let checked = stats_oracle::check(&stats, &stats_oracle::expected(root));
     // 12 metrics; 3 files' columns × environments × configurations.
     assert_eq!(checked[0], 12);
     assert!(checked[1] > 100 && checked[2] > 50, "{checked:?}");

@@ -2,10 +2,9 @@
 //! labels, CSV values, titles, metric labels, chart captions, prose) is escaped
 //! in the HTML, the SVG and the Typst: it shows as written and never runs.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 

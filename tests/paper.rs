@@ -3,11 +3,10 @@
 //! diagnostics, and the exported Typst project typesetting the same PDF.
 //! (The built paper read back with poppler: tests/paper_text.rs.)
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 use report::markdown::directives;

@@ -4,8 +4,7 @@
 //! minus signs and numbers aligned on their decimal points, and no text meant
 //! for the web page only.
 
-mod common;
-
+use crate::common;
 use common::*;
 
 #[test]
@@ -13,10 +12,7 @@ fn the_paper_keeps_to_the_paper() {
     if !tool("pdftotext", &["-v"]) {
         return;
     }
-    let study = shipped_study();
-    let output = report(study.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let raw = pdftotext(&study.path().join("site/paper.pdf"));
+    let raw = pdftotext(&built_shipped_study().join("site/paper.pdf"));
     let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     for needle in [
         // The headline table: one column each, with true minus signs.
@@ -50,12 +46,9 @@ fn the_headline_table_aligns_on_the_decimal_point() {
     if !tool("pdftotext", &["-v"]) {
         return;
     }
-    let study = shipped_study();
-    let output = report(study.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
     let out = std::process::Command::new("pdftotext")
         .args(["-bbox", "-f", "1", "-l", "1"])
-        .arg(study.path().join("site/paper.pdf"))
+        .arg(built_shipped_study().join("site/paper.pdf"))
         .arg("-")
         .output()
         .unwrap();

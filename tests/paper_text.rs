@@ -3,11 +3,10 @@
 //! data calls for them, embedded fonts and the paper size, and text in every
 //! script. (The paper's Typst itself: tests/paper.rs.)
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common;
 use common::*;
 
 #[test]
@@ -15,10 +14,7 @@ fn the_shipped_paper_reads_like_a_paper() {
     if !tool("pdftotext", &["-v"]) {
         return;
     }
-    let study = shipped_study();
-    let output = report(study.path(), &["build"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let pdf = study.path().join("site/paper.pdf");
+    let pdf = built_shipped_study().join("site/paper.pdf");
     let text = pdftotext(&pdf).split_whitespace().collect::<Vec<_>>().join(" ");
     for needle in [
         "Abstract.",

@@ -1,11 +1,10 @@
 //! What publishing relies on: `report diff` between two sets of results, the
 //! provenance in both outputs, and the manifest of inputs and outputs.
 
-mod common;
-
 use std::fs;
 use std::process::Command;
 
+use crate::common;
 use common::*;
 
 /// Scale the Kubernetes throughput at 32 processes (and its loop time) by `factor`.

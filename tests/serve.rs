@@ -5,8 +5,6 @@
 //! broken at the start; the paper following each edit; and no way out of the
 //! site.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -14,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use common::*;
 
 /// A running `report serve`: the process, its address, and what it printed.

@@ -1,12 +1,11 @@
 //! Site structure: pages from front matter, navigation, template overrides,
 //! hashed assets, provenance and relative links.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use crate::common;
 use common::*;
 
 fn build(root: &Path) {

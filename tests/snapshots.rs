@@ -1,10 +1,9 @@
 //! Snapshot tests (insta) of the generated HTML and Typst markup. Review every
 //! change of a snapshot before accepting it.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 use report::render::{html, typst_markup};
 

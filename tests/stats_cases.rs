@@ -3,11 +3,10 @@
 //! vary on one side or both, a configuration missing on either side, and
 //! values near 1e-300 and 1e300.
 
-mod common;
-mod stats_oracle;
-
 use std::fs;
 
+use crate::common;
+use crate::stats_oracle;
 use common::*;
 use serde_json::Value;
 

@@ -4,11 +4,10 @@
 //! matches nothing or names a missing column, and a comparison across
 //! problem sizes, are errors at their place in book.toml.
 
-mod common;
-mod stats_oracle;
-
 use std::fs;
 
+use crate::common;
+use crate::stats_oracle;
 use common::*;
 use serde_json::Value;
 

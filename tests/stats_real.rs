@@ -10,12 +10,11 @@
 //!   slower than every bare-metal run: the interval may not reach −100% and
 //!   the verdict must be "significant".
 
-mod common;
-mod stats_oracle;
-
 use std::fs;
 use std::path::PathBuf;
 
+use crate::common;
+use crate::stats_oracle;
 use common::*;
 use serde_json::Value;
 

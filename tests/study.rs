@@ -1,10 +1,9 @@
 //! The shipped MPI-on-Kubernetes study: one build writes the page, the paper and
 //! stats.json, and the headline figures in all three equal the published ones.
 
-mod common;
-
 use std::fs;
 
+use crate::common;
 use common::*;
 
 /// The figures the study published (issue #2), rounded to one decimal.
@@ -19,9 +18,9 @@ const PUBLISHED: [(&str, &str); 6] = [
 
 #[test]
 fn shipped_study_reproduces_the_published_figures_in_every_output() {
-    let study = shipped_study();
-    let out = study.path().join("site");
-    let stats = stats_json(study.path());
+    let root = built_shipped_study();
+    let out = root.join("site");
+    let stats = built_stats(root);
     let html = fs::read_to_string(out.join("index.html")).unwrap();
     for (name, figure) in PUBLISHED {
         let metric =

@@ -6,13 +6,12 @@
 //! example, and stop at a broken one. (The workflow `report new` writes and
 //! the release it installs: workflow_scaffold.rs.)
 
-mod action_steps;
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::action_steps;
+use crate::common;
 use action_steps::load;
 #[cfg(unix)]
 use action_steps::{Runner, assert_all_ok, git, two_commits};

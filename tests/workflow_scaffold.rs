@@ -6,11 +6,10 @@
 //! workflow building every target the install script asks for, after the
 //! tests pass on Linux, macOS and Windows.
 
-mod action_steps;
-mod common;
-
 use std::fs;
 
+use crate::action_steps;
+use crate::common;
 use action_steps::load;
 use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, new_study, strings};
 use common::*;

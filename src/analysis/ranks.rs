@@ -3,6 +3,9 @@
 //! delta, and the Hodges–Lehmann shift with the distribution-free interval
 //! that inverts the same test (Moses), on the log scale for ratios.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -86,27 +89,44 @@ fn null_counts(m: usize, n: usize) -> Vec<f64> {
 /// each (m·n ≤ [`EXACT_MAX`]), so at most 5 MB in a long `serve` session.
 const KEPT_SIZES: usize = 64;
 
-/// The null distributions kept, by sample sizes.
-type Memo = std::sync::Mutex<std::collections::BTreeMap<(usize, usize), std::sync::Arc<[f64]>>>;
-static MEMO: Memo = std::sync::Mutex::new(std::collections::BTreeMap::new());
+/// Null distributions (their [`exact_tails`]) by sample sizes (m, n).
+type Tails = BTreeMap<(usize, usize), Arc<[f64]>>;
+
+/// The null distributions kept, at most [`KEPT_SIZES`].
+struct Memo(Mutex<Tails>);
+
+/// The process's null distributions, which every comparison shares.
+static MEMO: Memo = Memo::new();
+
+impl Memo {
+    /// An empty memo.
+    const fn new() -> Self {
+        Memo(Mutex::new(BTreeMap::new()))
+    }
+
+    /// The tails of (m, n), computed on first use. Past [`KEPT_SIZES`]
+    /// sizes, those kept are dropped.
+    fn tails(&self, m: usize, n: usize) -> Arc<[f64]> {
+        if let Some(tails) = self.0.lock().ok().and_then(|memo| memo.get(&(m, n)).cloned()) {
+            return tails;
+        }
+        let tails: Arc<[f64]> = exact_tails(&null_counts(m, n)).into();
+        if let Ok(mut memo) = self.0.lock() {
+            if memo.len() >= KEPT_SIZES {
+                memo.clear();
+            }
+            memo.insert((m, n), tails.clone());
+        }
+        tails
+    }
+}
 
 /// Two-sided exact p of every U = 0..=m·n without ties, 2·P(U ≤ u) at most 1,
 /// computed once per (m, n): a study compares samples of the same sizes again
 /// and again (each column, each configuration), and the null distribution
-/// takes m²·n steps. Past [`KEPT_SIZES`] sizes, those kept are dropped.
-fn null_tails(m: usize, n: usize) -> std::sync::Arc<[f64]> {
-    use std::sync::Arc;
-    if let Some(tails) = MEMO.lock().ok().and_then(|memo| memo.get(&(m, n)).cloned()) {
-        return tails;
-    }
-    let tails: Arc<[f64]> = exact_tails(&null_counts(m, n)).into();
-    if let Ok(mut memo) = MEMO.lock() {
-        if memo.len() >= KEPT_SIZES {
-            memo.clear();
-        }
-        memo.insert((m, n), tails.clone());
-    }
-    tails
+/// takes m²·n steps.
+fn null_tails(m: usize, n: usize) -> Arc<[f64]> {
+    MEMO.tails(m, n)
 }
 
 /// The two-sided p of each U from its null `counts`: 2·P(U ≤ u), at most 1,
@@ -180,16 +200,20 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<(f64, Option<[f64; 2]>)> {
 mod tests {
     use super::*;
 
+    /// Through a memo of its own: other tests, running in parallel, fill
+    /// and clear the process's [`MEMO`].
     #[test]
     fn tails_sum_the_null_counts_and_are_kept_per_sizes() {
         // m = n = 2: U = 0..=4 arises in 1, 1, 2, 1, 1 of the C(4, 2) = 6 orders.
         assert_eq!(null_counts(2, 2), vec![1.0, 1.0, 2.0, 1.0, 1.0]);
-        let tails = null_tails(2, 2);
+        let memo = Memo::new();
+        let tails = memo.tails(2, 2);
         assert_eq!(&tails[..], &[2.0 / 6.0, 4.0 / 6.0, 1.0, 1.0, 1.0]);
-        assert!(std::sync::Arc::ptr_eq(&tails, &null_tails(2, 2)));
+        assert!(Arc::ptr_eq(&tails, &memo.tails(2, 2)));
+        assert_eq!(&null_tails(2, 2)[..], &tails[..]);
         // However many sizes a long session meets, few are kept.
-        (1..=100).for_each(|n| assert_eq!(null_tails(1, n).len(), n + 1));
-        assert!(MEMO.lock().unwrap().len() <= KEPT_SIZES);
+        (1..=100).for_each(|n| assert_eq!(memo.tails(1, n).len(), n + 1));
+        assert!(memo.0.lock().unwrap().len() <= KEPT_SIZES);
     }
 
     // scipy.stats.mannwhitneyu([4, 5, 6], [1, 2, 3], method="exact"):

@@ -11,6 +11,7 @@ pub mod workflow;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 /// The repository root (the shipped study).
 pub fn repo() -> PathBuf {
@@ -49,6 +50,29 @@ pub fn shipped_study() -> tempfile::TempDir {
     dir
 }
 
+/// The shipped study, copied and built (`report build`) once for all the
+/// tests that only read what that build wrote: `site/index.html`,
+/// `site/paper.pdf`, `site/data/stats.json`. It lives in the target folder
+/// (`tmp/shipped-study`, replaced by each run). A test that changes the
+/// study, or builds it otherwise, takes a [`shipped_study`] of its own.
+pub fn built_shipped_study() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shipped-study");
+        if root.exists() {
+            fs::remove_dir_all(&root).unwrap();
+        }
+        fs::create_dir_all(&root).unwrap();
+        fs::copy(repo().join("book.toml"), root.join("book.toml")).unwrap();
+        for sub in ["content", "results", "templates"] {
+            copy_dir(&repo().join(sub), &root.join(sub));
+        }
+        let output = report(&root, &["build"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        root
+    })
+}
+
 /// The page of a study written by [`written_study`] for its statistics: a
 /// title and the caveats.
 pub const CAVEATS_PAGE: &str = "# Results\n\n{{ caveats() }}\n";
@@ -73,6 +97,11 @@ pub fn written_study(book: &str, results: &[(&str, &str)], page: &str) -> tempfi
 pub fn stats_json(root: &Path) -> serde_json::Value {
     let output = report(root, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
+    built_stats(root)
+}
+
+/// The site/data/stats.json of the study at `root`, already built.
+pub fn built_stats(root: &Path) -> serde_json::Value {
     serde_json::from_slice(&fs::read(root.join("site/data/stats.json")).unwrap()).unwrap()
 }
 
