@@ -1,7 +1,6 @@
 //! Large results: checks that span the parts of rows a table is scanned in,
 //! on several cores.
 
-
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
