@@ -40,9 +40,9 @@ pub enum Level {
 #[derive(Serialize)]
 struct JsonDiagnostic {
     level: Level,
-    path: String,
-    line: usize,
-    column: usize,
+    /// The first place: `path`, `line`, `column` (and `row`).
+    #[serde(flatten)]
+    at: JsonLocation,
     message: String,
     hint: Option<String>,
     /// Problems of this cause (1 for a single one).
@@ -55,20 +55,25 @@ struct JsonDiagnostic {
     values: Vec<String>,
 }
 
-/// A place in a file, as in [`JsonDiagnostic`].
+/// A place in a file, as in [`JsonDiagnostic`]: a line and column, or in a
+/// file without lines (Parquet) a row, line and column then being 0.
 #[derive(Serialize)]
 struct JsonLocation {
     path: String,
     line: usize,
     column: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<usize>,
 }
 
 impl JsonLocation {
     fn of(location: &super::Location) -> Self {
+        let row = location.row.then_some(location.line);
         JsonLocation {
             path: location.path.display().to_string(),
-            line: location.line,
+            line: if row.is_some() { 0 } else { location.line },
             column: location.column,
+            row,
         }
     }
 }
@@ -78,9 +83,7 @@ impl JsonDiagnostic {
         let cut = |text: &str| super::excerpt(text, super::MAX_MESSAGE_CHARS).into_owned();
         JsonDiagnostic {
             level,
-            path: d.location.path.display().to_string(),
-            line: d.location.line,
-            column: d.location.column,
+            at: JsonLocation::of(&d.location),
             message: cut(&d.shown_message()),
             hint: d.shown_hint().map(cut),
             count: d.count(),
@@ -116,12 +119,14 @@ pub fn render(
             let mut last: Option<(&Path, Option<String>)> = None;
             for (level, d) in diagnostics {
                 let path = d.location.path.as_path();
-                if d.location.line > 0 && last.as_ref().is_none_or(|(p, _)| *p != path) {
+                // A row of a file without lines (Parquet) has no source line to show.
+                let lined = d.location.line > 0 && !d.location.row;
+                if lined && last.as_ref().is_none_or(|(p, _)| *p != path) {
                     last = Some((path, read(path)));
                 }
                 let text =
                     last.as_ref().filter(|(p, _)| *p == path).and_then(|(_, t)| t.as_deref());
-                human(&mut buffer, *level, d, text.filter(|_| d.location.line > 0));
+                human(&mut buffer, *level, d, text.filter(|_| lined));
             }
             String::from_utf8_lossy(buffer.as_slice()).into_owned()
         }
