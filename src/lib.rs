@@ -4,9 +4,11 @@
 //! A build runs these steps, one module each:
 //!
 //! 1. [`project::load`] reads `book.toml` ([`config`]), `content/*.md`,
-//!    `templates/` and `fonts/` into memory, and lists `results/*.csv`.
-//! 2. [`results::load`] streams the CSVs block by block, parsing and validating
-//!    them into a [`results::ResultSet`] whose columns are held in chunks: in
+//!    `templates/` and `fonts/` into memory, and lists `results/*.csv` and
+//!    `results/*.parquet`.
+//! 2. [`results::load`] streams the CSVs block by block (and reads Parquet
+//!    files by row group), parsing and validating them into a
+//!    [`results::ResultSet`] whose columns are held in chunks: in
 //!    memory up to a budget, in a temporary file past it ([`results::store`]),
 //!    so that memory stays nearly flat however many rows there are. Steps 1,
 //!    2 and 8 are the only ones that open files; later stages read and write

@@ -164,7 +164,10 @@ pub struct Output {
     /// stops with an error. Memory stays nearly flat at any size (past 64 MB,
     /// columns go to a temporary file in `TMPDIR`), but time and temporary
     /// disk space grow with the results: about 8 ms and 1.6 MB per MB of CSV
-    /// for a seven-column study.
+    /// for a seven-column study. A Parquet file is read into memory whole,
+    /// and so are its columns (8 bytes per number, 4 per text value, per
+    /// row): aggregate big results first ([Results too big for one
+    /// machine](big-results.md)).
     #[serde(default = "default_max_results_mb", rename = "max-results-mb")]
     pub max_results_mb: u64,
 }

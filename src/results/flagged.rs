@@ -8,14 +8,18 @@ use crate::project::SourceFile;
 /// Most duplicate runs or bad counts whose values are named per file (all are counted).
 pub(super) const MAX_SHOWN: usize = 50;
 
-/// The locations of the cells of column `index` in `rows` of `table` (the
-/// file is read again for their columns: this is the error path).
+/// The locations of the cells of column `index` in `rows` of `table` (a CSV
+/// file is read again for their columns: this is the error path; a Parquet
+/// row has no columns).
 pub(super) fn locations(
     table: &Table,
     file: &SourceFile,
     rows: &[usize],
     index: usize,
 ) -> Vec<Location> {
+    if super::is_parquet(&file.path) {
+        return rows.iter().map(|&row| table.location(row, 0)).collect();
+    }
     let wanted: Vec<(u64, usize)> =
         rows.iter().map(|&row| (u64::from(table.lines.get(row)), index)).collect();
     super::read::locate(file, &wanted)

@@ -7,6 +7,7 @@ mod counts;
 mod derive;
 mod filling;
 mod flagged;
+mod parquet;
 mod parse;
 mod position;
 mod read;
@@ -22,6 +23,7 @@ use std::path::PathBuf;
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
+pub use parquet::is_parquet;
 pub use store::{CHUNK_ROWS, Chunks, Store};
 
 /// Every results file of the study, keyed by file stem.
@@ -31,7 +33,7 @@ pub struct ResultSet {
     pub tables: BTreeMap<String, Table>,
 }
 
-/// One results file: one row per run, stored by column in chunks of
+/// One results file (CSV or Parquet): one row per run, stored by column in chunks of
 /// [`store::CHUNK_ROWS`] rows (chunk `i` of every column holds the same rows).
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -41,7 +43,8 @@ pub struct Table {
     pub path: PathBuf,
     /// Columns in file order, derived columns last.
     pub columns: Vec<Column>,
-    /// The 1-based line on which each row starts (`u32::MAX` past four billion lines).
+    /// The 1-based line on which each row starts (`u32::MAX` past four
+    /// billion lines); in a Parquet file, which has no lines, the 1-based row.
     pub lines: Chunks<u32>,
 }
 
@@ -240,6 +243,25 @@ impl Table {
     pub fn column_names(&self) -> impl Iterator<Item = &str> + Clone {
         self.columns.iter().map(|c| c.name.as_str())
     }
+
+    /// Where row `row` is, for messages: `line 12` of a CSV file, `row 11`
+    /// of a Parquet file.
+    pub fn place(&self, row: usize) -> String {
+        let unit = if is_parquet(&self.path) { "row" } else { "line" };
+        format!("{unit} {}", self.lines.get(row))
+    }
+
+    /// The location of row `row`, at character `column` of its line in a CSV
+    /// file (0: the whole line); a Parquet row has no columns.
+    pub fn location(&self, row: usize, column: usize) -> crate::diagnostic::Location {
+        use crate::diagnostic::Location;
+        let line = self.lines.get(row) as usize;
+        if is_parquet(&self.path) {
+            Location::row(&self.path, line)
+        } else {
+            Location::new(&self.path, line, column)
+        }
+    }
 }
 
 impl Values {
@@ -318,7 +340,11 @@ pub fn load_in(
             .find(|(key, d)| d.file.as_deref().map_or(**key == name, |f| file.path.ends_with(f)))
             .map(|(_, d)| d.clone())
             .unwrap_or_default();
-        match parse::parse(file, &dataset, store) {
+        let parsed = match is_parquet(&file.path) {
+            true => parquet::parse(file, &dataset),
+            false => parse::parse(file, &dataset, store),
+        };
+        match parsed {
             Ok(mut table) => {
                 let problems = validate::validate(&table, &dataset, config, file);
                 if problems.is_empty() {
@@ -334,26 +360,59 @@ pub fn load_in(
         }
     }
     missing_files(config, files, &mut errors);
+    one_file_per_table(files, &mut errors);
     store_failure(store)?;
     errors.into_result(ResultSet { tables })
 }
 
-/// Every `[data.NAME]` in book.toml must have its file.
+/// Every `[data.NAME]` in book.toml must have its file (by default
+/// `NAME.csv` or `NAME.parquet`).
 fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics) {
     use crate::diagnostic::{Diagnostic, Location};
     for (name, dataset) in &config.data {
         let file = dataset.file.clone().unwrap_or_else(|| format!("{name}.csv"));
-        if !files.iter().any(|f| f.path.ends_with(&file)) {
+        let found = |f: &SourceFile| match &dataset.file {
+            Some(file) => f.path.ends_with(file),
+            None => f.stem() == *name,
+        };
+        if !files.iter().any(found) {
             errors.push(
                 Diagnostic::new(
                     Location::file(PathBuf::from("results").join(&file)),
                     "results file not found",
                 )
-                .hint(format!(
-                    "book.toml declares `[data.{name}]`; add the file or remove the section"
-                )),
+                .hint(match &dataset.file {
+                    Some(_) => format!(
+                        "book.toml declares `[data.{name}]`; add the file or remove the section"
+                    ),
+                    None => format!(
+                        "book.toml declares `[data.{name}]`; add the file (or \
+                         results/{name}.parquet) or remove the section"
+                    ),
+                }),
             );
         }
+    }
+}
+
+/// Two results files of one name (`runs.csv` and `runs.parquet`) would be
+/// one table: an error at the second.
+fn one_file_per_table(files: &[SourceFile], errors: &mut Diagnostics) {
+    use crate::diagnostic::{Diagnostic, Location};
+    for (i, file) in files.iter().enumerate() {
+        let Some(other) = files[..i].iter().find(|f| f.stem() == file.stem()) else { continue };
+        errors.push(
+            Diagnostic::new(
+                Location::file(&file.path),
+                format!(
+                    "`{}` and `{}` are both table `{}`",
+                    other.path.display(),
+                    file.path.display(),
+                    file.stem()
+                ),
+            )
+            .hint("a table is read from one file: remove or rename one of them"),
+        );
     }
 }
 
