@@ -104,7 +104,7 @@ pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
         String::from_utf8(git(&["ls-tree", "--name-only", rev, &format!("{prefix}results/")])?)?;
     let mut project = crate::project::load(root)?;
     project.results = Vec::new();
-    for name in listing.lines().filter(|n| n.ends_with(".csv")) {
+    for name in listing.lines().filter(|n| n.ends_with(".csv") || n.ends_with(".parquet")) {
         let bytes = git(&["show", &format!("{rev}:{name}")])?;
         let relative = PathBuf::from(name.strip_prefix(&prefix).unwrap_or(name));
         project.results.push(crate::project::SourceFile::new(relative, bytes));

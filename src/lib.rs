@@ -4,12 +4,14 @@
 //! A build runs these steps, one module each:
 //!
 //! 1. [`project::load`] reads `book.toml` ([`config`]), `content/*.md`,
-//!    `templates/` and `fonts/` into memory, and lists `results/*.csv`.
-//! 2. [`results::load`] reads each results file whole, parsing it on every
-//!    core and validating it into a [`results::ResultSet`] of typed columns
-//!    in memory (plain vectors). `[output] max-results-mb` bounds what a build
-//!    reads; results larger than one machine belong in an engine, which hands
-//!    them over aggregated. Steps 1, 2 and 8 are the only ones that open files.
+//!    `templates/` and `fonts/` into memory, and lists `results/*.csv` and
+//!    `results/*.parquet`.
+//! 2. [`results::load`] reads each results file whole, parsing a CSV on every
+//!    core (a Parquet file by row group) and validating it into a
+//!    [`results::ResultSet`] of typed columns in memory (plain vectors).
+//!    `[output] max-results-mb` bounds what a build reads; results larger
+//!    than one machine belong in an engine, which hands them over
+//!    aggregated. Steps 1, 2 and 8 are the only ones that open files.
 //! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
 //! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
 //!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a

@@ -36,6 +36,7 @@ mod layout;
 mod paper;
 mod paper_layout;
 mod paper_text;
+mod parquet;
 mod publish;
 mod serve;
 mod site;

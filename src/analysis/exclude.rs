@@ -148,7 +148,7 @@ fn named(table: &Table, key: &[String], rows: &[bool]) -> Vec<String> {
     chosen
         .map(|row| {
             if columns.is_empty() {
-                return format!("line {}", table.lines[row]);
+                return table.place(row);
             }
             let parts: Vec<String> =
                 columns.iter().map(|(k, v)| format!("{k} = {}", key_part(v, row))).collect();

@@ -42,7 +42,7 @@ pub(super) fn name(
         }
         used[i] = true;
         outliers[i].run = Some(if naming.is_empty() {
-            format!("line {}", table.lines[row])
+            table.place(row)
         } else {
             let parts: Vec<String> =
                 naming.iter().map(|(k, v)| format!("{k} = {}", key_part(v, row))).collect();

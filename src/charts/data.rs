@@ -47,9 +47,9 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
         spec,
         "x",
         format!(
-            "`{}` is empty on line {} of {}, and a point needs its x",
+            "`{}` is empty on {} of {}, and a point needs its x",
             spec.x,
-            table.lines[row],
+            table.place(row),
             table.path.display()
         ),
         "fill in the cell, or leave such rows out with `where`".into(),
@@ -72,7 +72,7 @@ fn plotted_table<'r>(
     results: &'r ResultSet,
     series_column: &str,
 ) -> Result<&'r Table, Diagnostic> {
-    let stem = spec.data.trim_end_matches(".csv");
+    let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
     let table = results.tables.get(stem).ok_or_else(|| {
         key_error(
             spec,
@@ -283,9 +283,8 @@ fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str
         if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
             let value = table.column(column).map(|c| c.values.text_at(row)).unwrap_or_default();
             let message = format!(
-                "the log {axis} axis cannot show `{column}` = {value} ({}:{})",
-                table.path.display(),
-                table.lines[row]
+                "the log {axis} axis cannot show `{column}` = {value} ({})",
+                table.location(row, 0)
             );
             return Err((if axis == "x" { "x-scale" } else { "y-scale" }, message));
         }

@@ -8,15 +8,23 @@ use super::FilterValue;
 use super::spans::Locations;
 use crate::diagnostic::Location;
 
-/// The schema of one results CSV.
+/// The schema of one results file: `results/NAME.csv`, or
+/// `results/NAME.parquet` as an engine such as DuckDB, Spark, Polars or
+/// pyarrow exports it, under the same contract (see [Results too big for one
+/// machine](big-results.md)).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Dataset {
-    /// File name under `results/`; default `<name>.csv`.
+    /// File name under `results/`; default `<name>.csv` or `<name>.parquet`,
+    /// whichever is there (both is an error).
     #[serde(default)]
     pub file: Option<String>,
     /// Required columns and their types: `text`, `integer`, `number`, `positive`
     /// (a number > 0, such as a time), `non-negative` or `percent` (0 to 100).
+    /// In a Parquet file a numeric type needs a column of integers, floats or
+    /// decimals, each value checked as a CSV cell is; `text` takes any
+    /// column of single values (numbers in their shortest form, booleans as
+    /// `true` and `false`, dates and timestamps in ISO 8601).
     #[serde(default)]
     pub columns: BTreeMap<String, ColumnType>,
     /// Columns whose values identify one run; two rows with the same values are an error.

@@ -162,10 +162,12 @@ pub struct Output {
     pub raw_html: bool,
     /// Most megabytes of results files a build reads (2048 by default);
     /// beyond it, the build stops with an error before reading any. A build
-    /// holds the results in memory, about three bytes per byte of CSV at
-    /// its peak: results larger than one machine belong in an engine such as
-    /// DuckDB or Spark, aggregated or sampled to the runs the study compares
-    /// and handed over as Parquet (see docs/big-results.md).
+    /// holds the results in memory: about three bytes per byte of CSV at its
+    /// peak; a Parquet file is read whole, and so are its columns (8 bytes
+    /// per number, 4 per text value, per row). Results larger than one
+    /// machine belong in an engine such as DuckDB or Spark, aggregated or
+    /// sampled to the runs the study compares and handed over as Parquet
+    /// ([Results too big for one machine](big-results.md)).
     #[serde(default = "default_max_results_mb", rename = "max-results-mb")]
     pub max_results_mb: u64,
 }

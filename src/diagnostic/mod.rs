@@ -22,12 +22,20 @@ pub struct Location {
     pub line: usize,
     /// 1-based column in characters; 0 when the whole line is meant.
     pub column: usize,
+    /// True when `line` is a 1-based row of a file without lines (Parquet),
+    /// shown as `path (row N)`.
+    pub row: bool,
 }
 
 impl Location {
     /// A location at `line:column` of `path`.
     pub fn new(path: impl Into<PathBuf>, line: usize, column: usize) -> Self {
-        Self { path: path.into(), line, column }
+        Self { path: path.into(), line, column, row: false }
+    }
+
+    /// A location at the 1-based `row` of `path`, a file without lines (Parquet).
+    pub fn row(path: impl Into<PathBuf>, row: usize) -> Self {
+        Self { row: true, ..Self::new(path, row, 0) }
     }
 
     /// A location naming a whole file.
@@ -58,6 +66,7 @@ impl fmt::Display for Location {
         let path = self.path.display();
         match (self.line, self.column) {
             (0, _) => write!(f, "{path}"),
+            (row, _) if self.row => write!(f, "{path} (row {row})"),
             (line, 0) => write!(f, "{path}:{line}"),
             (line, column) => write!(f, "{path}:{line}:{column}"),
         }
@@ -188,7 +197,8 @@ impl Diagnostics {
 /// [`Diagnostics::attach`] on any diagnostics, warnings among them.
 pub fn attach(diagnostics: &mut [Diagnostic], path: &Path, text: &[u8]) {
     for d in diagnostics.iter_mut().filter(|d| d.excerpt.is_none() && d.location.path == path) {
-        if d.location.line > 0 {
+        // A row of a file without lines (Parquet) has no source line.
+        if d.location.line > 0 && !d.location.row {
             d.excerpt = Excerpt::at(text, d.location.line, d.location.column).map(Box::new);
         }
     }
@@ -321,6 +331,12 @@ mod tests {
         // "a.csv: " (7) + 1,000 characters of message, the last one `…`.
         assert_eq!(text.lines().next().unwrap().chars().count(), 7 + MAX_MESSAGE_CHARS);
         assert!(text.ends_with("= help: red \u{FFFD}[31m\u{FFFD}"), "{text}");
+    }
+
+    #[test]
+    fn rows_of_files_without_lines_are_named_as_rows() {
+        assert_eq!(Location::row("results/a.parquet", 7).to_string(), "results/a.parquet (row 7)");
+        assert_eq!(Location::row("results/a.parquet", 0).to_string(), "results/a.parquet");
     }
 
     #[test]

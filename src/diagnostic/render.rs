@@ -38,9 +38,9 @@ pub enum Level {
 #[derive(Serialize)]
 struct JsonDiagnostic {
     level: Level,
-    path: String,
-    line: usize,
-    column: usize,
+    /// The first place: `path`, `line`, `column` (and `row`).
+    #[serde(flatten)]
+    at: JsonLocation,
     message: String,
     hint: Option<String>,
     /// Problems of this cause (1 for a single one).
@@ -53,20 +53,25 @@ struct JsonDiagnostic {
     values: Vec<String>,
 }
 
-/// A place in a file, as in [`JsonDiagnostic`].
+/// A place in a file, as in [`JsonDiagnostic`]: a line and column, or in a
+/// file without lines (Parquet) a row, line and column then being 0.
 #[derive(Serialize)]
 struct JsonLocation {
     path: String,
     line: usize,
     column: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<usize>,
 }
 
 impl JsonLocation {
     fn of(location: &super::Location) -> Self {
+        let row = location.row.then_some(location.line);
         JsonLocation {
             path: location.path.display().to_string(),
-            line: location.line,
+            line: if row.is_some() { 0 } else { location.line },
             column: location.column,
+            row,
         }
     }
 }
@@ -76,9 +81,7 @@ impl JsonDiagnostic {
         let cut = |text: &str| super::excerpt(text, super::MAX_MESSAGE_CHARS).into_owned();
         JsonDiagnostic {
             level,
-            path: d.location.path.display().to_string(),
-            line: d.location.line,
-            column: d.location.column,
+            at: JsonLocation::of(&d.location),
             message: cut(&d.shown_message()),
             hint: d.shown_hint().map(cut),
             count: d.count(),

@@ -60,7 +60,7 @@ fn check_name(into: &str) -> Result<(), Diagnostic> {
     }
     let message = if into.contains(['/', '\\']) || into.starts_with('.') {
         format!("`--into {into}` is a path: an import writes only to a file of results/")
-    } else if let Some(stem) = into.strip_suffix(".csv") {
+    } else if let Some(stem) = into.strip_suffix(".csv").or_else(|| into.strip_suffix(".parquet")) {
         format!("`--into {into}` names the file with its extension; write `--into {stem}`")
     } else {
         format!("`--into {into}` is not a plain name")
@@ -72,10 +72,12 @@ fn check_name(into: &str) -> Result<(), Diagnostic> {
 
 /// The results file `results/{name}.csv` of the study at `root`
 /// (canonical), checked before anything is read or written: the results
-/// folder and the file must stay inside the study, and the file, if there,
-/// must be a regular file that can be read.
+/// folder and the file must stay inside the study, the file, if there, must
+/// be a regular file that can be read, and no `results/{name}.parquet` may
+/// hold the table already.
 pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
     let relative = Path::new("results").join(format!("{name}.csv"));
+    refuse_parquet(root, name)?;
     let folder = root.join("results");
     if fs::symlink_metadata(&folder).is_ok() {
         let real = fs::canonicalize(&folder).unwrap_or_default();
@@ -94,6 +96,25 @@ pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
     })?;
     let blank = bytes.iter().all(u8::is_ascii_whitespace);
     Ok(Target { relative, path, bytes: (!blank).then_some(bytes) })
+}
+
+/// The error for an import into a table that `results/{name}.parquet` holds:
+/// an import appends CSV rows, and a Parquet file is an engine's export,
+/// which report never rewrites.
+fn refuse_parquet(root: &Path, name: &str) -> Result<(), Diagnostic> {
+    let parquet = Path::new("results").join(format!("{name}.parquet"));
+    if fs::symlink_metadata(root.join(&parquet)).is_err() {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        Location::file(&parquet),
+        format!("table `{name}` is a Parquet file, and an import writes CSV rows"),
+    )
+    .hint(format!(
+        "report never rewrites a Parquet file, which comes from an engine's export: import \
+         into a CSV file beside it with `--into {name}_new` (a table of its own), or add the \
+         new runs to the export and write the Parquet file again"
+    )))
 }
 
 /// What a results file holds that an import needs: its columns, the hashes

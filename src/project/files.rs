@@ -104,11 +104,11 @@ pub(super) fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<Sour
     checked(root, list(root, dir, exts)?)?.iter().map(|(rel, full)| read_at(rel, full)).collect()
 }
 
-/// `results/*.csv`, sorted by name, checked to be regular files inside the
-/// study but left on disk: the results stage streams them, so that a large
-/// file is never held whole in memory.
+/// `results/*.csv` and `results/*.parquet`, sorted by name, checked to be
+/// regular files inside the study but left on disk: the results stage
+/// streams them, so that a large file is never held whole in memory.
 pub(super) fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
-    let files = checked(root, list(root, "results", &["csv"])?)?;
+    let files = checked(root, list(root, "results", &["csv", "parquet"])?)?;
     Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
 }
 

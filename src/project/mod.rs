@@ -1,6 +1,7 @@
 //! Loading a study from disk: `book.toml`, `content/*.md`, `templates/` and
 //! `fonts/`, read into memory once so that every later stage is pure, and
-//! `results/*.csv`, checked and listed, which the results stage streams.
+//! `results/*.csv` and `results/*.parquet`, checked and listed, which the
+//! results stage reads.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -128,7 +129,7 @@ pub struct Project {
     pub config: Config,
     /// `book.toml` as read, for the manifest.
     pub book: SourceFile,
-    /// `results/*.csv`, sorted by path.
+    /// `results/*.csv` and `results/*.parquet`, sorted by path.
     pub results: Vec<SourceFile>,
     /// `content/*.md`, sorted by path.
     pub content: Vec<SourceFile>,

@@ -120,7 +120,7 @@ fn check_cell(text: &str, kind: ColumnType, declared: bool) -> Result<f64, (Stri
 }
 
 /// Check a parsed number against `kind`.
-fn check_value(value: f64, kind: ColumnType) -> Result<f64, (String, String)> {
+pub(super) fn check_value(value: f64, kind: ColumnType) -> Result<f64, (String, String)> {
     if !value.is_finite() {
         return Err((
             "expected a finite number".into(),
@@ -143,7 +143,7 @@ fn check_value(value: f64, kind: ColumnType) -> Result<f64, (String, String)> {
 }
 
 /// What a cell of `kind` must hold, for messages.
-fn describe(kind: ColumnType) -> &'static str {
+pub(super) fn describe(kind: ColumnType) -> &'static str {
     match kind {
         ColumnType::Text => "text",
         ColumnType::Integer => "a whole number",

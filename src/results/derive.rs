@@ -135,8 +135,8 @@ fn not_finite(
     let with =
         if shown.is_empty() { String::new() } else { format!(", with {}", shown.join(", ")) };
     format!(
-        "the expression gives {value} on line {} of {}{with}",
-        table.lines[row],
+        "the expression gives {value} on {} of {}{with}",
+        table.place(row),
         table.path.display()
     )
 }

@@ -9,13 +9,16 @@ use crate::project::SourceFile;
 pub(super) const MAX_SHOWN: usize = 50;
 
 /// The locations of the cells of column `index` in `rows` of `table`, read
-/// from `file` (its content in memory).
+/// from `file` (its content in memory); a Parquet row has no columns.
 pub(super) fn locations(
     table: &Table,
     file: &SourceFile,
     rows: &[usize],
     index: usize,
 ) -> Vec<Location> {
+    if super::is_parquet(&file.path) {
+        return rows.iter().map(|&row| table.location(row, 0)).collect();
+    }
     let wanted: Vec<(u64, usize)> =
         rows.iter().map(|&row| (u64::from(table.lines[row]), index)).collect();
     super::read::locate(&file.bytes, &wanted)

@@ -5,6 +5,7 @@ mod cells;
 mod counts;
 mod derive;
 mod flagged;
+mod parquet;
 mod parse;
 mod position;
 mod read;
@@ -18,6 +19,7 @@ use std::path::PathBuf;
 use crate::config::{Config, Dataset};
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
+pub use parquet::is_parquet;
 
 /// Rows per part when a table is scanned on several cores: part `i` of every
 /// column holds rows `i * PART_ROWS ..`.
@@ -30,7 +32,7 @@ pub struct ResultSet {
     pub tables: BTreeMap<String, Table>,
 }
 
-/// One results file: one row per run, stored by column.
+/// One results file (CSV or Parquet): one row per run, stored by column.
 #[derive(Debug, Clone)]
 pub struct Table {
     /// File stem, used by metrics and charts to name the table.
@@ -39,7 +41,8 @@ pub struct Table {
     pub path: PathBuf,
     /// Columns in file order, derived columns last.
     pub columns: Vec<Column>,
-    /// The 1-based line on which each row starts (`u32::MAX` past four billion lines).
+    /// The 1-based line on which each row starts (`u32::MAX` past four
+    /// billion lines); in a Parquet file, which has no lines, the 1-based row.
     pub lines: Vec<u32>,
 }
 
@@ -209,6 +212,25 @@ impl Table {
     pub fn column_names(&self) -> impl Iterator<Item = &str> + Clone {
         self.columns.iter().map(|c| c.name.as_str())
     }
+
+    /// Where row `row` is, for messages: `line 12` of a CSV file, `row 11`
+    /// of a Parquet file.
+    pub fn place(&self, row: usize) -> String {
+        let unit = if is_parquet(&self.path) { "row" } else { "line" };
+        format!("{unit} {}", self.lines[row])
+    }
+
+    /// The location of row `row`, at character `column` of its line in a CSV
+    /// file (0: the whole line); a Parquet row has no columns.
+    pub fn location(&self, row: usize, column: usize) -> crate::diagnostic::Location {
+        use crate::diagnostic::Location;
+        let line = self.lines[row] as usize;
+        if is_parquet(&self.path) {
+            Location::row(&self.path, line)
+        } else {
+            Location::new(&self.path, line, column)
+        }
+    }
 }
 
 impl Values {
@@ -296,12 +318,20 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
         }
     }
     missing_files(config, files, &mut errors);
+    one_file_per_table(files, &mut errors);
     errors.into_result(ResultSet { tables })
 }
 
 /// One results file read (if it was left on disk), parsed, validated and
 /// given its derived columns; its SHA-256 recorded on `file`.
 fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
+    if is_parquet(&file.path) {
+        // Read and hashed by the Parquet reader; a row has no source line.
+        let mut table = parquet::parse(file, dataset)?;
+        validate::validate(&table, dataset, config, file).into_result(())?;
+        derive::derive(&mut table, dataset, config)?;
+        return Ok(table);
+    }
     let read;
     let whole = match &file.disk {
         Some(path) => {
@@ -323,22 +353,54 @@ fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Ta
     Ok(table)
 }
 
-/// Every `[data.NAME]` in book.toml must have its file.
+/// Every `[data.NAME]` in book.toml must have its file (by default
+/// `NAME.csv` or `NAME.parquet`).
 fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics) {
     use crate::diagnostic::{Diagnostic, Location};
     for (name, dataset) in &config.data {
         let file = dataset.file.clone().unwrap_or_else(|| format!("{name}.csv"));
-        if !files.iter().any(|f| f.path.ends_with(&file)) {
+        let found = |f: &SourceFile| match &dataset.file {
+            Some(file) => f.path.ends_with(file),
+            None => f.stem() == *name,
+        };
+        if !files.iter().any(found) {
             errors.push(
                 Diagnostic::new(
                     Location::file(PathBuf::from("results").join(&file)),
                     "results file not found",
                 )
-                .hint(format!(
-                    "book.toml declares `[data.{name}]`; add the file or remove the section"
-                )),
+                .hint(match &dataset.file {
+                    Some(_) => format!(
+                        "book.toml declares `[data.{name}]`; add the file or remove the section"
+                    ),
+                    None => format!(
+                        "book.toml declares `[data.{name}]`; add the file (or \
+                         results/{name}.parquet) or remove the section"
+                    ),
+                }),
             );
         }
+    }
+}
+
+/// Two results files of one name (`runs.csv` and `runs.parquet`) would be
+/// one table: an error at the second.
+fn one_file_per_table(files: &[SourceFile], errors: &mut Diagnostics) {
+    use crate::diagnostic::{Diagnostic, Location};
+    for (i, file) in files.iter().enumerate() {
+        let Some(other) = files[..i].iter().find(|f| f.stem() == file.stem()) else { continue };
+        errors.push(
+            Diagnostic::new(
+                Location::file(&file.path),
+                format!(
+                    "`{}` and `{}` are both table `{}`",
+                    other.path.display(),
+                    file.path.display(),
+                    file.stem()
+                ),
+            )
+            .hint("a table is read from one file: remove or rename one of them"),
+        );
     }
 }
 

@@ -150,24 +150,33 @@ fn column_types(
     file: &SourceFile,
     errors: &mut Diagnostics,
 ) -> Vec<Option<ColumnType>> {
+    check_required(names, dataset, file, Location::new(&file.path, 1, 1), errors);
+    names.iter().map(|n| dataset.columns.get(n).copied()).collect()
+}
+
+/// An error at `at` for each column book.toml requires that `names` lacks.
+pub(super) fn check_required(
+    names: &[String],
+    dataset: &Dataset,
+    file: &SourceFile,
+    at: Location,
+    errors: &mut Diagnostics,
+) {
     let required: std::collections::BTreeSet<&String> =
         dataset.columns.keys().chain(&dataset.key).chain(&dataset.group_by).collect();
     for name in required {
         if !names.contains(name) {
             errors.push(
-                Diagnostic::new(
-                    Location::new(&file.path, 1, 1),
-                    format!("required column `{name}` is missing"),
-                )
-                .hint(format!(
-                    "book.toml's [data.{}] requires it; {}",
-                    file.stem(),
-                    suggest(name, names.iter().map(String::as_str))
-                )),
+                Diagnostic::new(at.clone(), format!("required column `{name}` is missing")).hint(
+                    format!(
+                        "book.toml's [data.{}] requires it; {}",
+                        file.stem(),
+                        suggest(name, names.iter().map(String::as_str))
+                    ),
+                ),
             );
         }
     }
-    names.iter().map(|n| dataset.columns.get(n).copied()).collect()
 }
 
 #[cfg(test)]

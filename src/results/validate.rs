@@ -6,9 +6,7 @@ use super::flagged::{MAX_SHOWN, count, first_rows, locations};
 use super::{Column, PART_ROWS, Table, Values, part_count};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::group::MAX_LOCATIONS;
-use crate::diagnostic::{
-    Cause, Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, list, suggest,
-};
+use crate::diagnostic::{Cause, Diagnostic, Diagnostics, MAX_QUOTED_CHARS, excerpt, list, suggest};
 use crate::project::SourceFile;
 
 /// Check a parsed table against the study: every environment is declared in
@@ -174,7 +172,7 @@ fn report_duplicates(
             .collect();
         parts.join(", ")
     };
-    let at = |row: u32| Location::new(&file.path, table.lines[row as usize] as usize, 1);
+    let at = |row: u32| table.location(row as usize, 1);
     let shown = &repeated[..repeated.len().min(MAX_SHOWN)];
     let cause =
         Cause::new(format!("{}\0duplicate run", file.path.display()), "duplicate runs of {values}")
@@ -185,9 +183,9 @@ fn report_duplicates(
     let mut error = Diagnostic::new(
         at(row),
         format!(
-            "duplicate run ({}), first seen on line {}",
+            "duplicate run ({}), first seen on {}",
             described(row),
-            table.lines[first as usize]
+            table.place(first as usize)
         ),
     )
     .hint("each run appears once; renumber the run or delete the repeated row")

@@ -100,7 +100,7 @@ fn render_here(input: Input) -> Result<BTreeMap<String, String>, Diagnostics> {
 }
 
 fn to_wire(d: Diagnostic) -> Error {
-    let Location { path, line, column } = d.location;
+    let Location { path, line, column, .. } = d.location;
     Error { path, line, column, message: d.message, hint: d.hint }
 }
 
