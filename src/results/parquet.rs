@@ -72,12 +72,7 @@ fn table(file: &SourceFile, columns: Vec<(String, Plain)>, rows: usize) -> Table
         };
         Column { name, values }
     });
-    Table {
-        name: file.stem(),
-        path: file.path.clone(),
-        columns: columns.collect(),
-        lines,
-    }
+    Table { name: file.stem(), path: file.path.clone(), columns: columns.collect(), lines }
 }
 
 /// The whole file in memory: row groups are decoded side by side from it, and
