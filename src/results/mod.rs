@@ -1,4 +1,4 @@
-//! The results stage: raw CSV files read, parsed and validated into a typed,
+//! The results stage: raw CSV and Parquet files read, parsed and validated into a typed,
 //! columnar [`ResultSet`] held in memory.
 
 mod cells;
