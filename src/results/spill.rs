@@ -175,11 +175,14 @@ impl FileExt for File {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use super::*;
+    #[cfg(unix)]
     use crate::results::store::{CHUNK_ROWS, Chunks};
 
     /// A spill file opened for writing only: chunks go out, and reading them
-    /// back fails with the system's "bad file descriptor".
+    /// back fails with the system's "bad file descriptor" (Unix's).
+    #[cfg(unix)]
     #[test]
     fn a_failed_read_of_the_spill_file_is_recorded_with_its_name() {
         let dir = tempfile::tempdir().unwrap();
