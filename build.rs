@@ -76,7 +76,10 @@ pub fn vcs_info_commit(dir: &Path) -> Option<String> {
 }
 
 /// Whether `dir` is the top level of a git checkout (not a folder inside
-/// another project's checkout, a vendored copy say) and git runs.
+/// another project's checkout, a vendored copy say) and git runs. Both
+/// sides are canonicalized by std (a build script has no dunce), so they
+/// compare alike on Windows too.
+#[allow(clippy::disallowed_methods)]
 pub fn git_checkout(dir: &Path) -> bool {
     git(dir, &["rev-parse", "--show-toplevel"])
         .and_then(|top| std::fs::canonicalize(top).ok())

@@ -156,7 +156,7 @@ fn every_failure_class_is_located_and_leaves_the_previous_output() {
         let before = contents(&root.join("site"));
         break_it(root);
         let output = report(root, &["build"]);
-        let err = stderr(&output).replace(&root.display().to_string(), "STUDY");
+        let err = stderr_in(&output, root);
         assert_eq!(output.status.code(), Some(1), "{name}: expected exit 1:\n{err}");
         assert!(!err.contains("panicked"), "{name} panicked:\n{err}");
         insta::assert_snapshot!(format!("bad_{name}"), err);

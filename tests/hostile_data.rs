@@ -124,7 +124,7 @@ fn broken(break_it: impl FnOnce(&Path), format: &str) -> (String, String) {
     let start = Instant::now();
     let output = report_with(root, &["build"], format);
     assert!(start.elapsed() < Duration::from_secs(120), "the build took {:?}", start.elapsed());
-    let err = stderr(&output).replace(&root.display().to_string(), "STUDY");
+    let err = stderr_in(&output, root);
     let out = String::from_utf8_lossy(&output.stdout).into_owned();
     assert_eq!(output.status.code(), Some(1), "expected exit 1:\n{}", &err[..err.len().min(2000)]);
     assert!(

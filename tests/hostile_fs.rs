@@ -123,7 +123,7 @@ fn links_inside_the_study_are_followed_to_regular_files_only() {
     symlink("../shared/pipe", root.join("content/pipe.md")).unwrap();
     let why = "content/pipe.md: not a regular file but a symbolic link to a named pipe (FIFO)";
     refused(&within(root, &["build"]), root, &[why]);
-    let real = root.canonicalize().unwrap();
+    let real = dunce::canonicalize(root).unwrap();
     let found = report::project::regular_file(&real, Path::new("content/more.md")).unwrap();
     assert_eq!(found, Some(real.join("shared/more.md")));
     assert!(report::project::regular_file(&real, Path::new("shared/pipe")).is_err());

@@ -155,8 +155,11 @@ fn hostile_study(raw_html: bool) -> tempfile::TempDir {
     let content = format!("{}{raw}Cited [@evil; @quote].\n", hostile_content());
     fs::write(root.join("content/index.md"), content).unwrap();
     fs::write(root.join("content/references.bib"), HOSTILE_BIB).unwrap();
-    fs::write(root.join("content/a\"b<c>'d.md"), "# Quotes \"and\" <angles>\n").unwrap();
-    fs::write(root.join("content/javascript:alert(1).md"), "# Scheme\n").unwrap();
+    // Names with `"<>:`, which Windows refuses in a file name: Unix only.
+    if cfg!(unix) {
+        fs::write(root.join("content/a\"b<c>'d.md"), "# Quotes \"and\" <angles>\n").unwrap();
+        fs::write(root.join("content/javascript:alert(1).md"), "# Scheme\n").unwrap();
+    }
     study
 }
 
@@ -175,7 +178,8 @@ fn no_built_page_carries_what_a_browser_would_run() {
         let output = report(study.path(), &["build"]);
         assert!(output.status.success(), "{}", stderr(&output));
         let pages = pages(study.path());
-        assert_eq!(pages.len(), 3, "{:?}", pages.iter().map(|p| &p.0).collect::<Vec<_>>());
+        let expected = if cfg!(unix) { 3 } else { 1 };
+        assert_eq!(pages.len(), expected, "{:?}", pages.iter().map(|p| &p.0).collect::<Vec<_>>());
         for (name, html) in &pages {
             assert_eq!(dangers(html), Vec::<String>::new(), "raw-html = {raw_html}, {name}");
         }
@@ -187,8 +191,10 @@ fn no_built_page_carries_what_a_browser_would_run() {
             )
         );
         assert!(index.contains("<a href=\"https://example.org/a%22onmouseover=%22alert(5)\">"));
-        assert!(index.contains("<a href=\"a%22b%3Cc%3E%27d.html\">Quotes &quot;and&quot;"));
-        assert!(index.contains("<a href=\"javascript%3Aalert(1).html\">Scheme</a>"));
+        if cfg!(unix) {
+            assert!(index.contains("<a href=\"a%22b%3Cc%3E%27d.html\">Quotes &quot;and&quot;"));
+            assert!(index.contains("<a href=\"javascript%3Aalert(1).html\">Scheme</a>"));
+        }
     }
 }
 
@@ -246,7 +252,7 @@ fn refused(name: &str, files: &[(&str, &str)], args: &[&str]) -> String {
         .spawn()
         .unwrap();
     let output = wait_or_kill(child, Duration::from_secs(60), name);
-    let err = stderr(&output).replace(&root.display().to_string(), "STUDY");
+    let err = stderr_in(&output, root);
     assert_eq!(output.status.code(), Some(1), "{name}: expected exit 1:\n{err}");
     assert!(!err.contains("panicked") && !err.contains("overflow"), "{name}:\n{err}");
     assert!(before == contents(&root.join("site")), "{name}: the previous output changed");

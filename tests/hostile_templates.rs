@@ -60,6 +60,7 @@ fn loops_nested_over_small_lists_are_stopped_at_the_deadline() {
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }
 
+#[cfg(unix)] // the children's memory limit is Unix only (docs/platforms.md)
 #[test]
 fn a_string_doubled_past_the_memory_limit_is_stopped() {
     // 10 bytes doubled 40 times: 10 TB, asked for within a second.

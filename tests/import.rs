@@ -242,10 +242,8 @@ for path in glob.glob(sys.argv[1] + "/*/lammps-*.out"):
     out.setdefault(f"{env}/{m.group(2)}", []).append(float(m.group(1)))
 print(json.dumps({k: statistics.mean(v) for k, v in out.items()}))
 "#;
-    if !tool("python3", &["--version"]) {
-        return;
-    }
-    let python = Command::new("python3")
+    let Some(python3) = python() else { return };
+    let python = Command::new(python3)
         .arg("-c")
         .arg(script)
         .arg(f.join("flux-usernetes/lammps"))

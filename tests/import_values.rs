@@ -101,16 +101,14 @@ fn same(row: &serde_json::Map<String, serde_json::Value>, column: &str, want: Op
 #[test]
 fn every_lammps_value_matches_the_logs() {
     let Some(f) = shared_fixtures() else { return };
-    if !tool("python3", &["--version"]) {
-        return;
-    }
+    let Some(python3) = python() else { return };
     let folders = ["lammps-official", "metrics-operator/lammps", "flux-usernetes/lammps"];
     let study = tempfile::tempdir().unwrap();
     for folder in folders {
         import(study.path(), &["lammps", "--env", "x", f.join(folder).to_str().unwrap()]);
     }
     let python =
-        Command::new("python3").arg("-c").arg(LAMMPS_PY).arg(&f).args(folders).output().unwrap();
+        Command::new(python3).arg("-c").arg(LAMMPS_PY).arg(&f).args(folders).output().unwrap();
     assert!(python.status.success(), "{}", String::from_utf8_lossy(&python.stderr));
     let expected: Vec<serde_json::Value> = serde_json::from_slice(&python.stdout).unwrap();
     let got = rows(&study.path().join("results/lammps.csv"));
@@ -219,14 +217,12 @@ fn check_lassen_table<'a>(
 #[test]
 fn every_lassen_table_keeps_its_benchmark_columns_and_ranks() {
     let Some(f) = shared_fixtures() else { return };
-    if !tool("python3", &["--version"]) {
-        return;
-    }
+    let Some(python3) = python() else { return };
     let file = f.join("metrics-operator/osu/lassen_osu_4_nodes.out");
     let study = tempfile::tempdir().unwrap();
     let err = import(study.path(), &["osu", "--env", "lassen", file.to_str().unwrap()]);
     assert!(err.contains("osu_hello holds no measurements: skipped (20 places"), "{err}");
-    let python = Command::new("python3").arg("-c").arg(LASSEN_PY).arg(&file).output().unwrap();
+    let python = Command::new(python3).arg("-c").arg(LASSEN_PY).arg(&file).output().unwrap();
     let tables: Vec<serde_json::Value> = serde_json::from_slice(&python.stdout).unwrap();
     assert_eq!(tables.len(), 80);
     for (title, csv, columns) in [
@@ -340,9 +336,7 @@ fn osu_rows(
 #[test]
 fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
     let Some(f) = shared_fixtures() else { return };
-    if !tool("python3", &["--version"]) {
-        return;
-    }
+    let Some(python3) = python() else { return };
     let folders = ["flux-usernetes/osu", "excalibur-omb/alaska"];
     let study = tempfile::tempdir().unwrap();
     for folder in folders {
@@ -352,7 +346,7 @@ fn every_osu_value_of_the_flux_and_reframe_output_matches_the_files() {
         );
     }
     let python =
-        Command::new("python3").arg("-c").arg(OSU_PY).arg(&f).args(folders).output().unwrap();
+        Command::new(python3).arg("-c").arg(OSU_PY).arg(&f).args(folders).output().unwrap();
     let tables: Vec<serde_json::Value> = serde_json::from_slice(&python.stdout).unwrap();
     assert_eq!(tables.len(), 80 + 16);
     let mut checked = 0;

@@ -73,14 +73,17 @@ fn any_template_file_can_be_overridden() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .find(|n| n.starts_with("style."))
         .unwrap();
-    let expected = Command::new("python3")
-        .args([
-            "-c",
-            "import hashlib;print(hashlib.sha256(b'body { color: red; }\\n').hexdigest()[:10])",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(css, format!("style.{}.css", String::from_utf8_lossy(&expected.stdout).trim()));
+    if let Some(python3) = python() {
+        let expected = Command::new(python3)
+            .args([
+                "-c",
+                "import hashlib;print(hashlib.sha256(b'body { color: red; }\\n').hexdigest()[:10])",
+            ])
+            .output()
+            .unwrap();
+        let expected = String::from_utf8_lossy(&expected.stdout);
+        assert_eq!(css, format!("style.{}.css", expected.trim()));
+    }
     assert!(index.contains(&format!("href=\"{css}\"")), "{index}");
 }
 
@@ -118,13 +121,12 @@ fn the_footer_gives_provenance_without_the_clock() {
     );
     // SOURCE_DATE_EPOCH=1700000000 (set by the test helper) is 2023-11-14.
     assert!(index.contains("<dt>Built</dt><dd>2023-11-14</dd>"), "{index}");
-    let hash = Command::new("python3").args(["-c", "import hashlib,sys;d=open(sys.argv[1],'rb').read();print(hashlib.sha256(b'results/runs.csv\\0'+hashlib.sha256(d).hexdigest().encode()).hexdigest()[:12])"])
-        .arg(study.path().join("results/runs.csv")).output().unwrap();
-    assert!(
-        index
-            .contains(&format!("<dd>sha256 {}</dd>", String::from_utf8_lossy(&hash.stdout).trim())),
-        "{index}"
-    );
+    if let Some(python3) = python() {
+        let hash = Command::new(python3).args(["-c", "import hashlib,sys;d=open(sys.argv[1],'rb').read();print(hashlib.sha256(b'results/runs.csv\\0'+hashlib.sha256(d).hexdigest().encode()).hexdigest()[:12])"])
+            .arg(study.path().join("results/runs.csv")).output().unwrap();
+        let hash = String::from_utf8_lossy(&hash.stdout);
+        assert!(index.contains(&format!("<dd>sha256 {}</dd>", hash.trim())), "{index}");
+    }
     // Relative links only: the site works under a sub-path and from file://.
     for attr in ["href=\"/", "src=\"/"] {
         assert!(!index.contains(attr), "absolute link in {index}");

@@ -40,7 +40,7 @@ pub(super) fn check_options(options: &ImportOptions) -> Result<PathBuf, Diagnost
             .into());
         }
     }
-    fs::canonicalize(&options.root).map_err(|err| {
+    dunce::canonicalize(&options.root).map_err(|err| {
         Diagnostic::new(
             Location::file(&options.root),
             format!("cannot open the study folder: {err}"),
@@ -76,11 +76,11 @@ fn check_name(into: &str) -> Result<(), Diagnostic> {
 /// be a regular file that can be read, and no `results/{name}.parquet` may
 /// hold the table already.
 pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
-    let relative = Path::new("results").join(format!("{name}.csv"));
+    let relative = PathBuf::from(format!("results/{name}.csv"));
     refuse_parquet(root, name)?;
     let folder = root.join("results");
     if fs::symlink_metadata(&folder).is_ok() {
-        let real = fs::canonicalize(&folder).unwrap_or_default();
+        let real = dunce::canonicalize(&folder).unwrap_or_default();
         if !real.starts_with(root) || !real.is_dir() {
             return Err(Diagnostic::new(Location::file("results"), "`results` is not a folder inside the study")
                 .hint("make results/ a folder of the study (not a link out of it, nor a file); import writes only inside the study")
@@ -102,7 +102,7 @@ pub(super) fn locate(root: &Path, name: &str) -> Result<Target, Diagnostics> {
 /// an import appends CSV rows, and a Parquet file is an engine's export,
 /// which report never rewrites.
 fn refuse_parquet(root: &Path, name: &str) -> Result<(), Diagnostic> {
-    let parquet = Path::new("results").join(format!("{name}.parquet"));
+    let parquet = PathBuf::from(format!("results/{name}.parquet"));
     if fs::symlink_metadata(root.join(&parquet)).is_err() {
         return Ok(());
     }
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn a_blank_results_file_is_a_new_one() {
         let dir = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap();
+        let root = dunce::canonicalize(dir.path()).unwrap();
         fs::create_dir(root.join("results")).unwrap();
         fs::write(root.join("results/x.csv"), " \n").unwrap();
         let target = locate(&root, "x").unwrap();

@@ -48,7 +48,7 @@ pub(super) fn read(path: &Path) -> Result<Vec<u8>, Refusal> {
 /// command line (starting with that folder's name), else its file name;
 /// `/`-separated on every system.
 pub(super) fn source(root: &Path, input: &Input) -> String {
-    let canonical = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let canonical = |p: &Path| dunce::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let file = canonical(&input.path);
     let relative = match file.strip_prefix(root) {
         Ok(inside) => inside.to_path_buf(),

@@ -140,10 +140,24 @@ fn list(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<PathBuf>> {
         if path.extension().is_some_and(|e| exts.iter().any(|x| e == *x))
             && !entry.file_type().is_dir()
         {
-            files.push(path.strip_prefix(root).unwrap_or(path).to_path_buf());
+            files.push(slashed(path.strip_prefix(root).unwrap_or(path)));
         }
     }
     Ok(files)
+}
+
+/// The relative `path` with `/` between its parts on every system, as the
+/// study's files are named in messages, pages and data (`results/a.csv`,
+/// never `results\\a.csv` on Windows, where `/` opens the file as well).
+pub fn slashed(path: &Path) -> PathBuf {
+    let mut out = std::ffi::OsString::new();
+    for (i, part) in path.components().enumerate() {
+        if i > 0 {
+            out.push("/");
+        }
+        out.push(part.as_os_str());
+    }
+    PathBuf::from(out)
 }
 
 /// Where the regular file `root/relative` is read from (`root` canonical):
@@ -161,7 +175,7 @@ pub fn regular_file(root: &Path, relative: &Path) -> Result<Option<PathBuf>, Dia
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(unreadable(relative, &err).into()),
     };
-    let resolved = fs::canonicalize(&full).map_err(|err| match link {
+    let resolved = dunce::canonicalize(&full).map_err(|err| match link {
         true => Diagnostic::new(Location::file(relative), "broken symbolic link")
             .hint("point the link at a file inside the study, or remove it"),
         false => unreadable(relative, &err),
@@ -189,9 +203,11 @@ pub fn regular_file(root: &Path, relative: &Path) -> Result<Option<PathBuf>, Dia
     Ok(Some(resolved))
 }
 
-/// Whether `relative` names a place outside the folder it is joined to.
+/// Whether `relative` names a place outside the folder it is joined to: a
+/// root (`/x`, and on Windows `\\x` and `C:\\x`, which `is_absolute` misses
+/// without a drive), a drive or share prefix (`C:x`), or a `..`.
 fn escapes(relative: &Path) -> bool {
-    relative.is_absolute()
+    relative.has_root()
         || relative.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
 }
 
@@ -248,12 +264,42 @@ mod tests {
 
     #[test]
     fn refuses_paths_outside_the_root() {
-        let root = fs::canonicalize(std::env::temp_dir()).unwrap();
+        let root = dunce::canonicalize(std::env::temp_dir()).unwrap();
         for path in ["../../etc/passwd", "/etc/passwd"] {
             let err = regular_file(&root, Path::new(path)).unwrap_err();
             assert!(err.to_string().contains("path leaves the study folder"), "{err}");
         }
         assert!(regular_file(&root, Path::new("results/no-such-file.csv")).unwrap().is_none());
+    }
+
+    /// Every way out of a folder, on every system; Windows has more of them.
+    #[test]
+    fn escapes_knows_roots_prefixes_and_parents() {
+        for way_out in ["/etc/passwd", "/", "..", "a/../../b"] {
+            assert!(escapes(Path::new(way_out)), "{way_out}");
+        }
+        for inside in ["results/a.csv", "book.toml", "a/./b", "..a", "a..b/c"] {
+            assert!(!escapes(Path::new(inside)), "{inside}");
+        }
+        let windows = ["\\etc", "C:\\x", "C:x", "\\\\server\\share\\x", "a\\..\\..\\b"];
+        for way_out in windows {
+            assert_eq!(escapes(Path::new(way_out)), cfg!(windows), "{way_out}");
+        }
+    }
+
+    /// Parts are joined with `/`; on Unix a backslash is part of a name.
+    #[test]
+    fn relative_paths_are_slashed() {
+        let sep = std::path::MAIN_SEPARATOR;
+        let native = format!("results{sep}a b.csv");
+        assert_eq!(slashed(Path::new(&native)).to_str(), Some("results/a b.csv"));
+        assert_eq!(
+            slashed(Path::new("templates/partials/x.html")).to_str(),
+            Some("templates/partials/x.html")
+        );
+        assert_eq!(slashed(Path::new("book.toml")).to_str(), Some("book.toml"));
+        let backslash = if cfg!(windows) { "a/b" } else { "a\\b" };
+        assert_eq!(slashed(Path::new("a\\b")).to_str(), Some(backslash));
     }
 
     /// Every platform: a file is read, a folder is refused (on Windows the

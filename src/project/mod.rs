@@ -3,7 +3,6 @@
 //! `results/*.csv` and `results/*.parquet`, checked and listed, which the
 //! results stage reads.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -14,7 +13,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod files;
 
-pub use files::{describe_kind, open_regular, read, read_regular, regular_file};
+pub use files::{describe_kind, open_regular, read, read_regular, regular_file, slashed};
 use files::{list_results, read_dir, read_optional};
 
 /// A file read from the study, with its path relative to the study root.
@@ -159,7 +158,7 @@ pub const IMAGE_EXTENSIONS: [&str; 6] = ["png", "jpg", "jpeg", "gif", "svg", "we
 
 /// Read the study at `root`.
 pub fn load(root: &Path) -> Result<Project> {
-    let root = fs::canonicalize(root)
+    let root = dunce::canonicalize(root)
         .with_context(|| format!("cannot open study folder `{}`", root.display()))?;
     let book_path = Path::new("book.toml");
     let Some(book) = read_optional(&root, "book.toml")? else {
@@ -226,7 +225,7 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
         let wanted = path.extension().is_some_and(|e| e == "html" || e == "typ")
             || path.file_name().is_some_and(|n| n == "style.css" || n == "app.js");
         if !entry.file_type().is_dir() && wanted {
-            files.push(read(root, path.strip_prefix(root).unwrap_or(path))?);
+            files.push(read(root, &slashed(path.strip_prefix(root).unwrap_or(path)))?);
         }
     }
     Ok(files)

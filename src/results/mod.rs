@@ -366,7 +366,7 @@ fn missing_files(config: &Config, files: &[SourceFile], errors: &mut Diagnostics
         if !files.iter().any(found) {
             errors.push(
                 Diagnostic::new(
-                    Location::file(PathBuf::from("results").join(&file)),
+                    Location::file(format!("results/{file}")),
                     "results file not found",
                 )
                 .hint(match &dataset.file {

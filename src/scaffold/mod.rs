@@ -55,7 +55,7 @@ fn action_repository(url: &str) -> Option<String> {
 pub fn create(dir: &Path) -> Result<Vec<PathBuf>> {
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() => {
-            let target = fs::canonicalize(dir)
+            let target = dunce::canonicalize(dir)
                 .map_or_else(|_| "nowhere".into(), |t| format!("`{}`", t.display()));
             return Err(refuse(
                 dir,

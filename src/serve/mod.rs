@@ -59,7 +59,7 @@ pub enum Outcome {
 /// Serve the study until the process is stopped. `report` is told about every
 /// rebuild; `started` receives the address once the server listens.
 pub fn run(options: &ServeOptions, report: Report, started: impl FnOnce(SocketAddr)) -> Result<()> {
-    let root = std::fs::canonicalize(&options.root)
+    let root = dunce::canonicalize(&options.root)
         .with_context(|| format!("cannot open study folder `{}`", options.root.display()))?;
     let state = Arc::new(Mutex::new(State::default()));
     let session = Arc::new(Mutex::new(Session::new(&root, options.source_date_epoch)));

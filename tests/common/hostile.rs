@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use super::stderr;
+use super::stderr_in;
 
 /// A LAMMPS log of one finished run.
 pub const LOG: &str =
@@ -41,7 +41,7 @@ pub fn within(root: &Path, args: &[&str]) -> Output {
 /// Assert that `output` failed with exit 1, with a hint and each of
 /// `wanted` on standard error; that text, with `root` as `STUDY`.
 pub fn refused(output: &Output, root: &Path, wanted: &[&str]) -> String {
-    let err = stderr(output).replace(&root.display().to_string(), "STUDY");
+    let err = stderr_in(output, root);
     assert_eq!(output.status.code(), Some(1), "expected exit 1:\n{err}");
     for w in wanted {
         assert!(err.contains(w), "`{w}` not in:\n{err}");

@@ -23,7 +23,7 @@ pub fn repo() -> PathBuf {
 pub fn shared_fixtures() -> Option<PathBuf> {
     let path = repo().join("../shared/fixtures");
     if path.is_dir() {
-        return Some(path.canonicalize().unwrap());
+        return Some(dunce::canonicalize(path).unwrap());
     }
     assert!(
         std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
@@ -142,6 +142,18 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Standard error with the study's folder `root` written `STUDY`: as given
+/// and as resolved (on Windows a temporary folder's short name, such as
+/// `RUNNER~1`, resolves to the long one), and `STUDY\\` as `STUDY/`.
+pub fn stderr_in(output: &Output, root: &Path) -> String {
+    let mut text = stderr(output);
+    let resolved = dunce::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    for folder in [resolved, root.to_path_buf()] {
+        text = text.replace(&folder.display().to_string(), "STUDY");
+    }
+    if cfg!(windows) { text.replace("STUDY\\", "STUDY/") } else { text }
+}
+
 /// Whether an external tool is present. When it is not, the test is skipped with
 /// a message, unless REPORT_REQUIRE_TOOLS is set (as in CI), where it fails.
 pub fn tool(program: &str, probe: &[&str]) -> bool {
@@ -155,6 +167,17 @@ pub fn tool(program: &str, probe: &[&str]) -> bool {
         );
     }
     found
+}
+
+/// The Python 3 interpreter's name: `python3`, or `python` where only that
+/// is installed (Windows); `None` (the test skips, printing SKIPPED) when
+/// neither runs Python 3, which fails under REPORT_REQUIRE_TOOLS.
+pub fn python() -> Option<&'static str> {
+    let three = ["-c", "import sys; sys.exit(sys.version_info[0] != 3)"];
+    let found = ["python3", "python"]
+        .into_iter()
+        .find(|name| Command::new(name).args(three).output().is_ok_and(|o| o.status.success()));
+    found.or_else(|| tool("python3", &["--version"]).then_some("python3"))
 }
 
 /// `pdftotext -layout` of a PDF file.
