@@ -10,6 +10,8 @@ compares them with stats.json. Nothing here is taken from report's output.
     python3 tests/independent_stats.py STUDY_DIR
 """
 import csv
+import glob
+import os
 import json
 import math
 import sys
@@ -19,13 +21,18 @@ from collections import defaultdict
 import numpy as np
 from scipy import stats
 
-root = sys.argv[1]
-config = tomllib.load(open(f"{root}/book.toml", "rb"))
-study = config.get("study", {})
-BASELINE = study["baseline"]
-ENV = study.get("environment-column", "environment")
-NODES = study.get("nodes-column", "nodes")
 Q = 0.975
+
+
+def use_study(path):
+    """Make the study at `path` the one every function below reads."""
+    global root, config, BASELINE, ENV, NODES
+    root = path
+    config = tomllib.load(open(f"{root}/book.toml", "rb"))
+    study = config.get("study", {})
+    BASELINE = study["baseline"]
+    ENV = study.get("environment-column", "environment")
+    NODES = study.get("nodes-column", "nodes")
 
 
 def load(name):
@@ -73,8 +80,11 @@ def summary(x):
     n = len(x)
     scale = scale_of(x)
     out = {"n": n, "mean": float(np.mean(x / scale)) * scale, "median": float(np.median(x))}
+    if np.ptp(x) == 0:
+        # Equal values: their mean is the value, their sd exactly 0.
+        out["mean"] = float(x[0])
     if n >= 2:
-        sd = float(np.std(x / scale, ddof=1)) * scale
+        sd = float(np.std(x / scale, ddof=1)) * scale if np.ptp(x) > 0 else 0.0
         out["sd"] = sd
         out["ci"] = list(stats.t.interval(0.95, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))) if sd > 0 else [out["mean"]] * 2
         if out["mean"] != 0:
@@ -106,8 +116,9 @@ def log_welch(c, b):
     r = mc / mb
     if len(c) < 2 or len(b) < 2:
         return r, None, None
-    vc = (c / mc).var(ddof=1) / len(c)
-    vb = (b / mb).var(ddof=1) / len(b)
+    # A side of equal values has no variance, whatever the rounding of c / mc.
+    vc = (c / mc).var(ddof=1) / len(c) if np.ptp(c) > 0 else 0.0
+    vb = (b / mb).var(ddof=1) / len(b) if np.ptp(b) > 0 else 0.0
     if vc + vb == 0:
         return r, None, None
     se = math.sqrt(vc + vb)
@@ -121,10 +132,79 @@ def has_ties(c, b):
     return len(set(pooled)) < len(pooled)
 
 
+def constant(x):
+    """Two values or more, all equal: a value measured exactly."""
+    return len(x) >= 2 and min(x) == max(x)
+
+
+def tie_term(c, b):
+    _, t = np.unique(np.concatenate([np.asarray(c, float), np.asarray(b, float)]), return_counts=True)
+    return float(np.sum(t.astype(float) ** 3 - t))
+
+
+def null_p(c, b):
+    """The two-sided p of any U (a half-integer under ties; numpy arrays
+    too) for samples like c and b: exact without ties (m·n ≤ 10,000), from
+    scipy's exact null; else the normal approximation, its variance with
+    the tie correction of the pooled samples as observed, with a continuity
+    correction (the textbook formula; checked against scipy's asymptotic p
+    at the observed U). A half-integer in the exact null takes the p of its
+    neighbour nearer the centre."""
+    m, n = len(c), len(b)
+    mn = m * n
+    if not has_ties(c, b) and mn <= 10_000:
+        tails = exact_tails(m, n)
+
+        def p(u):
+            k = np.ceil(np.minimum(u, mn - np.asarray(u, float))).astype(int)
+            return tails[k]
+        return p
+    total = m + n
+    variance = mn / 12 * ((total + 1) - tie_term(c, b) / (total * (total - 1)))
+
+    def p(u):
+        if variance <= 0:
+            return np.ones_like(np.asarray(u, float)) if np.ndim(u) else 1.0
+        z = np.maximum(np.abs(np.asarray(u, float) - mn / 2) - 0.5, 0.0) / math.sqrt(variance)
+        return np.minimum(1.0, 2 * stats.norm.sf(z))
+    return p
+
+
+EXACT = {}
+
+
+def exact_tails(m, n):
+    """2·P(U ≤ u), at most 1, for u = 0..m·n without ties, by Mann and
+    Whitney's (1947) recurrence f(u; i, j) = f(u − j; i − 1, j) + f(u; i, j − 1)
+    over every (i, j) up to (m, n)."""
+    if (m, n) not in EXACT:
+        # rows[j] = counts of U for samples of i and j.
+        rows = [np.ones(1) for _ in range(n + 1)]
+        for i in range(1, m + 1):
+            new = [np.ones(1)]
+            for j in range(1, n + 1):
+                f = np.zeros(i * j + 1)
+                f[j:] += rows[j]
+                f[: len(new[j - 1])] += new[j - 1]
+                new.append(f)
+            rows = new
+        counts = rows[n]
+        EXACT[(m, n)] = np.minimum(1.0, 2 * np.cumsum(counts) / counts.sum())
+    return EXACT[(m, n)]
+
+
 def mwu(c, b):
     exact = not has_ties(c, b) and len(c) * len(b) <= 10_000
     res = stats.mannwhitneyu(c, b, alternative="two-sided", method="exact" if exact else "asymptotic")
     m, n = len(c), len(b)
+    if exact:
+        # The recurrence agrees with scipy's exact null at the observed U.
+        mine = null_p(c, b)(float(res.statistic))
+        assert abs(mine - res.pvalue) <= 1e-9 * res.pvalue, (mine, res.pvalue)
+    elif len(set(list(c) + list(b))) > 1:
+        # The textbook formula of null_p agrees with scipy at the observed U.
+        mine = null_p(c, b)(float(res.statistic))
+        assert abs(mine - res.pvalue) <= 1e-9 * res.pvalue + 1e-300, (mine, res.pvalue)
     return {"u": float(res.statistic), "p": float(res.pvalue), "exact": exact,
             "min_p": min(1.0, 2 / math.comb(m + n, m)), "cliffs_delta": 2 * float(res.statistic) / (m * n) - 1}
 
@@ -140,28 +220,65 @@ def p_at_u(u, m, n):
     return stats.mannwhitneyu(c, b, alternative="two-sided", method="exact").pvalue
 
 
+def shift_interval(c, b, p):
+    """The Hodges–Lehmann shift of c − b (the median of the m·n differences)
+    and the shifts x at which U(x) = #{d > x} + #{d = x}/2 has p ≥ 0.05, by
+    brute force over every difference and every point between two: their
+    ends, with an end open where the difference itself is rejected and the
+    point just inside accepted; stretched to the estimate when the test
+    rejects it, and the estimate alone when the test rejects every shift.
+    Returns (estimate, [lo, hi] or None, [open_lo, open_hi])."""
+    d = np.sort((np.asarray(c, float)[:, None] - np.asarray(b, float)[None, :]).ravel())
+    mn = len(d)
+    est = float(np.median(d))
+    if p(0.0) >= 0.05:
+        return est, None, [False, False]
+    points = np.unique(d)
+    left = np.searchsorted(d, points, "left")
+    right = np.searchsorted(d, points, "right")
+    u_at = (mn - right) + (right - left) / 2
+    # Between points[i] and points[i + 1]: the differences above points[i].
+    u_between = (mn - right)[:-1].astype(float)
+    at_ok = np.flatnonzero(p(u_at) >= 0.05)
+    between_ok = np.flatnonzero(p(u_between) >= 0.05) if len(u_between) else np.array([], int)
+    if len(at_ok) == 0 and len(between_ok) == 0:
+        return est, [est, est], [False, False]
+    # The lowest accepted: a point, or the gap above points[i] (open at it).
+    lows = [(float(points[i]), False) for i in at_ok[:1]] + [(float(points[i]), True) for i in between_ok[:1]]
+    highs = [(float(points[i]), False) for i in at_ok[-1:]] + [(float(points[i + 1]), True) for i in between_ok[-1:]]
+    lo = min(lows, key=lambda e: (e[0], e[1]))
+    hi = max(highs, key=lambda e: (e[0], not e[1]))
+    ends, opened = [lo[0], hi[0]], [lo[1], hi[1]]
+    if est < ends[0] or (est == ends[0] and opened[0]):
+        ends[0], opened[0] = est, False
+    elif est > ends[1] or (est == ends[1] and opened[1]):
+        ends[1], opened[1] = est, False
+    return est, ends, opened
+
+
+def logs(x):
+    """Natural logs by the C library (as report's), not numpy's own."""
+    return np.array([math.log(v) for v in x])
+
+
 def hodges_lehmann(c, b):
-    """Median of the pairwise log ratios, with Moses' interval (exact, no ties)."""
-    lc, lb = np.log(c), np.log(b)
-    d = np.sort((lc[:, None] - lb[None, :]).ravel())
-    est = math.exp(float(np.median(d)))
-    m, n = len(c), len(b)
-    if has_ties(c, b):
-        return est, None
-    rejected = [u for u in range(m * n // 2) if p_at_u(u, m, n) < 0.05]
-    if not rejected:
-        return est, None
-    k = max(rejected)
-    return est, [math.exp(d[k]), math.exp(d[m * n - 1 - k])]
+    """Hodges–Lehmann ratio: the shift of the logs, its interval inverting
+    Mann–Whitney's test (exact or normal with ties) on the logs."""
+    lc, lb = logs(c), logs(b)
+    est, ci, opened = shift_interval(lc, lb, null_p(lc, lb))
+    if ci is None:
+        return math.exp(est), None, opened
+    return math.exp(est), [math.exp(ci[0]), math.exp(ci[1])], opened
 
 
 def comparison(c, b):
     r, ci, p = log_welch(c, b)
     out = {"ratio": r, "ci": None if ci is None else [ci[0] - 1, ci[1] - 1], "p": p, "rank": mwu(c, b)}
     if min(list(c) + list(b)) > 0:
-        hl, hci = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
+        hl, hci, opened = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
         out["median"] = {"relative": hl - 1, "ci": None if hci is None else [hci[0] - 1, hci[1] - 1],
-                         "p": out["rank"]["p"], "ratio_of_medians": float(np.median(c) / np.median(b))}
+                         "open": opened, "p": out["rank"]["p"],
+                         "ratio_of_medians": float(np.median(c) / np.median(b))}
     return out
 
 
@@ -204,15 +321,23 @@ def t_over(points, null):
 
 def averaged(estimates, how):
     ratios = [e[0] for e in estimates]
-    if how == "geometric":
+    exact = all(len(e) > 3 and e[3] for e in estimates)
+    if how == "geometric" and min(ratios) > 0:
         m, ci, p = t_over(np.log(ratios), 0.0)
+        if exact:
+            return math.exp(m), None, None, True
         return math.exp(m), None if ci is None else [math.exp(ci[0]), math.exp(ci[1])], p
     m, ci, p = t_over(ratios, 1.0)
+    if exact:
+        return m, None, None, True
     return m, None if ci is None else [max(ci[0], 0.0), ci[1]], p
 
 
 def within_run(rows, metric, key, configs, candidate):
-    """Runs as units: per-run scores over the configurations, delta method."""
+    """Runs as units: per-run scores over the configurations. By the mean:
+    Welch on the log scale with the delta method; by the median: both
+    sides' runs scored against the baseline's mean at each configuration
+    (geometric or arithmetic mean of value / reference), Hodges–Lehmann."""
     per, value = metric["per"], metric["value"]
     run_cols = [k for k in key if k not in (ENV, per)]
     cells = defaultdict(lambda: defaultdict(list))
@@ -225,7 +350,19 @@ def within_run(rows, metric, key, configs, candidate):
     c, b = np.asarray(side(candidate)), np.asarray(side(BASELINE))
     mc, mb = c.mean(axis=0), b.mean(axis=0)
     ratios = mc / mb
-    if metric.get("average", "geometric") == "geometric":
+    geometric = metric.get("average", "geometric") == "geometric"
+    if metric.get("estimator", "mean") == "median":
+        positive = min(c.min(), b.min(), mb.min()) > 0
+        if geometric and positive:
+            score = lambda rows: [math.exp(np.mean([math.log(x / m) for x, m in zip(r, mb)])) for r in rows]
+        else:
+            score = lambda rows: [float(np.mean(r / mb)) for r in rows]
+        sc, sb = score(c), score(b)
+        if constant(sc) and constant(sb):
+            return sc[0] / sb[0], None, None, True
+        hl, ci, opened = hodges_lehmann(np.asarray(sc), np.asarray(sb))
+        return hl, ci, mwu(sc, sb)["p"], False, opened
+    if geometric:
         ratio = math.exp(np.mean(np.log(ratios)))
         sc, sb, scale = (c / mc).mean(axis=1), (b / mb).mean(axis=1), 1.0
     else:
@@ -234,10 +371,33 @@ def within_run(rows, metric, key, configs, candidate):
     vc = np.var(sc, ddof=1) / len(sc) / scale**2
     vb = np.var(sb, ddof=1) / len(sb) / scale**2
     se = math.sqrt(vc + vb)
+    if not se > 0:
+        return ratio, None, None
     df = (vc + vb) ** 2 / (vc**2 / (len(sc) - 1) + vb**2 / (len(sb) - 1))
     half = stats.t.ppf(Q, df) * se
     lr = math.log(ratio)
     return ratio, [math.exp(lr - half), math.exp(lr + half)], float(2 * stats.t.sf(abs(lr / se), df))
+
+
+def one_config(c, b, estimator):
+    """(ratio, ci, p, exact[, open]) of one configuration by `estimator`."""
+    if constant(c) and constant(b):
+        return c[0] / b[0], None, None, True
+    if estimator == "median":
+        hl, ci, opened = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
+        return hl, ci, mwu(c, b)["p"], False, opened
+    return log_welch(c, b)
+
+
+def verdict(ci, opened, p, compare):
+    """Significant when p < 0.05; checked against the interval: it excludes
+    no difference exactly then (both ends as the interval leaves them)."""
+    if ci is None:
+        return None
+    null = 1.0
+    lo, hi = ci
+    inside = (lo < null or (lo == null and not opened[0])) and (null < hi or (null == hi and not opened[1]))
+    return bool(p < 0.05) if p is not None else not inside
 
 
 def metric_value(metric):
@@ -247,33 +407,37 @@ def metric_value(metric):
     candidate = metric.get("candidate") or (others[0] if len(others) == 1 else BASELINE)
     values = lambda env, rs: [float(r[metric["value"]]) for r in rs if r[ENV] == env and num(r[metric["value"]]) is not None]
     if compare == "summary":
-        s = summary(values(candidate, rows))
-        return {"value": s["mean"], "ci": s.get("ci"), "p": None}
+        # Over several configurations: the mean of their means, no interval.
+        per = metric.get("per")
+        cells = defaultdict(list)
+        for r in rows:
+            cells[key_text(r[per]) if per else ""].append(r)
+        sides = [summary(values(candidate, rs)) for rs in cells.values() if values(candidate, rs)]
+        ci = sides[0].get("ci") if len(sides) == 1 else None
+        return {"value": float(np.mean([s["mean"] for s in sides])), "ci": ci, "p": None, "exact": False,
+                "open": None, "significant": None}
     per = metric.get("per")
     groups = defaultdict(list)
     for r in rows:
         groups[key_text(r[per]) if per else ""].append(r)
     configs = sorted(groups, key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
     estimator = metric.get("estimator", "mean")
-    estimates = []
-    for k in configs:
-        c, b = values(candidate, groups[k]), values(BASELINE, groups[k])
-        if estimator == "median":
-            hl, ci = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
-            estimates.append((hl, "ties" if has_ties(c, b) else ci, mwu(c, b)["p"]))
-        else:
-            estimates.append(log_welch(c, b))
+    estimates = [one_config(values(candidate, groups[k]), values(BASELINE, groups[k]), estimator) for k in configs]
     if len(estimates) == 1:
-        r, ci, p = estimates[0]
+        e = estimates[0]
     elif metric.get("within-run"):
         key = config["data"][data]["key"]
-        r, ci, p = within_run(rows, metric, key, configs, candidate)
+        e = within_run(rows, metric, key, configs, candidate)
     else:
-        r, ci, p = averaged(estimates, metric.get("average", "geometric"))
-    if ci == "ties":
-        # Moses' interval under ties (normal approximation) is not cross-checked.
-        return {"value": express(compare, r), "ci": "skip", "p": p}
-    out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p}
+        e = averaged(estimates, metric.get("average", "geometric"))
+    r, ci, p = e[0], e[1], e[2]
+    exact = len(e) > 3 and e[3]
+    opened = e[4] if len(e) > 4 else [False, False]
+    if ci is not None and express(compare, 2.0) < express(compare, 1.0):
+        opened = [opened[1], opened[0]]
+    out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p,
+           "exact": bool(exact), "open": opened if ci is not None and any(opened) else None,
+           "significant": verdict(ci, e[4] if len(e) > 4 else [False, False], p, compare)}
     if len(estimates) > 1:
         out["per_config"] = [express(compare, e[0]) for e in estimates]
     return out
@@ -282,34 +446,40 @@ def metric_value(metric):
 # -------------------------------------------------------------------- main
 
 
-def group_by(name):
-    return config.get("data", {}).get(name, {}).get("group-by", [])
+def compute(path):
+    """Every statistic of the study at `path`, keyed as tests/stats_oracle reads them."""
+    use_study(path)
+
+    def group_by(name):
+        return config.get("data", {}).get(name, {}).get("group-by", [])
+
+    out = {}
+    for metric in config.get("metrics", []):
+        out[metric["name"]] = metric_value(metric)
+
+    for path in sorted(glob.glob(f"{root}/results/*.csv")):
+        name = os.path.basename(path)[:-4]
+        rows = load(name)
+        dataset = config.get("data", {}).get(name, {})
+        by = group_by(name)
+        skip = set(by) | set(dataset.get("key", [])) | {NODES, ENV}
+        columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
+                   and any(num(r[c]) is not None for r in rows)]
+        for column in columns:
+            cells = defaultdict(list)
+            for r in rows:
+                if num(r[column]) is not None:
+                    cells[(r[ENV], tuple(key_text(r[c]) for c in by))].append(float(r[column]))
+            for (env, cfg), x in cells.items():
+                cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
+                suffix = f"/{cfg_text}" if cfg_text else ""
+                out[f"group:{name}/{column}/{env}{suffix}"] = summary(x)
+                base = cells.get((BASELINE, cfg))
+                if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
+                    out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)
+
+    return out
 
 
-out = {}
-for metric in config.get("metrics", []):
-    out[metric["name"]] = metric_value(metric)
-
-import glob, os
-for path in sorted(glob.glob(f"{root}/results/*.csv")):
-    name = os.path.basename(path)[:-4]
-    rows = load(name)
-    dataset = config.get("data", {}).get(name, {})
-    by = group_by(name)
-    skip = set(by) | set(dataset.get("key", [])) | {NODES, ENV}
-    columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
-               and any(num(r[c]) is not None for r in rows)]
-    for column in columns:
-        cells = defaultdict(list)
-        for r in rows:
-            if num(r[column]) is not None:
-                cells[(r[ENV], tuple(key_text(r[c]) for c in by))].append(float(r[column]))
-        for (env, cfg), x in cells.items():
-            cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
-            suffix = f"/{cfg_text}" if cfg_text else ""
-            out[f"group:{name}/{column}/{env}{suffix}"] = summary(x)
-            base = cells.get((BASELINE, cfg))
-            if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
-                out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)
-
-print(json.dumps(out, default=float))
+if __name__ == "__main__":
+    print(json.dumps(compute(sys.argv[1]), default=float))

@@ -101,7 +101,8 @@ fn runs_that_do_not_vary() {
     ]));
     let m = metric(&stats, "at_2");
     assert!(m["ci"].is_null() && m["p_value"].is_null());
-    assert!(m["text"]["full"].as_str().unwrap().contains("no CI"), "{}", m["text"]["full"]);
+    assert_eq!(m["exact"], true);
+    assert!(m["text"]["full"].as_str().unwrap().contains("in every run"), "{}", m["text"]["full"]);
 }
 
 #[test]

@@ -36,6 +36,8 @@ pub struct Spread {
 
 const GEOMETRIC: &str =
     "geometric mean of the per-configuration ratios, Student's t over the configurations";
+const EXACT: &str = "average of exact per-configuration ratios: every run of each side \
+    gives one value";
 const ARITHMETIC: &str =
     "arithmetic mean of the per-configuration ratios, Student's t over the configurations";
 
@@ -43,6 +45,7 @@ const ARITHMETIC: &str =
 /// from Student's t over the k ratios (on the log scale for the geometric
 /// mean), so that the spread between configurations widens it.
 pub fn combine(estimates: &[(String, Estimate)], how: Average) -> Estimate {
+    let exact = estimates.iter().all(|(_, e)| e.exact);
     let ratios: Vec<f64> = estimates.iter().map(|(_, e)| e.ratio).collect();
     let (points, model, back): (Vec<f64>, _, fn(f64) -> f64) = match how {
         Average::Geometric if ratios.iter().all(|r| *r > 0.0) => {
@@ -53,15 +56,18 @@ pub fn combine(estimates: &[(String, Estimate)], how: Average) -> Estimate {
     let null = if model == GEOMETRIC { 0.0 } else { 1.0 };
     let summary = Summary::of(&points).expect("at least two configurations");
     let ratio = back(summary.mean);
+    if exact {
+        return Estimate { ratio, model: EXACT, exact: true, ..Default::default() };
+    }
     let Some(se) = summary.variance_of_mean().map(f64::sqrt).filter(|se| *se > 0.0) else {
-        return Estimate { ratio, ci: None, p: None, model };
+        return Estimate { ratio, model, ..Default::default() };
     };
     let df = (summary.n - 1) as f64;
     let half = stats::t_quantile(df) * se;
     // A ratio is positive: an arithmetic interval is cut at 0.
     let ci = [back(summary.mean - half).max(0.0), back(summary.mean + half)];
     let p = stats::p_value((summary.mean - null) / se, df);
-    Estimate { ratio, ci: Some(ci), p: Some(p), model }
+    Estimate { ratio, ci: Some(ci), p: Some(p), model, ..Default::default() }
 }
 
 /// Each configuration's value as `express` turns a ratio into the metric,
@@ -91,7 +97,7 @@ mod tests {
     use super::*;
 
     fn at(ratio: f64) -> (String, Estimate) {
-        (format!("x = {ratio}"), Estimate { ratio, ci: None, p: None, model: "" })
+        (format!("x = {ratio}"), Estimate { ratio, model: "", ..Default::default() })
     }
 
     // Ratios 0.86, 0.87, 0.89, 0.912, 1.088: the slowdowns of the issue

@@ -53,8 +53,16 @@ pub struct MetricValue {
     pub value: f64,
     /// 95% confidence interval of the value; absent when some group has n < 2.
     pub ci: Option<[f64; 2]>,
+    /// Whether each end of `ci` is excluded, low end first: the median
+    /// model's interval on tied runs may stop just short of a value it
+    /// rejects. Absent when both ends are included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci_open: Option<[bool; 2]>,
     /// Why there is no interval, when there is none.
     pub ci_note: Option<String>,
+    /// Every run of each side gives one value (in every group): the value
+    /// is exact, with neither interval nor p-value.
+    pub exact: bool,
     /// Two-sided p-value against "no difference"; absent for summaries and when n < 2.
     pub p_value: Option<f64>,
     /// Whether the interval excludes "no difference"; absent without an interval.
@@ -131,8 +139,8 @@ pub(super) fn compute(
         })?;
         let e = model::estimate(c, b, metric.estimator).ok_or_else(|| {
             format!(
-                "{key}: a side has too many runs for rank statistics (at most {})",
-                model::RANK_MAX
+                "{key}: the baseline's median is 0 and not every value is positive, so no \
+                 ratio by the median exists (use `estimator = \"mean\"`)"
             )
         })?;
         estimates.push((key.clone(), e));
@@ -186,12 +194,23 @@ fn interval(how: Compare, [lo, hi]: [f64; 2]) -> [f64; 2] {
     if a <= b { [a, b] } else { [b, a] }
 }
 
+/// Which ends of an interval of a ratio are open, as `how` orders them.
+fn open_ends(how: Compare, [lo, hi]: [bool; 2]) -> Option<[bool; 2]> {
+    let open = if express(how, 2.0) >= express(how, 1.0) { [lo, hi] } else { [hi, lo] };
+    (lo || hi).then_some(open)
+}
+
 /// Set the value, interval, p-value and significance from `estimate`.
 fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     value.value = express(how, estimate.ratio);
     value.p_value = estimate.p;
     value.ci = estimate.ci.map(|ci| interval(how, ci));
+    value.ci_open = estimate.ci.and_then(|_| open_ends(how, estimate.open));
     value.significant = estimate.significant();
+    value.exact = estimate.exact;
+    if estimate.exact {
+        value.ci_note = Some("each side gives the same value in every run".into());
+    }
     value.model = estimate.model.to_string();
     if value.ci.is_none() && value.ci_note.is_none() {
         value.ci_note = Some(
@@ -236,7 +255,9 @@ fn described(
         }),
         value: cand_mean,
         ci: None,
+        ci_open: None,
         ci_note: stats::no_interval(n),
+        exact: false,
         p_value: None,
         significant: None,
         baseline: None,

@@ -13,6 +13,7 @@ mod metric_stats;
 mod metrics;
 pub mod model;
 mod normality_caveats;
+mod pairs;
 mod problem_size;
 pub mod ranks;
 pub mod robust;
@@ -126,6 +127,10 @@ pub struct MedianComparison {
     /// Its 95% interval, inverting Mann–Whitney's test; absent when the
     /// sample sizes cannot reach p < 0.05.
     pub ci: Option<[f64; 2]>,
+    /// Whether each end of `ci` is excluded (tied runs); absent when both
+    /// are included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci_open: Option<[bool; 2]>,
     /// Mann–Whitney's two-sided p-value.
     pub p_value: Option<f64>,
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::CONFIDENCE;
+use super::pairs::{Pairs, first_true, last_true};
 
 /// Largest m·n for the exact null distribution of U (and for the m·n
 /// pairwise differences of the Hodges–Lehmann estimate): 100 × 100 runs.
@@ -37,14 +38,50 @@ pub fn mann_whitney(c: &[f64], b: &[f64]) -> Option<RankTest> {
         return None;
     }
     let (u, ties) = u_statistic(c, b);
+    let null = Null::of(m, n, ties);
     let mn = (m * n) as f64;
-    let exact = ties == 0.0 && m * n <= EXACT_MAX;
-    let p = if exact {
-        null_tails(m, n)[u.min(mn - u).floor() as usize]
-    } else {
-        normal_p(u, m, n, ties)
-    };
-    Some(RankTest { u, p, exact, min_p: min_p(m, n), cliffs_delta: 2.0 * u / mn - 1.0 })
+    let exact = matches!(null, Null::Exact { .. });
+    Some(RankTest { u, p: null.p(u), exact, min_p: min_p(m, n), cliffs_delta: 2.0 * u / mn - 1.0 })
+}
+
+/// The null distribution of U that a comparison's p-value and interval
+/// both come from: exact without ties (up to [`EXACT_MAX`] pairs), else the
+/// normal approximation with the tie correction of the pooled sample as
+/// observed and a continuity correction (R's `wilcox.test` and scipy's
+/// `mannwhitneyu` alike).
+enum Null {
+    /// The exact two-sided tails [`null_tails`] for m·n pairs.
+    Exact { tails: Arc<[f64]>, pairs: f64 },
+    /// The normal approximation: mean m·n/2 and this variance.
+    Normal { pairs: f64, variance: f64 },
+}
+
+impl Null {
+    /// The null of samples of `m` and `n` whose pooled ties give Σ(t³ − t) = `ties`.
+    fn of(m: usize, n: usize, ties: f64) -> Null {
+        let pairs = (m * n) as f64;
+        if ties == 0.0 && m * n <= EXACT_MAX {
+            return Null::Exact { tails: null_tails(m, n), pairs };
+        }
+        let total = (m + n) as f64;
+        let variance = pairs / 12.0 * ((total + 1.0) - ties / (total * (total - 1.0)));
+        Null::Normal { pairs, variance }
+    }
+
+    /// The two-sided p of U = `u`, which may be a half-integer (ties); it
+    /// falls as `u` moves away from m·n/2 on either side. A half-integer
+    /// in the exact null takes the p of its neighbour nearer the centre.
+    fn p(&self, u: f64) -> f64 {
+        match self {
+            Null::Exact { tails, pairs } => tails[u.min(pairs - u).ceil() as usize],
+            Null::Normal { pairs, variance } => normal_p(u, *pairs, *variance),
+        }
+    }
+
+    /// Whether U = `u` is compatible with no shift at [`CONFIDENCE`].
+    fn accepts(&self, u: f64) -> bool {
+        self.p(u) >= 1.0 - CONFIDENCE
+    }
 }
 
 /// U of `c` (midranks) and the tie term Σ(t³ − t) of the pooled sample.
@@ -143,15 +180,13 @@ fn exact_tails(counts: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// Two-sided p from the normal approximation with continuity and tie corrections.
-fn normal_p(u: f64, m: usize, n: usize, ties: f64) -> f64 {
-    let (mf, nf) = (m as f64, n as f64);
-    let total = mf + nf;
-    let variance = mf * nf / 12.0 * ((total + 1.0) - ties / (total * (total - 1.0)));
+/// Two-sided p of U = `u` from the normal approximation (mean `pairs` / 2,
+/// this variance) with a continuity correction; 1 without variance.
+fn normal_p(u: f64, pairs: f64, variance: f64) -> f64 {
     if variance <= 0.0 {
         return 1.0;
     }
-    let z = ((u - mf * nf / 2.0).abs() - 0.5).max(0.0) / variance.sqrt();
+    let z = ((u - pairs / 2.0).abs() - 0.5).max(0.0) / variance.sqrt();
     let normal = Normal::new(0.0, 1.0).expect("the standard normal");
     (2.0 * normal.sf(z)).min(1.0)
 }
@@ -165,35 +200,95 @@ pub fn min_p(m: usize, n: usize) -> f64 {
     (2.0 / choose).min(1.0)
 }
 
-/// The Hodges–Lehmann estimate of the shift `c − b` (the median of the m·n
-/// pairwise differences) and its interval inverting Mann–Whitney's test at
-/// [`CONFIDENCE`]: the sorted differences D₍ₖ₊₁₎ and D₍ₘₙ₋ₖ₎ (from 1), with k
-/// the largest U the test rejects. `None` past [`EXACT_MAX`] pairs; no interval
-/// when even U = 0 is not rejected.
-pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<(f64, Option<[f64; 2]>)> {
-    let (m, n) = (c.len(), b.len());
-    if m == 0 || n == 0 || m * n > EXACT_MAX {
-        return None;
+/// A Hodges–Lehmann shift with the interval that inverts the same test as
+/// the comparison's p-value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shift {
+    /// The median of the m·n pairwise differences `c − b`.
+    pub estimate: f64,
+    /// The shifts the test does not reject; absent when even the most
+    /// extreme U is not rejected (too few runs for p < 0.05).
+    pub interval: Option<Interval>,
+}
+
+/// An interval whose ends may be open: a shift equal to an open end is
+/// rejected, a shift just inside it is not (with ties, the p of a shift
+/// at a pairwise difference differs from the p just beside it).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Interval {
+    /// The lower and upper end.
+    pub ends: [f64; 2],
+    /// Whether each end is excluded.
+    pub open: [bool; 2],
+}
+
+impl Interval {
+    /// Whether `x` lies in the interval.
+    pub fn contains(&self, x: f64) -> bool {
+        let [lo, hi] = self.ends;
+        let above = if self.open[0] { x > lo } else { x >= lo };
+        let below = if self.open[1] { x < hi } else { x <= hi };
+        above && below
     }
-    let mut d: Vec<f64> = c.iter().flat_map(|x| b.iter().map(move |y| x - y)).collect();
-    d.sort_by(f64::total_cmp);
-    let k = d.len();
-    let estimate = if k % 2 == 1 { d[k / 2] } else { d[k / 2 - 1] / 2.0 + d[k / 2] / 2.0 };
+}
+
+/// The Hodges–Lehmann estimate of the shift `c − b` and its interval: the
+/// shifts δ for which Mann–Whitney's test of `c − δ` against `b`, by the
+/// null of the observed samples ([`Null`]), gives p ≥ 0.05. As δ grows, U
+/// falls and its p rises to 1 and falls again, so these shifts are one
+/// interval, whose ends are pairwise differences, each included or not;
+/// δ = 0 lies in it exactly when the comparison's p ≥ 0.05, ties or none,
+/// save one case: where most pairs tie at the median difference, the test
+/// may reject the estimate itself, and the interval is stretched to hold it
+/// (with no shift and p < 0.05 only if that median difference is 0); where
+/// it rejects every shift, the interval is the estimate alone.
+/// Without ties and within [`EXACT_MAX`] pairs this is Moses' interval
+/// D₍ₖ₊₁₎ to D₍ₘₙ₋ₖ₎. At any size: no m·n differences are formed
+/// ([`Pairs`]); `None` only when a side is empty.
+pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
+    let pairs = Pairs::new(c, b)?;
     let (_, ties) = u_statistic(c, b);
-    let alpha = 1.0 - CONFIDENCE;
-    let tails = if ties == 0.0 { null_tails(m, n) } else { Default::default() };
-    let rejects = |u: usize| {
-        let p = if ties == 0.0 { tails[u] } else { normal_p(u as f64, m, n, ties) };
-        p < alpha
-    };
-    let interval = rejects(0).then(|| {
-        let mut lowest = 0;
-        while lowest + 1 < k / 2 && rejects(lowest + 1) {
-            lowest += 1;
-        }
-        [d[lowest], d[k - 1 - lowest]]
+    let null = Null::of(c.len(), b.len(), ties);
+    let estimate = pairs.median();
+    let centre = pairs.len() as f64 / 2.0;
+    if null.accepts(0.0) {
+        return Some(Shift { estimate, interval: None });
+    }
+    let bounds = pairs.bounds();
+    // Below the estimate U ≥ m·n/2: accepted from the lower end on.
+    let lo = first_true(bounds, |x| {
+        let u = pairs.u_at(x);
+        u <= centre || null.accepts(u)
     });
-    Some((estimate, interval))
+    if !null.accepts(pairs.u_at(lo)) {
+        // No shift is accepted: U jumps across m·n/2 at the estimate by more
+        // than the test allows (runs tied so heavily); the estimate alone.
+        let ends = [estimate; 2];
+        return Some(Shift { estimate, interval: Some(Interval { ends, open: [false; 2] }) });
+    }
+    let hi = last_true(bounds, |x| {
+        let u = pairs.u_at(x);
+        u >= centre || null.accepts(u)
+    });
+    // An end found between two differences is the difference beyond it, open.
+    let between = |x: f64| pairs.count(x, true) == pairs.count(x, false);
+    let end = |x: f64, beyond: Option<f64>| match beyond {
+        Some(d) if between(x) => (d, true),
+        _ => (x, false),
+    };
+    let (lo, lo_open) = end(lo, pairs.below(lo));
+    let (hi, hi_open) = end(hi, pairs.above(hi));
+    let mut interval = Interval { ends: [lo, hi], open: [lo_open, hi_open] };
+    // Where most pairs tie at the median difference, U there (ties counted
+    // half) can lie far from m·n/2, and the test reject the estimate
+    // itself: the interval then reaches to it.
+    if !interval.contains(estimate) {
+        let below = estimate < lo || (estimate == lo && interval.open[0]);
+        let side = if below { 0 } else { 1 };
+        interval.ends[side] = estimate;
+        interval.open[side] = false;
+    }
+    Some(Shift { estimate, interval: Some(interval) })
 }
 
 #[cfg(test)]
@@ -246,7 +341,135 @@ mod tests {
     // 9; with m = n = 3 even U = 0 gives p = 0.1 > 0.05: no interval.
     #[test]
     fn hodges_lehmann_by_hand() {
-        let (shift, ci) = hodges_lehmann(&[10.0, 11.0, 12.0], &[1.0, 2.0, 3.0]).unwrap();
-        assert_eq!((shift, ci), (9.0, None));
+        let shift = hodges_lehmann(&[10.0, 11.0, 12.0], &[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!((shift.estimate, shift.interval), (9.0, None));
+    }
+
+    /// A seeded generator of two samples: sizes 1 to 40 and 1 to 40, values
+    /// on a grid of 1 to 6 steps (many ties) or continuous.
+    fn samples(seed: u64) -> (Vec<f64>, Vec<f64>) {
+        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        let (m, n, grid, shift) = (1 + next() % 40, 1 + next() % 40, next() % 7, next() % 5);
+        let mut draw = |k: u32, shift: u32| -> Vec<f64> {
+            (0..k)
+                .map(|_| match grid {
+                    0 => f64::from(next() % 100_000) / 997.0 + f64::from(shift),
+                    g => f64::from(next() % (g * 3) + shift),
+                })
+                .collect()
+        };
+        (draw(m, shift), draw(n, 0))
+    }
+
+    /// Moses' interval by definition, for samples without ties: the sorted
+    /// m·n differences D₍ₖ₊₁₎ and D₍ₘₙ₋ₖ₎, k the largest U the exact test
+    /// rejects, its null counted over every way to split the pooled ranks.
+    fn moses(c: &[f64], b: &[f64]) -> Option<[f64; 2]> {
+        let (m, n) = (c.len(), b.len());
+        let mut counts = vec![0u64; m * n + 1];
+        for mask in 0u32..1 << (m + n) {
+            if mask.count_ones() as usize != m {
+                continue;
+            }
+            // U of the ranks in `mask` (from 0): each pairs with the other
+            // side's smaller ranks.
+            let u: usize = (0..m + n)
+                .filter(|r| mask >> r & 1 == 1)
+                .map(|r| (0..r).filter(|s| mask >> s & 1 == 0).count())
+                .sum();
+            counts[u] += 1;
+        }
+        let total: u64 = counts.iter().sum();
+        let below = |u: usize| 2.0 * counts[..=u].iter().sum::<u64>() as f64 / total as f64;
+        let k = (0..=m * n / 2).take_while(|&u| below(u) < 0.05).count();
+        let mut d: Vec<f64> = c.iter().flat_map(|x| b.iter().map(move |y| x - y)).collect();
+        d.sort_by(f64::total_cmp);
+        (k > 0).then(|| [d[k - 1], d[m * n - k]])
+    }
+
+    /// Without ties, on small samples of every size up to 8 + 8, the
+    /// interval is Moses', closed, and the estimate the median difference.
+    #[test]
+    fn untied_intervals_are_moses_intervals() {
+        for seed in 0..300u64 {
+            let (m, n) = (1 + seed as usize % 8, 1 + (seed as usize / 8) % 8);
+            let c: Vec<f64> =
+                (0..m).map(|i| ((i as u64 * 7919 + seed * 104729) % 1009) as f64 + 0.5).collect();
+            let b: Vec<f64> =
+                (0..n).map(|j| ((j as u64 * 6151 + seed * 7) % 1013) as f64 + 0.25).collect();
+            let shift = hodges_lehmann(&c, &b).unwrap();
+            let interval = shift.interval.map(|i| {
+                assert_eq!(i.open, [false; 2], "seed {seed}");
+                i.ends
+            });
+            assert_eq!(interval, moses(&c, &b), "seed {seed}: {c:?} {b:?}");
+        }
+    }
+
+    /// On 2,000 seeded samples with ties, large and small: the interval
+    /// holds the estimate and excludes no shift exactly when p < 0.05, and
+    /// every shift a brute-force scan accepts (each pairwise difference and
+    /// each point between two) lies in it, and no other.
+    #[test]
+    fn the_interval_excludes_zero_exactly_when_p_is_below_five_percent() {
+        for seed in 0..2000 {
+            let (c, b) = samples(seed);
+            let test = mann_whitney(&c, &b).unwrap();
+            let shift = hodges_lehmann(&c, &b).unwrap();
+            let Some(interval) = shift.interval else { continue };
+            assert!(interval.contains(shift.estimate), "seed {seed}: {shift:?} {c:?} {b:?}");
+            let stretched = shift.estimate == 0.0 && test.p < 0.05;
+            assert!(interval.contains(0.0) == (test.p >= 0.05) || stretched, "seed {seed}");
+            if seed % 10 != 0 {
+                continue;
+            }
+            let (_, ties) = u_statistic(&c, &b);
+            let null = Null::of(c.len(), b.len(), ties);
+            let mut d: Vec<f64> = c.iter().flat_map(|x| b.iter().map(move |y| x - y)).collect();
+            d.sort_by(f64::total_cmp);
+            d.dedup();
+            let between = d.windows(2).map(|w| w[0] / 2.0 + w[1] / 2.0);
+            for x in d.iter().copied().chain(between) {
+                // U of c − x against b, the shift applied to each pairwise difference.
+                let u = c.iter().flat_map(|cv| b.iter().map(move |bv| cv - bv));
+                let u: f64 = u
+                    .map(|d| {
+                        if d > x {
+                            1.0
+                        } else if d == x {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    })
+                    .sum();
+                let accepted = null.accepts(u) || x == shift.estimate;
+                let inside = interval.contains(x);
+                // Between the accepted shifts and a stretched-to estimate.
+                let stretch = inside
+                    && !accepted
+                    && (x - shift.estimate).abs() < (interval.ends[1] - interval.ends[0]);
+                assert!(accepted == inside || stretch && !null.accepts(u), "seed {seed} at {x}");
+            }
+        }
+    }
+
+    /// Sizes far past the exact range: no error, and the estimate is the
+    /// median of the differences (two sides of 480 and 2,000 runs).
+    #[test]
+    fn large_samples_have_an_estimate_and_an_interval() {
+        let c: Vec<f64> = (0..480).map(|i| 100.0 + (i % 37) as f64).collect();
+        let b: Vec<f64> = (0..2000).map(|i| 90.0 + (i % 41) as f64).collect();
+        let shift = hodges_lehmann(&c, &b).unwrap();
+        let mut d: Vec<f64> = c.iter().flat_map(|x| b.iter().map(move |y| x - y)).collect();
+        d.sort_by(f64::total_cmp);
+        let k = d.len();
+        assert_eq!(shift.estimate, d[k / 2 - 1] / 2.0 + d[k / 2] / 2.0);
+        let interval = shift.interval.unwrap();
+        assert!(interval.contains(shift.estimate) && !interval.contains(0.0));
     }
 }

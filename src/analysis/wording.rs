@@ -38,22 +38,26 @@ pub fn metric_magnitude(m: &MetricValue) -> String {
     }
 }
 
-/// The interval: `95% CI +6.1 to +11.5%`, or why there is none.
+/// The interval: `95% CI +6.1 to +11.5%`; an end the interval excludes
+/// marked `(excluded)`, an interval of one value `exactly`; or why there
+/// is none.
 pub fn metric_ci(m: &MetricValue) -> String {
-    match m.ci {
-        Some([lo, hi]) if is_percent(m) => {
-            format!(
-                "95% CI {} to {}%",
-                grouped(&signed(lo * 100.0, m.decimals)),
-                grouped(&signed(hi * 100.0, m.decimals))
-            )
-        }
-        Some([lo, hi]) => with_unit(
-            format!("95% CI {} to {}", reading(lo, m.decimals), reading(hi, m.decimals)),
-            &m.unit,
-        ),
-        None => "no CI".to_string(),
+    let Some([lo, hi]) = m.ci else { return "no CI".to_string() };
+    let open = m.ci_open.unwrap_or([false; 2]);
+    let end = |v: f64, open: bool| {
+        let text = if is_percent(m) {
+            grouped(&signed(v * 100.0, m.decimals))
+        } else {
+            reading(v, m.decimals)
+        };
+        if open { format!("{text} (excluded)") } else { text }
+    };
+    let unit =
+        |text: String| if is_percent(m) { format!("{text}%") } else { with_unit(text, &m.unit) };
+    if lo == hi {
+        return unit(format!("95% CI exactly {}", end(lo, false)));
     }
+    unit(format!("95% CI {} to {}", end(lo, open[0]), end(hi, open[1])))
 }
 
 /// The smallest run count of the metric's groups.
@@ -108,6 +112,9 @@ pub fn metric_full(m: &MetricValue) -> String {
         notes.push("not statistically significant".into());
     }
     let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
+    if m.exact {
+        return format!("{} in every run ({}{notes})", metric_value(m), metric_n(m));
+    }
     match &m.ci {
         Some(_) => format!("{} ({}, {}{notes})", metric_value(m), metric_ci(m), metric_n(m)),
         None => format!(
@@ -123,6 +130,7 @@ pub fn metric_full(m: &MetricValue) -> String {
 /// interval; for a summary, which tests nothing, `not a comparison`.
 pub fn significance(m: &MetricValue) -> String {
     match (m.significant, m.compare) {
+        _ if m.exact => "exact: the same in every run".into(),
         (Some(true), _) => "statistically significant".into(),
         (Some(false), _) => "not statistically significant".into(),
         (None, Compare::Summary) => "not a comparison".into(),

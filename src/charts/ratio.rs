@@ -84,10 +84,7 @@ fn point(
     let e = model::estimate(c, b, estimator).ok_or_else(|| {
         error(
             spec,
-            format!(
-                "no Hodges–Lehmann ratio at x = {x}: a side has more than {} runs",
-                model::RANK_MAX
-            ),
+            format!("no Hodges–Lehmann ratio at x = {x}: the baseline's median is 0"),
             "use `aggregate = \"mean\"`".into(),
         )
     })?;

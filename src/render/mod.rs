@@ -99,7 +99,8 @@ impl MetricView {
     /// The view of one computed metric.
     pub fn of(m: &MetricValue) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-        let good = (m.compare != Compare::Summary).then_some(match m.better {
+        // An exact value is a fact, not a finding: its card stays neutral.
+        let good = (m.compare != Compare::Summary && !m.exact).then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
