@@ -133,7 +133,7 @@ fn median_comparison(c: &Sample, b: &Sample) -> Option<MedianComparison> {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,
         ci: hl.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
-        p_value: hl.p,
+        p_value: hl.p.map(super::stats::reported_p),
     })
 }
 

@@ -166,7 +166,7 @@ fn alternative(metric: &Metric, c: &Sample, b: &Sample) -> Option<Alternative> {
         estimator,
         value: express(metric.compare, e.ratio),
         ci: e.ci.map(|ci| interval(metric.compare, ci)),
-        p_value: e.p,
+        p_value: e.p.map(stats::reported_p),
         significant: e.significant(),
     })
 }
@@ -189,7 +189,7 @@ fn interval(how: Compare, [lo, hi]: [f64; 2]) -> [f64; 2] {
 /// Set the value, interval, p-value and significance from `estimate`.
 fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     value.value = express(how, estimate.ratio);
-    value.p_value = estimate.p;
+    value.p_value = estimate.p.map(stats::reported_p);
     value.ci = estimate.ci.map(|ci| interval(how, ci));
     value.significant = estimate.significant();
     value.model = estimate.model.to_string();
