@@ -85,7 +85,7 @@ fn p_value(w: f64, n: usize) -> f64 {
         ((1.0 - w).ln() - m) / s
     };
     // The upper tail itself, not 1 − cdf, which is 0 from z ≈ 8.3 on.
-    super::stats::reported_p(super::student::normal_sf(z))
+    super::student::reported_p(super::student::normal_sf(z))
 }
 
 #[cfg(test)]

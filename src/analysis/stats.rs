@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::robust::{Ordered, Robust, Selection};
 use super::student;
+pub use super::student::{P_FLOOR, reported_p};
 
 use super::CONFIDENCE;
 
@@ -44,17 +45,6 @@ pub fn t_quantile(df: f64) -> f64 {
 /// (scipy's `2·t.sf(|t|, df)`), never 0: see [`reported_p`].
 pub fn p_value(t: f64, df: f64) -> f64 {
     reported_p(student::two_sided_p(t, df))
-}
-
-/// The smallest positive double, 4.9·10⁻³²⁴: what a p-value below the range
-/// of doubles is reported as, in stats.json too, instead of 0, which no test
-/// can reach. Read it as "p < 10⁻³⁰⁰"; the page and the paper print any p
-/// below 0.001 as "p < 0.001".
-pub const P_FLOOR: f64 = 5e-324;
-
-/// `p`, or [`P_FLOOR`] where it underflowed to 0 (NaN stays NaN).
-pub fn reported_p(p: f64) -> f64 {
-    if p == 0.0 { P_FLOOR } else { p }
 }
 
 impl Summary {

@@ -44,6 +44,17 @@ pub fn two_sided_p(t: f64, df: f64) -> f64 {
     if df >= 30.0 && tails.w2 <= 1.0 { tails.large_df() } else { tails.continued_fraction() }
 }
 
+/// The smallest positive double, 4.9·10⁻³²⁴: what a p-value below the range
+/// of doubles is reported as, in stats.json too, instead of 0, which no test
+/// can reach. Read it as "p < 10⁻³⁰⁰"; the page and the paper print any p
+/// below 0.001 as "p < 0.001".
+pub const P_FLOOR: f64 = 5e-324;
+
+/// `p`, or [`P_FLOOR`] where it underflowed to 0 (NaN stays NaN).
+pub fn reported_p(p: f64) -> f64 {
+    if p == 0.0 { P_FLOOR } else { p }
+}
+
 /// The upper quantile of Student's t with `df` degrees of freedom: the t
 /// with P(T > t) = `q`, for 0 < q < ½. NaN outside that range or for a
 /// `df` that is not positive.

@@ -85,8 +85,12 @@ pub struct MetricView {
     pub headline: bool,
     /// `higher` or `lower`.
     pub better: Better,
-    /// True when the value is good news, false when bad, absent for summaries.
+    /// True when the value is good news, false when bad; absent for
+    /// summaries and for a change of exactly zero, which is neither.
     pub good: Option<bool>,
+    /// The card's word: `better`, `worse`, or `no change` for a change of
+    /// exactly zero; absent for summaries.
+    pub verdict: Option<&'static str>,
     /// `up` or `down`: the sign of the difference; absent for summaries and no change.
     pub direction: Option<&'static str>,
     /// Whether the interval excludes "no difference".
@@ -99,7 +103,8 @@ impl MetricView {
     /// The view of one computed metric.
     pub fn of(m: &MetricValue) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-        let good = (m.compare != Compare::Summary).then_some(match m.better {
+        let change = m.compare != Compare::Summary && m.value != null;
+        let good = change.then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
@@ -110,8 +115,12 @@ impl MetricView {
             headline: m.headline,
             better: m.better,
             good,
-            direction: (m.compare != Compare::Summary && m.value != null)
-                .then_some(if m.value > null { "up" } else { "down" }),
+            verdict: (m.compare != Compare::Summary).then_some(match good {
+                Some(true) => "better",
+                Some(false) => "worse",
+                None => "no change",
+            }),
+            direction: change.then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
             text: wording::metric_fields(m),
         }
