@@ -44,6 +44,12 @@ const CASES: &[(&str, Break)] = &[
         dataset_line(r, "derive = { errors = \"time_s * 0\" }");
         edit(r, "book.toml", "value = \"time_s\"", "value = \"errors\"");
     }),
+    // `offset` = time_s − 5.5: at procs = 2 the baseline's mean is 0.5 and the
+    // candidate's −0.5; a relative change between them means nothing.
+    ("metric_relative_between_means_of_opposite_sign", |r| {
+        dataset_line(r, "derive = { offset = \"time_s - 5.5\" }");
+        edit(r, "book.toml", "value = \"time_s\"", "value = \"offset\"");
+    }),
     // Speedup of a throughput whose mean at the smallest count (1) is 0.
     ("scaling_reference_of_zero", |r| {
         dataset_line(

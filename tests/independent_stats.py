@@ -17,6 +17,7 @@ import math
 import sys
 import tomllib
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 from scipy import stats
@@ -47,6 +48,13 @@ def load(name):
         for column, expr in derive.items():
             r[column] = str(eval(expr, {}, {k: num(v) for k, v in r.items() if num(v) is not None}))
     return rows
+
+
+def exact_percentile(s, p):
+    """numpy's linear percentile of the sorted Fractions `s`, exactly."""
+    h = (len(s) - 1) * p
+    lo = int(h)
+    return s[lo] if lo + 1 >= len(s) else s[lo] + (s[lo + 1] - s[lo]) * (h - lo)
 
 
 def num(text):
@@ -92,9 +100,15 @@ def summary(x):
     if n >= 4:
         q1, q3 = np.percentile(x, [25, 75])
         out["quartiles"] = [float(q1), float(q3)]
-        iqr = q3 - q1
-        out["outliers"] = sorted(float(v) for v in x if v < q1 - 1.5 * iqr or v > q3 + 1.5 * iqr)
-        out["severe"] = sorted(float(v) for v in x if v < q1 - 3 * iqr or v > q3 + 3 * iqr)
+        # Fences in exact decimal arithmetic on the values as written (their
+        # shortest decimals): a value on a fence is not beyond it, which
+        # q3 + 1.5 * iqr in floats can get wrong (55.85 at q1 = 55.9475,
+        # q3 = 56.0125 in the flux-usernetes LAMMPS runs).
+        exact = sorted(Fraction(repr(float(v))) for v in x)
+        e1, e3 = (exact_percentile(exact, p) for p in (Fraction(1, 4), Fraction(3, 4)))
+        beyond = lambda v, k: Fraction(repr(float(v))) < e1 - k * (e3 - e1) or Fraction(repr(float(v))) > e3 + k * (e3 - e1)
+        out["outliers"] = sorted(float(v) for v in x if beyond(v, Fraction(3, 2)))
+        out["severe"] = sorted(float(v) for v in x if beyond(v, 3))
     if n >= 6:
         # Largest j with 2 P(B <= j) <= 0.05, B ~ Binomial(n, 1/2).
         j = max(j for j in range(n) if 2 * stats.binom.cdf(j, n, 0.5) <= 0.05)

@@ -38,6 +38,7 @@ mod paper_layout;
 mod paper_text;
 mod parquet;
 mod publish;
+mod quantiles;
 mod serve;
 mod site;
 mod snapshots;

@@ -134,7 +134,7 @@ fn median_comparison(c: &Sample, b: &Sample) -> Option<MedianComparison> {
         relative: hl.ratio - 1.0,
         ci: hl.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
         ci_open: hl.ci.and(Some(hl.open)).filter(|open| open[0] || open[1]),
-        p_value: hl.p,
+        p_value: hl.p.map(super::stats::reported_p),
     })
 }
 

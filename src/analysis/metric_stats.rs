@@ -174,7 +174,7 @@ fn alternative(metric: &Metric, c: &Sample, b: &Sample) -> Option<Alternative> {
         estimator,
         value: express(metric.compare, e.ratio),
         ci: e.ci.map(|ci| interval(metric.compare, ci)),
-        p_value: e.p,
+        p_value: e.p.map(stats::reported_p),
         significant: e.significant(),
     })
 }
@@ -203,7 +203,7 @@ fn open_ends(how: Compare, [lo, hi]: [bool; 2]) -> Option<[bool; 2]> {
 /// Set the value, interval, p-value and significance from `estimate`.
 fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     value.value = express(how, estimate.ratio);
-    value.p_value = estimate.p;
+    value.p_value = estimate.p.map(stats::reported_p);
     value.ci = estimate.ci.map(|ci| interval(how, ci));
     value.ci_open = estimate.ci.and_then(|_| open_ends(how, estimate.open));
     value.significant = estimate.significant();

@@ -62,6 +62,9 @@ fn evaluate_one(
     if metric.compare != Compare::Summary {
         zero_baseline(metric, &keyed, &config.study.baseline, &blame)?;
     }
+    if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
+        negative_mean(metric, &keyed, (&candidate, &config.study.baseline), &blame)?;
+    }
     let at = |key: &[KeyPart]| match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
         _ => filter::describe(&metric.filter),
@@ -301,6 +304,40 @@ fn zero_baseline(
         ),
         "a relative, slowdown or ratio metric divides by the baseline's mean: compare a column \
          whose baseline is not zero, or use `compare = \"summary\"`"
+            .into(),
+    ))
+}
+
+/// The error for a relative or slowdown metric where a mean is negative in
+/// some group: a relative change is a share of a positive baseline, and
+/// between means of opposite or negative sign (2 against −1 would read
+/// "−300%") it means nothing. A candidate mean of exactly 0 is −100%.
+fn negative_mean(
+    metric: &Metric,
+    pairs: &[(Vec<KeyPart>, Sample, Option<Sample>)],
+    (candidate, baseline): (&str, &str),
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    let negative = pairs.iter().find_map(|(key, c, b)| {
+        let b = b.as_ref()?;
+        (c.summary.mean < 0.0 || b.summary.mean < 0.0).then_some((key, c, b))
+    });
+    let Some((key, c, b)) = negative else { return Ok(()) };
+    let rows = match (&metric.per, key.first()) {
+        (Some(per), Some(value)) => format!("{per} = {value}"),
+        _ => filter::describe(&metric.filter),
+    };
+    Err(blame.at(
+        "compare",
+        format!(
+            "a relative change needs positive means, but the means of `{}` ({rows}) are {} \
+             for `{candidate}` and {} for `{baseline}`",
+            metric.value,
+            crate::format::plain(c.summary.mean),
+            crate::format::plain(b.summary.mean),
+        ),
+        "use `compare = \"ratio\"` to show candidate / baseline as it is, or compare a column \
+         whose values are positive (a time or a rate rather than a difference or an offset)"
             .into(),
     ))
 }

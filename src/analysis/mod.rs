@@ -21,6 +21,7 @@ mod runs;
 pub mod shapiro;
 mod spread_caveats;
 pub mod stats;
+pub mod student;
 mod within_run;
 pub mod wording;
 

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::CONFIDENCE;
 use super::pairs::{Pairs, first_true, last_true};
@@ -41,7 +40,8 @@ pub fn mann_whitney(c: &[f64], b: &[f64]) -> Option<RankTest> {
     let null = Null::of(m, n, ties);
     let mn = (m * n) as f64;
     let exact = matches!(null, Null::Exact { .. });
-    Some(RankTest { u, p: null.p(u), exact, min_p: min_p(m, n), cliffs_delta: 2.0 * u / mn - 1.0 })
+    let p = super::stats::reported_p(null.p(u));
+    Some(RankTest { u, p, exact, min_p: min_p(m, n), cliffs_delta: 2.0 * u / mn - 1.0 })
 }
 
 /// The null distribution of U that a comparison's p-value and interval
@@ -187,8 +187,7 @@ fn normal_p(u: f64, pairs: f64, variance: f64) -> f64 {
         return 1.0;
     }
     let z = ((u - pairs / 2.0).abs() - 0.5).max(0.0) / variance.sqrt();
-    let normal = Normal::new(0.0, 1.0).expect("the standard normal");
-    (2.0 * normal.sf(z)).min(1.0)
+    (2.0 * super::student::normal_sf(z)).min(1.0)
 }
 
 /// The smallest two-sided p of samples of m and n: 2 / C(m + n, m), at most 1.

@@ -186,11 +186,22 @@ pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
 }
 
 /// The values of `sample` beyond Tukey's fences around quartiles `q`, ascending.
+///
+/// A value on a fence is not beyond it, also where the fence is a decimal
+/// that binary cannot hold: q1 = 1.1, q3 = 1.3 put the fence at 1.6, which
+/// q3 + 1.5·(q3 − q1) computes as 1.5999999999999999, below the value 1.6.
+/// So a value counts as beyond only by more than the rounding of the
+/// quartiles, the IQR and the fence: 16 units in the last place of the
+/// largest magnitude involved (about 4·10⁻¹⁵ relative), far below any
+/// resolution a measurement has.
 fn fenced(sample: &impl Ordered, [q1, q3]: [f64; 2]) -> Vec<Outlier> {
     // Halved, so that the IQR of values near ±f64::MAX stays finite.
     let half_iqr = q3 / 2.0 - q1 / 2.0;
-    let beyond =
-        |v: f64, k: f64| v / 2.0 < q1 / 2.0 - k * half_iqr || v / 2.0 > q3 / 2.0 + k * half_iqr;
+    let slack = |v: f64| 16.0 * f64::EPSILON * v.abs().max(q1.abs()).max(q3.abs()) / 2.0;
+    let beyond = |v: f64, k: f64| {
+        (q1 / 2.0 - v / 2.0) - k * half_iqr > slack(v)
+            || (v / 2.0 - q3 / 2.0) - k * half_iqr > slack(v)
+    };
     let mut found = Vec::new();
     sample.each(&mut |v| {
         if beyond(v, 1.5) {
@@ -250,6 +261,53 @@ mod tests {
         let (j, coverage) = median_ranks(20).unwrap();
         assert_eq!(j, 5);
         assert!((coverage - (1.0 - 2.0 * 0.020694732666015625)).abs() < 1e-12);
+    }
+
+    /// A seeded xorshift stream of integers below `bound`.
+    fn draw(state: &mut u64, bound: u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state % bound
+    }
+
+    /// Values exactly on a fence in decimal (hand arithmetic on integers
+    /// scaled by 10^-d, parsed as decimals), at many scales, are never
+    /// outliers; one unit of the last decimal beyond the fence is. Five
+    /// sorted values have x₍₁₎ and x₍₃₎ (from 0) as numpy's quartiles.
+    #[test]
+    fn values_on_a_fence_are_not_beyond_it() {
+        let mut seed = 0x00f3_e2e5_u64;
+        let mut rounded = 0;
+        for _ in 0..5000 {
+            let d = draw(&mut seed, 12) as i32 - 3;
+            let a1 = 1 + draw(&mut seed, 100_000);
+            let a3 = a1 + 2 * (1 + draw(&mut seed, 50_000));
+            let iqr = a3 - a1;
+            let at = |n: u64| format!("{n}e{}", -d).parse::<f64>().unwrap();
+            let (q1, q3, mid) = (at(a1), at(a3), at(a1 + iqr / 2));
+            for (k, severe) in [(3, false), (6, true)] {
+                // Fences at 1.5 and 3 IQR: k/2 · IQR, exact with an even IQR.
+                let (high, low) = (a3 + k * iqr / 2, a1.checked_sub(k * iqr / 2));
+                let on = [q1, q1, mid, q3, at(high)];
+                let past = [q1, q1, mid, q3, at(high + 1)];
+                let r = Robust::of_sorted(&on, 0.0, None);
+                assert_eq!(r.quartiles, Some([q1, q3]));
+                let flagged = |r: &Robust| r.outliers.iter().any(|o| o.severe == severe);
+                assert!(!flagged(&r) || !severe, "{on:?} flags its fence");
+                assert!(severe || r.outliers.is_empty(), "{on:?} flags its fence");
+                assert!(flagged(&Robust::of_sorted(&past, 0.0, None)), "{past:?}");
+                rounded += usize::from(q3 + 1.5 * (q3 - q1) < at(a3 + 3 * iqr / 2));
+                if let Some(low) = low.filter(|l| *l > 0) {
+                    let on = [at(low), q1, mid, q3, q3];
+                    assert!(!flagged(&Robust::of_sorted(&on, 0.0, None)), "{on:?}");
+                    let past = [at(low - 1), q1, mid, q3, q3];
+                    assert!(flagged(&Robust::of_sorted(&past, 0.0, None)), "{past:?}");
+                }
+            }
+        }
+        // The fence as computed is below the decimal value in many cases.
+        assert!(rounded > 500, "{rounded}");
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! test and the delta-method interval of a ratio of means.
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::robust::{Ordered, Robust, Selection};
+use super::student;
+pub use super::student::{P_FLOOR, reported_p};
 
 use super::CONFIDENCE;
 
@@ -34,14 +35,16 @@ pub fn no_interval(n: usize) -> Option<String> {
     (n < 2).then(|| format!("n = {n}: at least 2 runs are needed for a confidence interval"))
 }
 
-/// The two-sided t quantile for [`CONFIDENCE`] at `df` degrees of freedom.
+/// The two-sided t quantile for [`CONFIDENCE`] at `df` degrees of freedom
+/// (scipy's `t.ppf(0.975, df)` to about 1e-12 relative; [`student`]).
 pub fn t_quantile(df: f64) -> f64 {
-    StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.inverse_cdf(0.5 + CONFIDENCE / 2.0))
+    student::upper_quantile((1.0 - CONFIDENCE) / 2.0, df)
 }
 
-/// Two-sided p-value of a t statistic at `df` degrees of freedom.
+/// Two-sided p-value of a t statistic at `df` degrees of freedom
+/// (scipy's `2·t.sf(|t|, df)`), never 0: see [`reported_p`].
 pub fn p_value(t: f64, df: f64) -> f64 {
-    StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |d| 2.0 * d.sf(t.abs()))
+    reported_p(student::two_sided_p(t, df))
 }
 
 impl Summary {

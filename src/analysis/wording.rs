@@ -6,10 +6,37 @@ use std::collections::BTreeMap;
 
 use super::MetricValue;
 use crate::config::Compare;
-use crate::format::{grouped, p_value, reading, signed, signed_percent};
+use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
 fn is_percent(metric: &MetricValue) -> bool {
     matches!(metric.compare, Compare::Relative | Compare::Slowdown)
+}
+
+/// Most decimals shown, however small the difference to be told apart.
+const MOST_DECIMALS: usize = 15;
+
+/// The decimals the metric is shown with: its `decimals`, or more where
+/// they would hide what the numbers say. The ends of an interval that
+/// differ are printed different ("+0.031 to +0.034%", never "0.0 to
+/// 0.0%"), and a significant result prints neither its value nor an end of
+/// its interval as no change ("+0.03%", never "0.0%"). One count of
+/// decimals for the value and its interval, so that they read alike.
+pub fn shown_decimals(m: &MetricValue) -> usize {
+    let scale = if is_percent(m) { 100.0 } else { 1.0 };
+    let null = match m.compare {
+        Compare::Ratio => Some(1.0),
+        Compare::Summary => None,
+        _ => Some(0.0),
+    };
+    let text = |x: f64, d: usize| fixed(x * scale, d);
+    let honest = |d: usize| {
+        let ends = m.ci.is_none_or(|[lo, hi]| lo == hi || text(lo, d) != text(hi, d));
+        let apart = |x: f64| null.is_none_or(|n| text(x, d) != text(n, d));
+        let significant = m.significant != Some(true)
+            || (apart(m.value) && m.ci.is_none_or(|[lo, hi]| apart(lo) && apart(hi)));
+        ends && significant
+    };
+    (m.decimals..=MOST_DECIMALS.max(m.decimals)).find(|&d| honest(d)).unwrap_or(m.decimals)
 }
 
 fn with_unit(number: String, unit: &str) -> String {
@@ -22,19 +49,16 @@ fn with_unit(number: String, unit: &str) -> String {
 
 /// The metric's value as shown: `+8.8%`, `0.92×`, `45.7 timesteps/s`.
 pub fn metric_value(m: &MetricValue) -> String {
-    if is_percent(m) {
-        grouped(&signed_percent(m.value, m.decimals))
-    } else {
-        with_unit(reading(m.value, m.decimals), &m.unit)
-    }
+    expressed(m, m.value)
 }
 
 /// The magnitude without a sign: `8.8%`.
 pub fn metric_magnitude(m: &MetricValue) -> String {
+    let decimals = shown_decimals(m);
     if is_percent(m) {
-        format!("{}%", reading(m.value.abs() * 100.0, m.decimals))
+        format!("{}%", reading(m.value.abs() * 100.0, decimals))
     } else {
-        with_unit(reading(m.value.abs(), m.decimals), &m.unit)
+        with_unit(reading(m.value.abs(), decimals), &m.unit)
     }
 }
 
@@ -43,12 +67,13 @@ pub fn metric_magnitude(m: &MetricValue) -> String {
 /// is none.
 pub fn metric_ci(m: &MetricValue) -> String {
     let Some([lo, hi]) = m.ci else { return "no CI".to_string() };
+    let decimals = shown_decimals(m);
     let open = m.ci_open.unwrap_or([false; 2]);
     let end = |v: f64, open: bool| {
         let text = if is_percent(m) {
-            grouped(&signed(v * 100.0, m.decimals))
+            grouped(&signed(v * 100.0, decimals))
         } else {
-            reading(v, m.decimals)
+            reading(v, decimals)
         };
         if open { format!("{text} (excluded)") } else { text }
     };
@@ -76,10 +101,11 @@ pub fn metric_n(m: &MetricValue) -> String {
 
 /// A value of the metric in its own expression: `+8.8%`, `0.92×`.
 fn expressed(m: &MetricValue, v: f64) -> String {
+    let decimals = shown_decimals(m);
     if is_percent(m) {
-        grouped(&signed_percent(v, m.decimals))
+        grouped(&signed_percent(v, decimals))
     } else {
-        with_unit(reading(v, m.decimals), &m.unit)
+        with_unit(reading(v, decimals), &m.unit)
     }
 }
 
@@ -162,4 +188,104 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
         fields.insert("delta", metric_value(m));
     }
     fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Inputs, Side};
+    use crate::config::{Better, Estimator};
+
+    fn metric(compare: Compare, decimals: usize, value: f64, ci: [f64; 2]) -> MetricValue {
+        let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };
+        let side = Side { environment: "e".into(), mean: 1.0, n: 3 };
+        MetricValue {
+            name: "m".into(),
+            label: "m".into(),
+            definition: None,
+            compare,
+            better: Better::Higher,
+            unit: if compare == Compare::Ratio { "×".into() } else { "%".into() },
+            decimals,
+            headline: true,
+            value,
+            ci: Some(ci),
+            ci_note: None,
+            p_value: None,
+            significant: (compare != Compare::Summary).then(|| !(ci[0] <= null && null <= ci[1])),
+            baseline: Some(side.clone()),
+            candidate: side,
+            groups: 1,
+            inputs: Inputs { file: String::new(), column: String::new(), filter: String::new() },
+            estimator: Estimator::Mean,
+            model: String::new(),
+            average: None,
+            within_run: false,
+            spread: None,
+            other: None,
+            rank: None,
+        }
+    }
+
+    /// The number a printed value stands for: `+0.032%` → 0.032.
+    fn number(text: &str) -> f64 {
+        text.trim_end_matches(['%', '×']).replace([',', '+'], "").trim().parse().unwrap()
+    }
+
+    /// The two ends printed by `metric_ci`.
+    fn ends(m: &MetricValue) -> [f64; 2] {
+        let text = metric_ci(m);
+        let (lo, hi) = text.trim_start_matches("95% CI ").split_once(" to ").unwrap();
+        [number(lo), number(hi)]
+    }
+
+    #[test]
+    fn small_significant_changes_keep_their_digits() {
+        let m = metric(Compare::Relative, 1, 0.000_32, [0.000_31, 0.000_34]);
+        assert_eq!(
+            (metric_value(&m), metric_ci(&m)),
+            ("+0.032%".into(), "95% CI +0.031 to +0.034%".into())
+        );
+        // Not significant: the metric's decimals, however small.
+        let m = metric(Compare::Relative, 1, 0.000_3, [-0.000_2, 0.000_8]);
+        assert_eq!(
+            (metric_value(&m), metric_ci(&m)),
+            ("0.0%".into(), "95% CI 0.0 to +0.1%".into())
+        );
+        // A large value keeps one decimal.
+        let m = metric(Compare::Relative, 1, 0.088, [0.061, 0.115]);
+        assert_eq!(metric_full(&m), "+8.8% (95% CI +6.1 to +11.5%, n = 3)");
+    }
+
+    /// Seeded (estimate, lo, hi) triples at scales from 10⁻⁹ to 10³, of every
+    /// form and 0 to 3 decimals: ends that differ print different, and a
+    /// significant value and its ends never print as no change.
+    #[test]
+    fn printed_intervals_tell_what_the_numbers_say() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut uniform = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for i in 0..20_000 {
+            let compare =
+                [Compare::Relative, Compare::Slowdown, Compare::Ratio, Compare::Summary][i % 4];
+            let scale = 10f64.powf(-9.0 + 12.0 * uniform());
+            let width = scale * 10f64.powf(-3.0 * uniform());
+            let centre = scale * (2.0 * uniform() - 0.5);
+            let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };
+            let (lo, hi) = (null + centre - width / 2.0, null + centre + width / 2.0);
+            let m = metric(compare, i % 4, null + centre, [lo, hi]);
+            let [plo, phi] = ends(&m);
+            assert!(plo != phi, "{lo} to {hi} prints as {}", metric_ci(&m));
+            let shown_null = if is_percent(&m) { 0.0 } else { null };
+            if m.significant == Some(true) {
+                let value = number(&metric_value(&m));
+                assert!(value != shown_null, "{} prints as {}", m.value, metric_value(&m));
+                assert!(plo != shown_null && phi != shown_null, "{lo}, {hi}: {}", metric_ci(&m));
+            }
+        }
+    }
 }

@@ -85,8 +85,12 @@ pub struct MetricView {
     pub headline: bool,
     /// `higher` or `lower`.
     pub better: Better,
-    /// True when the value is good news, false when bad, absent for summaries.
+    /// True when the value is good news, false when bad; absent for
+    /// summaries and for a change of exactly zero, which is neither.
     pub good: Option<bool>,
+    /// The card's word: `better`, `worse`, or `no change` for a change of
+    /// exactly zero; absent for summaries.
+    pub verdict: Option<&'static str>,
     /// `up` or `down`: the sign of the difference; absent for summaries and no change.
     pub direction: Option<&'static str>,
     /// Whether the interval excludes "no difference".
@@ -99,8 +103,9 @@ impl MetricView {
     /// The view of one computed metric.
     pub fn of(m: &MetricValue) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
+        let change = m.compare != Compare::Summary && m.value != null;
         // An exact value is a fact, not a finding: its card stays neutral.
-        let good = (m.compare != Compare::Summary && !m.exact).then_some(match m.better {
+        let good = (change && !m.exact).then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
@@ -111,8 +116,13 @@ impl MetricView {
             headline: m.headline,
             better: m.better,
             good,
-            direction: (m.compare != Compare::Summary && m.value != null)
-                .then_some(if m.value > null { "up" } else { "down" }),
+            verdict: (m.compare != Compare::Summary).then_some(match good {
+                Some(true) => "better",
+                Some(false) => "worse",
+                None if change => "in every run",
+                None => "no change",
+            }),
+            direction: change.then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
             text: wording::metric_fields(m),
         }
