@@ -15,6 +15,8 @@ import math
 import sys
 import tomllib
 from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 from scipy import stats
@@ -68,7 +70,31 @@ def scale_of(x):
     return 2.0 ** math.frexp(top)[1] if top > 0 else 1.0
 
 
-def summary(x):
+def resolution(texts, x):
+    """The grid of the values, from their decimal text, exactly: at the fewest
+    decimals d <= 12 that make every value a whole number, the gcd of the
+    differences over 10^d; else, with at most half as many distinct values as
+    values, the smallest gap between them (README, "Statistics")."""
+    distinct = sorted(set(float(v) + 0.0 for v in x))
+    if len(distinct) < 2:
+        return None
+    exact = sorted(set(Fraction(Decimal(t.strip())) for t in texts))
+    for d in range(13):
+        scaled = [v * 10**d for v in exact]
+        if all(v.denominator == 1 and abs(v) < 9e15 for v in scaled):
+            ints = [int(v) for v in scaled]
+            g = 0
+            for k in ints:
+                g = math.gcd(g, k - ints[0])
+            return {"step": g / 10**d, "grid": True, "distinct": len(distinct)}
+    if 2 * len(distinct) <= len(x):
+        gap = min(b - a for a, b in zip(distinct, distinct[1:]))
+        return {"step": gap, "grid": False, "distinct": len(distinct)}
+    return None
+
+
+def summary(x, texts=None):
+    texts = texts if texts is not None else [repr(float(v)) for v in x]
     x = np.asarray(x, dtype=float)
     n = len(x)
     scale = scale_of(x)
@@ -79,12 +105,20 @@ def summary(x):
         out["ci"] = list(stats.t.interval(0.95, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))) if sd > 0 else [out["mean"]] * 2
         if out["mean"] != 0:
             out["cv"] = sd / abs(out["mean"])
+    out["resolution"] = resolution(texts, x)
     if n >= 4:
         q1, q3 = np.percentile(x, [25, 75])
         out["quartiles"] = [float(q1), float(q3)]
-        iqr = q3 - q1
-        out["outliers"] = sorted(float(v) for v in x if v < q1 - 1.5 * iqr or v > q3 + 1.5 * iqr)
-        out["severe"] = sorted(float(v) for v in x if v < q1 - 3 * iqr or v > q3 + 3 * iqr)
+        # The fences' scale: the IQR, or one step of the grid when wider; with
+        # neither, the smallest gap between distinct values.
+        grid = out["resolution"]
+        scale = max(q3 - q1, grid["step"] if grid else 0.0)
+        if scale == 0 and len(set(x)) > 1:
+            u = sorted(set(float(v) for v in x))
+            scale = min(b - a for a, b in zip(u, u[1:]))
+        out["fence_scale"] = scale
+        out["outliers"] = sorted(float(v) for v in x if v < q1 - 1.5 * scale or v > q3 + 1.5 * scale)
+        out["severe"] = sorted(float(v) for v in x if v < q1 - 3 * scale or v > q3 + 3 * scale)
     if n >= 6:
         # Largest j with 2 P(B <= j) <= 0.05, B ~ Binomial(n, 1/2).
         j = max(j for j in range(n) if 2 * stats.binom.cdf(j, n, 0.5) <= 0.05)
@@ -300,14 +334,15 @@ for path in sorted(glob.glob(f"{root}/results/*.csv")):
     columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
                and any(num(r[c]) is not None for r in rows)]
     for column in columns:
-        cells = defaultdict(list)
+        cells, texts = defaultdict(list), defaultdict(list)
         for r in rows:
             if num(r[column]) is not None:
                 cells[(r[ENV], tuple(key_text(r[c]) for c in by))].append(float(r[column]))
+                texts[(r[ENV], tuple(key_text(r[c]) for c in by))].append(r[column])
         for (env, cfg), x in cells.items():
             cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
             suffix = f"/{cfg_text}" if cfg_text else ""
-            out[f"group:{name}/{column}/{env}{suffix}"] = summary(x)
+            out[f"group:{name}/{column}/{env}{suffix}"] = summary(x, texts[(env, cfg)])
             base = cells.get((BASELINE, cfg))
             if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
                 out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)

@@ -15,6 +15,7 @@ pub mod model;
 mod normality_caveats;
 mod problem_size;
 pub mod ranks;
+pub mod resolution;
 pub mod robust;
 mod runs;
 pub mod shapiro;

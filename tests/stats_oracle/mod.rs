@@ -139,6 +139,18 @@ fn check_group(g: &Value, want: &Value) {
     let floats = |v: &Value| -> Vec<f64> {
         v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap()).collect()).unwrap_or_default()
     };
+    if !w["quartiles"].is_null() {
+        close(&r["fence_scale"], &w["fence_scale"], VALUE, &format!("{id} fence scale"));
+    }
+    let (grid, want_grid) = (&r["resolution"], &w["resolution"]);
+    assert_eq!(grid.is_null(), want_grid.is_null(), "{id} resolution: {grid} vs {want_grid}");
+    if !grid.is_null() {
+        close(&grid["step"], &want_grid["step"], VALUE, &format!("{id} step"));
+        assert_eq!(
+            (&grid["grid"], &grid["distinct"]),
+            (&want_grid["grid"], &want_grid["distinct"])
+        );
+    }
     assert_eq!(outliers, floats(&w["outliers"]), "{id} outliers");
     assert_eq!(severe, floats(&w["severe"]), "{id} severe outliers");
 }
