@@ -84,6 +84,14 @@ pub struct MetricValue {
     /// For one group: Mann–Whitney's test, Cliff's delta and the smallest p
     /// the sample sizes can reach.
     pub rank: Option<RankTest>,
+    /// For a headline comparison: the run whose removal moves the value
+    /// most, the value without it, and whether it carries the metric
+    /// (`analysis::influence`); absent for summaries, `within-run`
+    /// averages and sides past 10,000 runs.
+    pub influence: Option<super::influence::Influence>,
+    /// For a comparison: the coarsest grid its samples lie on, against its
+    /// effect and interval; absent when none lies on a grid.
+    pub grain: Option<super::resolution::Grain>,
 }
 
 /// The value of a comparison by the estimator a metric did not choose.
@@ -102,7 +110,7 @@ pub struct Alternative {
 }
 
 /// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
-pub(super) type Pair = (String, Sample, Option<Sample>);
+pub(crate) type Pair = (String, Sample, Option<Sample>);
 
 /// The metric's value, interval and p-value from per-group (candidate, baseline) samples.
 pub(super) fn compute(
@@ -144,6 +152,8 @@ pub(super) fn compute(
         (None, many) => average::combine(many, metric.average),
     };
     set_estimate(metric.compare, &combined, &mut value);
+    let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    value.grain = super::resolution::grain(pairs, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
         value.rank = super::ranks::mann_whitney(&c.values, &b.values);
         value.other = alternative(metric, c, b);
@@ -250,6 +260,8 @@ fn described(
         spread: None,
         other: None,
         rank: None,
+        influence: None,
+        grain: None,
     }
 }
 

@@ -69,19 +69,40 @@ fn evaluate_one(
     let within = within_run(metric, table, config, &candidate, &keyed).map_err(|m| {
         blame.at("within-run", m, "declare the file's `key`, or drop `within-run`".into())
     })?;
+    let keys: Vec<Vec<KeyPart>> = keyed.iter().map(|k| k.0.clone()).collect();
     let pairs: Vec<_> = keyed.into_iter().map(|(key, c, b)| (at(&key), c, b)).collect();
     let inputs = Inputs {
         file: table.path.display().to_string(),
         column: metric.value.clone(),
         filter: filter::describe(&metric.filter),
     };
-    metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs).map_err(|m| {
-        blame.at(
-            "where",
-            m,
-            "check `where` and `per`: both environments need rows in every group".into(),
-        )
-    })
+    let hint = "check `where` and `per`: both environments need rows in every group";
+    let mut value = metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs)
+        .map_err(|m| blame.at("where", m, hint.into()))?;
+    if metric.headline {
+        value.influence = influence(metric, table, config, &pairs, &keys, &value);
+    }
+    Ok(value)
+}
+
+/// The run whose removal moves `value` most, named by the file's key.
+fn influence(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    pairs: &[metric_stats::Pair],
+    keys: &[Vec<KeyPart>],
+    value: &MetricValue,
+) -> Option<super::influence::Influence> {
+    let (at, mut found) = super::influence::find(metric, pairs, value)?;
+    let dataset = config.data.get(&metric.data);
+    let key: Vec<String> = dataset
+        .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
+        .unwrap_or_default();
+    let per = metric.per.as_ref().and(keys.get(at).and_then(|k| k.first()));
+    let env = (config.study.environment_column.as_str(), found.environment.as_str());
+    found.run = super::influence::name_run(metric, table, env, per, found.value, &key);
+    Some(found)
 }
 
 /// The error for a metric whose rows span several configurations of the

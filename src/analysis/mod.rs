@@ -9,6 +9,7 @@ pub mod exclude;
 pub mod filter;
 mod finite;
 mod groups;
+pub mod influence;
 mod metric_stats;
 mod metrics;
 pub mod model;

@@ -132,6 +132,51 @@ pub fn median_use(summary: &super::Summary) -> Option<MedianUse> {
     Some(MedianUse::Alike)
 }
 
+/// A step counts as coarse against an effect when it is at least this share
+/// of the effect's distance from no change.
+pub const COARSE_SHARE: f64 = 0.5;
+
+/// The coarsest grid among a comparison metric's samples, against its
+/// effect and interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Grain {
+    /// The step, in the column's unit.
+    pub step: f64,
+    /// The step over the baseline's mean there: the smallest relative
+    /// change the values can show.
+    pub relative: f64,
+    /// Where the grid is coarsest (`procs = 32`, or the metric's rows).
+    pub at: String,
+    /// Whether the step is coarse: at least the half-width of the metric's
+    /// interval, or at least [`COARSE_SHARE`] of its effect.
+    pub coarse: bool,
+}
+
+/// The grain of a comparison metric of `value` (its ratio − 1 as
+/// `effect`, its interval's half-width on the ratio scale as `half`)
+/// from its configurations' samples; `None` when no sample lies on a grid.
+pub fn grain(pairs: &[super::metric_stats::Pair], effect: f64, half: Option<f64>) -> Option<Grain> {
+    let mut coarsest: Option<Grain> = None;
+    for (at, c, b) in pairs {
+        let Some(b) = b else { continue };
+        let step = [&c.summary, &b.summary]
+            .iter()
+            .filter_map(|s| s.robust.resolution.map(|r| r.step))
+            .fold(0.0, f64::max);
+        if step == 0.0 || b.summary.mean == 0.0 {
+            continue;
+        }
+        let relative = (step / b.summary.mean.abs()).min(f64::MAX);
+        if coarsest.as_ref().is_none_or(|g| relative > g.relative) {
+            coarsest = Some(Grain { step, relative, at: at.clone(), coarse: false });
+        }
+    }
+    let mut found = coarsest?;
+    found.coarse = found.relative >= COARSE_SHARE * effect.abs()
+        || half.is_some_and(|half| found.relative >= half);
+    Some(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::robust::Selection;
