@@ -43,6 +43,7 @@ mod site;
 mod snapshots;
 mod stats_cases;
 mod stats_exclude;
+mod stats_influence;
 mod stats_real;
 mod study;
 mod workflow;

@@ -3,12 +3,15 @@
 //! metric's estimate most, the estimate without it, and whether that
 //! changes the verdict.
 //!
-//! Only the smallest and the largest run of each side of each
-//! configuration are left out in turn: removing a larger value lowers a
-//! side's mean, and the Hodges–Lehmann estimate, at least as much as
-//! removing a smaller one (both are monotone in each value), and an
-//! average over configurations is monotone in each configuration's ratio,
-//! so the largest move is always among them. The mean model's estimate
+//! Up to [`EVERY_RUN_MAX`] runs in a configuration, every run of both
+//! sides is left out in turn: a central run can change the verdict (its
+//! removal widens the interval) where no extreme one does. Past that, only
+//! the smallest, the largest and the run nearest the mean of each side:
+//! removing a larger value lowers a side's mean, and the Hodges–Lehmann
+//! estimate, at least as much as removing a smaller one (both are monotone
+//! in each value), and an average over configurations is monotone in each
+//! configuration's ratio, so the largest move is still found; a change of
+//! verdict by another run could be missed there. The mean model's estimate
 //! without a run comes from sums over the remaining values (no order
 //! statistics, no normality test); the median model's is recomputed.
 
@@ -22,6 +25,10 @@ use super::robust::Robust;
 use super::stats::Summary;
 use crate::config::{Compare, Estimator, Metric};
 use crate::results::{Table, Values};
+
+/// Most runs of a configuration (both sides) for which every run is left
+/// out in turn.
+pub const EVERY_RUN_MAX: usize = 500;
 
 /// A run moves the estimate "much" when it moves it by more than this
 /// share of the estimate's distance from no change …
@@ -81,6 +88,9 @@ pub(super) fn find(
         }
         let flips =
             matches!((combined.significant(), without.significant()), (Some(a), Some(b)) if a != b);
+        if shift == 0.0 && !flips {
+            continue;
+        }
         let better = best.as_ref().is_none_or(|(_, _, s, f)| (flips, shift) > (*f, *s));
         if better {
             best = Some((left, without, shift, flips));
@@ -108,23 +118,31 @@ pub(super) fn find(
     Some((config, found))
 }
 
-/// The smallest and largest run of each side of each configuration, where
-/// they differ and the side keeps a run without them.
+/// The runs left out in turn: every run of a configuration of at most
+/// [`EVERY_RUN_MAX`] runs, else the smallest, the largest and the one
+/// nearest the mean of each side; only sides that keep a run without it.
 fn candidates(pairs: &[Pair]) -> Vec<Left> {
     let mut left = Vec::new();
     for (p, (_, c, b)) in pairs.iter().enumerate() {
-        for (is_candidate, values) in
-            [(true, Some(&c.values)), (false, b.as_ref().map(|b| &b.values))]
-        {
-            let Some(values) = values.filter(|v| v.len() >= 2) else { continue };
-            let by = |a: &(usize, &f64), b: &(usize, &f64)| a.1.total_cmp(b.1);
-            let low = values.iter().enumerate().min_by(by).map(|(i, _)| i);
-            let high = values.iter().enumerate().max_by(by).map(|(i, _)| i);
-            if let (Some(low), Some(high)) = (low, high)
-                && values[low] != values[high]
-            {
-                left.extend([(p, is_candidate, low), (p, is_candidate, high)]);
+        let Some(b) = b else { continue };
+        let every = c.values.len() + b.values.len() <= EVERY_RUN_MAX;
+        for (is_candidate, side) in [(true, c), (false, b)] {
+            let values = &side.values;
+            if values.len() < 2 {
+                continue;
             }
+            if every {
+                left.extend((0..values.len()).map(|i| (p, is_candidate, i)));
+                continue;
+            }
+            let by = |f: &dyn Fn(f64) -> f64| {
+                let key = |i: &usize| f(values[*i]);
+                let order = |a: &usize, b: &usize| key(a).total_cmp(&key(b));
+                [(0..values.len()).min_by(order), (0..values.len()).max_by(order)]
+            };
+            let [low, high] = by(&|v| v);
+            let [near, _] = by(&|v| (v - side.summary.mean).abs());
+            left.extend([low, high, near].into_iter().flatten().map(|i| (p, is_candidate, i)));
         }
     }
     left
