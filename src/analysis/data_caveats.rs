@@ -219,14 +219,14 @@ fn holm(metrics: &[MetricValue]) -> Option<Caveat> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
     use crate::analysis::Inputs;
     use crate::analysis::metric_stats::{Alternative, Side};
     use crate::config::{Better, Compare};
 
     /// A relative comparison of one configuration with this value and verdict.
-    pub(in crate::analysis) fn metric(value: f64, significant: Option<bool>) -> MetricValue {
+    fn metric(value: f64, significant: Option<bool>) -> MetricValue {
         let side = |e: &str| Side { environment: e.into(), mean: 1.0, n: 10 };
         MetricValue {
             name: "m".into(),

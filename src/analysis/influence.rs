@@ -15,11 +15,10 @@
 //! without a run comes from sums over the remaining values (no order
 //! statistics, no normality test); the median model's is recomputed.
 
-use serde::Serialize;
-
 use super::average;
 use super::filter::{self, KeyPart};
-use super::metric_stats::{Alternative, MetricValue, Pair, express};
+use super::findings::{Alternative, Influence};
+use super::metric_stats::{MetricValue, Pair, express};
 use super::model::{self, Estimate};
 use super::robust::Robust;
 use super::stats::Summary;
@@ -33,33 +32,6 @@ pub const EVERY_RUN_MAX: usize = 500;
 /// A run moves the estimate "much" when it moves it by more than this
 /// share of the estimate's distance from no change …
 pub const SHARE: f64 = 0.25;
-
-/// The run whose removal moves a metric's estimate most.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Influence {
-    /// The run, by the file's key (`run = 7`) or its line; absent when the
-    /// file has too many rows to search.
-    pub run: Option<String>,
-    /// The environment of its side.
-    pub environment: String,
-    /// Its configuration (`size_bytes = 4`, or the metric's rows).
-    pub at: String,
-    /// Its value.
-    pub value: f64,
-    /// The median of its side in its configuration (with it).
-    pub median: f64,
-    /// The metric without it, by the metric's estimator.
-    pub without: Alternative,
-    /// The metric by the other estimator, on every run.
-    pub other: Option<Alternative>,
-    /// Whether removing it changes the verdict (significant or not).
-    pub changes_verdict: bool,
-    /// Whether it carries the metric: removing it changes the verdict, or
-    /// moves the estimate by more than [`SHARE`] of its distance from no
-    /// change and by more than the half-width of the interval the other
-    /// runs give. The caveat on the metric names the run only then.
-    pub carries: bool,
-}
 
 /// A run left out: configuration, side (true: candidate), index in the side.
 type Left = (usize, bool, usize);

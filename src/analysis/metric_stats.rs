@@ -6,6 +6,8 @@ use serde::Serialize;
 
 use super::Inputs;
 use super::average::{self, Spread};
+pub use super::findings::Alternative;
+use super::findings::{Grain, Influence};
 use super::model::{self, Estimate, Sample};
 use super::ranks::RankTest;
 use super::stats::{self, Summary};
@@ -88,25 +90,10 @@ pub struct MetricValue {
     /// most, the value without it, and whether it carries the metric
     /// (`analysis::influence`); absent for summaries, `within-run`
     /// averages and sides past 10,000 runs.
-    pub influence: Option<super::influence::Influence>,
+    pub influence: Option<Influence>,
     /// For a comparison: the coarsest grid its samples lie on, against its
     /// effect and interval; absent when none lies on a grid.
-    pub grain: Option<super::resolution::Grain>,
-}
-
-/// The value of a comparison by the estimator a metric did not choose.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Alternative {
-    /// The estimator.
-    pub estimator: Estimator,
-    /// The value, as the metric expresses it.
-    pub value: f64,
-    /// Its interval.
-    pub ci: Option<[f64; 2]>,
-    /// Its p-value.
-    pub p_value: Option<f64>,
-    /// Whether its interval excludes no difference.
-    pub significant: Option<bool>,
+    pub grain: Option<Grain>,
 }
 
 /// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
@@ -153,7 +140,12 @@ pub(super) fn compute(
     };
     set_estimate(metric.compare, &combined, &mut value);
     let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
-    value.grain = super::resolution::grain(pairs, combined.ratio - 1.0, half);
+    let steps = pairs.iter().filter_map(|(at, c, b)| {
+        let b = b.as_ref()?;
+        let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
+        Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
+    });
+    value.grain = super::resolution::grain(steps, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
         value.rank = super::ranks::mann_whitney(&c.values, &b.values);
         value.other = alternative(metric, c, b);

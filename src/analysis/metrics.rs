@@ -93,7 +93,7 @@ fn influence(
     pairs: &[metric_stats::Pair],
     keys: &[Vec<KeyPart>],
     value: &MetricValue,
-) -> Option<super::influence::Influence> {
+) -> Option<super::findings::Influence> {
     let (at, mut found) = super::influence::find(metric, pairs, value)?;
     let dataset = config.data.get(&metric.data);
     let key: Vec<String> = dataset

@@ -8,7 +8,7 @@
 
 use super::Group;
 use super::caveat::{Caveat, CaveatKind};
-use super::resolution::{MedianUse, median_use};
+use super::median_use::{MedianUse, median_use};
 use super::spread_caveats::{by_column, listed};
 use crate::format::fixed;
 

@@ -1,11 +1,14 @@
 //! The resolution of a sample: the grid its values lie on (run times logged
 //! in whole seconds lie on a grid of 1 s), found from the values alone, and
-//! what it implies for the median.
+//! the grain of a comparison: its coarsest grid against its effect.
 
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::robust::Ordered;
+use super::findings::Grain;
+
+/// A sample, as a function that calls its argument on every value.
+pub type Visit<'a> = &'a dyn Fn(&mut dyn FnMut(f64));
 
 /// Most decimals a grid is looked for at (10^−12 of the unit).
 pub const MAX_DECIMALS: i32 = 12;
@@ -29,14 +32,16 @@ pub struct Resolution {
 }
 
 impl Resolution {
-    /// The resolution of `sample` (without NaN), whose median is `median`;
+    /// The resolution of the sample that `sample` visits (without NaN), whose median is `median`;
     /// `None` when fewer than two values differ, or when the values lie on
     /// no decimal grid of at most [`MAX_DECIMALS`] decimals and more than
     /// half of them are distinct.
-    pub fn of(sample: &impl Ordered, median: f64) -> Option<Resolution> {
+    pub fn of(sample: Visit, median: f64) -> Option<Resolution> {
         let mut seen = FxHashSet::default();
+        let mut count = 0;
         // +0.0 for −0.0: one value, one entry.
-        sample.each(&mut |v| {
+        sample(&mut |v| {
+            count += 1;
             seen.insert((v + 0.0).to_bits());
         });
         let distinct: Vec<f64> = seen.into_iter().map(f64::from_bits).collect();
@@ -45,7 +50,7 @@ impl Resolution {
         }
         let (step, grid) = match decimal_step(&distinct) {
             Some(step) => (step, true),
-            None if 2 * distinct.len() <= sample.count() => {
+            None if 2 * distinct.len() <= count => {
                 (smallest_gap(distinct.clone()).min(f64::MAX), false)
             }
             None => return None,
@@ -94,81 +99,34 @@ fn smallest_gap(mut distinct: Vec<f64>) -> f64 {
 /// The smallest difference between two distinct values of `sample`; 0 when
 /// all are equal. The fences' scale where the IQR is 0 and the values lie
 /// on no grid.
-pub fn smallest_gap_of(sample: &impl Ordered) -> f64 {
-    let mut values = Vec::with_capacity(sample.count());
-    sample.each(&mut |v| values.push(v + 0.0));
+pub fn smallest_gap_of(sample: Visit) -> f64 {
+    let mut values = Vec::new();
+    sample(&mut |v| values.push(v + 0.0));
     let gap = smallest_gap(values);
     if gap.is_finite() { gap } else { 0.0 }
-}
-
-/// What a sample's shape says of its median against its mean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MedianUse {
-    /// The runs are skewed or have severe outliers: the mean lies outside
-    /// the median's distribution-free 95% interval, or a run lies beyond
-    /// 3 IQR. The median describes the typical run better.
-    Informative,
-    /// The median's 95% interval spans at most one step of the grid: the
-    /// median sits on one tick and cannot show a change smaller than a
-    /// step, which the mean, averaging over the ticks, can.
-    Stuck,
-    /// Neither: the mean and the median tell alike (symmetric data).
-    Alike,
-}
-
-/// Whether the median of a sample with this summary is more informative
-/// than its mean; `None` without a median interval (n < 6).
-pub fn median_use(summary: &super::Summary) -> Option<MedianUse> {
-    let [lo, hi] = summary.robust.median_ci?;
-    let step = summary.robust.resolution.map(|r| r.step);
-    if step.is_some_and(|step| hi - lo <= step) {
-        return Some(MedianUse::Stuck);
-    }
-    let severe = summary.robust.outliers.iter().any(|o| o.severe);
-    if severe || summary.mean < lo || summary.mean > hi {
-        return Some(MedianUse::Informative);
-    }
-    Some(MedianUse::Alike)
 }
 
 /// A step counts as coarse against an effect when it is at least this share
 /// of the effect's distance from no change.
 pub const COARSE_SHARE: f64 = 0.5;
 
-/// The coarsest grid among a comparison metric's samples, against its
-/// effect and interval.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Grain {
-    /// The step, in the column's unit.
-    pub step: f64,
-    /// The step over the baseline's mean there: the smallest relative
-    /// change the values can show.
-    pub relative: f64,
-    /// Where the grid is coarsest (`procs = 32`, or the metric's rows).
-    pub at: String,
-    /// Whether the step is coarse: at least the half-width of the metric's
-    /// interval, or at least [`COARSE_SHARE`] of its effect.
-    pub coarse: bool,
-}
-
-/// The grain of a comparison metric of `value` (its ratio − 1 as
-/// `effect`, its interval's half-width on the ratio scale as `half`)
-/// from its configurations' samples; `None` when no sample lies on a grid.
-pub fn grain(pairs: &[super::metric_stats::Pair], effect: f64, half: Option<f64>) -> Option<Grain> {
+/// The grain of a comparison metric whose ratio − 1 is `effect` and whose
+/// interval's half-width on the ratio scale is `half`, from its
+/// configurations' (where, coarser step of the two sides, baseline mean);
+/// `None` when no sample lies on a grid.
+pub fn grain<'a>(
+    steps: impl Iterator<Item = (&'a str, f64, f64)>,
+    effect: f64,
+    half: Option<f64>,
+) -> Option<Grain> {
     let mut coarsest: Option<Grain> = None;
-    for (at, c, b) in pairs {
-        let Some(b) = b else { continue };
-        let step = [&c.summary, &b.summary]
-            .iter()
-            .filter_map(|s| s.robust.resolution.map(|r| r.step))
-            .fold(0.0, f64::max);
-        if step == 0.0 || b.summary.mean == 0.0 {
+    for (at, step, base) in steps {
+        if step == 0.0 || base == 0.0 {
             continue;
         }
-        let relative = (step / b.summary.mean.abs()).min(f64::MAX);
+        let relative = (step / base.abs()).min(f64::MAX);
         if coarsest.as_ref().is_none_or(|g| relative > g.relative) {
-            coarsest = Some(Grain { step, relative, at: at.clone(), coarse: false });
+            coarsest = Some(Grain { step, relative, at: at.to_string(), coarse: false });
         }
     }
     let mut found = coarsest?;
@@ -179,14 +137,14 @@ pub fn grain(pairs: &[super::metric_stats::Pair], effect: f64, half: Option<f64>
 
 #[cfg(test)]
 mod tests {
-    use super::super::robust::Selection;
     use super::*;
 
     fn of(values: &[f64]) -> Option<Resolution> {
-        let mut copy = values.to_vec();
-        let mut s = Selection::new(&mut copy);
-        let median = s.median();
-        Resolution::of(&s, median)
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
+        Resolution::of(&|f| values.iter().for_each(|v| f(*v)), median)
     }
 
     #[test]

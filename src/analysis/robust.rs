@@ -134,14 +134,14 @@ impl Robust {
         };
         let cv = sd.filter(|_| mean != 0.0).map(|sd| cv(sd, mean));
         let median = if n > 0 { sample.median() } else { 0.0 };
-        let resolution = Resolution::of(sample, median);
+        let resolution = Resolution::of(&|f| sample.each(f), median);
         let fence_scale = quartiles.map(|[q1, q3]| {
             let step = resolution.map_or(0.0, |r| r.step);
             let half = (q3 / 2.0 - q1 / 2.0).max(step / 2.0);
             if half > 0.0 {
                 (half * 2.0).min(f64::MAX)
             } else {
-                resolution::smallest_gap_of(sample)
+                resolution::smallest_gap_of(&|f| sample.each(f))
             }
         });
         let mut outliers =
