@@ -17,6 +17,7 @@ import math
 import sys
 import tomllib
 from collections import defaultdict
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -83,7 +84,31 @@ def scale_of(x):
     return 2.0 ** math.frexp(top)[1] if top > 0 else 1.0
 
 
-def summary(x):
+def resolution(texts, x):
+    """The grid of the values, from their decimal text, exactly: at the fewest
+    decimals d <= 12 that make every value a whole number, the gcd of the
+    differences over 10^d; else, with at most half as many distinct values as
+    values, the smallest gap between them (README, "Statistics")."""
+    distinct = sorted(set(float(v) + 0.0 for v in x))
+    if len(distinct) < 2:
+        return None
+    exact = sorted(set(Fraction(Decimal(t.strip())) for t in texts))
+    for d in range(13):
+        scaled = [v * 10**d for v in exact]
+        if all(v.denominator == 1 and abs(v) < 9e15 for v in scaled):
+            ints = [int(v) for v in scaled]
+            g = 0
+            for k in ints:
+                g = math.gcd(g, k - ints[0])
+            return {"step": g / 10**d, "grid": True, "distinct": len(distinct)}
+    if 2 * len(distinct) <= len(x):
+        gap = min(b - a for a, b in zip(distinct, distinct[1:]))
+        return {"step": gap, "grid": False, "distinct": len(distinct)}
+    return None
+
+
+def summary(x, texts=None):
+    texts = texts if texts is not None else [repr(float(v)) for v in x]
     x = np.asarray(x, dtype=float)
     n = len(x)
     scale = scale_of(x)
@@ -97,16 +122,28 @@ def summary(x):
         out["ci"] = list(stats.t.interval(0.95, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))) if sd > 0 else [out["mean"]] * 2
         if out["mean"] != 0:
             out["cv"] = sd / abs(out["mean"])
+    out["resolution"] = resolution(texts, x)
     if n >= 4:
         q1, q3 = np.percentile(x, [25, 75])
         out["quartiles"] = [float(q1), float(q3)]
+        # The fences' scale: the IQR, or one step of the grid when wider; with
+        # neither, the smallest gap between distinct values.
+        grid = out["resolution"]
+        scale = max(q3 - q1, grid["step"] if grid else 0.0)
+        if scale == 0 and len(set(x)) > 1:
+            u = sorted(set(float(v) for v in x))
+            scale = min(b - a for a, b in zip(u, u[1:]))
+        out["fence_scale"] = scale
         # Fences in exact decimal arithmetic on the values as written (their
         # shortest decimals): a value on a fence is not beyond it, which
-        # q3 + 1.5 * iqr in floats can get wrong (55.85 at q1 = 55.9475,
+        # q3 + 1.5 * scale in floats can get wrong (55.85 at q1 = 55.9475,
         # q3 = 56.0125 in the flux-usernetes LAMMPS runs).
         exact = sorted(Fraction(repr(float(v))) for v in x)
         e1, e3 = (exact_percentile(exact, p) for p in (Fraction(1, 4), Fraction(3, 4)))
-        beyond = lambda v, k: Fraction(repr(float(v))) < e1 - k * (e3 - e1) or Fraction(repr(float(v))) > e3 + k * (e3 - e1)
+        es = max(e3 - e1, Fraction(repr(float(grid["step"]))) if grid else Fraction(0))
+        if es == 0 and len(set(x)) > 1:
+            es = min(b - a for a, b in zip(exact, exact[1:]) if b > a)
+        beyond = lambda v, k: Fraction(repr(float(v))) < e1 - k * es or Fraction(repr(float(v))) > e3 + k * es
         out["outliers"] = sorted(float(v) for v in x if beyond(v, Fraction(3, 2)))
         out["severe"] = sorted(float(v) for v in x if beyond(v, 3))
     if n >= 6:
@@ -326,7 +363,7 @@ def t_over(points, null):
     """Student's t over the k values `points` against `null`."""
     x = np.asarray(points, float)
     k = len(x)
-    se = float(np.std(x, ddof=1)) / math.sqrt(k)
+    se = float(np.std(x, ddof=1)) / math.sqrt(k) if np.ptp(x) > 0 else 0.0
     if se == 0:
         return float(x.mean()), None, None
     half = stats.t.ppf(Q, k - 1) * se
@@ -365,6 +402,13 @@ def within_run(rows, metric, key, configs, candidate):
     mc, mb = c.mean(axis=0), b.mean(axis=0)
     ratios = mc / mb
     geometric = metric.get("average", "geometric") == "geometric"
+    if len(c) >= 2 and len(b) >= 2 and np.ptp(c, axis=0).max() == 0 and np.ptp(b, axis=0).max() == 0:
+        # Every run alike on each side: exact, the average of the exact ratios.
+        mc, mb = c[0], b[0]
+        ratios = mc / mb
+        ratio = math.exp(np.mean(np.log(ratios))) if geometric else float(np.mean(ratios))
+        return ratio, None, None, True
+    geometric = metric.get("average", "geometric") == "geometric"
     if metric.get("estimator", "mean") == "median":
         positive = min(c.min(), b.min(), mb.min()) > 0
         if geometric and positive:
@@ -382,8 +426,11 @@ def within_run(rows, metric, key, configs, candidate):
     else:
         ratio = float(np.mean(ratios))
         sc, sb, scale = (c / mb).mean(axis=1), (b * ratios / mb).mean(axis=1), ratio
-    vc = np.var(sc, ddof=1) / len(sc) / scale**2
-    vb = np.var(sb, ddof=1) / len(sb) / scale**2
+    if len(sc) < 2 or len(sb) < 2:
+        return ratio, None, None
+    # Scores all alike have no variance, whatever the rounding of their mean.
+    vc = np.var(sc, ddof=1) / len(sc) / scale**2 if np.ptp(sc) > 0 else 0.0
+    vb = np.var(sb, ddof=1) / len(sb) / scale**2 if np.ptp(sb) > 0 else 0.0
     se = math.sqrt(vc + vb)
     if not se > 0:
         return ratio, None, None
@@ -480,14 +527,15 @@ def compute(path):
         columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
                    and any(num(r[c]) is not None for r in rows)]
         for column in columns:
-            cells = defaultdict(list)
+            cells, texts = defaultdict(list), defaultdict(list)
             for r in rows:
                 if num(r[column]) is not None:
                     cells[(r[ENV], tuple(key_text(r[c]) for c in by))].append(float(r[column]))
+                    texts[(r[ENV], tuple(key_text(r[c]) for c in by))].append(r[column])
             for (env, cfg), x in cells.items():
                 cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
                 suffix = f"/{cfg_text}" if cfg_text else ""
-                out[f"group:{name}/{column}/{env}{suffix}"] = summary(x)
+                out[f"group:{name}/{column}/{env}{suffix}"] = summary(x, texts[(env, cfg)])
                 base = cells.get((BASELINE, cfg))
                 if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
                     out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)

@@ -2,6 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|text: &str| {
-    let _ = report::import::lammps::parse(text);
-});
+fuzz_target!(|text: &str| report_fuzz::lammps_import(text));

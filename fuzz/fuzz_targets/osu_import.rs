@@ -2,6 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|text: &str| {
-    let _ = report::import::osu::parse(text);
-});
+fuzz_target!(|text: &str| report_fuzz::osu_import(text));

@@ -32,6 +32,10 @@ pub struct Spread {
     pub range: [ConfigValue; 2],
     /// Whether some configurations lie on either side of no difference.
     pub sign_change: bool,
+    /// Whether the change of sign is itself significant: some
+    /// configurations' intervals lie wholly above no difference and others'
+    /// wholly below (the caveat on the average says so only then).
+    pub significant_sign_change: bool,
 }
 
 const GEOMETRIC: &str =
@@ -89,7 +93,11 @@ pub fn spread(estimates: &[(String, Estimate)], express: impl Fn(f64) -> f64) ->
     // "No difference" is where the ratio is 1.
     let null = express(1.0);
     let sign_change = low.value < null && high.value > null;
-    Spread { values, range: [low, high], sign_change }
+    let beyond = |side: fn(f64, f64) -> bool| {
+        values.iter().any(|v| v.ci.is_some_and(|[lo, hi]| side(lo, null) && side(hi, null)))
+    };
+    let significant_sign_change = beyond(|x, n| x < n) && beyond(|x, n| x > n);
+    Spread { values, range: [low, high], sign_change, significant_sign_change }
 }
 
 #[cfg(test)]
@@ -98,6 +106,31 @@ mod tests {
 
     fn at(ratio: f64) -> (String, Estimate) {
         (format!("x = {ratio}"), Estimate { ratio, model: "", ..Default::default() })
+    }
+
+    fn within(ratio: f64, [lo, hi]: [f64; 2]) -> (String, Estimate) {
+        (
+            format!("x = {ratio}"),
+            Estimate { ratio, ci: Some([lo, hi]), model: "", ..Default::default() },
+        )
+    }
+
+    // Relative: no difference at ratio 1. Below and above, each interval
+    // clear of 1: significant both ways; one interval reaching 1: not.
+    #[test]
+    fn a_change_of_sign_is_significant_only_when_both_sides_are() {
+        let relative = |r: f64| r - 1.0;
+        let both = [within(0.9, [0.85, 0.95]), within(1.1, [1.05, 1.15])];
+        let s = spread(&both, relative);
+        assert!(s.sign_change && s.significant_sign_change);
+        let one = [within(0.9, [0.85, 0.95]), within(1.1, [0.99, 1.2])];
+        let s = spread(&one, relative);
+        assert!(s.sign_change && !s.significant_sign_change);
+        // Slowdown (1 − r) flips the order of the ends; the verdict is the same.
+        assert!(spread(&both, |r| 1.0 - r).significant_sign_change);
+        // Both below: no change of sign at all.
+        let below = [within(0.9, [0.85, 0.95]), within(0.8, [0.7, 0.9])];
+        assert!(!spread(&below, relative).significant_sign_change);
     }
 
     // Ratios 0.86, 0.87, 0.89, 0.912, 1.088: the slowdowns of the issue
@@ -114,6 +147,8 @@ mod tests {
         assert_eq!(e.significant(), Some(false));
         let s = spread(&estimates, |r| 1.0 - r);
         assert!(s.sign_change);
+        // No configuration has an interval: the change of sign is not significant.
+        assert!(!s.significant_sign_change);
         assert_eq!((s.range[0].at.as_str(), s.range[1].at.as_str()), ("x = 1.088", "x = 0.86"));
         // Geometric: exp(mean(ln r)); the same ratio inverted averages to its inverse.
         let g = combine(&estimates, Average::Geometric).ratio;

@@ -20,11 +20,12 @@ pub enum CaveatKind {
     Unmatched,
     /// Runs beyond Tukey's fences.
     Outliers,
-    /// Mean and median disagree in sign or significance.
+    /// Mean and median differ in significance, or are both significant with
+    /// opposite signs.
     EstimatorsDisagree,
     /// A coefficient of variation above 5%.
     HighVariation,
-    /// An average whose configurations differ in sign.
+    /// An average whose configurations differ in sign, significantly both ways.
     SignChange,
     /// How many comparisons survive Holm's correction.
     Multiplicity,
@@ -32,6 +33,10 @@ pub enum CaveatKind {
     Excluded,
     /// Runs that Shapiro–Wilk rejects as normal (n ≥ 8).
     NotNormal,
+    /// A headline metric carried by one run (`analysis::influence`).
+    Influential,
+    /// Values on a grid as coarse as the effect or its interval.
+    Resolution,
 }
 
 /// One caveat, in words, with the metric it qualifies.

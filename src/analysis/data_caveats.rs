@@ -9,7 +9,10 @@ use super::caveat::{Caveat, CaveatKind};
 use super::robust::{FENCES_MIN, MEDIAN_CI_MIN};
 use super::{Group, MetricValue, spread_caveats, wording};
 use crate::config::{Compare, Estimator};
-use crate::format::{p_value, plain};
+use crate::format::{p_value, plain, significant};
+
+/// Significant digits of a run's value in a caveat.
+const DIGITS: usize = 4;
 
 /// Every data caveat of the metrics and the groups they read.
 pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
@@ -25,26 +28,35 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
     for m in metrics.iter().filter(|m| m.compare != Compare::Summary) {
         caveats.extend(disagreement(m));
         caveats.extend(sign_change(m));
+        caveats.extend(carried(m));
+        caveats.extend(coarse(m));
     }
     caveats.extend(small(metrics));
     caveats.extend(holm(metrics));
     caveats
 }
 
+/// Whether the mean and the median of a comparison disagree: one is
+/// significant and the other not, or both are significant in opposite
+/// directions. Two non-significant estimates of opposite sign agree (both
+/// say "no detectable difference"), and an estimate of exactly no change
+/// has no sign; without both verdicts there is nothing to compare.
+pub(super) fn estimators_disagree(m: &MetricValue) -> bool {
+    let Some(other) = m.other.as_ref() else { return false };
+    let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
+    match (m.significant, other.significant) {
+        (Some(a), Some(b)) if a != b => true,
+        (Some(true), Some(true)) => (m.value - null) * (other.value - null) < 0.0,
+        _ => false,
+    }
+}
+
 /// A comparison whose mean and median disagree in sign or significance.
 fn disagreement(m: &MetricValue) -> Option<Caveat> {
-    let other = m.other.as_ref()?;
-    let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-    let sign = |v: f64| (v - null).signum();
-    let flips = sign(other.value) != sign(m.value);
-    let verdict = other.significant.is_some() && other.significant != m.significant;
-    if !flips && !verdict {
+    if !estimators_disagree(m) {
         return None;
     }
-    let name = |e: Estimator| match e {
-        Estimator::Mean => "the mean",
-        Estimator::Median => "the median (Hodges–Lehmann)",
-    };
+    let other = m.other.as_ref()?;
     let (value, shown) = (wording::metric_value(m), expressed(m, other.value));
     let p = |p: Option<f64>| p.map_or_else(|| "no p-value".into(), p_value);
     Some(Caveat {
@@ -53,10 +65,78 @@ fn disagreement(m: &MetricValue) -> Option<Caveat> {
         text: format!(
             "{}: by {} the difference is {value} ({}), by {} {shown} ({}); the runs do not support one verdict.",
             m.label,
-            name(m.estimator),
+            estimator_name(m.estimator),
             p(m.p_value),
-            name(other.estimator),
+            estimator_name(other.estimator),
             p(other.p_value)
+        ),
+    })
+}
+
+fn estimator_name(e: Estimator) -> &'static str {
+    match e {
+        Estimator::Mean => "the mean",
+        Estimator::Median => "the median (Hodges–Lehmann)",
+    }
+}
+
+/// A metric carried by one run: the run, its value against its side's
+/// median, the metric without it and by the other estimator.
+fn carried(m: &MetricValue) -> Option<Caveat> {
+    let found = m.influence.as_ref().filter(|i| i.carries)?;
+    let run = found.run.clone().unwrap_or_else(|| "a run".into());
+    let (value, median) = (found.value, found.median);
+    let of_median = format!("the median of its side ({})", significant(median, DIGITS));
+    let against = if value > 0.0 && median > 0.0 && value != median {
+        match value > median {
+            true => format!("{}× {of_median}", significant(value / median, 2)),
+            false => format!("{}× below {of_median}", significant(median / value, 2)),
+        }
+    } else {
+        of_median
+    };
+    let at = if found.at == "all rows" { String::new() } else { format!(" at {}", found.at) };
+    let mut without = m.clone();
+    (without.value, without.ci) = (found.without.value, found.without.ci);
+    without.significant = found.without.significant;
+    let verdict = wording::significance(&without);
+    let other = found.other.as_ref().map_or_else(String::new, |o| {
+        format!("; by {} on every run it is {}", estimator_name(o.estimator), expressed(m, o.value))
+    });
+    let changes = if found.changes_verdict { ", a different verdict" } else { "" };
+    Some(Caveat {
+        kind: CaveatKind::Influential,
+        metric: Some(m.name.clone()),
+        text: format!(
+            "{}: one run carries the estimate of {}: {run} of {}{at} ({}, {against}). Without it the difference is {} ({}), {verdict}{changes}{other}. The run is kept; if it is known to be bad, exclude it in book.toml with its reason.",
+            m.label,
+            wording::metric_value(m),
+            found.environment,
+            significant(value, DIGITS),
+            wording::metric_value(&without),
+            wording::metric_ci(&without),
+        ),
+    })
+}
+
+/// A metric whose values lie on a grid as coarse as its effect or interval.
+fn coarse(m: &MetricValue) -> Option<Caveat> {
+    let grain = m.grain.as_ref().filter(|g| g.coarse)?;
+    let at = if grain.at == "all rows" { String::new() } else { format!(" at {}", grain.at) };
+    let interval = match m.ci {
+        Some(_) => format!(" and its interval ({})", wording::metric_ci(m)),
+        None => String::new(),
+    };
+    Some(Caveat {
+        kind: CaveatKind::Resolution,
+        metric: Some(m.name.clone()),
+        text: format!(
+            "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step, and ties are many.",
+            m.label,
+            m.inputs.column,
+            significant(grain.step, DIGITS),
+            significant(grain.relative * 100.0, 2),
+            wording::metric_value(m),
         ),
     })
 }
@@ -100,9 +180,10 @@ fn small(metrics: &[MetricValue]) -> Vec<Caveat> {
         .collect()
 }
 
-/// An average whose configurations lie on both sides of no difference.
+/// An average whose configurations lie on both sides of no difference,
+/// significantly on each.
 fn sign_change(m: &MetricValue) -> Option<Caveat> {
-    let spread = m.spread.as_ref().filter(|s| s.sign_change)?;
+    let spread = m.spread.as_ref().filter(|s| s.significant_sign_change)?;
     Some(Caveat {
         kind: CaveatKind::SignChange,
         metric: Some(m.name.clone()),
@@ -135,4 +216,82 @@ fn holm(metrics: &[MetricValue]) -> Option<Caveat> {
             "The study tests {count} comparisons: p < 0.05 in {raw} of them, and {survive} of {count} remain significant after Holm's correction for testing them together (family-wise error 5%)."
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Inputs;
+    use crate::analysis::metric_stats::{Alternative, Side};
+    use crate::config::{Better, Compare};
+
+    /// A relative comparison of one configuration with this value and verdict.
+    fn metric(value: f64, significant: Option<bool>) -> MetricValue {
+        let side = |e: &str| Side { environment: e.into(), mean: 1.0, n: 10 };
+        MetricValue {
+            name: "m".into(),
+            label: "M".into(),
+            definition: None,
+            compare: Compare::Relative,
+            better: Better::Lower,
+            unit: "%".into(),
+            decimals: 1,
+            headline: true,
+            value,
+            ci: significant.map(|s| if s { [value - 0.01, value + 0.01] } else { [-0.5, 0.5] }),
+            ci_open: None,
+            ci_note: None,
+            exact: false,
+            p_value: significant.map(|s| if s { 0.001 } else { 0.5 }),
+            significant,
+            baseline: Some(side("b")),
+            candidate: side("c"),
+            groups: 1,
+            inputs: Inputs { file: "f.csv".into(), column: "x".into(), filter: "all rows".into() },
+            estimator: Estimator::Mean,
+            model: String::new(),
+            average: None,
+            within_run: false,
+            spread: None,
+            other: None,
+            rank: None,
+            influence: None,
+            grain: None,
+        }
+    }
+
+    /// Every combination of two verdicts (significant, not, unknown) and
+    /// two signs (−, 0, +), against the rule written out by hand: they
+    /// disagree when exactly one is significant, or both are with strictly
+    /// opposite signs.
+    #[test]
+    fn estimators_disagree_only_in_sign_or_significance() {
+        let verdicts = [Some(true), Some(false), None];
+        let values = [-0.05, 0.0, 0.05];
+        let mut cases = Vec::new();
+        for a in verdicts {
+            for b in verdicts {
+                for x in values {
+                    cases.extend(values.map(|y| (a, b, x, y)));
+                }
+            }
+        }
+        for (a, b, x, y) in cases {
+            let mut m = metric(x, a);
+            m.other = Some(Alternative {
+                estimator: Estimator::Median,
+                value: y,
+                ci: None,
+                p_value: None,
+                significant: b,
+            });
+            let want = match (a, b) {
+                (Some(true), Some(false)) | (Some(false), Some(true)) => true,
+                (Some(true), Some(true)) => (x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0),
+                _ => false,
+            };
+            assert_eq!(estimators_disagree(&m), want, "{a:?} {b:?} {x} {y}");
+            assert_eq!(disagreement(&m).is_some(), want);
+        }
+    }
 }

@@ -6,6 +6,8 @@ use serde::Serialize;
 
 use super::Inputs;
 use super::average::{self, Spread};
+pub use super::findings::Alternative;
+use super::findings::{Grain, Influence};
 use super::model::{self, Estimate, Sample};
 use super::ranks::RankTest;
 use super::stats::{self, Summary};
@@ -92,25 +94,18 @@ pub struct MetricValue {
     /// For one group: Mann–Whitney's test, Cliff's delta and the smallest p
     /// the sample sizes can reach.
     pub rank: Option<RankTest>,
-}
-
-/// The value of a comparison by the estimator a metric did not choose.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Alternative {
-    /// The estimator.
-    pub estimator: Estimator,
-    /// The value, as the metric expresses it.
-    pub value: f64,
-    /// Its interval.
-    pub ci: Option<[f64; 2]>,
-    /// Its p-value.
-    pub p_value: Option<f64>,
-    /// Whether its interval excludes no difference.
-    pub significant: Option<bool>,
+    /// For a headline comparison: the run whose removal moves the value
+    /// most, the value without it, and whether it carries the metric
+    /// (`analysis::influence`); absent for summaries, `within-run`
+    /// averages and sides past 10,000 runs.
+    pub influence: Option<Influence>,
+    /// For a comparison: the coarsest grid its samples lie on, against its
+    /// effect and interval; absent when none lies on a grid.
+    pub grain: Option<Grain>,
 }
 
 /// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
-pub(super) type Pair = (String, Sample, Option<Sample>);
+pub(crate) type Pair = (String, Sample, Option<Sample>);
 
 /// The metric's value, interval and p-value from per-group (candidate, baseline) samples.
 pub(super) fn compute(
@@ -152,6 +147,13 @@ pub(super) fn compute(
         (None, many) => average::combine(many, metric.average),
     };
     set_estimate(metric.compare, &combined, &mut value);
+    let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    let steps = pairs.iter().filter_map(|(at, c, b)| {
+        let b = b.as_ref()?;
+        let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
+        Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
+    });
+    value.grain = super::resolution::grain(steps, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
         value.rank = super::ranks::mann_whitney(&c.values, &b.values);
         value.other = alternative(metric, c, b);
@@ -271,6 +273,8 @@ fn described(
         spread: None,
         other: None,
         rank: None,
+        influence: None,
+        grain: None,
     }
 }
 

@@ -28,6 +28,9 @@ pub(super) fn evaluate(
     errors.into_result(values)
 }
 
+/// One group's key with the candidate's sample and the baseline's, if any.
+type KeyedPair = (Vec<KeyPart>, Sample, Option<Sample>);
+
 /// Evaluate one metric: find its data, group its rows, pair the candidate with
 /// the baseline in every group, and compute the value.
 fn evaluate_one(
@@ -42,29 +45,7 @@ fn evaluate_one(
     })?;
     let groups = grouped_rows(metric, table, config, &blame)?;
     let keyed = candidate_pairs(&groups, &candidate, &config.study.baseline);
-    if metric.compare != Compare::Summary {
-        pooled(metric, table, config, &blame)?;
-        if let Some(dataset) = config.data.get(&metric.data) {
-            let sides = (
-                config.study.environment_column.as_str(),
-                candidate.as_str(),
-                config.study.baseline.as_str(),
-            );
-            if let Err((key, message, hint)) = problem_size::check(metric, table, dataset, sides)? {
-                return Err(blame.at(key, message, hint));
-            }
-        }
-        unmatched(metric, &groups, (&candidate, &config.study.baseline), &blame)?;
-    }
-    if keyed.is_empty() {
-        return Err(no_candidate_rows(metric, table, &candidate, &groups, &blame));
-    }
-    if metric.compare != Compare::Summary {
-        zero_baseline(metric, &keyed, &config.study.baseline, &blame)?;
-    }
-    if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
-        negative_mean(metric, &keyed, (&candidate, &config.study.baseline), &blame)?;
-    }
+    comparable(metric, (table, config), (&groups, &keyed), &candidate, &blame)?;
     let at = |key: &[KeyPart]| match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
         _ => filter::describe(&metric.filter),
@@ -72,19 +53,76 @@ fn evaluate_one(
     let within = within_run(metric, table, config, &candidate, &keyed).map_err(|m| {
         blame.at("within-run", m, "declare the file's `key`, or drop `within-run`".into())
     })?;
+    let keys: Vec<Vec<KeyPart>> = keyed.iter().map(|k| k.0.clone()).collect();
     let pairs: Vec<_> = keyed.into_iter().map(|(key, c, b)| (at(&key), c, b)).collect();
     let inputs = Inputs {
         file: table.path.display().to_string(),
         column: metric.value.clone(),
         filter: filter::describe(&metric.filter),
     };
-    metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs).map_err(|m| {
-        blame.at(
-            "where",
-            m,
-            "check `where` and `per`: both environments need rows in every group".into(),
-        )
-    })
+    let hint = "check `where` and `per`: both environments need rows in every group";
+    let mut value = metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs)
+        .map_err(|m| blame.at("where", m, hint.into()))?;
+    if metric.headline {
+        value.influence = influence(metric, table, config, &pairs, &keys, &value);
+    }
+    Ok(value)
+}
+
+/// The checks before a metric is computed: its rows pool, its problem size
+/// holds, both sides have rows in every group, and the baseline's (and for
+/// `relative` and `slowdown` both sides') means allow the comparison.
+fn comparable(
+    metric: &Metric,
+    (table, config): (&Table, &Config),
+    (groups, keyed): (&[Grouped], &[KeyedPair]),
+    candidate: &str,
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    if metric.compare != Compare::Summary {
+        pooled(metric, table, config, blame)?;
+        if let Some(dataset) = config.data.get(&metric.data) {
+            let sides = (
+                config.study.environment_column.as_str(),
+                candidate,
+                config.study.baseline.as_str(),
+            );
+            if let Err((key, message, hint)) = problem_size::check(metric, table, dataset, sides)? {
+                return Err(blame.at(key, message, hint));
+            }
+        }
+        unmatched(metric, groups, (candidate, &config.study.baseline), blame)?;
+    }
+    if keyed.is_empty() {
+        return Err(no_candidate_rows(metric, table, candidate, groups, blame));
+    }
+    if metric.compare != Compare::Summary {
+        zero_baseline(metric, keyed, &config.study.baseline, blame)?;
+    }
+    if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
+        negative_mean(metric, keyed, (candidate, &config.study.baseline), blame)?;
+    }
+    Ok(())
+}
+
+/// The run whose removal moves `value` most, named by the file's key.
+fn influence(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    pairs: &[metric_stats::Pair],
+    keys: &[Vec<KeyPart>],
+    value: &MetricValue,
+) -> Option<super::findings::Influence> {
+    let (at, mut found) = super::influence::find(metric, pairs, value)?;
+    let dataset = config.data.get(&metric.data);
+    let key: Vec<String> = dataset
+        .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
+        .unwrap_or_default();
+    let per = metric.per.as_ref().and(keys.get(at).and_then(|k| k.first()));
+    let env = (config.study.environment_column.as_str(), found.environment.as_str());
+    found.run = super::influence::name_run(metric, table, env, per, found.value, &key);
+    Some(found)
 }
 
 /// The error for a metric whose rows span several configurations of the
@@ -259,11 +297,7 @@ fn grouped_rows(
 /// Per group (in key order), its `per` key, the candidate's summary and the
 /// baseline's, if the baseline has rows there; groups where the candidate has
 /// no values are left out.
-fn candidate_pairs(
-    groups: &[Grouped],
-    candidate: &str,
-    baseline: &str,
-) -> Vec<(Vec<KeyPart>, Sample, Option<Sample>)> {
+fn candidate_pairs(groups: &[Grouped], candidate: &str, baseline: &str) -> Vec<KeyedPair> {
     let mut pairs = Vec::new();
     let keys: BTreeMap<_, _> = groups
         .iter()

@@ -1,9 +1,14 @@
 //! The caveat on non-normal runs: per column the metrics read, the
 //! configurations whose runs Shapiro–Wilk rejects at 5% (n ≥ 8), in one
 //! sentence, so that a study gets one caveat per column, not one per group.
+//! "Prefer the median" is said only of the configurations whose median is
+//! more informative than their mean ([`MedianUse`]): skewed runs or severe
+//! outliers, not symmetric ones, nor values on a grid as coarse as the
+//! median's interval, where the median sits on one tick.
 
 use super::Group;
 use super::caveat::{Caveat, CaveatKind};
+use super::median_use::{MedianUse, median_use};
 use super::spread_caveats::{by_column, listed};
 use crate::format::fixed;
 
@@ -28,31 +33,53 @@ fn column_caveat(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat> 
         return None;
     }
     rejected.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let name = |g: &Group| {
+        let env = g.environment.as_deref().unwrap_or("the runs");
+        let config: Vec<String> = g.config.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        if config.is_empty() { env.to_string() } else { format!("{env} at {}", config.join(", ")) }
+    };
     let items: Vec<String> = rejected
         .iter()
         .map(|(w, p, g)| {
-            let env = g.environment.as_deref().unwrap_or("the runs");
-            let config: Vec<String> = g.config.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-            let at = if config.is_empty() {
-                String::new()
-            } else {
-                format!(" at {}", config.join(", "))
-            };
             let p =
                 if *p < 0.001 { "p < 0.001".to_string() } else { format!("p = {}", fixed(*p, 3)) };
-            format!("{env}{at} (W = {}, {p})", fixed(*w, 2))
+            format!("{} (W = {}, {p})", name(g), fixed(*w, 2))
         })
         .collect();
+    let of = |what: MedianUse| -> Vec<String> {
+        let shaped = rejected.iter().filter(|(_, _, g)| median_use(&g.summary) == Some(what));
+        shaped.map(|(_, _, g)| name(g)).collect()
+    };
     let (subject, verb) = match rejected.len() {
         1 => ("The runs of".to_string(), "are"),
         n => (format!("In {n} configurations, the runs of"), "are"),
     };
+    let advice = advice(&of(MedianUse::Informative), &of(MedianUse::Stuck));
     Some(Caveat {
         kind: CaveatKind::NotNormal,
         metric: None,
         text: format!(
-            "{subject} {column} in {file} {verb} not normally distributed (Shapiro–Wilk, 5%): {}. Prefer the median (estimator = \"median\") there; the t intervals of the mean assume near-normal means.",
+            "{subject} {column} in {file} {verb} not normally distributed (Shapiro–Wilk, 5%): {}. The t intervals of the mean assume near-normal means.{advice}",
             listed(&items, "configuration")
         ),
     })
+}
+
+/// Which estimator to prefer where: the median for the `informative`
+/// configurations, the mean for the `stuck` ones.
+fn advice(informative: &[String], stuck: &[String]) -> String {
+    let mut advice = String::new();
+    if !informative.is_empty() {
+        advice.push_str(&format!(
+            " Prefer the median (estimator = \"median\") for {}: the runs there are skewed or have severe outliers (the mean lies outside the median's 95% interval, or a run beyond 3 IQR).",
+            listed(informative, "configuration")
+        ));
+    }
+    if !stuck.is_empty() {
+        advice.push_str(&format!(
+            " Keep the mean for {}: the values lie on a grid as coarse as the median's 95% interval, so the median sits on one tick and cannot show a change smaller than a step.",
+            listed(stuck, "configuration")
+        ));
+    }
+    advice
 }

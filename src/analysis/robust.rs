@@ -1,11 +1,13 @@
 //! Distribution-free descriptions of one sample: quartiles, the
-//! order-statistic interval of the median, the coefficient of variation and
-//! Tukey's fences, which name the outlying runs.
+//! order-statistic interval of the median, the coefficient of variation,
+//! the grid the values lie on and Tukey's fences, which name the outlying
+//! runs.
 
 use serde::Serialize;
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 use super::CONFIDENCE;
+use super::resolution::{self, Resolution};
 
 /// Fewest values for a distribution-free 95% interval of the median: with
 /// n = 5 even the smallest and largest value cover it with only 93.8%
@@ -22,6 +24,10 @@ pub struct Outlier {
     pub value: f64,
     /// Beyond 3 IQR from the quartiles (severe), not only 1.5 IQR (mild).
     pub severe: bool,
+    /// How far beyond the nearer quartile, in units of the fences' scale
+    /// (the IQR, or one step of the grid when that is wider): 1.5 to 3
+    /// for a mild outlier; the most extreme runs are named first.
+    pub beyond: f64,
     /// The run it came from, by the file's key (`run = 1`); absent when the
     /// file declares no key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -42,7 +48,13 @@ pub struct Robust {
     pub median_ci_coverage: Option<f64>,
     /// Coefficient of variation, sd / |mean|; absent when n < 2 or the mean is 0.
     pub cv: Option<f64>,
-    /// Values beyond Tukey's fences (1.5 and 3 IQR), in ascending order;
+    /// The grid the values lie on; absent when none is found.
+    pub resolution: Option<Resolution>,
+    /// The scale of Tukey's fences: the IQR, or one step of the grid when
+    /// the IQR is smaller (a quantized sample's IQR is often 0, and a run
+    /// one tick off the mode is no outlier); absent when n < 4.
+    pub fence_scale: Option<f64>,
+    /// Values beyond Tukey's fences (1.5 and 3 scales), in ascending order;
     /// past [`LISTED`], the most extreme [`LISTED`] / 2 on each side.
     pub outliers: Vec<Outlier>,
     /// How many values lie beyond the fences.
@@ -121,7 +133,19 @@ impl Robust {
             None => (None, None),
         };
         let cv = sd.filter(|_| mean != 0.0).map(|sd| cv(sd, mean));
-        let mut outliers = quartiles.map(|q| fenced(sample, q)).unwrap_or_default();
+        let median = if n > 0 { sample.median() } else { 0.0 };
+        let resolution = Resolution::of(&|f| sample.each(f), median);
+        let fence_scale = quartiles.map(|[q1, q3]| {
+            let step = resolution.map_or(0.0, |r| r.step);
+            let half = (q3 / 2.0 - q1 / 2.0).max(step / 2.0);
+            if half > 0.0 {
+                (half * 2.0).min(f64::MAX)
+            } else {
+                resolution::smallest_gap_of(&|f| sample.each(f))
+            }
+        });
+        let mut outliers =
+            quartiles.zip(fence_scale).map(|(q, s)| fenced(sample, q, s)).unwrap_or_default();
         let outlier_count = outliers.len();
         if outlier_count > LISTED {
             outliers.drain(LISTED / 2..outlier_count - LISTED / 2);
@@ -132,7 +156,17 @@ impl Robust {
             super::shapiro::shapiro_wilk(&values)
         });
         let normality = normality.flatten();
-        Robust { quartiles, median_ci, median_ci_coverage, cv, outliers, outlier_count, normality }
+        Robust {
+            quartiles,
+            median_ci,
+            median_ci_coverage,
+            cv,
+            resolution,
+            fence_scale,
+            outliers,
+            outlier_count,
+            normality,
+        }
     }
 
     /// The robust statistics of ascending `sorted` (tests and small samples).
@@ -185,27 +219,29 @@ pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
     Some((lo, 1.0 - 2.0 * binomial.cdf(lo as u64)))
 }
 
-/// The values of `sample` beyond Tukey's fences around quartiles `q`, ascending.
+/// The values of `sample` beyond Tukey's fences around quartiles `q`,
+/// `scale` wide (the IQR or the grid's step), ascending.
 ///
 /// A value on a fence is not beyond it, also where the fence is a decimal
 /// that binary cannot hold: q1 = 1.1, q3 = 1.3 put the fence at 1.6, which
 /// q3 + 1.5·(q3 − q1) computes as 1.5999999999999999, below the value 1.6.
 /// So a value counts as beyond only by more than the rounding of the
-/// quartiles, the IQR and the fence: 16 units in the last place of the
+/// quartiles, the scale and the fence: 16 units in the last place of the
 /// largest magnitude involved (about 4·10⁻¹⁵ relative), far below any
 /// resolution a measurement has.
-fn fenced(sample: &impl Ordered, [q1, q3]: [f64; 2]) -> Vec<Outlier> {
-    // Halved, so that the IQR of values near ±f64::MAX stays finite.
-    let half_iqr = q3 / 2.0 - q1 / 2.0;
+fn fenced(sample: &impl Ordered, [q1, q3]: [f64; 2], scale: f64) -> Vec<Outlier> {
+    // Halved, so that the scale of values near ±f64::MAX stays finite.
+    let half = scale / 2.0;
     let slack = |v: f64| 16.0 * f64::EPSILON * v.abs().max(q1.abs()).max(q3.abs()) / 2.0;
-    let beyond = |v: f64, k: f64| {
-        (q1 / 2.0 - v / 2.0) - k * half_iqr > slack(v)
-            || (v / 2.0 - q3 / 2.0) - k * half_iqr > slack(v)
+    let outside = |v: f64, k: f64| {
+        (q1 / 2.0 - v / 2.0) - k * half > slack(v) || (v / 2.0 - q3 / 2.0) - k * half > slack(v)
     };
     let mut found = Vec::new();
     sample.each(&mut |v| {
-        if beyond(v, 1.5) {
-            found.push(Outlier { value: v, severe: beyond(v, 3.0), run: None });
+        if outside(v, 1.5) {
+            let gap = if v < q1 { q1 / 2.0 - v / 2.0 } else { v / 2.0 - q3 / 2.0 };
+            let beyond = (gap / half).min(f64::MAX);
+            found.push(Outlier { value: v, severe: outside(v, 3.0), beyond, run: None });
         }
     });
     found.sort_by(|a, b| a.value.total_cmp(&b.value));
@@ -241,12 +277,35 @@ mod tests {
     fn quartiles_and_fences_by_hand() {
         let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 100.0], 22.0, Some(43.6));
         assert_eq!(r.quartiles, Some([2.0, 4.0]));
-        assert_eq!(r.outliers, vec![Outlier { value: 100.0, severe: true, run: None }]);
+        assert_eq!(
+            r.outliers,
+            vec![Outlier { value: 100.0, severe: true, beyond: 48.0, run: None }]
+        );
         assert_eq!(r.median_ci, None);
         // 8 is beyond 4 + 3 = 7 but not 10: mild.
         let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 8.0], 3.6, Some(2.7));
-        assert_eq!(r.outliers, vec![Outlier { value: 8.0, severe: false, run: None }]);
+        assert_eq!(r.outliers, vec![Outlier { value: 8.0, severe: false, beyond: 2.0, run: None }]);
         assert_eq!(quantile(&mut Selection::new(&mut [4.0, 2.0, 3.0, 1.0]), 4, 0.25), 1.75);
+    }
+
+    // Whole seconds with an IQR of 0: the fences are drawn one step (1 s)
+    // wide, so a run 1 s off the mode is no outlier (1 ≤ 1.5 steps), 2 s
+    // off is mild (2 > 1.5, not > 3) and 20 s off severe, named first by
+    // `beyond`.
+    #[test]
+    fn fences_of_a_quantized_sample_are_a_step_wide() {
+        let mut v = vec![12.0; 300];
+        v.extend([11.0; 70].iter().chain(&[13.0; 64]).chain(&[14.0, 10.0, 32.0]));
+        v.sort_by(f64::total_cmp);
+        let r = Robust::of_sorted(&v, 12.0, Some(1.0));
+        assert_eq!(r.quartiles, Some([12.0, 12.0]));
+        assert_eq!(r.fence_scale, Some(1.0));
+        let found: Vec<(f64, bool, f64)> =
+            r.outliers.iter().map(|o| (o.value, o.severe, o.beyond)).collect();
+        assert_eq!(found, vec![(10.0, false, 2.0), (14.0, false, 2.0), (32.0, true, 20.0)]);
+        // Equal values: no grid, a scale of 0 and no outlier.
+        let r = Robust::of_sorted(&[5.0; 9], 5.0, Some(0.0));
+        assert_eq!((r.resolution, r.fence_scale, r.outlier_count), (None, Some(0.0), 0));
     }
 
     // scipy.stats.binom.cdf(k, n, 0.5): n = 6: P(B ≤ 0) = 1/64, coverage

@@ -39,7 +39,9 @@ pub(super) fn listed(items: &[String], what: &str) -> String {
 }
 
 /// One caveat per column with runs beyond Tukey's fences: the severe ones
-/// (beyond 3 IQR) named by run, the mild ones (1.5 to 3 IQR) counted.
+/// (beyond 3 IQR) named by run, the configurations ordered by how far their
+/// most extreme run lies beyond its quartile (in IQRs, or grid steps), the
+/// runs of one configuration likewise; the mild ones (1.5 to 3 IQR) counted.
 pub(super) fn outliers(groups: &[&Group]) -> Vec<Caveat> {
     by_column(groups)
         .into_iter()
@@ -48,14 +50,16 @@ pub(super) fn outliers(groups: &[&Group]) -> Vec<Caveat> {
 }
 
 fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat> {
-    let mut severe = Vec::new();
+    // (how far the worst run lies beyond its fence, the configuration's text)
+    let mut severe: Vec<(f64, String)> = Vec::new();
     let (mut mild, mut mild_configs) = (0, 0);
     for g in groups {
         let r = &g.summary.robust;
-        let named: Vec<String> = r
-            .outliers
+        let mut worst: Vec<&super::robust::Outlier> =
+            r.outliers.iter().filter(|o| o.severe).collect();
+        worst.sort_by(|a, b| b.beyond.total_cmp(&a.beyond));
+        let named: Vec<String> = worst
             .iter()
-            .filter(|o| o.severe)
             .map(|o| match &o.run {
                 Some(run) => format!("{run} ({})", significant(o.value, DIGITS)),
                 None => significant(o.value, DIGITS),
@@ -63,19 +67,19 @@ fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat
             .collect();
         let listed_mild = r.outliers.iter().filter(|o| !o.severe).count();
         let unlisted = r.outlier_count.saturating_sub(r.outliers.len());
-        if !named.is_empty() {
+        if let Some(first) = worst.first() {
             let more = if unlisted > 0 { format!(" and {unlisted} more") } else { String::new() };
-            severe.push(format!(
-                "{} (n = {}): {}{more}",
-                g.inputs.filter,
-                g.summary.n,
-                named.join(", ")
-            ));
+            let text =
+                format!("{} (n = {}): {}{more}", g.inputs.filter, g.summary.n, named.join(", "));
+            severe.push((first.beyond, text));
         }
         if listed_mild > 0 {
             (mild, mild_configs) = (mild + listed_mild, mild_configs + 1);
         }
     }
+    // The most extreme runs first, wherever they are in the file.
+    severe.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let severe: Vec<String> = severe.into_iter().map(|(_, text)| text).collect();
     if severe.is_empty() && mild == 0 {
         return None;
     }
@@ -94,7 +98,7 @@ fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat
         kind: CaveatKind::Outliers,
         metric: None,
         text: format!(
-            "Outlying runs of {column} in {file}, by Tukey's fences from the quartiles of each configuration.{severe_text}{mild_text} They are kept: the mean follows them, the median and the rank test do not."
+            "Outlying runs of {column} in {file}, by Tukey's fences from the quartiles of each configuration (the fences' scale is the IQR, or one step of the values' grid when that is wider), the most extreme first.{severe_text}{mild_text} They are kept: the mean follows them, the median and the rank test do not."
         ),
     })
 }

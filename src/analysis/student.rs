@@ -280,7 +280,10 @@ pub fn normal_sf(z: f64) -> f64 {
     if z.is_nan() {
         return f64::NAN;
     }
-    if z <= 0.0 {
+    if z == 0.0 {
+        return 0.5;
+    }
+    if z < 0.0 {
         return 1.0 - normal_sf(-z);
     }
     let half = z * z / 2.0;

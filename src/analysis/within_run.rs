@@ -84,6 +84,10 @@ pub fn combine(c: &[Vec<f64>], b: &[Vec<f64>], how: Average, estimator: Estimato
         Average::Geometric => (ratios.iter().map(|r| r.ln()).sum::<f64>() / k).exp(),
         Average::Arithmetic => ratios.iter().sum::<f64>() / k,
     };
+    if constant_columns(c) && constant_columns(b) {
+        let model = "exact: each side gives the same value in every run";
+        return Estimate { ratio, model, exact: true, ..Default::default() };
+    }
     if estimator == Estimator::Median {
         return by_medians(c, b, &mb, how).unwrap_or(Estimate {
             ratio,
@@ -106,6 +110,11 @@ pub fn combine(c: &[Vec<f64>], b: &[Vec<f64>], how: Average, estimator: Estimato
         ),
     };
     by_means(ratio, &sc, &sb, how)
+}
+
+/// Whether `rows` has two runs or more, each configuration's values equal.
+fn constant_columns(rows: &[Vec<f64>]) -> bool {
+    rows.len() >= 2 && rows.iter().all(|r| r == &rows[0])
 }
 
 /// The mean of each column of `rows`.

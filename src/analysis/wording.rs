@@ -210,7 +210,9 @@ mod tests {
             headline: true,
             value,
             ci: Some(ci),
+            ci_open: None,
             ci_note: None,
+            exact: false,
             p_value: None,
             significant: (compare != Compare::Summary).then(|| !(ci[0] <= null && null <= ci[1])),
             baseline: Some(side.clone()),
@@ -224,6 +226,8 @@ mod tests {
             spread: None,
             other: None,
             rank: None,
+            influence: None,
+            grain: None,
         }
     }
 

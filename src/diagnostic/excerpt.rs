@@ -32,8 +32,10 @@ impl Excerpt {
         let line_end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
         let line = &text[line_start..line_end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // A span at the stripped `\r` (or past the end) starts at the line's end.
+        let from = (start - line_start).min(line.len());
+        let start = line_start + from;
         // Only the part of a long line near the span is decoded.
-        let from = start - line_start;
         let lead = from.saturating_sub(4 * WINDOW);
         let tail = (from + 4 * WINDOW).min(line.len());
         let before = String::from_utf8_lossy(&line[lead..from]);

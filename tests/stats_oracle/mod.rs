@@ -128,6 +128,11 @@ fn check_group(g: &Value, want: &Value) {
         close(&normality["w"], &w["shapiro"][0], SHAPIRO, &format!("{id} shapiro W"));
         close(&normality["p"], &w["shapiro"][1], SHAPIRO, &format!("{id} shapiro p"));
     }
+    check_fences(id, r, w);
+}
+
+/// The fences' scale, the grid and the outliers of one group.
+fn check_fences(id: &str, r: &Value, w: &Value) {
     let outliers: Vec<f64> =
         r["outliers"].as_array().unwrap().iter().map(|o| o["value"].as_f64().unwrap()).collect();
     let severe: Vec<f64> = r["outliers"]
@@ -140,6 +145,18 @@ fn check_group(g: &Value, want: &Value) {
     let floats = |v: &Value| -> Vec<f64> {
         v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap()).collect()).unwrap_or_default()
     };
+    if !w["quartiles"].is_null() {
+        close(&r["fence_scale"], &w["fence_scale"], VALUE, &format!("{id} fence scale"));
+    }
+    let (grid, want_grid) = (&r["resolution"], &w["resolution"]);
+    assert_eq!(grid.is_null(), want_grid.is_null(), "{id} resolution: {grid} vs {want_grid}");
+    if !grid.is_null() {
+        close(&grid["step"], &want_grid["step"], VALUE, &format!("{id} step"));
+        assert_eq!(
+            (&grid["grid"], &grid["distinct"]),
+            (&want_grid["grid"], &want_grid["distinct"])
+        );
+    }
     // Past 20, the 10 most extreme on each side are listed, and all counted.
     let want = floats(&w["outliers"]);
     assert_eq!(r["outlier_count"].as_u64(), Some(want.len() as u64), "{id} outliers counted");

@@ -1,0 +1,267 @@
+//! The run that carries a metric: leave-one-out over the runs of both
+//! sides of every configuration, to find the run whose removal moves the
+//! metric's estimate most, the estimate without it, and whether that
+//! changes the verdict.
+//!
+//! Up to [`EVERY_RUN_MAX`] runs in a configuration, every run of both
+//! sides is left out in turn: a central run can change the verdict (its
+//! removal widens the interval) where no extreme one does. Past that, only
+//! the smallest, the largest and the run nearest the mean of each side:
+//! removing a larger value lowers a side's mean, and the Hodges–Lehmann
+//! estimate, at least as much as removing a smaller one (both are monotone
+//! in each value), and an average over configurations is monotone in each
+//! configuration's ratio, so the largest move is still found; a change of
+//! verdict by another run could be missed there. The mean model's estimate
+//! without a run comes from sums over the remaining values (no order
+//! statistics, no normality test); the median model's is recomputed.
+
+use super::average;
+use super::filter::{self, KeyPart};
+use super::findings::{Alternative, Influence};
+use super::metric_stats::{MetricValue, Pair, express};
+use super::model::{self, Estimate};
+use super::robust::Robust;
+use super::stats::Summary;
+use crate::config::{Compare, Estimator, Metric};
+use crate::results::{Table, Values};
+
+/// Most runs of a configuration (both sides) for which every run is left
+/// out in turn.
+pub const EVERY_RUN_MAX: usize = 500;
+
+/// A run moves the estimate "much" when it moves it by more than this
+/// share of the estimate's distance from no change …
+pub const SHARE: f64 = 0.25;
+
+/// A run left out: configuration, side (true: candidate), index in the side.
+type Left = (usize, bool, usize);
+
+/// The influence on `value` of the runs of `pairs`, with the index of the
+/// configuration of the run found; `None` for summaries,
+/// for averages with runs as units (`within-run`), and when a side's runs
+/// are not kept (past the rank statistics' size).
+pub(super) fn find(
+    metric: &Metric,
+    pairs: &[Pair],
+    value: &MetricValue,
+) -> Option<(usize, Influence)> {
+    if metric.compare == Compare::Summary || value.within_run {
+        return None;
+    }
+    let full: Vec<Estimate> = estimates(pairs, metric.estimator, None)?;
+    let combined = combine(&full, metric);
+    let mut best: Option<(Left, Estimate, f64, bool)> = None;
+    for left in candidates(pairs) {
+        let Some(without) = estimates(pairs, metric.estimator, Some(left)) else { continue };
+        let without = combine(&without, metric);
+        let shift = (without.ratio - combined.ratio).abs();
+        if !shift.is_finite() {
+            continue;
+        }
+        let flips =
+            matches!((combined.significant(), without.significant()), (Some(a), Some(b)) if a != b);
+        if shift == 0.0 && !flips {
+            continue;
+        }
+        let better = best.as_ref().is_none_or(|(_, _, s, f)| (flips, shift) > (*f, *s));
+        if better {
+            best = Some((left, without, shift, flips));
+        }
+    }
+    let ((config, is_candidate, index), without, shift, flips) = best?;
+    let half = without.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    let moves =
+        shift > SHARE * (combined.ratio - 1.0).abs() && half.is_none_or(|half| shift > half);
+    let (at, c, b) = &pairs[config];
+    let side = if is_candidate { c } else { b.as_ref()? };
+    let found = Influence {
+        run: None,
+        environment: if is_candidate { &value.candidate } else { value.baseline.as_ref()? }
+            .environment
+            .clone(),
+        at: at.clone(),
+        value: side.values[index],
+        median: side.summary.median,
+        without: alternative(metric, metric.estimator, &without),
+        other: other(metric, pairs, value),
+        changes_verdict: flips,
+        carries: flips || moves,
+    };
+    Some((config, found))
+}
+
+/// The runs left out in turn: every run of a configuration of at most
+/// [`EVERY_RUN_MAX`] runs, else the smallest, the largest and the one
+/// nearest the mean of each side; only sides that keep a run without it.
+fn candidates(pairs: &[Pair]) -> Vec<Left> {
+    let mut left = Vec::new();
+    for (p, (_, c, b)) in pairs.iter().enumerate() {
+        let Some(b) = b else { continue };
+        let every = c.values.len() + b.values.len() <= EVERY_RUN_MAX;
+        for (is_candidate, side) in [(true, c), (false, b)] {
+            let values = &side.values;
+            if values.len() < 2 {
+                continue;
+            }
+            if every {
+                left.extend((0..values.len()).map(|i| (p, is_candidate, i)));
+                continue;
+            }
+            let by = |f: &dyn Fn(f64) -> f64| {
+                let key = |i: &usize| f(values[*i]);
+                let order = |a: &usize, b: &usize| key(a).total_cmp(&key(b));
+                [(0..values.len()).min_by(order), (0..values.len()).max_by(order)]
+            };
+            let [low, high] = by(&|v| v);
+            let [near, _] = by(&|v| (v - side.summary.mean).abs());
+            left.extend([low, high, near].into_iter().flatten().map(|i| (p, is_candidate, i)));
+        }
+    }
+    left
+}
+
+/// Each configuration's estimate by `estimator`, without the run `left`;
+/// `None` when a side's values are not kept or a model has no estimate.
+fn estimates(pairs: &[Pair], estimator: Estimator, left: Option<Left>) -> Option<Vec<Estimate>> {
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(p, (_, c, b))| {
+            let b = b.as_ref()?;
+            if c.values.len() != c.summary.n || b.values.len() != b.summary.n {
+                return None;
+            }
+            let drop = |is_candidate: bool| {
+                left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
+            };
+            let (dc, db) = (drop(true), drop(false));
+            match estimator {
+                Estimator::Mean => {
+                    let summary = |s: &model::Sample, d: Option<usize>| match d {
+                        Some(i) => without(&s.values, i),
+                        None => s.summary.clone(),
+                    };
+                    Some(model::of_means(&summary(c, dc), &summary(b, db)))
+                }
+                Estimator::Median => {
+                    let kept = |v: &[f64], d: Option<usize>| -> Vec<f64> {
+                        v.iter()
+                            .enumerate()
+                            .filter(|(i, _)| Some(*i) != d)
+                            .map(|(_, x)| *x)
+                            .collect()
+                    };
+                    model::of_medians(&kept(&c.values, dc), &kept(&b.values, db))
+                }
+            }
+        })
+        .collect()
+}
+
+/// The metric's estimate from its configurations' estimates.
+fn combine(estimates: &[Estimate], metric: &Metric) -> Estimate {
+    match estimates {
+        [one] => *one,
+        many => {
+            let named: Vec<(String, Estimate)> = many.iter().map(|e| (String::new(), *e)).collect();
+            average::combine(&named, metric.average)
+        }
+    }
+}
+
+/// The mean and standard deviation of `values` without the one at `i`
+/// (two passes over the others), as a summary for the mean model; its
+/// order statistics are not computed.
+fn without(values: &[f64], i: usize) -> Summary {
+    let others = || values.iter().enumerate().filter(move |(j, _)| *j != i).map(|(_, v)| *v);
+    let n = values.len() - 1;
+    let mean = others().sum::<f64>() / n as f64;
+    let equal = others().all(|v| v == values[if i == 0 { 1 } else { 0 }]);
+    let mean = if equal { values[if i == 0 { 1 } else { 0 }] } else { mean };
+    let sd = (n >= 2).then(|| {
+        if equal {
+            0.0
+        } else {
+            (others().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
+        }
+    });
+    let robust = Robust {
+        quartiles: None,
+        median_ci: None,
+        median_ci_coverage: None,
+        cv: None,
+        resolution: None,
+        fence_scale: None,
+        outliers: Vec::new(),
+        outlier_count: 0,
+        normality: None,
+    };
+    Summary { n, mean, median: f64::NAN, sd, ci: None, ci_note: None, robust }
+}
+
+/// `estimate` as the metric expresses it.
+fn alternative(metric: &Metric, estimator: Estimator, estimate: &Estimate) -> Alternative {
+    let ci = estimate.ci.map(|[lo, hi]| {
+        let (a, b) = (express(metric.compare, lo), express(metric.compare, hi));
+        if a <= b { [a, b] } else { [b, a] }
+    });
+    Alternative {
+        estimator,
+        value: express(metric.compare, estimate.ratio),
+        ci,
+        p_value: estimate.p,
+        significant: estimate.significant(),
+    }
+}
+
+/// The metric by the estimator it did not choose, on every run.
+fn other(metric: &Metric, pairs: &[Pair], value: &MetricValue) -> Option<Alternative> {
+    if let Some(other) = &value.other {
+        return Some(other.clone());
+    }
+    let estimator = match metric.estimator {
+        Estimator::Mean => Estimator::Median,
+        Estimator::Median => Estimator::Mean,
+    };
+    let all = estimates(pairs, estimator, None)?;
+    Some(alternative(metric, estimator, &combine(&all, metric)))
+}
+
+/// The name of the run of `environment` at the metric's configuration `at`
+/// (the `per` column's value, if any) whose `value` is `wanted`: by the
+/// file's key columns other than the environment and `per`, else its line.
+pub(super) fn name_run(
+    metric: &Metric,
+    table: &Table,
+    (env_column, environment): (&str, &str),
+    at: Option<&KeyPart>,
+    wanted: f64,
+    key: &[String],
+) -> Option<String> {
+    const SEARCHED_ROWS: usize = 1_000_000;
+    if table.len() > SEARCHED_ROWS {
+        return None;
+    }
+    let rows = filter::rows(table, &metric.filter).ok()?;
+    let values = table.column(&metric.value)?.values.numbers()?;
+    let env = &table.column(env_column)?.values;
+    let per = metric.per.as_deref().and_then(|p| table.column(p)).map(|c| &c.values);
+    let naming: Vec<(&str, &Values)> = key
+        .iter()
+        .filter(|k| k.as_str() != env_column && Some(k.as_str()) != metric.per.as_deref())
+        .filter_map(|k| table.column(k).map(|c| (k.as_str(), &c.values)))
+        .collect();
+    let row = (0..table.len()).find(|&row| {
+        rows[row]
+            && values[row] == wanted
+            && filter::key_part(env, row) == KeyPart::Text(environment.to_string())
+            && per.zip(at).is_none_or(|(p, at)| filter::key_part(p, row) == *at)
+    })?;
+    Some(if naming.is_empty() {
+        table.place(row)
+    } else {
+        let parts: Vec<String> =
+            naming.iter().map(|(k, v)| format!("{k} = {}", filter::key_part(v, row))).collect();
+        parts.join(", ")
+    })
+}

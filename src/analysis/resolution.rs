@@ -1,0 +1,172 @@
+//! The resolution of a sample: the grid its values lie on (run times logged
+//! in whole seconds lie on a grid of 1 s), found from the values alone, and
+//! the grain of a comparison: its coarsest grid against its effect.
+
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+
+use super::findings::Grain;
+
+/// A sample, as a function that calls its argument on every value.
+pub type Visit<'a> = &'a dyn Fn(&mut dyn FnMut(f64));
+
+/// Most decimals a grid is looked for at (10^−12 of the unit).
+pub const MAX_DECIMALS: i32 = 12;
+
+/// The grid a sample's values lie on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Resolution {
+    /// The step: every difference between two values is a whole multiple of
+    /// it (`grid`), or else the smallest gap between two distinct values.
+    pub step: f64,
+    /// Whether the values lie on a decimal grid of `step`; `false` when it
+    /// is the smallest gap between few distinct values (at most half as
+    /// many as the values).
+    pub grid: bool,
+    /// Distinct values among the sample's.
+    pub distinct: usize,
+    /// The step relative to the magnitude of the median; absent when the
+    /// median is 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative: Option<f64>,
+}
+
+impl Resolution {
+    /// The resolution of the sample that `sample` visits (without NaN), whose median is `median`;
+    /// `None` when fewer than two values differ, or when the values lie on
+    /// no decimal grid of at most [`MAX_DECIMALS`] decimals and more than
+    /// half of them are distinct.
+    pub fn of(sample: Visit, median: f64) -> Option<Resolution> {
+        let mut seen = FxHashSet::default();
+        let mut count = 0;
+        // +0.0 for −0.0: one value, one entry.
+        sample(&mut |v| {
+            count += 1;
+            seen.insert((v + 0.0).to_bits());
+        });
+        let distinct: Vec<f64> = seen.into_iter().map(f64::from_bits).collect();
+        if distinct.len() < 2 {
+            return None;
+        }
+        let (step, grid) = match decimal_step(&distinct) {
+            Some(step) => (step, true),
+            None if 2 * distinct.len() <= count => {
+                (smallest_gap(distinct.clone()).min(f64::MAX), false)
+            }
+            None => return None,
+        };
+        let relative = (median != 0.0).then(|| (step / median.abs()).min(f64::MAX));
+        Some(Resolution { step, grid, distinct: distinct.len(), relative })
+    }
+}
+
+/// The step of the decimal grid of `values` (at least two distinct): at the
+/// fewest decimals d ≤ [`MAX_DECIMALS`] at which every value × 10^d is a
+/// whole number k (exactly, or within 10^−6 for |k| ≤ 10^9, the binary
+/// rounding of decimal text), the greatest common divisor of the
+/// differences of the k, over 10^d.
+fn decimal_step(values: &[f64]) -> Option<f64> {
+    let whole = |x: f64| {
+        x.is_finite()
+            && x.abs() < 9.0e15
+            && (x == x.round() || (x.abs() <= 1e9 && (x - x.round()).abs() <= 1e-6))
+    };
+    let d = (0..=MAX_DECIMALS).find(|&d| {
+        let scale = 10f64.powi(d);
+        values.iter().all(|v| whole(v * scale))
+    })?;
+    let scale = 10f64.powi(d);
+    let ints: Vec<i64> = values.iter().map(|v| (v * scale).round() as i64).collect();
+    let low = *ints.iter().min()?;
+    let divisor = ints.iter().fold(0u64, |g, &k| gcd(g, k.abs_diff(low)));
+    (divisor > 0).then(|| divisor as f64 / scale)
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The smallest difference between two of `distinct` (at least two values).
+fn smallest_gap(mut distinct: Vec<f64>) -> f64 {
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    distinct.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min)
+}
+
+/// The smallest difference between two distinct values of `sample`; 0 when
+/// all are equal. The fences' scale where the IQR is 0 and the values lie
+/// on no grid.
+pub fn smallest_gap_of(sample: Visit) -> f64 {
+    let mut values = Vec::new();
+    sample(&mut |v| values.push(v + 0.0));
+    let gap = smallest_gap(values);
+    if gap.is_finite() { gap } else { 0.0 }
+}
+
+/// A step counts as coarse against an effect when it is at least this share
+/// of the effect's distance from no change.
+pub const COARSE_SHARE: f64 = 0.5;
+
+/// The grain of a comparison metric whose ratio − 1 is `effect` and whose
+/// interval's half-width on the ratio scale is `half`, from its
+/// configurations' (where, coarser step of the two sides, baseline mean);
+/// `None` when no sample lies on a grid.
+pub fn grain<'a>(
+    steps: impl Iterator<Item = (&'a str, f64, f64)>,
+    effect: f64,
+    half: Option<f64>,
+) -> Option<Grain> {
+    let mut coarsest: Option<Grain> = None;
+    for (at, step, base) in steps {
+        if step == 0.0 || base == 0.0 {
+            continue;
+        }
+        let relative = (step / base.abs()).min(f64::MAX);
+        if coarsest.as_ref().is_none_or(|g| relative > g.relative) {
+            coarsest = Some(Grain { step, relative, at: at.to_string(), coarse: false });
+        }
+    }
+    let mut found = coarsest?;
+    found.coarse = found.relative >= COARSE_SHARE * effect.abs()
+        || half.is_some_and(|half| found.relative >= half);
+    Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(values: &[f64]) -> Option<Resolution> {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
+        Resolution::of(&|f| values.iter().for_each(|v| f(*v)), median)
+    }
+
+    #[test]
+    fn grids_by_hand() {
+        // Whole seconds: step 1, 3 distinct values, 1/12 of the median 12.
+        let r = of(&[12.0, 13.0, 12.0, 11.0, 12.0]).unwrap();
+        assert_eq!((r.step, r.grid, r.distinct), (1.0, true, 3));
+        assert_eq!(r.relative, Some(1.0 / 12.0));
+        // Two decimals as text (0.63 is not exact in binary): step 0.01.
+        let r = of(&[0.63, 0.61, 0.64, 0.60]).unwrap();
+        assert!((r.step - 0.01).abs() < 1e-15, "{r:?}");
+        // Multiples of 0.5 offset by 0.25: the differences' divisor, 0.5.
+        assert_eq!(of(&[10.25, 10.75, 11.75, 12.25]).unwrap().step, 0.5);
+        // Bytes in thousands, large integers: 1000.
+        assert_eq!(of(&[3e12, 3e12 + 1000.0, 3e12 + 5000.0]).unwrap().step, 1000.0);
+        // Equal values have no resolution.
+        assert_eq!(of(&[4.0, 4.0, 4.0]), None);
+        // Thirds lie on no decimal grid; with 2 distinct among 6 values the
+        // step is their gap, 1/3.
+        let r = of(&[1.0 / 3.0, 2.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 1.0 / 3.0]).unwrap();
+        assert!(!r.grid && (r.step - 1.0 / 3.0).abs() < 1e-15);
+        // Many distinct values on no grid: none.
+        assert_eq!(of(&[1.0 / 3.0, 1.0 / 7.0, 1.0 / 11.0, 1.0 / 13.0]), None);
+    }
+}
