@@ -22,12 +22,13 @@ enum Body {
     Text(fn(&str)),
 }
 
-const TARGETS: [(&str, Body); 7] = [
+const TARGETS: [(&str, Body); 8] = [
     ("chart_spec", Body::Text(bodies::chart_spec)),
     ("csv_load", Body::Bytes(bodies::csv_load)),
     ("lammps_import", Body::Text(bodies::lammps_import)),
     ("markdown_typst", Body::Text(bodies::markdown_typst)),
     ("osu_import", Body::Text(bodies::osu_import)),
+    ("parquet_load", Body::Bytes(bodies::parquet_load)),
     ("shortcodes", Body::Text(bodies::shortcodes)),
     ("templates", Body::Bytes(bodies::templates)),
 ];

@@ -82,6 +82,7 @@ def metric_toml(rng, i, environments, configs):
         f'compare = "{compare}"',
         f'estimator = "{estimator}"',
         f'better = "{rng.choice(["lower", "higher"])}"',
+        f'headline = {rng.choice(["true", "false"])}',
     ]
     if len(environments) > 2 or compare == "summary":
         lines.append(f'candidate = "{rng.choice(environments[1:])}"')

@@ -143,12 +143,17 @@ def summary(x, texts=None):
         es = max(e3 - e1, Fraction(repr(float(grid["step"]))) if grid else Fraction(0))
         if es == 0 and len(set(x)) > 1:
             es = min(b - a for a, b in zip(exact, exact[1:]) if b > a)
-        beyond = lambda v, k: Fraction(repr(float(v))) < e1 - k * es or Fraction(repr(float(v))) > e3 + k * es
-        out["outliers"] = sorted(float(v) for v in x if beyond(v, Fraction(3, 2)))
-        out["severe"] = sorted(float(v) for v in x if beyond(v, 3))
+        # Each distinct value once: beyond the fences k scales out?
+        distinct = {float(v): Fraction(repr(float(v))) for v in x}
+        beyond = lambda v, k: distinct[float(v)] < e1 - k * es or distinct[float(v)] > e3 + k * es
+        mild = {v for v in distinct if beyond(v, Fraction(3, 2))}
+        severe = {v for v in mild if beyond(v, 3)}
+        out["outliers"] = sorted(float(v) for v in x if float(v) in mild)
+        out["severe"] = sorted(float(v) for v in x if float(v) in severe)
     if n >= 6:
         # Largest j with 2 P(B <= j) <= 0.05, B ~ Binomial(n, 1/2).
-        j = max(j for j in range(n) if 2 * stats.binom.cdf(j, n, 0.5) <= 0.05)
+        cdf = 2 * stats.binom.cdf(np.arange(n), n, 0.5)
+        j = int(np.flatnonzero(cdf <= 0.05).max())
         s = np.sort(x)
         out["median_ci"] = [float(s[j]), float(s[n - 1 - j])]
     if 8 <= n <= 5000 and np.ptp(x) > 0:
@@ -396,7 +401,9 @@ def within_run(rows, metric, key, configs, candidate):
         cells[(r[ENV], tuple(r[c] for c in run_cols))][key_text(r[per])].append(float(r[value]))
 
     def side(env):
-        return [[np.mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items()) if e == env]
+        # Runs in report's order: by their key, numbers as numbers.
+        order = lambda item: tuple((num(v) is None, num(v) or 0, v) for v in item[0][1])
+        return [[np.mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items(), key=order) if e == env]
 
     c, b = np.asarray(side(candidate)), np.asarray(side(BASELINE))
     mc, mb = c.mean(axis=0), b.mean(axis=0)
@@ -410,6 +417,9 @@ def within_run(rows, metric, key, configs, candidate):
         return ratio, None, None, True
     geometric = metric.get("average", "geometric") == "geometric"
     if metric.get("estimator", "mean") == "median":
+        # The reference summed in file order, as report sums it: scores that
+        # tie must tie in both, or the rank test's tie correction differs.
+        mb = np.array([sum(float(r[s]) for r in b) / len(b) for s in range(b.shape[1])])
         positive = min(c.min(), b.min(), mb.min()) > 0
         if geometric and positive:
             score = lambda rows: [math.exp(np.mean([math.log(x / m) for x, m in zip(r, mb)])) for r in rows]
@@ -499,8 +509,28 @@ def metric_value(metric):
     out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p,
            "exact": bool(exact), "open": opened if ci is not None and any(opened) else None,
            "significant": verdict(ci, e[4] if len(e) > 4 else [False, False], p, compare)}
+    null = 1.0 if compare == "ratio" else 0.0
+    out["not_significant_caveat"] = bool(metric.get("headline")) and out["significant"] is False
     if len(estimates) > 1:
         out["per_config"] = [express(compare, e[0]) for e in estimates]
+        verdicts = [verdict(e[1], e[4] if len(e) > 4 else [False, False], e[2], compare) for e in estimates]
+        out["per_config_significant"] = verdicts
+        side = [express(compare, e[0]) - null for e in estimates]
+        out["sign_change_caveat"] = (any(v and d > 0 for v, d in zip(verdicts, side))
+                                     and any(v and d < 0 for v, d in zip(verdicts, side)))
+    elif not metric.get("within-run"):
+        # The other estimator's verdict, and whether the two disagree: in
+        # significance, or both significant in opposite directions.
+        k = configs[0]
+        o = one_config(values(candidate, groups[k]), values(BASELINE, groups[k]),
+                       "mean" if estimator == "median" else "median")
+        o_open = o[4] if len(o) > 4 else [False, False]
+        o_sig = verdict(o[1], o_open, o[2], compare)
+        out["other"] = {"value": express(compare, o[0]), "ci": None if o[1] is None else interval(compare, o[1]),
+                        "p": o[2], "significant": o_sig}
+        a, b = out["significant"], o_sig
+        out["disagree_caveat"] = (a is not None and b is not None) and (
+            a != b or (a and b and (out["value"] - null) * (out["other"]["value"] - null) < 0))
     return out
 
 

@@ -45,6 +45,15 @@ pub fn csv_load(data: &[u8]) {
     }
 }
 
+/// Any bytes as a Parquet results file: the reader answers with a table or
+/// located diagnostics (a corrupt footer, a wrong type), never a panic.
+pub fn parquet_load(data: &[u8]) {
+    let files = [SourceFile::new("results/f.parquet", data.to_vec())];
+    if let Ok(results) = report::results::load(&files, csv_config()) {
+        let _ = report::analysis::analyze(&results, csv_config());
+    }
+}
+
 /// Any text as a LAMMPS log: the importer yields a run or a refusal.
 pub fn lammps_import(text: &str) {
     let _ = report::import::lammps::parse(text);

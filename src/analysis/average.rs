@@ -21,6 +21,9 @@ pub struct ConfigValue {
     pub ci: Option<[f64; 2]>,
     /// Its p-value.
     pub p_value: Option<f64>,
+    /// Whether it differs significantly from no difference (its model's
+    /// verdict, open interval ends included); absent without an interval.
+    pub significant: Option<bool>,
 }
 
 /// The per-configuration values of an averaged metric and their spread.
@@ -84,7 +87,8 @@ pub fn spread(estimates: &[(String, Estimate)], express: impl Fn(f64) -> f64) ->
                 let (a, b) = (express(lo), express(hi));
                 if a <= b { [a, b] } else { [b, a] }
             });
-            ConfigValue { at: at.clone(), value: express(e.ratio), ci, p_value: e.p }
+            let significant = e.significant();
+            ConfigValue { at: at.clone(), value: express(e.ratio), ci, p_value: e.p, significant }
         })
         .collect();
     let by_value = |a: &&ConfigValue, b: &&ConfigValue| a.value.total_cmp(&b.value);
@@ -94,7 +98,7 @@ pub fn spread(estimates: &[(String, Estimate)], express: impl Fn(f64) -> f64) ->
     let null = express(1.0);
     let sign_change = low.value < null && high.value > null;
     let beyond = |side: fn(f64, f64) -> bool| {
-        values.iter().any(|v| v.ci.is_some_and(|[lo, hi]| side(lo, null) && side(hi, null)))
+        values.iter().any(|v| v.significant == Some(true) && side(v.value, null))
     };
     let significant_sign_change = beyond(|x, n| x < n) && beyond(|x, n| x > n);
     Spread { values, range: [low, high], sign_change, significant_sign_change }

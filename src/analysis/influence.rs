@@ -52,7 +52,10 @@ pub(super) fn find(
     let combined = combine(&full, metric);
     let mut best: Option<(Left, Estimate, f64, bool)> = None;
     for left in candidates(pairs) {
-        let Some(without) = estimates(pairs, metric.estimator, Some(left)) else { continue };
+        // Only the configuration of the run left out changes.
+        let mut without = full.clone();
+        let Some(one) = estimate_at(pairs, left.0, metric.estimator, Some(left)) else { continue };
+        without[left.0] = one;
         let without = combine(&without, metric);
         let shift = (without.ratio - combined.ratio).abs();
         if !shift.is_finite() {
@@ -104,7 +107,11 @@ fn candidates(pairs: &[Pair]) -> Vec<Left> {
                 continue;
             }
             if every {
-                left.extend((0..values.len()).map(|i| (p, is_candidate, i)));
+                // Leaving out either of two equal runs gives one estimate:
+                // the first of each value stands for them.
+                let mut seen = std::collections::BTreeSet::new();
+                let distinct = (0..values.len()).filter(|i| seen.insert(values[*i].to_bits()));
+                left.extend(distinct.map(|i| (p, is_candidate, i)));
                 continue;
             }
             let by = |f: &dyn Fn(f64) -> f64| {
@@ -123,39 +130,40 @@ fn candidates(pairs: &[Pair]) -> Vec<Left> {
 /// Each configuration's estimate by `estimator`, without the run `left`;
 /// `None` when a side's values are not kept or a model has no estimate.
 fn estimates(pairs: &[Pair], estimator: Estimator, left: Option<Left>) -> Option<Vec<Estimate>> {
-    pairs
-        .iter()
-        .enumerate()
-        .map(|(p, (_, c, b))| {
-            let b = b.as_ref()?;
-            if c.values.len() != c.summary.n || b.values.len() != b.summary.n {
-                return None;
-            }
-            let drop = |is_candidate: bool| {
-                left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
+    (0..pairs.len()).map(|p| estimate_at(pairs, p, estimator, left)).collect()
+}
+
+/// The estimate of configuration `p` by `estimator`, without the run `left`.
+fn estimate_at(
+    pairs: &[Pair],
+    p: usize,
+    estimator: Estimator,
+    left: Option<Left>,
+) -> Option<Estimate> {
+    let (_, c, b) = &pairs[p];
+    let b = b.as_ref()?;
+    if c.values.len() != c.summary.n || b.values.len() != b.summary.n {
+        return None;
+    }
+    let drop = |is_candidate: bool| {
+        left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
+    };
+    let (dc, db) = (drop(true), drop(false));
+    match estimator {
+        Estimator::Mean => {
+            let summary = |s: &model::Sample, d: Option<usize>| match d {
+                Some(i) => without(&s.values, i),
+                None => s.summary.clone(),
             };
-            let (dc, db) = (drop(true), drop(false));
-            match estimator {
-                Estimator::Mean => {
-                    let summary = |s: &model::Sample, d: Option<usize>| match d {
-                        Some(i) => without(&s.values, i),
-                        None => s.summary.clone(),
-                    };
-                    Some(model::of_means(&summary(c, dc), &summary(b, db)))
-                }
-                Estimator::Median => {
-                    let kept = |v: &[f64], d: Option<usize>| -> Vec<f64> {
-                        v.iter()
-                            .enumerate()
-                            .filter(|(i, _)| Some(*i) != d)
-                            .map(|(_, x)| *x)
-                            .collect()
-                    };
-                    model::of_medians(&kept(&c.values, dc), &kept(&b.values, db))
-                }
-            }
-        })
-        .collect()
+            Some(model::of_means(&summary(c, dc), &summary(b, db)))
+        }
+        Estimator::Median => {
+            let kept = |v: &[f64], d: Option<usize>| -> Vec<f64> {
+                v.iter().enumerate().filter(|(i, _)| Some(*i) != d).map(|(_, x)| *x).collect()
+            };
+            model::of_medians(&kept(&c.values, dc), &kept(&b.values, db))
+        }
+    }
 }
 
 /// The metric's estimate from its configurations' estimates.

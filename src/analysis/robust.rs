@@ -67,23 +67,6 @@ pub struct Robust {
 /// Most outliers listed per group.
 pub const LISTED: usize = 20;
 
-/// Order statistics of a sample: the `k`-th smallest value (from 0) and
-/// every value in turn, however the sample is held.
-pub trait Ordered {
-    /// Number of values.
-    fn count(&self) -> usize;
-    /// The `k`-th smallest value, from 0.
-    fn at(&mut self, k: usize) -> f64;
-    /// Call `f` on every value.
-    fn each(&self, f: &mut dyn FnMut(f64));
-    /// The median: the middle value, or the mean of the two middle ones.
-    fn median(&mut self) -> f64 {
-        let n = self.count();
-        let upper = self.at(n / 2);
-        if n % 2 == 1 { upper } else { (self.at(n / 2 - 1) + upper) / 2.0 }
-    }
-}
-
 /// A sample in memory whose order statistics are found by selection, each
 /// within the part of the slice between two values that earlier selections
 /// put in place: after the median, a quartile is selected among half the
@@ -101,13 +84,14 @@ impl<'a> Selection<'a> {
     pub fn new(values: &'a mut [f64]) -> Self {
         Selection { values, placed: Vec::new() }
     }
-}
 
-impl Ordered for Selection<'_> {
-    fn count(&self) -> usize {
+    /// Number of values.
+    pub fn count(&self) -> usize {
         self.values.len()
     }
-    fn at(&mut self, k: usize) -> f64 {
+
+    /// The `k`-th smallest value, from 0.
+    pub fn at(&mut self, k: usize) -> f64 {
         let i = self.placed.partition_point(|&p| p < k);
         if self.placed.get(i) != Some(&k) {
             let start = if i == 0 { 0 } else { self.placed[i - 1] + 1 };
@@ -117,14 +101,23 @@ impl Ordered for Selection<'_> {
         }
         self.values[k]
     }
-    fn each(&self, f: &mut dyn FnMut(f64)) {
+
+    /// Call `f` on every value.
+    pub fn each(&self, f: &mut dyn FnMut(f64)) {
         self.values.iter().for_each(|&v| f(v));
+    }
+
+    /// The median: the middle value, or the mean of the two middle ones.
+    pub fn median(&mut self) -> f64 {
+        let n = self.count();
+        let upper = self.at(n / 2);
+        if n % 2 == 1 { upper } else { (self.at(n / 2 - 1) + upper) / 2.0 }
     }
 }
 
 impl Robust {
     /// The robust statistics of a sample without NaN, with this mean and sd.
-    pub fn of(sample: &mut impl Ordered, mean: f64, sd: Option<f64>) -> Robust {
+    pub fn of(sample: &mut Selection, mean: f64, sd: Option<f64>) -> Robust {
         let n = sample.count();
         let quartiles =
             (n >= FENCES_MIN).then(|| [quantile(sample, n, 0.25), quantile(sample, n, 0.75)]);
@@ -185,7 +178,7 @@ fn cv(sd: f64, mean: f64) -> f64 {
 
 /// The `p` quantile of ascending `sorted` by linear interpolation between
 /// order statistics (Hyndman & Fan's type 7, numpy's and R's default).
-pub fn quantile(sample: &mut impl Ordered, n: usize, p: f64) -> f64 {
+pub fn quantile(sample: &mut Selection, n: usize, p: f64) -> f64 {
     let h = (n - 1) as f64 * p;
     let lo = h.floor() as usize;
     let fraction = h - lo as f64;
@@ -229,7 +222,7 @@ pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
 /// quartiles, the scale and the fence: 16 units in the last place of the
 /// largest magnitude involved (about 4·10⁻¹⁵ relative), far below any
 /// resolution a measurement has.
-fn fenced(sample: &impl Ordered, [q1, q3]: [f64; 2], scale: f64) -> Vec<Outlier> {
+fn fenced(sample: &Selection, [q1, q3]: [f64; 2], scale: f64) -> Vec<Outlier> {
     // Halved, so that the scale of values near ±f64::MAX stays finite.
     let half = scale / 2.0;
     let slack = |v: f64| 16.0 * f64::EPSILON * v.abs().max(q1.abs()).max(q3.abs()) / 2.0;

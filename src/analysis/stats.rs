@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::robust::{Ordered, Robust, Selection};
+use super::robust::{Robust, Selection};
 use super::student;
 pub use super::student::{P_FLOOR, reported_p};
 

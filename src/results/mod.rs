@@ -13,6 +13,7 @@ mod records;
 mod split;
 mod validate;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -325,32 +326,41 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
 /// One results file read (if it was left on disk), parsed, validated and
 /// given its derived columns; its SHA-256 recorded on `file`.
 fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
-    if is_parquet(&file.path) {
-        // Read and hashed by the Parquet reader; a row has no source line.
-        let mut table = parquet::parse(file, dataset)?;
-        validate::validate(&table, dataset, config, file).into_result(())?;
-        derive::derive(&mut table, dataset, config)?;
-        return Ok(table);
-    }
-    let read;
+    // A Parquet row has no source line to show; a CSV diagnostic keeps its line.
+    let (mut table, source) = if is_parquet(&file.path) {
+        (parquet::parse(file, dataset)?, None)
+    } else {
+        let (table, whole) = read_csv(file, dataset)?;
+        (table, Some(whole))
+    };
+    let checked = validate::validate(&table, dataset, config, source.as_deref().unwrap_or(file));
+    checked.into_result(()).map_err(|d| match &source {
+        Some(whole) => whole.attach(d),
+        None => d,
+    })?;
+    derive::derive(&mut table, dataset, config)?;
+    Ok(table)
+}
+
+/// The table of a CSV file and the file whole (read from disk now when it
+/// was not read yet), parsed while it is hashed.
+fn read_csv<'a>(
+    file: &'a SourceFile,
+    dataset: &Dataset,
+) -> Result<(Table, Cow<'a, SourceFile>), Diagnostics> {
     let whole = match &file.disk {
         Some(path) => {
             let bytes =
                 crate::project::read_regular(path).map_err(|err| read::cannot_read(file, &err))?;
-            read = SourceFile::new(file.path.clone(), bytes);
-            &read
+            Cow::Owned(SourceFile::new(file.path.clone(), bytes))
         }
-        None => file,
+        None => Cow::Borrowed(file),
     };
     let (hash, table) =
-        rayon::join(|| crate::project::sha256_hex(&whole.bytes), || parse::parse(whole, dataset));
+        rayon::join(|| crate::project::sha256_hex(&whole.bytes), || parse::parse(&whole, dataset));
     file.hash.set(hash).ok();
-    let mut table = table.map_err(|d| whole.attach(d))?;
-    validate::validate(&table, dataset, config, whole)
-        .into_result(())
-        .map_err(|d| whole.attach(d))?;
-    derive::derive(&mut table, dataset, config)?;
-    Ok(table)
+    let table = table.map_err(|d| whole.attach(d))?;
+    Ok((table, whole))
 }
 
 /// Every `[data.NAME]` in book.toml must have its file (by default

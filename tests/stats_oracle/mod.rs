@@ -71,6 +71,7 @@ const SHAPIRO: f64 = 1e-4;
 pub fn check(stats: &Value, want: &Value) -> [usize; 3] {
     let metrics = stats["metrics"].as_array().unwrap();
     metrics.iter().for_each(|m| check_metric(m, want));
+    check_caveats(stats, want);
     let groups = stats["groups"].as_array().unwrap();
     groups.iter().for_each(|g| check_group(g, want));
     let comparisons = stats["comparisons"].as_array().unwrap();
@@ -97,6 +98,48 @@ fn check_metric(m: &Value, want: &Value) {
         assert_eq!(got.len(), values.len(), "{name}: configurations");
         for (g, v) in got.iter().zip(values) {
             close(&g["value"], v, VALUE, &format!("{name} at {}", g["at"]));
+        }
+    }
+    if let Some(verdicts) = w["per_config_significant"].as_array() {
+        let got: Vec<&Value> =
+            m["spread"]["values"].as_array().unwrap().iter().map(|g| &g["significant"]).collect();
+        assert_eq!(got, verdicts.iter().collect::<Vec<_>>(), "{name}: verdicts per configuration");
+    }
+    check_other(name, m, w);
+}
+
+/// The other estimator's value and verdict of a one-configuration metric.
+fn check_other(name: &str, m: &Value, w: &Value) {
+    let (other, want) = (&m["other"], &w["other"]);
+    if want.is_null() {
+        return;
+    }
+    close(&other["value"], &want["value"], VALUE, &format!("{name} other value"));
+    pair(&other["ci"], &want["ci"], VALUE, &format!("{name} other ci"));
+    close(&other["p_value"], &want["p"], P, &format!("{name} other p"));
+    assert_eq!(other["significant"], want["significant"], "{name} other verdict");
+}
+
+/// Whether the caveats of `kind` on metric `name` are there when the oracle
+/// says they should be.
+pub fn check_caveats(stats: &Value, want: &Value) {
+    let has = |kind: &str, name: &str| {
+        stats["caveats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["kind"] == kind && c["metric"] == name)
+    };
+    for m in stats["metrics"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        for (kind, field) in [
+            ("estimators-disagree", "disagree_caveat"),
+            ("sign-change", "sign_change_caveat"),
+            ("not-significant", "not_significant_caveat"),
+        ] {
+            if let Some(expected) = want[name][field].as_bool() {
+                assert_eq!(has(kind, name), expected, "{name}: caveat {kind}");
+            }
         }
     }
 }
