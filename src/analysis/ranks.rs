@@ -270,7 +270,10 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
         u >= centre || null.accepts(u)
     });
     // An end found between two differences is the difference beyond it, open.
-    let between = |x: f64| pairs.count(x, true) == pairs.count(x, false);
+    let between = |x: f64| {
+        let (at_most, below) = pairs.counts(x);
+        at_most == below
+    };
     let end = |x: f64, beyond: Option<f64>| match beyond {
         Some(d) if between(x) => (d, true),
         _ => (x, false),
