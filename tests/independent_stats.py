@@ -389,11 +389,13 @@ def averaged(estimates, how):
     return m, None if ci is None else [max(ci[0], 0.0), ci[1]], p
 
 
-def within_run(rows, metric, key, configs, candidate):
+def within_run(rows, metric, key, configs, candidate, estimates):
     """Runs as units: per-run scores over the configurations. By the mean:
-    Welch on the log scale with the delta method; by the median: both
-    sides' runs scored against the baseline's mean at each configuration
-    (geometric or arithmetic mean of value / reference), Hodges–Lehmann."""
+    Welch on the log scale with the delta method; by the median: the
+    average of the per-configuration Hodges–Lehmann ratios (`estimates`),
+    with the interval and p of Mann–Whitney on both sides' runs scored
+    against the baseline's mean at each configuration (geometric or
+    arithmetic mean of value / reference), stretched to hold the average."""
     per, value = metric["per"], metric["value"]
     run_cols = [k for k in key if k not in (ENV, per)]
     cells = defaultdict(lambda: defaultdict(list))
@@ -428,8 +430,16 @@ def within_run(rows, metric, key, configs, candidate):
         sc, sb = score(c), score(b)
         if constant(sc) and constant(sb):
             return sc[0] / sb[0], None, None, True
-        hl, ci, opened = hodges_lehmann(np.asarray(sc), np.asarray(sb))
-        return hl, ci, mwu(sc, sb)["p"], False, opened
+        _, ci, opened = hodges_lehmann(np.asarray(sc), np.asarray(sb))
+        average = averaged(estimates, metric.get("average", "geometric"))[0]
+        if ci is not None:
+            ci, opened = list(ci), list(opened)
+            inside = (ci[0] < average or (ci[0] == average and not opened[0])) and (
+                average < ci[1] or (average == ci[1] and not opened[1]))
+            if not inside:
+                side = 1 if average >= ci[1] else 0
+                ci[side], opened[side] = average, False
+        return average, ci, mwu(sc, sb)["p"], False, opened
     if geometric:
         ratio = math.exp(np.mean(np.log(ratios)))
         sc, sb, scale = (c / mc).mean(axis=1), (b / mb).mean(axis=1), 1.0
@@ -498,7 +508,7 @@ def metric_value(metric):
         e = estimates[0]
     elif metric.get("within-run"):
         key = config["data"][data]["key"]
-        e = within_run(rows, metric, key, configs, candidate)
+        e = within_run(rows, metric, key, configs, candidate, estimates)
     else:
         e = averaged(estimates, metric.get("average", "geometric"))
     r, ci, p = e[0], e[1], e[2]

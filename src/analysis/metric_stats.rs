@@ -142,6 +142,9 @@ pub(super) fn compute(
     }
     value.baseline = Some(baseline_side(pairs, baseline));
     let combined = match (within, estimates.as_slice()) {
+        (Some(e), many) if metric.estimator == Estimator::Median && many.len() >= 2 => {
+            super::within_run::centred(e, average::combine(many, metric.average).ratio)
+        }
         (Some(e), _) => e,
         (None, [(_, one)]) => *one,
         (None, many) => average::combine(many, metric.average),

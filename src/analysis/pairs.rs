@@ -1,8 +1,10 @@
 //! The m·n pairwise differences `c − b` of two samples, held as the two
 //! sorted samples: counts below a value in O(m + n), and any order
-//! statistic by bisection over the doubles, so that the Hodges–Lehmann
+//! statistic by narrowing a bracket with samples of the differences it
+//! holds, then selecting among the few left, so that the Hodges–Lehmann
 //! estimate and its interval need neither the m·n differences in memory
-//! nor their sort (Johnson and Mizoguchi's selection in X + Y, by value).
+//! nor their sort (the selection in X + Y of Johnson and Mizoguchi, and of
+//! Monahan's Hodges–Lehmann algorithm, with a deterministic sampler).
 
 /// The differences `c[i] − b[j]` (as computed in floating point) of two
 /// samples without NaN.
@@ -11,6 +13,21 @@ pub struct Pairs {
     c: Vec<f64>,
     /// The second sample, ascending.
     b: Vec<f64>,
+    /// How many differences a bracket may hold to be selected among directly.
+    cap: u64,
+}
+
+/// Differences drawn from a bracket to narrow it: the bracket shrinks by
+/// about √SAMPLE / 6 each round.
+const SAMPLE: u64 = 16_384;
+
+/// The differences in a range of values `[lo, hi]`: for each value of
+/// `c`, the range of `b` whose differences lie in it, with the running
+/// total up to that row; and how many differences lie below and at most.
+struct Rows {
+    rows: Vec<(usize, usize, u64)>,
+    below: u64,
+    at_most: u64,
 }
 
 impl Pairs {
@@ -24,7 +41,8 @@ impl Pairs {
             v.sort_by(f64::total_cmp);
             v
         };
-        Some(Pairs { c: sorted(c), b: sorted(b) })
+        let cap = ((c.len() + b.len()) as u64).max(4096);
+        Some(Pairs { c: sorted(c), b: sorted(b), cap })
     }
 
     /// How many differences there are, m·n.
@@ -82,60 +100,153 @@ impl Pairs {
     }
 
     /// The `k`-th smallest difference, from 1 (`1 ≤ k ≤ m·n`).
+    ///
+    /// A bracket of values known to hold it is narrowed round by round: a
+    /// systematic sample of [`SAMPLE`] of its differences proposes a
+    /// narrower one a few standard errors either side of the sought rank,
+    /// and one counting pass checks the proposal (keeping the side that
+    /// holds it when it misses). A round that does not halve the bracket is
+    /// followed by one of bisection over the doubles, so the search ends
+    /// whatever the ties; once the bracket holds few differences, they are
+    /// selected among directly. The result is exact whatever the samples.
     pub fn kth(&self, k: u64) -> f64 {
-        first_true(self.bounds(), |x| self.count(x, true) >= k)
+        let [lo, hi] = self.bounds();
+        let (mut valid, mut proposal) = ([lo, hi], [lo, hi]);
+        let (mut last, mut round) = (u64::MAX, 0u64);
+        let mut rows = Rows { rows: Vec::with_capacity(self.c.len()), below: 0, at_most: 0 };
+        loop {
+            let [lo, hi] = proposal;
+            self.rows(lo, hi, &mut rows);
+            if rows.below >= k {
+                proposal = [valid[0], lo.next_down()];
+                continue;
+            }
+            if rows.at_most < k {
+                proposal = [hi.next_up(), valid[1]];
+                continue;
+            }
+            valid = proposal;
+            let within = rows.at_most - rows.below;
+            if lo == hi || within <= self.cap {
+                return self.select(&rows, k - rows.below);
+            }
+            proposal = if within > last / 2 {
+                let (lo, hi) = (ordered(lo), ordered(hi));
+                [valid[0], unordered(lo + (hi - lo) / 2)]
+            } else {
+                round += 1;
+                self.propose(&rows, k - rows.below, round)
+            };
+            last = within;
+        }
     }
 
-    /// The largest difference below `x`, if any.
-    pub fn below(&self, x: f64) -> Option<f64> {
-        let k = self.count(x, false);
-        (k > 0).then(|| self.kth(k))
+    /// The differences in `[lo, hi]` by rows, in one pass, into `into`.
+    fn rows(&self, lo: f64, hi: f64, into: &mut Rows) {
+        let n = self.b.len();
+        let (mut start, mut end, mut total) = (0, 0, 0u64);
+        let (mut below, mut at_most) = (0u64, 0u64);
+        let rows = &mut into.rows;
+        rows.clear();
+        for &c in &self.c {
+            while start < n && c - self.b[start] > hi {
+                start += 1;
+            }
+            while end < n && c - self.b[end] >= lo {
+                end += 1;
+            }
+            let end = end.max(start);
+            total += (end - start) as u64;
+            (below, at_most) = (below + (n - end) as u64, at_most + (n - start) as u64);
+            rows.push((start, end, total));
+        }
+        (into.below, into.at_most) = (below, at_most);
     }
 
-    /// The smallest difference above `x`, if any.
+    /// The `k`-th smallest (from 1) of the differences in `rows`.
+    fn select(&self, rows: &Rows, k: u64) -> f64 {
+        let mut all = Vec::with_capacity((rows.at_most - rows.below) as usize);
+        for (&c, &(start, end, _)) in self.c.iter().zip(&rows.rows) {
+            all.extend(self.b[start..end].iter().map(|b| c - b));
+        }
+        *all.select_nth_unstable_by((k - 1) as usize, f64::total_cmp).1
+    }
+
+    /// A narrower bracket for the `k`-th of the differences in `rows`: the
+    /// order statistics of a systematic sample of them (every `within /
+    /// SAMPLE`-th in the order of the rows, from an offset that depends on
+    /// the round) a few standard errors either side of the share sought.
+    fn propose(&self, rows: &Rows, k: u64, round: u64) -> [f64; 2] {
+        let within = rows.at_most - rows.below;
+        let offset = (SplitMix(round).next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut sample = Vec::with_capacity(SAMPLE as usize);
+        let mut row = 0;
+        for t in 0..SAMPLE {
+            let share = (t as f64 + offset) / SAMPLE as f64;
+            let position = ((share * within as f64) as u64).min(within - 1);
+            while rows.rows[row].2 <= position {
+                row += 1;
+            }
+            let (start, end, total) = rows.rows[row];
+            let j = start + (position - (total - (end - start) as u64)) as usize;
+            sample.push(self.c[row] - self.b[j]);
+        }
+        let share = k as f64 / within as f64;
+        let spread = 3.0 * (SAMPLE as f64 * share * (1.0 - share)).sqrt() + 2.0;
+        let last = (SAMPLE - 1) as f64;
+        let lo = (share * SAMPLE as f64 - spread).clamp(0.0, last) as usize;
+        let hi = (share * SAMPLE as f64 + spread).clamp(0.0, last) as usize;
+        let lo_value = *sample.select_nth_unstable_by(lo, f64::total_cmp).1;
+        let hi_value = *sample[lo..].select_nth_unstable_by(hi - lo, f64::total_cmp).1;
+        [lo_value, hi_value]
+    }
+
+    /// The smallest difference above `x`, if any, in one pass: over
+    /// each value of `c`, the last difference above `x` in its row.
     pub fn above(&self, x: f64) -> Option<f64> {
-        let k = self.count(x, true);
-        (k < self.len()).then(|| self.kth(k + 1))
+        let n = self.b.len();
+        let (mut j, mut best) = (0, None::<f64>);
+        for &c in &self.c {
+            while j < n && c - self.b[j] > x {
+                j += 1;
+            }
+            if j > 0 {
+                let d = c - self.b[j - 1];
+                best = Some(best.map_or(d, |b| b.min(d)));
+            }
+        }
+        best
     }
 
     /// The median of the differences: the middle one, or the mean of the
     /// two middle ones.
     pub fn median(&self) -> f64 {
         let n = self.len();
-        let upper = self.kth(n / 2 + 1);
-        if n % 2 == 1 { upper } else { self.kth(n / 2) / 2.0 + upper / 2.0 }
+        if n % 2 == 1 {
+            return self.kth(n / 2 + 1);
+        }
+        let lower = self.kth(n / 2);
+        let upper = if self.count(lower, true) > n / 2 {
+            lower
+        } else {
+            self.above(lower).unwrap_or(lower)
+        };
+        lower / 2.0 + upper / 2.0
     }
 }
 
-/// The smallest double in `[lo, hi]` where `holds` is true, for a `holds`
-/// false then true along the doubles and true at `hi`: at most 64 steps of
-/// bisection over the doubles in their order.
-pub fn first_true([lo, hi]: [f64; 2], holds: impl Fn(f64) -> bool) -> f64 {
-    let (mut lo, mut hi) = (ordered(lo), ordered(hi));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if holds(unordered(mid)) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    unordered(lo)
-}
+/// SplitMix64: a small, seeded generator for the sampler.
+struct SplitMix(u64);
 
-/// The largest double in `[lo, hi]` where `holds` is true, for a `holds`
-/// true then false along the doubles and true at `lo`.
-pub fn last_true([lo, hi]: [f64; 2], holds: impl Fn(f64) -> bool) -> f64 {
-    let (mut lo, mut hi) = (ordered(lo), ordered(hi));
-    while lo < hi {
-        let mid = hi - (hi - lo) / 2;
-        if holds(unordered(mid)) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
+impl SplitMix {
+    /// The next 64 random bits.
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
-    unordered(lo)
 }
 
 /// A double as an integer of the same order (`f64::total_cmp`'s), as i128
@@ -182,7 +293,6 @@ mod tests {
                 let lt = all.iter().filter(|v| *v < d).count() as u64;
                 assert_eq!((pairs.count(*d, true), pairs.count(*d, false)), (le, lt));
                 assert_eq!(pairs.counts(*d), (le, lt));
-                assert_eq!(pairs.below(*d), all.iter().rev().find(|v| *v < d).copied());
                 assert_eq!(pairs.above(*d), all.iter().find(|v| *v > d).copied());
             }
             let k = all.len();
@@ -192,12 +302,34 @@ mod tests {
         }
     }
 
+    /// Brackets narrowed by samples and by bisection, with few
+    /// differences selected among at the end, on samples of up to 400 a
+    /// side with heavy ties: every order statistic asked for is the sorted
+    /// list's.
     #[test]
-    fn bisection_walks_the_doubles_across_zero_and_signs() {
-        assert_eq!(first_true([-1.0, 1.0], |x| x >= 0.0), -0.0);
-        assert_eq!(first_true([-1.0, 1.0], |x| x > 0.0), f64::from_bits(1));
-        assert_eq!(last_true([-1.0, 1.0], |x| x < 0.5), 0.5f64.next_down());
-        assert_eq!(first_true([-1e308, 1e308], |x| x >= 3.25), 3.25);
-        assert_eq!(first_true([2.0, 2.0], |_| true), 2.0);
+    fn sampled_selection_agrees_with_the_sorted_differences() {
+        for seed in 0..40 {
+            let (c, b) = samples(seed);
+            let grow = |v: Vec<f64>, by: usize| -> Vec<f64> {
+                v.iter().cycle().take(v.len() * by).enumerate().map(|(i, x)| x + (i % 3) as f64).collect()
+            };
+            let (c, b) = (grow(c, 1 + seed as usize % 13), grow(b, 1 + seed as usize % 11));
+            let mut pairs = Pairs::new(&c, &b).unwrap();
+            pairs.cap = 16;
+            let mut all: Vec<f64> = c.iter().flat_map(|x| b.iter().map(move |y| x - y)).collect();
+            all.sort_by(f64::total_cmp);
+            let n = all.len() as u64;
+            for k in [1, 2, n / 7 + 1, n / 3 + 1, n / 2, n / 2 + 1, n - n / 5, n - 1, n] {
+                let k = k.clamp(1, n);
+                assert_eq!(pairs.kth(k), all[k as usize - 1], "seed {seed}, k {k} of {n}");
+            }
+        }
+        // All differences equal: the bracket is one value.
+        let pairs = Pairs { cap: 1, ..Pairs::new(&[2.0; 90], &[1.0; 90]).unwrap() };
+        assert_eq!(pairs.kth(4000), 1.0);
+        // Two values only, each hundreds of times: bisection ends it.
+        let c: Vec<f64> = (0..200).map(|i| (i % 2) as f64).collect();
+        let pairs = Pairs { cap: 1, ..Pairs::new(&c, &[0.0; 100]).unwrap() };
+        assert_eq!((pairs.kth(10_000), pairs.kth(10_001)), (0.0, 1.0));
     }
 }

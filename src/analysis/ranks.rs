@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::CONFIDENCE;
-use super::pairs::{Pairs, first_true, last_true};
+use super::pairs::Pairs;
 
 /// Largest m·n for the exact null distribution of U (and for the m·n
 /// pairwise differences of the Hodges–Lehmann estimate): 100 × 100 runs.
@@ -249,48 +249,65 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
     let (_, ties) = u_statistic(c, b);
     let null = Null::of(c.len(), b.len(), ties);
     let estimate = pairs.median();
-    let centre = pairs.len() as f64 / 2.0;
     if null.accepts(0.0) {
         return Some(Shift { estimate, interval: None });
     }
-    let bounds = pairs.bounds();
-    // Below the estimate U ≥ m·n/2: accepted from the lower end on.
-    let lo = first_true(bounds, |x| {
-        let u = pairs.u_at(x);
-        u <= centre || null.accepts(u)
-    });
-    if !null.accepts(pairs.u_at(lo)) {
-        // No shift is accepted: U jumps across m·n/2 at the estimate by more
-        // than the test allows (runs tied so heavily); the estimate alone.
+    let Some(mut interval) = accepted_shifts(&pairs, &null) else {
+        // U jumps across m·n/2 at the estimate by more than the test allows
+        // (runs tied so heavily): the estimate alone.
         let ends = [estimate; 2];
         return Some(Shift { estimate, interval: Some(Interval { ends, open: [false; 2] }) });
-    }
-    let hi = last_true(bounds, |x| {
-        let u = pairs.u_at(x);
-        u >= centre || null.accepts(u)
-    });
-    // An end found between two differences is the difference beyond it, open.
-    let between = |x: f64| {
-        let (at_most, below) = pairs.counts(x);
-        at_most == below
     };
-    let end = |x: f64, beyond: Option<f64>| match beyond {
-        Some(d) if between(x) => (d, true),
-        _ => (x, false),
-    };
-    let (lo, lo_open) = end(lo, pairs.below(lo));
-    let (hi, hi_open) = end(hi, pairs.above(hi));
-    let mut interval = Interval { ends: [lo, hi], open: [lo_open, hi_open] };
     // Where most pairs tie at the median difference, U there (ties counted
     // half) can lie far from m·n/2, and the test reject the estimate
     // itself: the interval then reaches to it.
     if !interval.contains(estimate) {
-        let below = estimate < lo || (estimate == lo && interval.open[0]);
+        let below = estimate < interval.ends[0] || (estimate == interval.ends[0] && interval.open[0]);
         let side = if below { 0 } else { 1 };
         interval.ends[side] = estimate;
         interval.open[side] = false;
     }
     Some(Shift { estimate, interval: Some(interval) })
+}
+
+/// The shifts whose U the test accepts, found from the largest accepted U
+/// above m·n/2, `top`, and its mirror `mn − top`. U of a shift δ is
+/// `#{d > δ} + ½·#{d = δ}`, so it is `mn − k` just above the k-th
+/// difference D₍ₖ₎ and in between at a tie: the accepted shifts run from
+/// D₍ₖ₎ with k = ⌈mn − top⌉ (closed when U there is accepted, else open)
+/// to D₍ₖ₊₁₎ with k = ⌊top⌋ (likewise). `None` when the lower end's U,
+/// though not above `top`, falls below the accepted band: no shift is
+/// accepted.
+fn accepted_shifts(pairs: &Pairs, null: &Null) -> Option<Interval> {
+    let mn = pairs.len() as f64;
+    let top = largest_accepted(null, mn);
+    let lo = pairs.kth((mn - top).ceil() as u64);
+    let u_lo = pairs.u_at(lo);
+    let lo_open = u_lo > top;
+    let u_inside = if lo_open { mn - pairs.count(lo, true) as f64 } else { u_lo };
+    if !null.accepts(u_inside) {
+        return None;
+    }
+    let hi = pairs.kth(top.floor() as u64 + 1);
+    let hi_open = pairs.u_at(hi) < mn - top;
+    Some(Interval { ends: [lo, hi], open: [lo_open, hi_open] })
+}
+
+/// The largest U on the grid of half-integers from m·n/2 to `mn` that the
+/// test accepts: p falls as U moves away from m·n/2, and is 1 there.
+fn largest_accepted(null: &Null, mn: f64) -> f64 {
+    let centre = mn / 2.0;
+    // Accepted at centre + lo/2, not at centre + (hi + 1)/2 (or hi the end).
+    let (mut lo, mut hi) = (0u64, mn as u64);
+    while lo < hi {
+        let mid = hi - (hi - lo) / 2;
+        if null.accepts(centre + mid as f64 / 2.0) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    centre + lo as f64 / 2.0
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::filter::{self, KeyPart};
 use super::model::{self, Estimate, Sample};
+use super::ranks::Interval;
 use super::stats::{self, Summary};
 use crate::config::{Average, Estimator, Metric};
 use crate::results::Table;
@@ -150,15 +151,18 @@ fn by_means(ratio: f64, sc: &[f64], sb: &[f64], how: Average) -> Estimate {
     }
 }
 
-const MEDIAN_MODEL: &str =
-    "per-run scores against the baseline's means, Hodges–Lehmann ratio, Mann–Whitney U";
+const MEDIAN_MODEL: &str = "average of the per-configuration Hodges–Lehmann ratios; interval \
+    and p from Mann–Whitney's test on per-run scores against the baseline's means (runs as units)";
 
 /// The Hodges–Lehmann ratio of the candidate's per-run scores to the
 /// baseline's, both scored against the same reference, the baseline's
 /// mean at each configuration: a run's score is its geometric (all values
 /// positive) or arithmetic mean over the configurations of value /
 /// reference. The baseline's scores centre on 1, the candidate's on its
-/// level against the baseline, so the ratio of the two is that level.
+/// level against the baseline, so the ratio of the two is that level, and
+/// the shifts that Mann–Whitney's test on the scores accepts are its
+/// interval. The caller re-centres it on the average of the
+/// per-configuration estimates ([`centred`]).
 fn by_medians(c: &[Vec<f64>], b: &[Vec<f64>], reference: &[f64], how: Average) -> Option<Estimate> {
     let positive = c.iter().chain(b).flatten().chain(reference).all(|v| *v > 0.0);
     let k = reference.len() as f64;
@@ -173,6 +177,28 @@ fn by_medians(c: &[Vec<f64>], b: &[Vec<f64>], reference: &[f64], how: Average) -
     let (c, b) = (Sample::of(&sc)?, Sample::of(&sb)?);
     let e = model::estimate(&c, &b, Estimator::Median)?;
     Some(Estimate { model: if e.exact { e.model } else { MEDIAN_MODEL }, ..e })
+}
+
+/// A within-run estimate by the median, `e`, with its point moved to
+/// `average`, the average of the per-configuration estimates it summarises:
+/// the median of per-run scores need not lie within their range (a median
+/// of averages is no average of medians), the average does. The interval
+/// and p stay those of the test on the runs; where the interval misses the
+/// new point, it is stretched to hold it, as the Hodges–Lehmann interval
+/// is on heavily tied runs.
+pub fn centred(e: Estimate, average: f64) -> Estimate {
+    if e.exact {
+        return e;
+    }
+    let (mut ci, mut open) = (e.ci, e.open);
+    if let Some(ends) = ci.as_mut()
+        && !(Interval { ends: *ends, open }).contains(average)
+    {
+        let side = usize::from(average >= ends[1]);
+        ends[side] = average;
+        open[side] = false;
+    }
+    Estimate { ratio: average, ci, open, ..e }
 }
 
 #[cfg(test)]
@@ -261,5 +287,20 @@ mod tests {
             assert!(e.ratio > 1.5 && e.ratio < 3.0, "{how:?}: {}", e.ratio);
             assert_eq!(e.significant(), Some(true));
         }
+    }
+
+    /// The point moves to the average; an interval that misses it reaches
+    /// to it, closed there; an exact estimate stays as it is.
+    #[test]
+    fn centring_moves_the_point_and_keeps_the_test() {
+        let e = Estimate { ratio: 1.2, ci: Some([1.1, 1.3]), p: Some(0.01), ..Default::default() };
+        let inside = centred(e, 1.25);
+        assert_eq!((inside.ratio, inside.ci, inside.p), (1.25, Some([1.1, 1.3]), Some(0.01)));
+        assert_eq!(centred(e, 1.4).ci, Some([1.1, 1.4]));
+        let open = Estimate { open: [true, false], ..e };
+        let at_end = centred(open, 1.1);
+        assert_eq!((at_end.ci, at_end.open), (Some([1.1, 1.3]), [false, false]));
+        let exact = Estimate { ratio: 2.0, exact: true, ..Default::default() };
+        assert_eq!(centred(exact, 3.0).ratio, 2.0);
     }
 }

@@ -99,16 +99,13 @@ fn check_metric(m: &Value, want: &Value) {
         for (g, v) in got.iter().zip(values) {
             close(&g["value"], v, VALUE, &format!("{name} at {}", g["at"]));
         }
-        // No average lies outside the range of what it averages. Known gap:
-        // a within-run average by the median (Hodges–Lehmann of per-run
-        // scores) can, on about 1 study in 40 the generator draws.
-        let within_median = m["within_run"] == true && m["estimator"] == "median";
+        // No average lies outside the range of what it averages.
         let each: Vec<f64> = values.iter().map(|v| v.as_f64().unwrap()).collect();
         let (lo, hi) = each.iter().fold((f64::MAX, f64::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
         let value = m["value"].as_f64().unwrap();
         let slack = 1e-9 * (hi.abs() + lo.abs()) + 1e-12;
         let inside = lo - slack <= value && value <= hi + slack;
-        assert!(inside || within_median, "{name}: {value} outside {lo}..{hi}");
+        assert!(inside, "{name}: {value} outside {lo}..{hi}");
     }
     if let Some(verdicts) = w["per_config_significant"].as_array() {
         let got: Vec<&Value> =
