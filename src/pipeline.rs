@@ -105,6 +105,8 @@ pub fn prepare(
         bibliography_keys: keys.as_deref(),
         assets: &assets,
         pdf: &config.output.pdf,
+        results: &analyzed.results,
+        config,
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography
@@ -244,6 +246,9 @@ pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) ->
     for chart in &prepared.charts.charts {
         site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
+    }
+    for table in &prepared.document.computed {
+        site.insert(format!("data/tables/{}.csv", table.id), table.csv.as_bytes());
     }
     if site.files.contains_key(std::path::Path::new(&project.config.output.pdf)) {
         let manifest = manifest(project, prepared, &site);

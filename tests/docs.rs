@@ -137,12 +137,14 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
         "usize" => "integer".into(),
         "f64" => "number".into(),
         "Compare" | "Better" | "Estimator" | "Average" | "ColumnType" | "PaperSize"
-        | "PdfStandard" | "Kind" | "Aggregate" | "Scale" => {
+        | "PdfStandard" | "Kind" | "Aggregate" | "Scale" | "CellKind" => {
             let values: Vec<String> =
                 items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
             format!("one of {}", values.join(", "))
         }
         "FilterValue" => "number, string, array or `{ min, max }`".into(),
+        "Level" => "string or number".into(),
+        "Candidates" => "`\"*\"` or array of string or number".into(),
         other => format!("table ({other})"),
     }
 }
@@ -171,6 +173,8 @@ const CHART_SECTIONS: [(&str, &str); 4] = [
     ("`aggregate`", "Aggregate"),
     ("`x-scale` and `y-scale`", "Scale"),
 ];
+
+const TABLE_SECTIONS: [(&str, &str); 2] = [("table keys", "TableSpec"), ("`cell`", "CellKind")];
 
 /// Reads a source file of the repository.
 fn read(path: &str) -> String {
@@ -338,5 +342,28 @@ fn chart_reference_is_generated_from_spec_doc_comments() {
     check(
         "docs/charts.md",
         generate("src/charts/spec.rs", "Chart directives", intro, &CHART_SECTIONS),
+    );
+}
+
+#[test]
+fn table_reference_is_generated_from_spec_doc_comments() {
+    let intro = "A computed table is a fenced block with the language `table` in any `content/*.md` \
+        file, holding TOML. Its rows and columns are levels of factors (results columns that \
+        describe a configuration); each cell is a statistic of its runs, or its comparison with \
+        the baseline level (value, 95% CI in parentheses, and a verdict: better, worse, no \
+        significant difference or no change, at 5% after Holm's correction across the table's \
+        comparisons). It becomes a numbered table in the page and the paper (`@tbl-ID`), and its \
+        cells are downloadable as `data/tables/ID.csv`.\n\n\
+        ```table\nid = \"grid\"\ndata = \"runs\"\nvalue = \"time_s\"\nrows = \"compressor\"\n\
+        columns = \"level\"\ncell = \"relative\"\nbaseline = \"gzip\"\nbetter = \"lower\"\n\
+        caption = \"Time against gzip at each level\"\n```";
+    check(
+        "docs/tables.md",
+        generate(
+            "src/analysis/tables.rs src/config/metrics.rs src/config/data.rs",
+            "Computed tables",
+            intro,
+            &TABLE_SECTIONS,
+        ),
     );
 }

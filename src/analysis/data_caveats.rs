@@ -229,6 +229,9 @@ mod tests {
     fn metric(value: f64, significant: Option<bool>) -> MetricValue {
         let side = |e: &str| Side { environment: e.into(), mean: 1.0, n: 10 };
         MetricValue {
+            factor: "environment".into(),
+            member: None,
+            p_holm: None,
             name: "m".into(),
             label: "M".into(),
             definition: None,

@@ -28,6 +28,7 @@ pub(super) fn summarise(
         .iter()
         .copied()
         .chain(dataset.key.iter().map(String::as_str))
+        .chain(config.study.factors.iter().map(String::as_str))
         .chain([config.study.nodes_column.as_str()])
         .collect();
     let columns: Vec<&str> = table

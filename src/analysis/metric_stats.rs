@@ -11,7 +11,7 @@ use super::findings::{Grain, Influence};
 use super::model::{self, Estimate, Sample};
 use super::ranks::RankTest;
 use super::stats::{self, Summary};
-use crate::config::{Average, Better, Compare, Config, Estimator, Metric};
+use crate::config::{Average, Better, Compare, Estimator, Metric};
 
 /// One side of a comparison: an environment's mean and run count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,6 +36,17 @@ impl Side {
 pub struct MetricValue {
     /// Name used in prose.
     pub name: String,
+    /// The factor compared along: the environment column, or the metric's
+    /// `factor`.
+    pub factor: String,
+    /// For a member of a family (`candidates` or `each`): its candidate and
+    /// where it is made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<super::sides::Member>,
+    /// For a member of a family: its p-value after Holm's correction across
+    /// the family; the family's verdicts use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_holm: Option<f64>,
     /// Short label.
     pub label: String,
     /// Definition in words.
@@ -110,12 +121,12 @@ pub(crate) type Pair = (String, Sample, Option<Sample>);
 /// The metric's value, interval and p-value from per-group (candidate, baseline) samples.
 pub(super) fn compute(
     metric: &Metric,
-    config: &Config,
-    candidate: &str,
+    sides: &super::sides::Sides,
     (pairs, within): (&[Pair], Option<Estimate>),
     inputs: Inputs,
 ) -> Result<MetricValue, String> {
-    let mut value = described(metric, candidate, pairs, inputs);
+    let candidate = sides.candidate.as_str();
+    let mut value = described(metric, sides, pairs, inputs);
     if metric.compare == Compare::Summary {
         if metric.unit.is_none() {
             value.unit = String::new();
@@ -126,7 +137,7 @@ pub(super) fn compute(
         }
         return Ok(value);
     }
-    let baseline = config.study.baseline.as_str();
+    let baseline = sides.baseline.as_str();
     let mut estimates = Vec::new();
     for (key, c, b) in pairs {
         let b = b.as_ref().ok_or_else(|| {
@@ -141,14 +152,7 @@ pub(super) fn compute(
         estimates.push((key.clone(), e));
     }
     value.baseline = Some(baseline_side(pairs, baseline));
-    let combined = match (within, estimates.as_slice()) {
-        (Some(e), many) if metric.estimator == Estimator::Median && many.len() >= 2 => {
-            super::within_run::centred(e, average::combine(many, metric.average).ratio)
-        }
-        (Some(e), _) => e,
-        (None, [(_, one)]) => *one,
-        (None, many) => average::combine(many, metric.average),
-    };
+    let combined = combined(metric, within, &estimates);
     set_estimate(metric.compare, &combined, &mut value);
     let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
     let steps = pairs.iter().filter_map(|(at, c, b)| {
@@ -166,6 +170,23 @@ pub(super) fn compute(
         value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
     }
     Ok(value)
+}
+
+/// The metric's estimate: the one group's, the within-run average (by
+/// the median re-centred on the average of the groups'), or the average.
+fn combined(
+    metric: &Metric,
+    within: Option<Estimate>,
+    estimates: &[(String, Estimate)],
+) -> Estimate {
+    match (within, estimates) {
+        (Some(e), many) if metric.estimator == Estimator::Median && many.len() >= 2 => {
+            super::within_run::centred(e, average::combine(many, metric.average).ratio)
+        }
+        (Some(e), _) => e,
+        (None, [(_, one)]) => *one,
+        (None, many) => average::combine(many, metric.average),
+    }
 }
 
 /// The comparison of one group by the estimator the metric did not choose.
@@ -232,7 +253,7 @@ fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
 /// as its value; no interval, p-value or baseline yet.
 fn described(
     metric: &Metric,
-    candidate: &str,
+    sides: &super::sides::Sides,
     pairs: &[(String, Sample, Option<Sample>)],
     inputs: Inputs,
 ) -> MetricValue {
@@ -243,12 +264,15 @@ fn described(
     let n = n.unwrap_or(0);
     let cand_mean = pairs.iter().map(|(_, c, _)| c.summary.mean).sum::<f64>() / k;
     let cand_side = Side {
-        environment: candidate.to_string(),
+        environment: sides.candidate.clone(),
         mean: cand_mean,
         n: pairs.iter().map(|p| runs(&p.1)).min().unwrap_or(0),
     };
     MetricValue {
         name: metric.name.clone(),
+        factor: sides.factor.clone(),
+        member: None,
+        p_holm: None,
         label: metric.label.clone(),
         definition: metric.definition.clone(),
         compare: metric.compare,

@@ -8,6 +8,7 @@ use super::filter::{self, Grouped, KeyPart};
 use super::metric_stats::{self, MetricValue};
 use super::model::Sample;
 use super::problem_size;
+use super::sides::{self, Sides};
 use crate::config::{Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
 use crate::results::{ResultSet, Table, Values};
@@ -20,12 +21,39 @@ pub(super) fn evaluate(
     let mut errors = Diagnostics::default();
     let mut values = Vec::new();
     for metric in &config.metrics {
-        match evaluate_one(metric, results, config) {
-            Ok(v) => values.push(v),
+        match evaluate_family(metric, results, config) {
+            Ok(v) => values.extend(v),
             Err(d) => errors.push(d),
         }
     }
+    sides::holm(&mut values);
     errors.into_result(values)
+}
+
+/// Evaluate a metric, or each member of the family it stands for
+/// (`candidates`, `each`).
+fn evaluate_family(
+    metric: &Metric,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Vec<MetricValue>, Diagnostic> {
+    let blame = Blame::new(metric);
+    let table = measured_table(metric, results, config, &blame)?;
+    let members = sides::members(metric, table, config)
+        .map_err(|(key, message, hint)| blame.at(key, message, hint))?;
+    if members.is_empty() {
+        let message =
+            "no candidate is left: every level of the factor in the selected rows is the baseline"
+                .to_string();
+        return Err(blame.at("candidates", message, "check `where` and `candidates`".into()));
+    }
+    let mut values = Vec::new();
+    for (one, member) in members {
+        let mut value = evaluate_one(&one, results, config)?;
+        value.member = member;
+        values.push(value);
+    }
+    Ok(values)
 }
 
 /// One group's key with the candidate's sample and the baseline's, if any.
@@ -33,24 +61,23 @@ type KeyedPair = (Vec<KeyPart>, Sample, Option<Sample>);
 
 /// Evaluate one metric: find its data, group its rows, pair the candidate with
 /// the baseline in every group, and compute the value.
-fn evaluate_one(
+pub(super) fn evaluate_one(
     metric: &Metric,
     results: &ResultSet,
     config: &Config,
 ) -> Result<MetricValue, Diagnostic> {
     let blame = Blame::new(metric);
     let table = measured_table(metric, results, config, &blame)?;
-    let candidate = candidate(metric, config).map_err(|m| {
-        blame.at("candidate", m, "set `candidate` to the environment to compare".into())
-    })?;
-    let groups = grouped_rows(metric, table, config, &blame)?;
-    let keyed = candidate_pairs(&groups, &candidate, &config.study.baseline);
-    comparable(metric, (table, config), (&groups, &keyed), &candidate, &blame)?;
+    let sides =
+        sides::of(metric, config).map_err(|(key, message, hint)| blame.at(key, message, hint))?;
+    let groups = grouped_rows(metric, table, &sides, &blame)?;
+    let keyed = candidate_pairs(&groups, &sides.candidate, &sides.baseline);
+    comparable(metric, (table, config), (&groups, &keyed), &sides, &blame)?;
     let at = |key: &[KeyPart]| match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
         _ => filter::describe(&metric.filter),
     };
-    let within = within_run(metric, table, config, &candidate, &keyed).map_err(|m| {
+    let within = within_run(metric, table, config, &sides, &keyed).map_err(|m| {
         blame.at("within-run", m, "declare the file's `key`, or drop `within-run`".into())
     })?;
     let keys: Vec<Vec<KeyPart>> = keyed.iter().map(|k| k.0.clone()).collect();
@@ -61,10 +88,10 @@ fn evaluate_one(
         filter: filter::describe(&metric.filter),
     };
     let hint = "check `where` and `per`: both environments need rows in every group";
-    let mut value = metric_stats::compute(metric, config, &candidate, (&pairs, within), inputs)
+    let mut value = metric_stats::compute(metric, &sides, (&pairs, within), inputs)
         .map_err(|m| blame.at("where", m, hint.into()))?;
     if metric.headline {
-        value.influence = influence(metric, table, config, &pairs, &keys, &value);
+        value.influence = influence(metric, (table, config), &sides, (&pairs, &keys), &value);
     }
     Ok(value)
 }
@@ -76,31 +103,27 @@ fn comparable(
     metric: &Metric,
     (table, config): (&Table, &Config),
     (groups, keyed): (&[Grouped], &[KeyedPair]),
-    candidate: &str,
+    s: &Sides,
     blame: &Blame,
 ) -> Result<(), Diagnostic> {
     if metric.compare != Compare::Summary {
-        pooled(metric, table, config, blame)?;
+        pooled(metric, table, config, s, blame)?;
         if let Some(dataset) = config.data.get(&metric.data) {
-            let sides = (
-                config.study.environment_column.as_str(),
-                candidate,
-                config.study.baseline.as_str(),
-            );
+            let sides = (s.factor.as_str(), s.candidate.as_str(), s.baseline.as_str());
             if let Err((key, message, hint)) = problem_size::check(metric, table, dataset, sides)? {
                 return Err(blame.at(key, message, hint));
             }
         }
-        unmatched(metric, groups, (candidate, &config.study.baseline), blame)?;
+        unmatched(metric, groups, (&s.candidate, &s.baseline), blame)?;
     }
     if keyed.is_empty() {
-        return Err(no_candidate_rows(metric, table, candidate, groups, blame));
+        return Err(no_candidate_rows(metric, table, s, groups, blame));
     }
     if metric.compare != Compare::Summary {
-        zero_baseline(metric, keyed, &config.study.baseline, blame)?;
+        zero_baseline(metric, keyed, &s.baseline, blame)?;
     }
     if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
-        negative_mean(metric, keyed, (candidate, &config.study.baseline), blame)?;
+        negative_mean(metric, keyed, (&s.candidate, &s.baseline), blame)?;
     }
     Ok(())
 }
@@ -108,10 +131,9 @@ fn comparable(
 /// The run whose removal moves `value` most, named by the file's key.
 fn influence(
     metric: &Metric,
-    table: &Table,
-    config: &Config,
-    pairs: &[metric_stats::Pair],
-    keys: &[Vec<KeyPart>],
+    (table, config): (&Table, &Config),
+    sides: &Sides,
+    (pairs, keys): (&[metric_stats::Pair], &[Vec<KeyPart>]),
     value: &MetricValue,
 ) -> Option<super::findings::Influence> {
     let (at, mut found) = super::influence::find(metric, pairs, value)?;
@@ -120,7 +142,7 @@ fn influence(
         .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
         .unwrap_or_default();
     let per = metric.per.as_ref().and(keys.get(at).and_then(|k| k.first()));
-    let env = (config.study.environment_column.as_str(), found.environment.as_str());
+    let env = (sides.factor.as_str(), found.environment.as_str());
     found.run = super::influence::name_run(metric, table, env, per, found.value, &key);
     Some(found)
 }
@@ -132,12 +154,15 @@ fn pooled(
     metric: &Metric,
     table: &Table,
     config: &Config,
+    sides: &Sides,
     blame: &Blame,
 ) -> Result<(), Diagnostic> {
     let Some(dataset) = config.data.get(&metric.data) else { return Ok(()) };
-    for column in dataset.group_by.iter().filter(|c| Some(*c) != metric.per.as_ref()) {
-        let groups =
-            filter::aggregate(table, &metric.filter, &[column.as_str()], &[]).unwrap_or_default();
+    let mut both = metric.filter.clone();
+    both.insert(sides.factor.clone(), sides::either(&sides.candidate, &sides.baseline));
+    let fixed = |c: &&String| Some(*c) != metric.per.as_ref() && **c != sides.factor;
+    for column in dataset.group_by.iter().chain(&config.study.factors).filter(fixed) {
+        let groups = filter::aggregate(table, &both, &[column.as_str()], &[]).unwrap_or_default();
         if groups.len() > 1 {
             let values: Vec<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
             return Err(blame.at(
@@ -191,7 +216,7 @@ fn within_run(
     metric: &Metric,
     table: &Table,
     config: &Config,
-    candidate: &str,
+    sides: &Sides,
     keyed: &[(Vec<KeyPart>, Sample, Option<Sample>)],
 ) -> Result<Option<super::model::Estimate>, String> {
     if !metric.within_run || keyed.len() < 2 || metric.compare == Compare::Summary {
@@ -199,9 +224,9 @@ fn within_run(
     }
     let configs: Vec<KeyPart> = keyed.iter().filter_map(|(k, _, _)| k.first().cloned()).collect();
     let key = config.data.get(&metric.data).map(|d| d.key.as_slice()).unwrap_or_default();
-    let env = config.study.environment_column.as_str();
-    let sides = (candidate, config.study.baseline.as_str());
-    super::within_run::estimate(metric, table, (env, key), sides, &configs).map(Some)
+    let env = sides.factor.as_str();
+    let levels = (sides.candidate.as_str(), sides.baseline.as_str());
+    super::within_run::estimate(metric, table, (env, key), levels, &configs).map(Some)
 }
 
 /// Where a metric's problems are reported: each at the value in book.toml that
@@ -258,16 +283,34 @@ fn measured_table<'r>(
             ));
         }
     }
+    factor_column(metric, table, config, blame)?;
+    Ok(table)
+}
+
+/// The error for a factor column the file lacks (or, for the environment
+/// column, holds as numbers).
+fn factor_column(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    blame: &Blame,
+) -> Result<(), Diagnostic> {
+    let column = table.column(metric.factor.as_deref().unwrap_or(&config.study.environment_column));
     let env_column = config.study.environment_column.as_str();
-    if !matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_))) {
-        return Err(blame.at(
+    match (&metric.factor, column.map(|c| &c.values)) {
+        (Some(_), Some(_)) | (None, Some(Values::Text(_))) => Ok(()),
+        (Some(factor), _) => Err(blame.at(
+            "factor",
+            format!("{} has no `{factor}` column", table.path.display()),
+            suggest(factor, table.column_names()),
+        )),
+        (None, _) => Err(blame.at(
             "data",
             format!("{} has no `{env_column}` column", table.path.display()),
             "a metric compares environments; add the column, or set [study] environment-column"
                 .into(),
-        ));
+        )),
     }
-    Ok(table)
 }
 
 /// The rows of `table` that pass the metric's `where`, grouped by environment
@@ -275,10 +318,10 @@ fn measured_table<'r>(
 fn grouped_rows(
     metric: &Metric,
     table: &Table,
-    config: &Config,
+    sides: &Sides,
     blame: &Blame,
 ) -> Result<Vec<Grouped>, Diagnostic> {
-    let env_column = config.study.environment_column.as_str();
+    let env_column = sides.factor.as_str();
     let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
     if let Some(p) = metric.per.as_ref().filter(|p| table.column(p).is_none()) {
         return Err(blame.at(
@@ -381,10 +424,11 @@ fn negative_mean(
 fn no_candidate_rows(
     metric: &Metric,
     table: &Table,
-    candidate: &str,
+    sides: &Sides,
     groups: &[Grouped],
     blame: &Blame,
 ) -> Diagnostic {
+    let candidate = &sides.candidate;
     let found: std::collections::BTreeSet<String> =
         groups.iter().map(|g| g.key[0].to_string()).collect();
     blame.at(
@@ -395,25 +439,9 @@ fn no_candidate_rows(
             table.path.display()
         ),
         format!(
-            "environments in the selected rows: {}; check the filter",
+            "levels of `{}` in the selected rows: {}; check the filter",
+            sides.factor,
             list(found.iter().map(String::as_str))
         ),
     )
-}
-
-/// The candidate environment: declared, or the only non-baseline one.
-fn candidate(metric: &Metric, config: &Config) -> Result<String, String> {
-    if let Some(c) = &metric.candidate {
-        return Ok(c.clone());
-    }
-    let others: Vec<&String> =
-        config.environments.keys().filter(|e| **e != config.study.baseline).collect();
-    match (metric.compare, others.as_slice()) {
-        (Compare::Summary, _) if others.is_empty() => Ok(config.study.baseline.clone()),
-        (_, [one]) => Ok((*one).clone()),
-        _ => Err(format!(
-            "cannot tell which environment to compare with `{}`",
-            config.study.baseline
-        )),
-    }
 }

@@ -23,9 +23,11 @@ pub mod resolution;
 pub mod robust;
 mod runs;
 pub mod shapiro;
+pub mod sides;
 mod spread_caveats;
 pub mod stats;
 pub mod student;
+pub mod tables;
 mod within_run;
 pub mod wording;
 

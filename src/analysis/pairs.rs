@@ -311,7 +311,12 @@ mod tests {
         for seed in 0..40 {
             let (c, b) = samples(seed);
             let grow = |v: Vec<f64>, by: usize| -> Vec<f64> {
-                v.iter().cycle().take(v.len() * by).enumerate().map(|(i, x)| x + (i % 3) as f64).collect()
+                v.iter()
+                    .cycle()
+                    .take(v.len() * by)
+                    .enumerate()
+                    .map(|(i, x)| x + (i % 3) as f64)
+                    .collect()
             };
             let (c, b) = (grow(c, 1 + seed as usize % 13), grow(b, 1 + seed as usize % 11));
             let mut pairs = Pairs::new(&c, &b).unwrap();

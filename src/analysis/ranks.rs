@@ -262,7 +262,8 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
     // half) can lie far from m·n/2, and the test reject the estimate
     // itself: the interval then reaches to it.
     if !interval.contains(estimate) {
-        let below = estimate < interval.ends[0] || (estimate == interval.ends[0] && interval.open[0]);
+        let below =
+            estimate < interval.ends[0] || (estimate == interval.ends[0] && interval.open[0]);
         let side = if below { 0 } else { 1 };
         interval.ends[side] = estimate;
         interval.open[side] = false;

@@ -66,7 +66,15 @@ pub fn metric_magnitude(m: &MetricValue) -> String {
 /// marked `(excluded)`, an interval of one value `exactly`; or why there
 /// is none.
 pub fn metric_ci(m: &MetricValue) -> String {
-    let Some([lo, hi]) = m.ci else { return "no CI".to_string() };
+    match ci_ends(m) {
+        None => "no CI".to_string(),
+        Some(ends) => format!("95% CI {ends}"),
+    }
+}
+
+/// The interval's ends with the unit: `−66.1 to −63.9%`, `exactly 2.0×`.
+fn ci_ends(m: &MetricValue) -> Option<String> {
+    let [lo, hi] = m.ci?;
     let decimals = shown_decimals(m);
     let open = m.ci_open.unwrap_or([false; 2]);
     let end = |v: f64, open: bool| {
@@ -80,9 +88,9 @@ pub fn metric_ci(m: &MetricValue) -> String {
     let unit =
         |text: String| if is_percent(m) { format!("{text}%") } else { with_unit(text, &m.unit) };
     if lo == hi {
-        return unit(format!("95% CI exactly {}", end(lo, false)));
+        return Some(unit(format!("exactly {}", end(lo, false))));
     }
-    unit(format!("95% CI {} to {}", end(lo, open[0]), end(hi, open[1])))
+    Some(unit(format!("{} to {}", end(lo, open[0]), end(hi, open[1]))))
 }
 
 /// The smallest run count of the metric's groups.
@@ -166,6 +174,39 @@ pub fn significance(m: &MetricValue) -> String {
     }
 }
 
+/// A statistic of a table's cell with its unit: `0.35 s`.
+pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
+    with_unit(reading(value, decimals), unit.unwrap_or(""))
+}
+
+/// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
+/// (the table's caption says the parentheses hold the 95% CI).
+pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
+    use super::tables::Verdict;
+    let word = match verdict {
+        Verdict::Better if m.exact => "better in every run",
+        Verdict::Worse if m.exact => "worse in every run",
+        Verdict::Better => "better",
+        Verdict::Worse => "worse",
+        Verdict::Unclear => "no significant difference",
+        Verdict::Same => "no change",
+    };
+    match ci_ends(m) {
+        None => format!("{}, {word}", metric_value(m)),
+        Some(ends) => format!("{} ({ends}), {word}", metric_value(m)),
+    }
+}
+
+/// The note a comparison table's caption ends with.
+pub fn table_note(tested: usize) -> String {
+    match tested {
+        0 | 1 => "(In parentheses: the 95% CI; verdicts at 5%.)".into(),
+        n => format!(
+            "(In parentheses: the 95% CI; verdicts at 5%, after Holm's correction for the table's {n} comparisons.)"
+        ),
+    }
+}
+
 /// Every field of a metric that prose can cite, formatted.
 pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
     let mean = |x: f64| reading(x, m.decimals);
@@ -200,6 +241,9 @@ mod tests {
         let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };
         let side = Side { environment: "e".into(), mean: 1.0, n: 3 };
         MetricValue {
+            factor: "environment".into(),
+            member: None,
+            p_holm: None,
             name: "m".into(),
             label: "m".into(),
             definition: None,

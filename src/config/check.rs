@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::metrics::{Candidates, Metric};
 use super::{Config, MAX_DECIMALS};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
@@ -70,7 +71,6 @@ fn plain_pdf_name(name: &str) -> Result<(), &'static str> {
 
 /// Checks of each metric: unique names, decimals shown, a declared candidate.
 fn metrics(config: &Config, file: &Location, errors: &mut Diagnostics) {
-    let envs = config.environments.keys().map(String::as_str);
     let mut names = BTreeMap::new();
     for metric in &config.metrics {
         let location = metric.location.clone().unwrap_or_else(|| file.clone());
@@ -92,17 +92,71 @@ fn metrics(config: &Config, file: &Location, errors: &mut Diagnostics) {
                 .hint(format!("use at most {MAX_DECIMALS} decimals")),
             );
         }
-        if let Some(candidate) = &metric.candidate
-            && !config.environments.contains_key(candidate)
-        {
+        levels(config, metric, &location, errors);
+    }
+}
+
+/// Checks of a metric's factor keys: levels of the environment column are
+/// declared environments, and the keys that exclude each other are not
+/// given together.
+fn levels(config: &Config, metric: &Metric, location: &Location, errors: &mut Diagnostics) {
+    let envs = config.environments.keys().map(String::as_str);
+    let along_environments =
+        metric.factor.as_ref().is_none_or(|f| *f == config.study.environment_column);
+    let listed = match &metric.candidates {
+        Some(Candidates::List(list)) => list.iter().map(|l| ("candidates", l)).collect(),
+        _ => Vec::new(),
+    };
+    let given = [("candidate", metric.candidate.as_ref()), ("baseline", metric.baseline.as_ref())];
+    let given = given.into_iter().filter_map(|(k, l)| l.map(|l| (k, l))).chain(listed);
+    for (key, level) in given.filter(|_| along_environments) {
+        let level = level.to_string();
+        if !config.environments.contains_key(&level) {
+            let message = format!("{key} `{level}` is not an environment");
             errors.push(
-                Diagnostic::new(
-                    metric.at.or("candidate", &location),
-                    format!("candidate `{candidate}` is not an environment"),
-                )
-                .hint(crate::diagnostic::suggest(candidate, envs.clone())),
+                Diagnostic::new(metric.at.or(key, location), message)
+                    .hint(crate::diagnostic::suggest(&level, envs.clone())),
             );
         }
+    }
+    conflicts(config, metric, location, errors);
+}
+
+/// Errors for keys of a metric that exclude each other.
+fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut Diagnostics) {
+    let along_environments =
+        metric.factor.as_ref().is_none_or(|f| *f == config.study.environment_column);
+    let every = matches!(&metric.candidates, Some(Candidates::Every(l)) if l.to_string() == "*");
+    let conflicts = [
+        (
+            "candidates",
+            metric.candidates.is_some() && metric.candidate.is_some(),
+            "give `candidate` or `candidates`, not both",
+        ),
+        (
+            "candidates",
+            matches!(metric.candidates, Some(Candidates::Every(_))) && !every,
+            "write `candidates = \"*\"` for every level, or a list such as `[\"a\", \"b\"]`",
+        ),
+        (
+            "each",
+            metric.each && metric.per.is_none(),
+            "`each` makes one comparison per value of `per`: set `per`",
+        ),
+        (
+            "each",
+            metric.each && metric.within_run,
+            "`within-run` averages over `per`; drop one of `each` and `within-run`",
+        ),
+        (
+            "baseline",
+            !along_environments && metric.baseline.is_none(),
+            "a comparison along a factor other than the environment names its `baseline` level",
+        ),
+    ];
+    for (key, _, hint) in conflicts.into_iter().filter(|c| c.1) {
+        let message = format!("metric `{}`: `{key}` cannot be used here", metric.name);
+        errors.push(Diagnostic::new(metric.at.or(key, location), message).hint(hint.to_string()));
     }
 }
 

@@ -30,13 +30,35 @@ pub struct Metric {
     /// `ratio` (candidate / baseline) or `summary` (the value in one environment).
     #[serde(default)]
     pub compare: Compare,
-    /// Environment compared against the baseline (or summarised); default: the one
-    /// environment that is not the baseline.
+    /// The factor compared along: a results column that describes a
+    /// configuration (`compressor`, `level`, `nodes`); default: the study's
+    /// environment column. The rows of `candidate` are compared with those
+    /// of `baseline`, matched on every other column the metric does not fix.
     #[serde(default)]
-    pub candidate: Option<String>,
+    pub factor: Option<String>,
+    /// The level of `factor` compared against the baseline (or summarised),
+    /// such as `"zstd"` or `12`; default: the one environment that is not
+    /// the baseline.
+    #[serde(default)]
+    pub candidate: Option<Level>,
+    /// The level of `factor` the candidate is compared with; default: the
+    /// study's baseline, when `factor` is the environment column.
+    #[serde(default)]
+    pub baseline: Option<Level>,
+    /// Several candidates, each compared with the baseline: `"*"` (every
+    /// other level of `factor` in the selected rows) or a list. Each is a
+    /// comparison of its own, `{{ stat(name="...", candidate="...") }}` in
+    /// prose, and the family shares Holm's correction.
+    #[serde(default)]
+    pub candidates: Option<Candidates>,
     /// Compute the comparison per value of this column, then average over them.
     #[serde(default)]
     pub per: Option<String>,
+    /// With `per`: one comparison per value of it instead of their average,
+    /// `{{ stat(name="...", at="...") }}` in prose; the family shares
+    /// Holm's correction. Default false.
+    #[serde(default)]
+    pub each: bool,
     /// Whether a higher or a lower value of this metric is good news.
     pub better: Better,
     /// Unit of a `summary` metric, such as `timesteps/s`; comparisons are in %.
@@ -109,6 +131,35 @@ pub enum Average {
     Geometric,
     /// The arithmetic mean of the ratios.
     Arithmetic,
+}
+
+/// A level of a factor: a value of its column, text or number.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Level {
+    /// A numeric level, such as a compression level or a node count.
+    Number(f64),
+    /// A named level, such as an environment or a compressor.
+    Text(String),
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Level::Number(n) => f.write_str(&crate::format::plain(*n)),
+            Level::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// The candidates of a metric: every other level (`"*"`) or a list.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Candidates {
+    /// These levels, in this order.
+    List(Vec<Level>),
+    /// `"*"`: every level of the factor but the baseline, in the column's order.
+    Every(Level),
 }
 
 /// One condition of a metric's `where` filter.

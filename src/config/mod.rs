@@ -16,7 +16,7 @@ mod metrics;
 pub mod spans;
 
 pub use data::{Better, ColumnType, Dataset, Exclusion, Scaling};
-pub use metrics::{Average, Compare, Estimator, FilterValue, Metric, Range};
+pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
 
 /// The whole `book.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -117,6 +117,12 @@ pub struct Study {
     /// are whole numbers of 1 or more (an empty cell: not recorded).
     #[serde(default = "default_nodes_column")]
     pub nodes_column: String,
+    /// The results columns that describe a configuration rather than
+    /// measure it (`compressor`, `level`, `size`), besides the environment
+    /// column and each file's `key` and `group-by`: metrics compare along
+    /// them, and no summary or comparison is made of them.
+    #[serde(default)]
+    pub factors: Vec<String>,
 }
 
 fn default_nodes_column() -> String {

@@ -13,7 +13,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, nearest};
 pub type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 
 /// The shortcodes content may use, with the arguments each takes.
-const SHORTCODES: [(&str, &[&str]); 2] = [("caveats", &[]), ("stat", &["name", "field"])];
+const SHORTCODES: [(&str, &[&str]); 2] =
+    [("caveats", &[]), ("stat", &["name", "field", "candidate", "at"])];
 
 /// Where each byte of an expanded page comes from in its file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -46,6 +47,46 @@ impl SourceMap {
             Some(p) => p.source,
             None => offset,
         }
+    }
+
+    /// `text` (the text this map maps) with each range of `replacements`
+    /// replaced by its text, and the map of the result: what is kept maps
+    /// as before, a replacement to the first byte of what it replaces.
+    pub fn splice(
+        &self,
+        text: &str,
+        replacements: &[(Range<usize>, String)],
+    ) -> (String, SourceMap) {
+        let mut out = SourceMap { source: self.source.clone(), pieces: Vec::new() };
+        let mut spliced = String::with_capacity(text.len());
+        let mut from = 0;
+        for (range, with) in replacements {
+            self.keep(text, from..range.start, &mut spliced, &mut out.pieces);
+            let source = self.source_offset(range.start);
+            out.pieces.push(Piece { expanded: spliced.len(), source, copied: false });
+            spliced.push_str(with);
+            from = range.end;
+        }
+        self.keep(text, from..text.len(), &mut spliced, &mut out.pieces);
+        (spliced, out)
+    }
+
+    /// Append `text[range]` to `out` with the pieces that map it.
+    fn keep(&self, text: &str, range: Range<usize>, out: &mut String, pieces: &mut Vec<Piece>) {
+        if range.is_empty() {
+            return;
+        }
+        let (base, first) = (out.len(), self.pieces.partition_point(|p| p.expanded <= range.start));
+        let start = match first.checked_sub(1).map(|i| self.pieces[i]) {
+            Some(p) if p.copied => Piece { source: p.source + (range.start - p.expanded), ..p },
+            Some(p) => p,
+            None => Piece { expanded: 0, source: range.start, copied: true },
+        };
+        pieces.push(Piece { expanded: base, ..start });
+        for p in self.pieces[first..].iter().take_while(|p| p.expanded < range.end) {
+            pieces.push(Piece { expanded: base + (p.expanded - range.start), ..*p });
+        }
+        out.push_str(&text[range]);
     }
 
     /// The location in the file `path` of byte `offset` of the expanded text.
@@ -164,7 +205,8 @@ fn resolve<'a>(call: &Call, fields: &'a Fields, caveats: &'a str) -> Result<&'a 
                 let hint = "write stat(name=\"...\", field=\"...\")".to_string();
                 return Err((call.span.clone(), "`stat` needs a `name`".into(), hint));
             };
-            stat(name, arg("field"), fields)
+            let member = (arg("candidate"), arg("at"));
+            stat(name, member, arg("field"), fields)
         }
     }
 }
@@ -190,11 +232,83 @@ fn check_args(call: &Call, keys: &[&str]) -> Result<(), Problem> {
     Ok(())
 }
 
-/// The field `field` (default `full`) of the metric `name`.
-fn stat<'a>(name: &Arg, field: Option<&Arg>, fields: &'a Fields) -> Result<&'a str, Problem> {
-    let Some(metric) = fields.get(&name.value) else {
-        let names = list(fields.keys().map(String::as_str));
-        let hint = match nearest(&name.value, fields.keys().map(String::as_str)) {
+/// The members of the family `name` (its `candidates`, or each value of
+/// its `per`) that `candidate` and `at` select, with their keys.
+fn members<'a>(
+    name: &str,
+    (candidate, at): (Option<&Arg>, Option<&Arg>),
+    fields: &'a Fields,
+) -> Vec<&'a String> {
+    let prefix = format!("{name} candidate=");
+    let wanted = |key: &&String| {
+        let Some(rest) = key.strip_prefix(&prefix) else { return false };
+        let (c, a) = rest.split_once(" at=").map_or((rest, None), |(c, a)| (c, Some(a)));
+        let value = a.and_then(|a| a.split_once(" = ")).map(|(_, v)| v);
+        candidate.is_none_or(|x| x.value == c)
+            && at.is_none_or(|x| Some(x.value.as_str()) == a || Some(x.value.as_str()) == value)
+    };
+    fields.keys().filter(wanted).collect()
+}
+
+/// The fields of the metric `name`, or of the member of its family that
+/// `member` selects; `None` for an unknown name.
+fn member_fields<'a>(
+    name: &Arg,
+    member: (Option<&Arg>, Option<&Arg>),
+    fields: &'a Fields,
+) -> Result<Option<&'a BTreeMap<&'static str, String>>, Problem> {
+    let family = members(&name.value, (None, None), fields);
+    if family.is_empty() {
+        if let Some(arg) = member.0.or(member.1) {
+            let message = format!("statistic `{}` is one comparison, not a family", name.value);
+            let hint =
+                "`candidate` and `at` pick one comparison of a metric with `candidates` or `each`";
+            return Err((arg.key_span.clone(), message, hint.into()));
+        }
+        Ok(fields.get(&name.value))
+    } else {
+        match members(&name.value, member, fields).as_slice() {
+            [one] => Ok(fields.get(*one)),
+            found => {
+                let listed = |keys: &[&String]| {
+                    let prefix = format!("{} ", name.value);
+                    list(keys.iter().map(|k| k.strip_prefix(&prefix).unwrap_or(k)))
+                };
+                let (message, hint) = if found.is_empty() {
+                    (
+                        "no comparison of this family matches",
+                        format!("its comparisons: {}", listed(&family)),
+                    )
+                } else {
+                    (
+                        "several comparisons of this family match",
+                        format!("pick one with `candidate` and `at`: {}", listed(found)),
+                    )
+                };
+                let message = format!("statistic `{}`: {message}", name.value);
+                Err((name.value_span.clone(), message, hint))
+            }
+        }
+    }
+}
+
+/// The field `field` (default `full`) of the metric `name`, or of the
+/// member of its family that `member` selects.
+fn stat<'a>(
+    name: &Arg,
+    member: (Option<&Arg>, Option<&Arg>),
+    field: Option<&Arg>,
+    fields: &'a Fields,
+) -> Result<&'a str, Problem> {
+    let metric = member_fields(name, member, fields)?;
+    let Some(metric) = metric else {
+        let mut known: Vec<&str> = fields
+            .keys()
+            .map(|k| k.split_once(" candidate=").map_or(k.as_str(), |(n, _)| n))
+            .collect();
+        known.dedup();
+        let names = list(known.iter().copied());
+        let hint = match nearest(&name.value, known.iter().copied()) {
             Some(best) => format!(
                 "did you mean `{best}`? the statistics are the [[metrics]] of book.toml: {names}"
             ),
@@ -206,13 +320,14 @@ fn stat<'a>(name: &Arg, field: Option<&Arg>, fields: &'a Fields) -> Result<&'a s
     let Some(field) = field else {
         return Ok(&metric["full"]);
     };
+    let name = &name.value;
     metric.get(field.value.as_str()).map(String::as_str).ok_or_else(|| {
         let keys = metric.keys().copied();
         let hint = match nearest(&field.value, keys.clone()) {
             Some(best) => format!("did you mean `{best}`? fields: {}", list(keys)),
             None => format!("fields: {}", list(keys)),
         };
-        let message = format!("unknown field `{}` of statistic `{}`", field.value, name.value);
+        let message = format!("unknown field `{}` of statistic `{name}`", field.value);
         (field.value_span.clone(), message, hint)
     })
 }

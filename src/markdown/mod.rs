@@ -9,6 +9,7 @@ pub mod expand;
 pub mod front_matter;
 pub mod sections;
 pub mod shortcodes;
+pub mod tables;
 
 use std::path::PathBuf;
 
@@ -18,7 +19,7 @@ use expand::Fields;
 pub use expand::SourceMap;
 
 use crate::analysis::Analysis;
-use crate::analysis::wording;
+use crate::analysis::{sides, wording};
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 
@@ -59,6 +60,8 @@ pub struct Document {
     pub tables: Vec<Option<String>>,
     /// Citation keys cited together, in document order.
     pub citations: Vec<Vec<String>>,
+    /// The computed tables (```` ```table ````), in document order.
+    pub computed: Vec<tables::Written>,
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
@@ -81,6 +84,10 @@ pub struct Known<'a> {
     pub assets: &'a [String],
     /// File name of the PDF in the site (`[output] pdf`).
     pub pdf: &'a str,
+    /// The results, which computed tables are made of.
+    pub results: &'a crate::results::ResultSet,
+    /// The study's configuration.
+    pub config: &'a crate::config::Config,
 }
 
 /// Expand the shortcodes of every page. Unknown shortcodes, statistics or
@@ -90,14 +97,18 @@ pub fn expand(
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
-    let fields: Fields =
-        analysis.metrics.iter().map(|m| (m.name.clone(), wording::metric_fields(m))).collect();
+    let fields = fields_of(analysis);
     let caveats = callout(&analysis.caveats);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
+    let mut computed = Vec::new();
     for file in content {
-        match expand_page(file, &fields, &caveats) {
-            Ok(page) => pages.push(page),
+        let page = expand_page(file, &fields, &caveats).and_then(|p| with_tables(p, known));
+        match page {
+            Ok((page, tables)) => {
+                pages.push(page);
+                computed.extend(tables);
+            }
             Err(e) => errors.0.extend(e.0),
         }
     }
@@ -134,7 +145,7 @@ pub fn expand(
     }
     let directives::Found { charts, tables, citations, .. } = found;
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
-    errors.into_result(Document { pages, charts, tables, citations })
+    errors.into_result(Document { pages, charts, tables, citations, computed })
 }
 
 /// The files a content link may point to: the pages, the images, and what
@@ -165,6 +176,24 @@ fn callout(caveats: &[crate::analysis::Caveat]) -> String {
         text.push_str(&format!("> {}\n", expand::escape_markdown(&caveat.text)));
     }
     text
+}
+
+/// Every metric's fields, by the name prose finds it under.
+fn fields_of(analysis: &Analysis) -> Fields {
+    let key = |m: &crate::analysis::MetricValue| sides::key(&m.name, m.member.as_ref());
+    analysis.metrics.iter().map(|m| (key(m), wording::metric_fields(m))).collect()
+}
+
+/// `page` with its table directives computed and written as tables.
+fn with_tables(mut page: Page, known: Known) -> Result<(Page, Vec<tables::Written>), Diagnostics> {
+    let (markdown, map, tables) = tables::expand(
+        &page.path,
+        (&page.markdown, &page.source_map),
+        known.results,
+        known.config,
+    )?;
+    (page.markdown, page.source_map) = (markdown, map);
+    Ok((page, tables))
 }
 
 fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {

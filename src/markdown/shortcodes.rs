@@ -113,7 +113,7 @@ fn code_ranges(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
         match event {
             Event::Code(_) => literal.push(range),
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if lang.as_ref() == "chart" =>
+                if matches!(lang.as_ref(), "chart" | "table") =>
             {
                 directives.push(range)
             }

@@ -1,0 +1,425 @@
+//! Computed tables: the cells of a ```` ```table ```` directive, each a
+//! statistic of one configuration or a comparison with its interval and
+//! verdict, computed from the results as a `[[metrics]]` entry would be,
+//! with Holm's correction across the table's comparisons.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::filter::{self, KeyPart};
+use super::metric_stats::MetricValue;
+use super::stats::Summary;
+use crate::config::{Better, Compare, Config, Estimator, FilterValue, Level, Metric};
+use crate::diagnostic::{Diagnostic, Location, suggest};
+use crate::results::ResultSet;
+
+/// A computed table, as the author wrote it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TableSpec {
+    /// Identifier: lowercase letters, digits and `-`; referenced as `@tbl-ID`.
+    pub id: String,
+    /// Results file: a stem (`runs`).
+    pub data: String,
+    /// The measured column.
+    pub value: String,
+    /// The factor whose levels are the rows.
+    pub rows: String,
+    /// The factor whose levels are the columns; without it, one column.
+    #[serde(default)]
+    pub columns: Option<String>,
+    /// What each cell holds: `mean` or `median` of its runs, or its
+    /// comparison with the baseline level: `relative`, `slowdown` or `ratio`.
+    pub cell: CellKind,
+    /// For comparisons: the factor compared along, the `rows` factor
+    /// (default) or the `columns` one.
+    #[serde(default)]
+    pub compare: Option<String>,
+    /// For comparisons: the baseline level of the compared factor; default
+    /// the study's baseline, when that factor is the environment column.
+    #[serde(default)]
+    pub baseline: Option<Level>,
+    /// Row filter, as a metric's `where`.
+    #[serde(default, rename = "where")]
+    pub filter: BTreeMap<String, FilterValue>,
+    /// For comparisons: `mean` (default) or `median`, as a metric's.
+    #[serde(default)]
+    pub estimator: Estimator,
+    /// For comparisons: whether a higher or a lower value is good news.
+    #[serde(default)]
+    pub better: Option<Better>,
+    /// Decimals shown; default 1.
+    #[serde(default = "one")]
+    pub decimals: usize,
+    /// Unit of `mean` and `median` cells, such as `s`.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Caption, in the page and the paper.
+    pub caption: String,
+    /// Where the directive is (filled in after parsing).
+    #[serde(skip)]
+    pub location: Option<Location>,
+    /// Where each key is (filled in after parsing).
+    #[serde(skip)]
+    pub key_at: crate::config::spans::Locations,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// What a table's cell holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CellKind {
+    /// The mean of the cell's runs.
+    Mean,
+    /// The median of the cell's runs.
+    Median,
+    /// Candidate / baseline − 1, in percent.
+    Relative,
+    /// 1 − candidate / baseline, in percent.
+    Slowdown,
+    /// Candidate / baseline.
+    Ratio,
+}
+
+impl CellKind {
+    /// Whether the cells are comparisons.
+    pub fn compared(self) -> bool {
+        self.compare().is_some()
+    }
+
+    /// The metric comparison of a comparison cell.
+    fn compare(self) -> Option<Compare> {
+        match self {
+            CellKind::Mean | CellKind::Median => None,
+            CellKind::Relative => Some(Compare::Relative),
+            CellKind::Slowdown => Some(Compare::Slowdown),
+            CellKind::Ratio => Some(Compare::Ratio),
+        }
+    }
+}
+
+/// One cell of a computed table.
+#[derive(Debug, Clone, Serialize)]
+pub enum Cell {
+    /// A statistic of the cell's runs.
+    Statistic {
+        /// The mean or the median.
+        value: f64,
+        /// Runs.
+        n: usize,
+    },
+    /// The baseline level itself.
+    Baseline,
+    /// A comparison with the baseline level.
+    Comparison(Box<MetricValue>),
+    /// No runs at this row and column.
+    Empty,
+}
+
+/// A computed table: its levels and cells, row by row.
+#[derive(Debug, Clone)]
+pub struct Computed {
+    /// The directive.
+    pub spec: TableSpec,
+    /// The rows' levels.
+    pub rows: Vec<KeyPart>,
+    /// The columns' levels (one empty level without `columns`).
+    pub columns: Vec<Option<KeyPart>>,
+    /// The cells, `cells[row][column]`.
+    pub cells: Vec<Vec<Cell>>,
+}
+
+/// Parse a directive's TOML `body`; `location` is its fence line.
+pub fn parse(body: &str, location: &Location) -> Result<TableSpec, Diagnostic> {
+    let locate = |span: std::ops::Range<usize>| {
+        let inner = Location::at_offset(&location.path, body, span.start);
+        Location::new(&location.path, location.line + inner.line, inner.column)
+    };
+    let (mut spec, spans): (TableSpec, crate::config::spans::Spans) =
+        crate::config::spans::Spans::parse(body).map_err(|err| {
+            let message = crate::diagnostic::lowercase_first(err.message().trim_end_matches('.'));
+            Diagnostic::new(locate(err.span().unwrap_or(0..0)), format!("table: {message}"))
+                .hint("see docs/tables.md for the keys a table accepts")
+        })?;
+    spec.location = Some(location.clone());
+    spec.key_at = spans.locations("", locate);
+    if spec.id.is_empty()
+        || !spec.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        let message = format!("invalid id `{}`", spec.id);
+        let hint =
+            "use lowercase letters, digits and `-`, such as `times`; refer to it as `@tbl-times`";
+        return Err(blame(&spec, "id", message, hint.into()));
+    }
+    Ok(spec)
+}
+
+impl Computed {
+    /// How many of the cells are tested comparisons (with a p-value).
+    pub fn tested(&self) -> usize {
+        let tested = |c: &&Cell| matches!(c, Cell::Comparison(m) if m.p_value.is_some());
+        self.cells.iter().flatten().filter(tested).count()
+    }
+}
+
+/// Where a table's problem lies, and its message and hint.
+fn blame(spec: &TableSpec, key: &str, message: String, hint: String) -> Diagnostic {
+    let at =
+        spec.key_at.or(key, &spec.location.clone().unwrap_or_else(|| Location::file("content")));
+    Diagnostic::new(at, format!("table `{}`: {message}", spec.id)).hint(hint)
+}
+
+/// Compute the cells of `spec` from `results`.
+pub fn compute(
+    spec: &TableSpec,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Computed, Diagnostic> {
+    let table = results.tables.get(&spec.data).ok_or_else(|| {
+        let message = format!("unknown data file `{}`", spec.data);
+        blame(spec, "data", message, suggest(&spec.data, results.tables.keys().map(String::as_str)))
+    })?;
+    for (key, column) in [
+        ("rows", Some(&spec.rows)),
+        ("columns", spec.columns.as_ref()),
+        ("value", Some(&spec.value)),
+    ] {
+        if let Some(column) = column.filter(|c| table.column(c).is_none()) {
+            let message = format!("unknown column `{column}` in {}", table.path.display());
+            return Err(blame(spec, key, message, suggest(column, table.column_names())));
+        }
+    }
+    let levels = |column: &str| -> Result<Vec<KeyPart>, Diagnostic> {
+        let groups = filter::aggregate(table, &spec.filter, &[column], &[]).map_err(|c| {
+            blame(
+                spec,
+                &format!("where.{c}"),
+                format!("unknown column `{c}` in `where`"),
+                suggest(&c, table.column_names()),
+            )
+        })?;
+        Ok(groups.into_iter().map(|g| g.key[0].clone()).collect())
+    };
+    let rows = levels(&spec.rows)?;
+    let columns: Vec<Option<KeyPart>> = match &spec.columns {
+        Some(c) => levels(c)?.into_iter().map(Some).collect(),
+        None => vec![None],
+    };
+    let mut cells = Vec::new();
+    for row in &rows {
+        let mut line = Vec::new();
+        for column in &columns {
+            line.push(cell(spec, (row, column.as_ref()), results, config)?);
+        }
+        cells.push(line);
+    }
+    holm(&mut cells);
+    Ok(Computed { spec: spec.clone(), rows, columns, cells })
+}
+
+/// The filter of the cell at `row` and `column`.
+fn cell_filter(
+    spec: &TableSpec,
+    (row, column): (&KeyPart, Option<&KeyPart>),
+) -> BTreeMap<String, FilterValue> {
+    let mut filter = spec.filter.clone();
+    filter.insert(spec.rows.clone(), equal(row));
+    if let (Some(name), Some(level)) = (&spec.columns, column) {
+        filter.insert(name.clone(), equal(level));
+    }
+    filter
+}
+
+/// The error for a cell whose runs span several values of a `group-by`
+/// column or factor that neither its row nor its column fixes.
+fn pooled(
+    spec: &TableSpec,
+    table: &crate::results::Table,
+    filter: &BTreeMap<String, FilterValue>,
+    config: &Config,
+) -> Result<(), Diagnostic> {
+    let dataset = config.data.get(&spec.data);
+    let group_by = dataset.map(|d| d.group_by.as_slice()).unwrap_or_default();
+    for column in group_by.iter().chain(&config.study.factors).filter(|c| !filter.contains_key(*c))
+    {
+        let values = filter::aggregate(table, filter, &[column.as_str()], &[]).unwrap_or_default();
+        if values.len() > 1 {
+            let listed: Vec<String> = values.iter().map(|g| g.key[0].to_string()).collect();
+            let message = format!(
+                "a cell pools {} values of `{column}` ({})",
+                listed.len(),
+                crate::diagnostic::list(listed.iter().map(String::as_str))
+            );
+            let hint = format!(
+                "fix it with `where = {{ {column} = {} }}`, or make it the table's `rows` or `columns`",
+                listed[0]
+            );
+            return Err(blame(spec, "where", message, hint));
+        }
+    }
+    Ok(())
+}
+
+/// The filter condition equal to `level`.
+fn equal(level: &KeyPart) -> FilterValue {
+    match level {
+        KeyPart::Number(n) => FilterValue::Number(*n),
+        KeyPart::Text(t) => FilterValue::Text(t.clone()),
+    }
+}
+
+/// One cell: its statistic, or its comparison with the baseline level.
+fn cell(
+    spec: &TableSpec,
+    (row, column): (&KeyPart, Option<&KeyPart>),
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Cell, Diagnostic> {
+    let Some(compare) = spec.cell.compare() else {
+        let table = &results.tables[&spec.data];
+        let filter = cell_filter(spec, (row, column));
+        pooled(spec, table, &filter, config)?;
+        let groups =
+            filter::aggregate(table, &filter, &[], &[spec.value.as_str()]).unwrap_or_default();
+        let summary = groups.first().and_then(|g| Summary::of(&g.samples[0]));
+        return Ok(summary.map_or(Cell::Empty, |s| Cell::Statistic {
+            value: if spec.cell == CellKind::Median { s.median } else { s.mean },
+            n: s.n,
+        }));
+    };
+    let factor = spec.compare.clone().unwrap_or_else(|| spec.rows.clone());
+    let along_rows = factor == spec.rows;
+    let (candidate, at) = if along_rows { (Some(row), column) } else { (column, Some(row)) };
+    let Some(candidate) = candidate else {
+        let message = format!("`compare = \"{factor}\"` names the columns, but the table has none");
+        return Err(blame(
+            spec,
+            "compare",
+            message,
+            "set `columns`, or compare along the rows".into(),
+        ));
+    };
+    let baseline = baseline_level(spec, &factor, config)?;
+    if candidate.to_string() == baseline {
+        return Ok(Cell::Baseline);
+    }
+    let mut filter = spec.filter.clone();
+    let other = if along_rows { spec.columns.clone() } else { Some(spec.rows.clone()) };
+    if let (Some(name), Some(level)) = (other, at) {
+        filter.insert(name, equal(level));
+    }
+    let metric = cell_metric(spec, filter, compare, (factor, candidate.to_string(), baseline));
+    let mut candidate_rows = metric.filter.clone();
+    candidate_rows.insert(spec_factor(&metric), equal(candidate));
+    let table = &results.tables[&spec.data];
+    if filter::aggregate(table, &candidate_rows, &[], &[]).unwrap_or_default().is_empty() {
+        return Ok(Cell::Empty);
+    }
+    super::metrics::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
+}
+
+/// The metric a comparison cell computes: `candidate` against `baseline`
+/// along `factor`, in the rows `filter` selects.
+fn cell_metric(
+    spec: &TableSpec,
+    filter: BTreeMap<String, FilterValue>,
+    compare: Compare,
+    (factor, candidate, baseline): (String, String, String),
+) -> Metric {
+    Metric {
+        name: format!("tbl-{}", spec.id),
+        label: spec.caption.clone(),
+        definition: None,
+        data: spec.data.clone(),
+        value: spec.value.clone(),
+        filter,
+        compare,
+        factor: Some(factor),
+        candidate: Some(Level::Text(candidate)),
+        baseline: Some(Level::Text(baseline)),
+        candidates: None,
+        per: None,
+        each: false,
+        better: spec.better.unwrap_or(Better::Lower),
+        unit: None,
+        decimals: spec.decimals,
+        headline: false,
+        estimator: spec.estimator,
+        average: Default::default(),
+        within_run: false,
+        location: spec.location.clone(),
+        at: spec.key_at.clone(),
+    }
+}
+
+/// The factor a cell's metric compares along.
+fn spec_factor(metric: &Metric) -> String {
+    metric.factor.clone().unwrap_or_default()
+}
+
+/// The baseline level of the compared factor.
+fn baseline_level(spec: &TableSpec, factor: &str, config: &Config) -> Result<String, Diagnostic> {
+    match &spec.baseline {
+        Some(level) => Ok(level.to_string()),
+        None if factor == config.study.environment_column => Ok(config.study.baseline.clone()),
+        None => Err(blame(
+            spec,
+            "baseline",
+            format!("a comparison along `{factor}` needs its baseline level"),
+            "name it, such as `baseline = \"gzip\"`".into(),
+        )),
+    }
+}
+
+/// Holm's correction across the table's comparisons.
+fn holm(cells: &mut [Vec<Cell>]) {
+    let mut tested: Vec<&mut MetricValue> = cells
+        .iter_mut()
+        .flatten()
+        .filter_map(|c| match c {
+            Cell::Comparison(m) if m.p_value.is_some() => Some(m.as_mut()),
+            _ => None,
+        })
+        .collect();
+    let ps: Vec<f64> = tested.iter().map(|m| m.p_value.unwrap_or(1.0)).collect();
+    for (m, p) in tested.iter_mut().zip(super::sides::adjusted(&ps)) {
+        m.p_holm = Some(p);
+    }
+}
+
+/// A comparison cell's verdict, Holm's correction applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Better than the baseline: significantly, or in every run.
+    Better,
+    /// Worse than the baseline: significantly, or in every run.
+    Worse,
+    /// No significant difference.
+    Unclear,
+    /// Exactly the same in every run.
+    Same,
+}
+
+/// The verdict of a comparison cell.
+pub fn verdict(m: &MetricValue) -> Verdict {
+    let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
+    // A slowdown is positive when the candidate is the lower.
+    let candidate_higher = (m.value > null) != (m.compare == Compare::Slowdown);
+    let good = candidate_higher == (m.better == Better::Higher);
+    let direction = if good { Verdict::Better } else { Verdict::Worse };
+    if m.value == null && (m.exact || m.p_value.is_none()) {
+        return if m.exact { Verdict::Same } else { Verdict::Unclear };
+    }
+    if m.exact {
+        return direction;
+    }
+    match m.p_holm.or(m.p_value) {
+        Some(p) if p < 1.0 - super::CONFIDENCE && m.value != null => direction,
+        _ => Verdict::Unclear,
+    }
+}
