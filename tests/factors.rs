@@ -240,3 +240,16 @@ fn prose_names_a_member_of_a_family() {
     );
     assert!(err.contains("candidate=xz") && err.contains("candidate=zstd"), "{err}");
 }
+
+/// A `where` that half-matches is an error at its place, naming the value
+/// that matches nothing, not a smaller study.
+#[test]
+fn each_listed_value_of_where_must_match_rows() {
+    let metrics = "\n[[metrics]]\nname = \"m\"\nlabel = \"M\"\ndata = \"runs\"\nvalue = \"time_s\"\n\
+        candidate = \"xz\"\nper = \"level\"\nwhere = { level = [1, 5] }\nbetter = \"lower\"\n";
+    let dir = study(metrics, "# C\n");
+    let output = report(dir.path(), &["build"]);
+    let err = stderr(&output);
+    assert!(!output.status.success(), "built: {err}");
+    assert!(err.contains("book.toml:") && err.contains("has `level` = 5"), "{err}");
+}

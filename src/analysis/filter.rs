@@ -123,6 +123,32 @@ pub fn aggregate(
     Ok(groups)
 }
 
+/// The values `filter` names that no row of `table` has: `(column, value)`
+/// for each single value and each value of a list apart (a range is not
+/// checked: an empty one selects no rows, which is its own error).
+pub fn unmatched(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Vec<(String, String)> {
+    let mut missing = Vec::new();
+    for (column, condition) in filter {
+        let values = match condition {
+            FilterValue::AnyOf(values) => values.iter().collect(),
+            FilterValue::Range(_) => Vec::new(),
+            single => vec![single],
+        };
+        for value in values {
+            let one = BTreeMap::from([(column.clone(), value.clone())]);
+            if aggregate(table, &one, &[], &[]).is_ok_and(|groups| groups.is_empty()) {
+                let shown = match value {
+                    FilterValue::Number(n) => crate::format::plain(*n),
+                    FilterValue::Text(t) => format!("\"{t}\""),
+                    _ => continue,
+                };
+                missing.push((column.clone(), shown));
+            }
+        }
+    }
+    missing
+}
+
 /// Groups found in a run of parts, on compact keys (a number's bits, a
 /// text's code), in order of first row.
 struct Partial {

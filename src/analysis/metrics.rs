@@ -26,8 +26,25 @@ pub(super) fn evaluate(
             Err(d) => errors.push(d),
         }
     }
-    sides::holm(&mut values);
+    holm(&mut values);
     errors.into_result(values)
+}
+
+/// Holm's step-down correction within each family (the members of one
+/// metric, [`sides::adjusted`]). Members without p keep none.
+pub fn holm(values: &mut [MetricValue]) {
+    let mut families: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, v) in values.iter().enumerate() {
+        if v.member.is_some() && v.p_value.is_some() {
+            families.entry(v.name.clone()).or_default().push(i);
+        }
+    }
+    for family in families.into_values() {
+        let ps: Vec<f64> = family.iter().map(|i| values[*i].p_value.unwrap_or(1.0)).collect();
+        for (i, p) in family.into_iter().zip(sides::adjusted(&ps)) {
+            values[i].p_holm = Some(p);
+        }
+    }
 }
 
 /// Evaluate a metric, or each member of the family it stands for
@@ -70,6 +87,11 @@ pub(super) fn evaluate_one(
     let table = measured_table(metric, results, config, &blame)?;
     let sides =
         sides::of(metric, config).map_err(|(key, message, hint)| blame.at(key, message, hint))?;
+    if let Some((column, value)) = filter::unmatched(table, &metric.filter).into_iter().next() {
+        let message = format!("no row of {} has `{column}` = {value}", table.path.display());
+        let hint = "each value `where` lists must match some rows: remove it, or check the results";
+        return Err(blame.at(&format!("where.{column}"), message, hint.into()));
+    }
     let groups = grouped_rows(metric, table, &sides, &blame)?;
     let keyed = candidate_pairs(&groups, &sides.candidate, &sides.baseline);
     comparable(metric, (table, config), (&groups, &keyed), &sides, &blame)?;

@@ -1,13 +1,12 @@
 //! The factor a metric compares along and its two levels, and the family
-//! of comparisons a metric with `candidates` or `each` expands into, with
-//! Holm's correction across each family.
+//! of comparisons a metric with `candidates` or `each` expands into, and
+//! Holm's correction for a family.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::filter::{self, KeyPart};
-use super::metric_stats::MetricValue;
 use crate::config::{Candidates, Compare, Config, FilterValue, Level, Metric};
 use crate::results::Table;
 
@@ -154,23 +153,6 @@ fn filter_value(value: &KeyPart) -> FilterValue {
     match value {
         KeyPart::Number(n) => FilterValue::Number(*n),
         KeyPart::Text(t) => FilterValue::Text(t.clone()),
-    }
-}
-
-/// Holm's step-down correction within each family (the members of one
-/// metric, [`adjusted`]). Members without p keep none.
-pub fn holm(values: &mut [MetricValue]) {
-    let mut families: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, v) in values.iter().enumerate() {
-        if v.member.is_some() && v.p_value.is_some() {
-            families.entry(v.name.clone()).or_default().push(i);
-        }
-    }
-    for family in families.into_values() {
-        let ps: Vec<f64> = family.iter().map(|i| values[*i].p_value.unwrap_or(1.0)).collect();
-        for (i, p) in family.into_iter().zip(adjusted(&ps)) {
-            values[i].p_holm = Some(p);
-        }
     }
 }
 
