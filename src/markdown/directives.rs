@@ -240,7 +240,10 @@ pub fn scan(
                 in_code = false;
                 if let Some((start, body)) = chart.take() {
                     match spec::parse(&body, &map.locate(path, start)) {
-                        Ok(spec) => found.charts.push(spec),
+                        Ok(spec) => {
+                            caption_references(&spec, &mut found);
+                            found.charts.push(spec);
+                        }
                         Err(d) => errors.push(d),
                     }
                 }
@@ -252,6 +255,15 @@ pub fn scan(
         }
     }
     errors.into_result(found)
+}
+
+/// Record the references of a chart's caption, each at the caption: they
+/// are resolved like those of prose.
+fn caption_references(spec: &ChartSpec, found: &mut Found) {
+    if let Some(caption) = &spec.caption {
+        let at = spec.key_location("caption");
+        references_in(caption, 0, &|_| at.clone(), found);
+    }
 }
 
 /// Record the figure, table and citation references of one text event that

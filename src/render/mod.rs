@@ -46,6 +46,9 @@ pub struct Refs<'a> {
     pub environments: &'a [EnvironmentView],
     /// Pass raw HTML through to the page (else it is shown as text).
     pub raw_html: bool,
+    /// The slug of the page being rendered: a figure on another page is
+    /// linked at that page.
+    pub here: &'a str,
 }
 
 impl Refs<'static> {
@@ -61,11 +64,27 @@ impl Refs<'static> {
             citations: &CITATIONS,
             environments: &[],
             raw_html: false,
+            here: "",
         }
     }
 }
 
 impl Refs<'_> {
+    /// The link to figure `id`: its anchor, at its page when it is on another.
+    pub fn figure_href(&self, id: &str) -> String {
+        let page = self
+            .charts
+            .get(id)
+            .and_then(|c| c.spec.location.as_ref())
+            .and_then(|l| l.path.file_stem().map(|s| s.to_string_lossy().into_owned()));
+        match page {
+            Some(page) if page != self.here && !self.here.is_empty() => {
+                format!("{page}.html#fig-{id}")
+            }
+            _ => format!("#fig-{id}"),
+        }
+    }
+
     /// The number of the captioned table `id` (0 if unknown).
     pub fn table_number(&self, id: &str) -> usize {
         self.tables.iter().position(|t| t.as_deref() == Some(id)).map_or(0, |i| i + 1)

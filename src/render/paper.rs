@@ -164,6 +164,7 @@ fn content(inputs: &PaperInputs) -> Content {
             citations: &cited,
             environments: &book.environments,
             raw_html: false,
+            here: &page.slug,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         content

@@ -52,7 +52,10 @@ pub fn convert(source: &str, refs: &Refs) -> Markup {
             continue;
         }
         if let Some(c) = captions.iter().find(|c| c.start == i) {
-            converter.push(&format!("#figure(kind: table, caption: [{}])[", escape(&c.caption)));
+            converter.push(&format!(
+                "#figure(kind: table, caption: [{}])[",
+                typst_syntax::caption(&c.caption)
+            ));
             converter.table_label =
                 Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
         }

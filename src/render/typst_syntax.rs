@@ -87,10 +87,26 @@ pub fn string(text: &str) -> String {
     out
 }
 
+/// A caption's text as markup: escaped, with its `@fig-`, `@tbl-` and
+/// `[@key]` references as Typst references and citations.
+pub(super) fn caption(text: &str) -> String {
+    use crate::markdown::directives::{Segment, split};
+    let mut out = String::with_capacity(text.len());
+    for segment in split(text) {
+        match segment {
+            Segment::Text(t) => out.push_str(&escape(t)),
+            Segment::Figure(id) => out.push_str(&format!("#ref(<fig-{id}>)")),
+            Segment::Table(id) => out.push_str(&format!("#ref(<tbl-{id}>)")),
+            Segment::Cite(keys) => keys.iter().for_each(|k| out.push_str(&format!("#cite(<{k}>)"))),
+        }
+    }
+    out
+}
+
 /// A chart as a numbered figure of its SVG `width` wide, with alt text and
 /// caption (with what its error bars show), labelled `<fig-ID>`.
 pub(super) fn figure(chart: &crate::charts::Chart, width: &str) -> String {
-    let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+    let caption = chart.spec.caption.as_deref().map(caption).unwrap_or_default();
     format!(
         "#figure(image({}, alt: {}, width: {width}), caption: [{caption} {}]) <fig-{}>",
         string(&format!("charts/{}.svg", chart.spec.id)),

@@ -135,7 +135,7 @@ impl<'a> Page<'a, '_> {
             let tables = self.tables;
             let id =
                 c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
-            self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", escape(&c.caption)).into()));
+            self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", prose(&c.caption, &self.refs)).into()));
             self.open_figure = true;
         }
         self.events.push(Event::Start(Tag::Table(alignments)));
@@ -166,7 +166,7 @@ fn directive(lang: &str, body: &str, refs: &Refs) -> String {
     match lang {
         "chart" => sections::chart_id(body)
             .and_then(|id| refs.charts.get(&id))
-            .map(figure)
+            .map(|chart| figure(chart, refs))
             .unwrap_or_default(),
         _ => environments(refs),
     }
@@ -233,9 +233,9 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
         Segment::Text(t) => Event::Text(t.to_string().into()),
         Segment::Figure(id) => {
             let number = refs.charts.get(id).map_or(0, |c| c.number);
+            let href = escape(&refs.figure_href(id));
             Event::InlineHtml(
-                format!("<a class=\"xref\" href=\"#fig-{}\">Figure {number}</a>", escape(id))
-                    .into(),
+                format!("<a class=\"xref\" href=\"{href}\">Figure {number}</a>").into(),
             )
         }
         Segment::Table(id) => {
@@ -255,11 +255,25 @@ fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
     }
 }
 
+/// A caption's text as HTML: escaped, with its cross-references and
+/// citations resolved as in prose.
+fn prose(text: &str, refs: &Refs) -> String {
+    let mut out = String::with_capacity(text.len());
+    for part in directives::split(text) {
+        match segment(part, refs) {
+            Event::Text(t) => out.push_str(&escape(&t)),
+            Event::InlineHtml(html) => out.push_str(&html),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The figure of a chart: numbered caption above the inline SVG (with what
 /// its error bars show), then the data table and the CSV link.
-fn figure(chart: &Chart) -> String {
+fn figure(chart: &Chart, refs: &Refs) -> String {
     let id = escape(&chart.spec.id);
-    let caption = chart.spec.caption.as_deref().map(escape).unwrap_or_default();
+    let caption = chart.spec.caption.as_deref().map(|c| prose(c, refs)).unwrap_or_default();
     let series = serde_json::to_string(&chart.series).unwrap_or_default();
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n<figcaption><span class=\"figure-number\">Figure {}.</span> {caption} <span class=\"intervals\">{}</span></figcaption>\n{}</figure>\n\

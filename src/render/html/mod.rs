@@ -173,6 +173,7 @@ fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
                 citations: &inputs.cited.citations,
                 environments: &inputs.book.environments,
                 raw_html: inputs.book.raw_html,
+                here: &p.slug,
             };
             PageView {
                 slug: p.slug.clone(),
