@@ -103,6 +103,7 @@ fn stages(c: &mut Criterion) {
         environments: &prepared.book.environments,
         raw_html: false,
         here: "index",
+        computed: &prepared.document.computed,
     };
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));

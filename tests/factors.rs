@@ -183,6 +183,8 @@ caption = "Mean time"
     ] {
         assert!(html.contains(text), "{text} not in the page");
     }
+    // Each comparison's cell is classed by its verdict, for its colour.
+    assert!(html.contains("<td class=\"verdict verdict-better num\">-10.0%"), "{html}");
     let value = |file: &str, row: &str, column: &str| -> f64 {
         let csv = std::fs::read_to_string(dir.path().join("site/data/tables").join(file)).unwrap();
         let line = csv.lines().find(|l| l.starts_with(&format!("{row},{column},"))).unwrap();

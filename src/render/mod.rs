@@ -49,6 +49,8 @@ pub struct Refs<'a> {
     /// The slug of the page being rendered: a figure on another page is
     /// linked at that page.
     pub here: &'a str,
+    /// The computed tables, whose cells carry verdicts.
+    pub computed: &'a [crate::markdown::tables::Written],
 }
 
 impl Refs<'static> {
@@ -65,6 +67,7 @@ impl Refs<'static> {
             environments: &[],
             raw_html: false,
             here: "",
+            computed: &[],
         }
     }
 }

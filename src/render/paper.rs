@@ -165,6 +165,7 @@ fn content(inputs: &PaperInputs) -> Content {
             environments: &book.environments,
             raw_html: false,
             here: &page.slug,
+            computed: &document.computed,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         content

@@ -27,6 +27,7 @@ pub fn to_html(source: &str, refs: Refs) -> String {
         tables: refs.tables_before,
         open_figure: false,
         kept: Vec::new(),
+        verdicts: None,
     };
     for (i, (event, _)) in all.into_iter().enumerate() {
         page.event(i, event);
@@ -35,6 +36,9 @@ pub fn to_html(source: &str, refs: Refs) -> String {
     html::push_html(&mut out, group_figures(page.events).into_iter());
     out
 }
+
+/// A computed table's verdicts, `grid[row][column]`.
+type Grid<'r> = &'r [Vec<Option<crate::analysis::tables::Verdict>>];
 
 /// The page's Markdown events as they are rewritten for HTML, with what one
 /// event leaves open for the next.
@@ -55,6 +59,9 @@ struct Page<'a, 'r> {
     open_figure: bool,
     /// For each open link and image, whether its URL was kept.
     kept: Vec<bool>,
+    /// In a computed table: its verdicts, and the body row and column of
+    /// the cell open (`None` in the header).
+    verdicts: Option<(Grid<'r>, Option<usize>, usize)>,
 }
 
 impl<'a> Page<'a, '_> {
@@ -76,12 +83,14 @@ impl<'a> Page<'a, '_> {
                 self.events.push(Event::Html(directive(&lang, &body, &self.refs).into()));
             }
             Event::Start(Tag::Table(alignments)) => self.start_table(i, alignments),
-            Event::End(TagEnd::Table) => {
-                self.events.push(Event::End(TagEnd::Table));
-                if std::mem::take(&mut self.open_figure) {
-                    self.events.push(Event::Html("</figure>\n".into()));
-                }
+            Event::Start(Tag::TableRow)
+            | Event::Start(Tag::TableCell)
+            | Event::End(TagEnd::TableCell)
+                if self.verdicts.is_some() =>
+            {
+                self.verdict_cell(event)
             }
+            Event::End(TagEnd::Table) => self.end_table(),
             Event::Start(Tag::Heading { level, classes, .. }) => {
                 let id = self.anchors.get(&i).cloned().unwrap_or_default();
                 self.events.push(Event::Start(Tag::Heading {
@@ -137,8 +146,50 @@ impl<'a> Page<'a, '_> {
                 c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
             self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", prose(&c.caption, &self.refs)).into()));
             self.open_figure = true;
+            let written =
+                self.refs.computed.iter().find(|t| c.id.as_deref() == Some(t.id.as_str()));
+            self.verdicts = written.map(|t| (t.verdicts.as_slice(), None, 0));
         }
         self.events.push(Event::Start(Tag::Table(alignments)));
+    }
+
+    /// Close a table, and its `<figure>` if it has a caption.
+    fn end_table(&mut self) {
+        self.verdicts = None;
+        self.events.push(Event::End(TagEnd::Table));
+        if std::mem::take(&mut self.open_figure) {
+            self.events.push(Event::Html("</figure>\n".into()));
+        }
+    }
+
+    /// A row or cell of a computed table: a comparison's cell is classed by
+    /// its verdict (better, worse, unclear, same), for its colour.
+    fn verdict_cell(&mut self, event: Event<'a>) {
+        let Some((grid, row, column)) = self.verdicts.as_mut() else { return };
+        match event {
+            Event::Start(Tag::TableRow) => (*row, *column) = (Some(row.map_or(0, |r| r + 1)), 0),
+            Event::Start(Tag::TableCell) => {
+                let verdict = row.and_then(|r| grid.get(r)?.get(column.checked_sub(1)?)?.as_ref());
+                *column += 1;
+                let number = if *column > 1 { " num" } else { "" };
+                let html = match verdict {
+                    Some(v) => {
+                        format!("<td class=\"verdict verdict-{}{number}\">", verdict_class(*v))
+                    }
+                    None if row.is_none() => format!("<th class=\"cell{number}\">"),
+                    None => format!("<td class=\"cell{number}\">"),
+                };
+                self.events.push(Event::Html(html.into()));
+                return;
+            }
+            Event::End(TagEnd::TableCell) => {
+                let close = if row.is_none() { "</th>" } else { "</td>" };
+                self.events.push(Event::Html(close.into()));
+                return;
+            }
+            _ => {}
+        }
+        self.events.push(event);
     }
 
     /// Close a heading after its `#` anchor link.
@@ -225,6 +276,17 @@ pub fn slug(text: &str) -> String {
         .map(str::to_lowercase)
         .collect();
     if words.is_empty() { "section".to_string() } else { words.join("-") }
+}
+
+/// The class name of a verdict.
+fn verdict_class(verdict: crate::analysis::tables::Verdict) -> &'static str {
+    use crate::analysis::tables::Verdict;
+    match verdict {
+        Verdict::Better => "better",
+        Verdict::Worse => "worse",
+        Verdict::Unclear => "unclear",
+        Verdict::Same => "same",
+    }
 }
 
 /// Prose text, or the HTML of a cross-reference or citation.

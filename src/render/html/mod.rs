@@ -174,6 +174,7 @@ fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
                 environments: &inputs.book.environments,
                 raw_html: inputs.book.raw_html,
                 here: &p.slug,
+                computed: &inputs.document.computed,
             };
             PageView {
                 slug: p.slug.clone(),
