@@ -255,3 +255,31 @@ fn each_listed_value_of_where_must_match_rows() {
     assert!(!output.status.success(), "built: {err}");
     assert!(err.contains("book.toml:") && err.contains("has `level` = 5"), "{err}");
 }
+
+/// Six environments declared out of name order: the page lists them in
+/// book.toml's order, and the paper sets them as a table.
+#[test]
+fn many_alternatives_keep_book_order_and_become_a_table_in_the_paper() {
+    let names = ["zstd", "brotli", "xz", "lz4", "gzip", "bzip2"];
+    let mut book = String::from(
+        "[book]\ntitle = \"T\"\ndate = \"2026-12-01\"\n\n[study]\nbaseline = \"gzip\"\nenvironment-column = \"compressor\"\n",
+    );
+    let mut csv = String::from("compressor,run,time_s\n");
+    for (i, name) in names.iter().enumerate() {
+        book.push_str(&format!(
+            "\n[environments.{name}]\nlabel = \"{name}\"\ndescription = \"The {name} tool\"\n"
+        ));
+        csv.push_str(&format!("{name},1,{}\n{name},2,{}\n", i + 1, i + 2));
+    }
+    let dir = written_study(&book, &[("runs.csv", &csv)], "# T\n\n```environments\n```\n");
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let at: Vec<usize> = names.iter().map(|n| html.find(&format!("<h3>{n}")).unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "not in book.toml order: {at:?}");
+    let text = crate::common::pdftotext(&dir.path().join("site/paper.pdf"));
+    assert!(text.contains("Environment") && text.contains("Description"), "{text}");
+    let rows: Vec<usize> =
+        names.iter().map(|n| text.find(&format!("The {n} tool")).unwrap()).collect();
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "{text}");
+}

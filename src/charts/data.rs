@@ -192,13 +192,8 @@ fn summaries(groups: &[Grouped]) -> Samples {
 /// Environments keep their book.toml order (and colour) in every chart: the
 /// order their labels are written in, then series book.toml does not declare.
 fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
-    let mut order: Vec<String> = config.environments.keys().cloned().collect();
-    order.sort_by_key(|k| {
-        config
-            .at
-            .get(&format!("environments.{k}.label"))
-            .map_or((usize::MAX, usize::MAX), |at| (at.line, at.column))
-    });
+    let mut order: Vec<String> =
+        config.environments_in_order().into_iter().map(|(k, _)| k.clone()).collect();
     order.extend(samples.keys().filter(|k| !config.environments.contains_key(*k)).cloned());
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }

@@ -285,6 +285,18 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Diagnostics> {
 pub const MAX_DECIMALS: usize = 12;
 
 impl Config {
+    /// The environments in the order book.toml declares them (by where
+    /// their labels are written), not by name.
+    pub fn environments_in_order(&self) -> Vec<(&String, &Environment)> {
+        let mut order: Vec<(&String, &Environment)> = self.environments.iter().collect();
+        order.sort_by_key(|(name, _)| {
+            self.at
+                .get(&format!("environments.{name}.label"))
+                .map_or((usize::MAX, usize::MAX), |at| (at.line, at.column))
+        });
+        order
+    }
+
     /// The output folder, resolved against `root`.
     pub fn output_dir(&self, root: &Path) -> PathBuf {
         root.join(&self.output.dir)

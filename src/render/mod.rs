@@ -330,11 +330,11 @@ impl AuthorView {
 }
 
 impl EnvironmentView {
-    /// Every environment of `config` in name order, the baseline marked.
+    /// Every environment of `config` in book.toml's order, the baseline marked.
     fn all(config: &Config) -> Vec<Self> {
         config
-            .environments
-            .iter()
+            .environments_in_order()
+            .into_iter()
             .map(|(name, e)| EnvironmentView {
                 name: name.clone(),
                 label: e.label.clone(),

@@ -138,8 +138,29 @@ pub(super) fn environments(envs: &[super::EnvironmentView]) -> String {
     if cells.is_empty() {
         return String::new();
     }
+    if envs.len() > 3 {
+        return environments_table(envs);
+    }
     let columns = vec!["1fr"; cells.len()].join(", ");
     format!("#grid(columns: ({columns},), gutter: 8pt, {})\n\n", cells.join(", "))
+}
+
+/// More than three environments as a table of two columns, name and
+/// description, which breaks across pages row by row.
+fn environments_table(envs: &[super::EnvironmentView]) -> String {
+    let rows: Vec<String> = envs
+        .iter()
+        .map(|e| {
+            let baseline = if e.baseline { " (baseline)" } else { "" };
+            let description = e.description.as_deref().map(escape).unwrap_or_default();
+            format!("[#strong[{}]{}], [{description}]", escape(&e.label), escape(baseline))
+        })
+        .collect();
+    format!(
+        "#table(columns: (auto, 1fr), stroke: (x, y) => if y == 0 {{ (bottom: 0.5pt) }}, align: left, \
+         table.header([*Environment*], [*Description*]), {})\n\n",
+        rows.join(", ")
+    )
 }
 
 /// A code block (without its last line break) in `lang`.
