@@ -225,7 +225,8 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
     let site = assemble(project, &prepared, Some(paper.pdf));
-    Ok(Rendered { site, warnings: paper.warnings, timings })
+    let warnings = [analyzed.analysis.warnings.clone(), paper.warnings].concat();
+    Ok(Rendered { site, warnings, timings })
 }
 
 /// Every output file in one [`Site`]; without a PDF when it is still being typeset.

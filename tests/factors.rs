@@ -283,3 +283,19 @@ fn many_alternatives_keep_book_order_and_become_a_table_in_the_paper() {
         names.iter().map(|n| text.find(&format!("The {n} tool")).unwrap()).collect();
     assert!(rows.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
+
+/// An environment declared in book.toml without rows is a warning naming
+/// it at its declaration; the build goes on.
+#[test]
+fn a_declared_environment_without_rows_is_a_warning() {
+    let book = BOOK.replace(
+        "[environments.xz]",
+        "[environments.brotli]\nlabel = \"brotli\"\n\n[environments.xz]",
+    );
+    let dir = written_study(&book, &[("runs.csv", &results())], "# C\n");
+    let output = report(dir.path(), &["build"]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(err.contains("warning") && err.contains("environment `brotli` has no rows"), "{err}");
+    assert!(err.contains("book.toml:"), "{err}");
+}

@@ -50,6 +50,10 @@ use crate::results::ResultSet;
 /// Every statistic the build computed, with its inputs.
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {
+    /// Warnings about the study that do not stop it: an environment
+    /// declared in book.toml that no results row has.
+    #[serde(skip)]
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// Confidence level of every interval.
     pub confidence: f64,
     /// The named metrics of book.toml, in the order declared.
@@ -179,6 +183,7 @@ pub fn analyze_excluding(
 ) -> Result<Analysis, Diagnostics> {
     let metrics = metrics::evaluate(results, config)?;
     let mut analysis = Analysis {
+        warnings: unused_environments(results, config),
         confidence: CONFIDENCE,
         metrics,
         groups: Vec::new(),
@@ -205,6 +210,38 @@ pub fn analyze_excluding(
     );
     analysis.caveats.extend(analysis.excluded.iter().map(exclude::caveat));
     Ok(analysis)
+}
+
+/// A warning for each environment book.toml declares that no results row
+/// has (in files with the environment column), at its declaration.
+fn unused_environments(results: &ResultSet, config: &Config) -> Vec<crate::diagnostic::Diagnostic> {
+    let column = config.study.environment_column.as_str();
+    let tables: Vec<&crate::results::Table> =
+        results.tables.values().filter(|t| t.column(column).is_some()).collect();
+    if tables.is_empty() {
+        return Vec::new();
+    }
+    let used = |name: &str| {
+        let only =
+            BTreeMap::from([(column.to_string(), crate::config::FilterValue::Text(name.into()))]);
+        tables.iter().any(|t| filter::aggregate(t, &only, &[], &[]).is_ok_and(|g| !g.is_empty()))
+    };
+    let file = crate::diagnostic::Location::file("book.toml");
+    config
+        .environments_in_order()
+        .into_iter()
+        .filter(|(name, _)| !used(name))
+        .map(|(name, _)| {
+            let at = config.at.or(&format!("environments.{name}.label"), &file);
+            crate::diagnostic::Diagnostic::new(
+                at,
+                format!("environment `{name}` has no rows in the results"),
+            )
+            .hint(format!(
+                "check its name against the `{column}` column, or remove it from book.toml"
+            ))
+        })
+        .collect()
 }
 
 impl Analysis {
