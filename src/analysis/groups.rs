@@ -299,6 +299,7 @@ label = "B"
             ..Dataset::default()
         };
         let mut analysis = Analysis {
+            warnings: Vec::new(),
             confidence: 0.95,
             metrics: vec![],
             groups: vec![],
