@@ -307,16 +307,21 @@ fn cell(
     if candidate.to_string() == baseline {
         return Ok(Cell::Baseline);
     }
+    let baseline_text = baseline.clone();
     let mut filter = spec.filter.clone();
     let other = if along_rows { spec.columns.clone() } else { Some(spec.rows.clone()) };
     if let (Some(name), Some(level)) = (other, at) {
         filter.insert(name, equal(level));
     }
     let metric = cell_metric(spec, filter, compare, (factor, candidate.to_string(), baseline));
-    let mut candidate_rows = metric.filter.clone();
-    candidate_rows.insert(spec_factor(&metric), equal(candidate));
     let table = &results.tables[&spec.data];
-    if filter::aggregate(table, &candidate_rows, &[], &[]).unwrap_or_default().is_empty() {
+    let has_rows = |level: FilterValue| {
+        let mut rows = metric.filter.clone();
+        rows.insert(spec_factor(&metric), level);
+        !filter::aggregate(table, &rows, &[], &[]).unwrap_or_default().is_empty()
+    };
+    let baseline = super::sides::either(&baseline_text, &baseline_text);
+    if !has_rows(equal(candidate)) || !has_rows(baseline) {
         return Ok(Cell::Empty);
     }
     super::metrics::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
