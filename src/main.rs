@@ -61,6 +61,9 @@ enum Command {
     New {
         /// The folder to create.
         dir: PathBuf,
+        /// The study to start from.
+        #[arg(long, value_enum, default_value_t)]
+        example: report::scaffold::Example,
     },
     /// Show how each headline metric moved between two stats.json files, or
     /// between the results at a git revision and now.
@@ -126,7 +129,7 @@ fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Build { out, base_url } => build(cli, out.clone(), base_url.clone(), format),
         Command::Check { .. } => check(cli, format),
-        Command::New { dir } => new(cli, dir),
+        Command::New { dir, example } => new(cli, dir, *example, format),
         Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
         Command::Typst { out } => typst(cli, out, format),
         Command::Diff { files, against } => diff(cli, files, against.as_deref()),
@@ -147,16 +150,20 @@ fn check(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `report new`: a study in `dir` that builds right away.
-fn new(cli: &Cli, dir: &Path) -> anyhow::Result<ExitCode> {
-    let files = report::scaffold::create(dir)?;
+/// `report new`: a study in `dir` that builds right away, dated today.
+fn new(
+    cli: &Cli,
+    dir: &Path,
+    example: report::scaffold::Example,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    let date = report::scaffold::date(epoch());
+    let created = report::scaffold::create(dir, example, &date)?;
+    print_warnings(&created.warnings, format);
     if !cli.quiet {
-        eprintln!(
-            "created a study in {} ({} files); build it with `report --root {} build`",
-            dir.display(),
-            files.len(),
-            dir.display()
-        );
+        let shown = dir.display();
+        eprintln!("created a study in {shown} ({} files)", created.files.len());
+        eprintln!("next: cd {shown} && report serve");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -330,8 +330,12 @@ fn where_no_archive_fits_the_action_builds_report_with_cargo() {
 fn the_action_checks_builds_and_diffs_a_study() {
     let dir = tempfile::tempdir().unwrap();
     let study = dir.path().join("study");
-    let output =
-        Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("new")
+        .arg(&study)
+        .args(["--example", "hpc"])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     git(&study, &["init", "-q"], "2026-03-04T05:06:07Z");
     git(&study, &["add", "."], "2026-03-04T05:06:07Z");
