@@ -22,7 +22,7 @@ fn scaffold(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::proce
 fn a_new_study_builds_right_away() {
     let (_dir, study, output) = scaffold(&[]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("report serve"), "the next step: {}", stderr(&output));
+    assert!(stderr(&output).contains("report serve --open"), "the next step: {}", stderr(&output));
     for file in ["book.toml", "content/index.md", "results/runs.csv", ".gitignore"] {
         assert!(study.join(file).is_file(), "{file}");
     }

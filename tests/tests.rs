@@ -14,6 +14,7 @@ mod browser;
 mod charts;
 mod charts_ratio;
 mod cli;
+mod cli_conventions;
 mod diagnostics_grouped;
 mod docs;
 mod errors;
