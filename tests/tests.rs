@@ -41,6 +41,7 @@ mod paper_text;
 mod parquet;
 mod publish;
 mod quantiles;
+mod readme;
 mod serve;
 mod site;
 mod snapshots;
