@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueHint};
 use report::diagnostic::render::Format;
 use report::scaffold::Example;
 
@@ -52,7 +52,7 @@ pub struct Before {
 #[derive(Debug, clap::Args)]
 pub struct Study {
     /// The study folder, holding book.toml [default: .]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub root: Option<PathBuf>,
 }
 
@@ -99,6 +99,7 @@ pub enum Command {
     #[command(after_help = "Example:\n  report new my-study && cd my-study && report serve --open")]
     New {
         /// The folder to create (it must not exist, or be empty).
+        #[arg(value_hint = ValueHint::DirPath)]
         dir: PathBuf,
         /// The study to start from.
         #[arg(long, value_enum, default_value_t)]
@@ -111,7 +112,7 @@ pub enum Command {
         #[command(flatten)]
         study: Study,
         /// Output folder (default: [output] dir in book.toml, `site`).
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
         out: Option<PathBuf>,
         /// The site's public URL, for canonical links (default: [output] base-url).
         #[arg(long, value_name = "URL")]
@@ -154,6 +155,7 @@ pub enum Command {
         #[command(flatten)]
         study: Study,
         /// The folder to write (replaced whole, like the output folder).
+        #[arg(value_hint = ValueHint::DirPath)]
         out: PathBuf,
         #[command(flatten)]
         printing: Printing,
@@ -162,12 +164,13 @@ pub enum Command {
     /// between the results at a git revision and now.
     Diff {
         /// The old and new stats.json (omit with --against).
+        #[arg(value_hint = ValueHint::FilePath)]
         files: Vec<PathBuf>,
         /// Compare the results at this git revision with the current ones.
         #[arg(long, conflicts_with = "files", value_name = "REV")]
         against: Option<String>,
         /// The study folder, for --against [default: .]
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
         root: Option<PathBuf>,
         #[command(flatten)]
         style: Style,
@@ -178,7 +181,7 @@ pub enum Command {
     )]
     Import {
         /// The study folder, holding book.toml [default: .]
-        #[arg(long, global = true, value_name = "DIR")]
+        #[arg(long, global = true, value_name = "DIR", value_hint = ValueHint::DirPath)]
         root: Option<PathBuf>,
         /// Print only errors.
         #[arg(long, short, global = true)]
@@ -210,6 +213,7 @@ pub enum Command {
     )]
     Man {
         /// The folder to write report.1 and report-COMMAND.1 into (created if need be).
+        #[arg(value_hint = ValueHint::DirPath)]
         dir: Option<PathBuf>,
     },
 }
