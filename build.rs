@@ -1,4 +1,5 @@
-//! Build script: names the commit `report` was built from, for `report --version`.
+//! Build script: names the commit `report` was built from, for `report --version`,
+//! and report's home repository, for the workflow `report new` writes.
 //!
 //! The commit comes from `REPORT_BUILD_COMMIT` when set (CI sets it to the
 //! tagged commit), else from `git` when the crate is the top level of a git
@@ -6,6 +7,11 @@
 //! into a published crate). Without any of them the version is the package
 //! version alone. Only the commit and its date go in, never the clock, so one
 //! commit always gives the same version text.
+//!
+//! The home (`OWNER/NAME`) comes from `REPORT_REPOSITORY` when set (the
+//! release workflow sets it to the repository it releases from), else from
+//! Cargo.toml's `repository` when that is on GitHub; otherwise it is empty,
+//! and `report new` says which line of the workflow to edit.
 
 #![allow(clippy::print_stdout)]
 
@@ -15,6 +21,14 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=REPORT_BUILD_COMMIT");
+    println!("cargo:rerun-if-env-changed=REPORT_REPOSITORY");
+    let from_env = std::env::var("REPORT_REPOSITORY").ok().filter(|r| !r.is_empty());
+    if let Some(named) = from_env.as_deref().filter(|r| repository_name(r).is_none()) {
+        println!("cargo:warning=REPORT_REPOSITORY=`{named}` is not OWNER/NAME; ignored");
+    }
+    let manifest = std::env::var("CARGO_PKG_REPOSITORY").unwrap_or_default();
+    let home = home(from_env.as_deref(), &manifest).unwrap_or_default();
+    println!("cargo:rustc-env=REPORT_HOME={home}");
     let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let from_env = std::env::var("REPORT_BUILD_COMMIT").ok().filter(|c| !c.is_empty());
     if let Some(commit) = from_env.as_deref().filter(|c| !is_commit(c)) {
@@ -50,6 +64,29 @@ pub fn describe(version: &str, commit: Option<&str>, date: Option<&str>) -> Stri
         Some(date) => format!("{version} ({short} {date})"),
         None => format!("{version} ({short})"),
     }
+}
+
+/// report's home repository as `OWNER/NAME`: `from_env` (REPORT_REPOSITORY)
+/// when it is one, else that of `manifest`, Cargo.toml's `repository`, when
+/// it is `https://github.com/OWNER/NAME`.
+pub fn home(from_env: Option<&str>, manifest: &str) -> Option<String> {
+    from_env.and_then(repository_name).or_else(|| {
+        let path = manifest.strip_prefix("https://github.com/")?.trim_end_matches('/');
+        repository_name(path.strip_suffix(".git").unwrap_or(path))
+    })
+}
+
+/// `text` if it is `OWNER/NAME` of a GitHub repository: two plain parts
+/// (letters, digits, `-`, `_`, `.`), neither empty nor `.` or `..`.
+pub fn repository_name(text: &str) -> Option<String> {
+    let (owner, name) = text.split_once('/')?;
+    let plain = |part: &str| {
+        !part.is_empty()
+            && part != "."
+            && part != ".."
+            && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    (plain(owner) && plain(name)).then(|| text.to_string())
 }
 
 /// Whether `text` is an abbreviated or full hexadecimal commit hash.

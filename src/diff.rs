@@ -9,6 +9,8 @@ use serde_json::Value;
 /// One metric's move.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
+    /// The metric's name in book.toml.
+    pub name: String,
     /// The metric's label.
     pub label: String,
     /// Formatted value before, if the metric existed.
@@ -72,7 +74,7 @@ pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
                 m.as_ref().and_then(|m| Some((m["ci"][0].as_f64()?, m["ci"][1].as_f64()?)))
             };
             let overlap = ci(&b).zip(ci(&a)).map(|((b0, b1), (a0, a1))| b0 <= a1 && a0 <= b1);
-            Change { label, before: text(&b), after: text(&a), overlap }
+            Change { name: name.clone(), label, before: text(&b), after: text(&a), overlap }
         })
         .collect()
 }

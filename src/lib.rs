@@ -136,8 +136,28 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 }
 
 /// Run every check of a build, the paper's compilation included, without
-/// writing anything. Returns the warnings.
+/// writing anything, and check that the study's workflows name report's
+/// action ([`scaffold::workflow::unedited`]). Returns the warnings.
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
+    let workflows = scaffold::workflow::unedited(root);
+    let checked = check_study(root, options);
+    if workflows.is_empty() {
+        return checked;
+    }
+    match checked {
+        Err(err) => match err.downcast::<diagnostic::Diagnostics>() {
+            Ok(mut errors) => {
+                errors.0.extend(workflows);
+                Err(errors.into())
+            }
+            Err(err) => Err(err),
+        },
+        Ok(_) => Err(diagnostic::Diagnostics(workflows).into()),
+    }
+}
+
+/// Every check of a build, without writing anything: the warnings.
+fn check_study(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let project = load(root, options)?;
     target(&project, options)?;
     let mut warnings = pipeline::render(&project, options.source_date_epoch)

@@ -1,5 +1,6 @@
-//! The `report` command line: parses arguments, calls the library, prints
-//! diagnostics once, and returns the exit code.
+//! The `report` command line: parses arguments (the grammar is
+//! src/cli/args.rs), calls the library, prints diagnostics once, and returns
+//! the exit code.
 //!
 //! Exit codes: 0 success; 1 the study has errors (or a command failed);
 //! 2 the command line itself is wrong.
@@ -11,90 +12,29 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches};
 use report::diagnostic::render::{self, Format, Level};
 use report::diagnostic::{Diagnostic, Diagnostics};
 
+#[path = "cli/args.rs"]
+mod args;
+#[path = "cli/browser.rs"]
+mod browser;
 #[path = "cli/import.rs"]
 mod import_cli;
+#[path = "cli/manual.rs"]
+mod manual;
+#[path = "cli/resolve.rs"]
+mod resolve;
 
-/// Turn benchmark results and Markdown into a web page and a PDF paper.
-#[derive(Debug, Parser)]
-#[command(version = env!("REPORT_LONG_VERSION"), about)]
-struct Cli {
-    /// The study folder (holding book.toml).
-    #[arg(long, global = true, default_value = ".")]
-    root: PathBuf,
-    /// Print only errors.
-    #[arg(long, short, global = true, conflicts_with = "verbose")]
-    quiet: bool,
-    /// Also print the time each stage took.
-    #[arg(long, short, global = true)]
-    verbose: bool,
-    /// How to print errors and warnings.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    message_format: Format,
-    #[command(subcommand)]
-    command: Command,
-}
+use args::{Args, Command};
+use resolve::Cli;
 
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Build the page, the paper and data/stats.json into the output folder.
-    Build {
-        /// Output folder (default: [output] dir in book.toml, `site`).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The site's public URL, for canonical links (default: [output] base-url).
-        #[arg(long)]
-        base_url: Option<String>,
-    },
-    /// Run every check of a build, the paper included, without writing anything.
-    Check {
-        /// `human`, or `json` for CI annotations (same as --message-format).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-    },
-    /// Create a new study that builds right away.
-    New {
-        /// The folder to create.
-        dir: PathBuf,
-    },
-    /// Show how each headline metric moved between two stats.json files, or
-    /// between the results at a git revision and now.
-    Diff {
-        /// The old and new stats.json (omit with --against).
-        files: Vec<PathBuf>,
-        /// Compare the results at this git revision with the current ones.
-        #[arg(long, conflicts_with = "files")]
-        against: Option<String>,
-    },
-    /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
-    #[command(
-        after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n\nSee `report import lammps --help` and `report import osu --help`."
-    )]
-    Import {
-        #[command(subcommand)]
-        importer: import_cli::Importer,
-    },
-    /// Write the paper as a Typst project (main.typ, content.typ, data, charts,
-    /// fonts) to edit by hand or compile with `typst compile --font-path fonts main.typ`.
-    Typst {
-        /// The folder to write (replaced whole, like the output folder).
-        out: PathBuf,
-    },
-    /// Serve the study on 127.0.0.1, rebuilding and reloading on every change.
-    Serve {
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8000)]
-        port: u16,
-        /// Listen on every network interface, not only 127.0.0.1.
-        #[arg(long)]
-        bind_all: bool,
-    },
-}
+/// Whether diagnostics on standard error are coloured, decided once.
+static COLOR: OnceLock<bool> = OnceLock::new();
 
 /// Parse the command line, run the command, and print its error chain once.
 fn main() -> ExitCode {
@@ -102,18 +42,23 @@ fn main() -> ExitCode {
     if let Some(code) = report::render::enter() {
         return code;
     }
-    let cli = Cli::parse();
-    let format = match &cli.command {
-        Command::Check { format: Some(f) } => *f,
-        _ => cli.message_format,
-    };
-    match run(&cli, format) {
+    let args = parse();
+    let cli = resolve::resolve(&args).unwrap_or_else(|err| err.exit());
+    let _ = COLOR.set(cli.color);
+    match run(&args.command, &cli) {
         Ok(code) => code,
         Err(err) => {
-            print_error(&err, format);
+            print_error(&err, cli.format);
             ExitCode::FAILURE
         }
     }
+}
+
+/// The command line, parsed, with clap's own colours following `--color`.
+fn parse() -> Args {
+    let words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let matches = Args::command().color(resolve::clap_colour(&words)).get_matches_from(words);
+    Args::from_arg_matches(&matches).unwrap_or_else(|err| err.exit())
 }
 
 /// The build date from `SOURCE_DATE_EPOCH`, for reproducible output.
@@ -121,56 +66,66 @@ fn epoch() -> Option<i64> {
     std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse().ok())
 }
 
-/// Run the subcommand of `cli`, printing diagnostics in `format`.
-fn run(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
-    match &cli.command {
-        Command::Build { out, base_url } => build(cli, out.clone(), base_url.clone(), format),
-        Command::Check { .. } => check(cli, format),
-        Command::New { dir } => new(cli, dir),
-        Command::Serve { port, bind_all } => serve(cli, *port, *bind_all, format),
-        Command::Typst { out } => typst(cli, out, format),
-        Command::Diff { files, against } => diff(cli, files, against.as_deref()),
-        Command::Import { importer } => import_cli::run(cli, importer, format),
+/// Run `command` with the options of `cli`.
+fn run(command: &Command, cli: &Cli) -> anyhow::Result<ExitCode> {
+    let format = cli.format;
+    match command {
+        Command::New { dir, example, .. } => new(cli, dir, *example),
+        Command::Build { out, base_url, .. } => build(cli, out.clone(), base_url.clone()),
+        Command::Check { .. } => check(cli),
+        Command::Serve { port, bind_all, open, .. } => serve(cli, *port, *bind_all, *open),
+        Command::Typst { out, .. } => typst(cli, out),
+        Command::Diff { files, against, .. } => diff(cli, files, against.as_deref()),
+        Command::Import { importer, .. } => import_cli::run(cli, importer, format),
+        Command::Completions { shell } => {
+            manual::completions(*shell, &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { dir: None } => {
+            manual::man(&mut std::io::stdout()).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man { dir: Some(dir) } => {
+            let pages = manual::man_pages(dir)?;
+            eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
 /// `report check`: every check of a build, with nothing written.
-fn check(cli: &Cli, format: Format) -> anyhow::Result<ExitCode> {
+fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     let options = report::BuildOptions { out: None, source_date_epoch: epoch(), base_url: None };
     let warnings = report::check(&cli.root, &options)?;
-    print_warnings(&warnings, format);
-    if format == Format::Json && warnings.is_empty() {
-        println!("[]");
-    } else if !cli.quiet && format != Format::Json {
+    finish(&warnings, cli.format);
+    if !cli.quiet && cli.format != Format::Json {
         eprintln!("no errors in {}", cli.root.display());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `report new`: a study in `dir` that builds right away.
-fn new(cli: &Cli, dir: &Path) -> anyhow::Result<ExitCode> {
-    let files = report::scaffold::create(dir)?;
-    if !cli.quiet {
-        eprintln!(
-            "created a study in {} ({} files); build it with `report --root {} build`",
-            dir.display(),
-            files.len(),
-            dir.display()
-        );
+/// `report new`: a study in `dir` that builds right away, dated today.
+fn new(cli: &Cli, dir: &Path, example: report::scaffold::Example) -> anyhow::Result<ExitCode> {
+    let date = report::scaffold::date(epoch());
+    let created = report::scaffold::create(dir, example, &date)?;
+    finish(&created.warnings, cli.format);
+    if !cli.quiet && cli.format != Format::Json {
+        let shown = dir.display();
+        eprintln!("created a study in {shown} ({} files)", created.files.len());
+        eprintln!("next: cd {shown} && report serve --open");
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `report typst`: the paper as a Typst project in `out`.
-fn typst(cli: &Cli, out: &Path, format: Format) -> anyhow::Result<ExitCode> {
+fn typst(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
     let options = report::BuildOptions {
         out: Some(out.to_path_buf()),
         source_date_epoch: epoch(),
         base_url: None,
     };
     let summary = report::typst(&cli.root, &options)?;
-    print_warnings(&summary.warnings, format);
-    if !cli.quiet {
+    finish(&summary.warnings, cli.format);
+    if !cli.quiet && cli.format != Format::Json {
         eprintln!(
             "wrote the paper's Typst project ({} files) to {}/; typeset it with `typst compile --font-path fonts main.typ`",
             summary.files.len(),
@@ -181,7 +136,8 @@ fn typst(cli: &Cli, out: &Path, format: Format) -> anyhow::Result<ExitCode> {
 }
 
 /// `report diff`: how each headline metric moved between two stats.json
-/// files, or between the results at git revision `against` and now.
+/// files, or between the results at git revision `against` and now; one
+/// line each, or with `--message-format json` an array of objects.
 fn diff(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Result<ExitCode> {
     let (old, new) = match (files, against) {
         ([old, new], None) => (report::diff::read(old)?, report::diff::read(new)?),
@@ -191,8 +147,22 @@ fn diff(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Result<E
         }
         _ => anyhow::bail!("give two stats.json files, or --against REV"),
     };
-    for change in report::diff::compare(&old, &new) {
-        println!("- {change}");
+    let changes = report::diff::compare(&old, &new);
+    if cli.format == Format::Json {
+        let json: Vec<serde_json::Value> = changes
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "name": c.name, "label": c.label, "before": c.before, "after": c.after,
+                    "overlap": c.overlap, "text": c.to_string(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        for change in changes {
+            println!("- {change}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -206,12 +176,7 @@ fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
 
 /// `report build`: the page, the paper and data/stats.json, with a spinner
 /// for slow builds and, with `--verbose`, the time of each stage.
-fn build(
-    cli: &Cli,
-    out: Option<PathBuf>,
-    base_url: Option<String>,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
+fn build(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = report::BuildOptions { out, source_date_epoch: epoch(), base_url };
     let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
@@ -220,8 +185,8 @@ fn build(
         spinner.finish_and_clear();
     }
     let summary = result?;
-    print_warnings(&summary.warnings, format);
-    if !cli.quiet {
+    finish(&summary.warnings, cli.format);
+    if !cli.quiet && cli.format != Format::Json {
         let out = summary.out.display();
         eprintln!(
             "wrote {} files to {out}/ in {:.2} s",
@@ -252,8 +217,9 @@ fn progress() -> indicatif::ProgressBar {
     bar
 }
 
-/// `report serve`: serve the study, printing each rebuild and failure.
-fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result<ExitCode> {
+/// `report serve`: serve the study, printing each rebuild in words and each
+/// failure as diagnostics; with `open`, open the page in the browser.
+fn serve(cli: &Cli, port: u16, bind_all: bool, open: bool) -> anyhow::Result<ExitCode> {
     use report::serve::Outcome;
     let options = report::serve::ServeOptions {
         root: cli.root.clone(),
@@ -261,21 +227,53 @@ fn serve(cli: &Cli, port: u16, bind_all: bool, format: Format) -> anyhow::Result
         bind_all,
         source_date_epoch: epoch(),
     };
-    let quiet = cli.quiet;
+    let (quiet, format) = (cli.quiet, cli.format);
     let outcome = move |o: &Outcome| match o {
-        Outcome::Built(change, time) if !quiet => {
-            eprintln!("rebuilt ({change:?}) in {:.0} ms", time.as_secs_f64() * 1000.0)
-        }
+        Outcome::Built(trigger, time) if !quiet => eprintln!("{}", built(trigger, *time)),
         Outcome::Typeset(time) if !quiet => {
-            eprintln!("typeset the paper in {:.0} ms", time.as_secs_f64() * 1000.0)
+            eprintln!("typeset the paper in {}", milliseconds(*time))
         }
         Outcome::Failed(err) => print_error(err, format),
         _ => {}
     };
     report::serve::run(&options, Box::new(outcome), |address| {
-        eprintln!("serving http://{address}/ (Ctrl-C to stop)");
+        let url = format!("http://{address}/");
+        eprintln!("serving {url} (Ctrl-C to stop)");
+        if open && let Err(err) = browser::open(&url) {
+            eprintln!("warning: could not open a browser ({err}); open {url} yourself");
+        }
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A rebuild of `report serve`, in the user's words: what changed, and what
+/// that made it do.
+fn built(trigger: &report::serve::Trigger, time: Duration) -> String {
+    use report::serve::{Trigger, session::Change};
+    let Trigger::Edit(files, change) = trigger else {
+        return format!("built the site in {}", milliseconds(time));
+    };
+    let mut names: Vec<String> =
+        files.iter().take(3).map(|f| f.display().to_string().replace('\\', "/")).collect();
+    if files.len() > 3 {
+        names.push(format!("{} more", files.len() - 3));
+    }
+    let what = match names.len() {
+        0 => "the study".to_string(),
+        1 => names.remove(0),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    };
+    let done = match change {
+        Change::Content => "rebuilt the pages",
+        Change::Results => "recomputed the statistics and rebuilt the site",
+        Change::Study => "reloaded the study and rebuilt the site",
+    };
+    format!("{what} changed: {done} in {}", milliseconds(time))
+}
+
+/// `time` in whole milliseconds, for the log.
+fn milliseconds(time: Duration) -> String {
+    format!("{:.0} ms", time.as_secs_f64() * 1000.0)
 }
 
 /// Print the error chain once: each diagnostic rendered, or anyhow's chain.
@@ -298,6 +296,16 @@ fn print_error(err: &anyhow::Error, format: Format) {
     }
 }
 
+/// The warnings of a command that succeeded: with `--message-format json`,
+/// always one array on standard output (`[]` when there are none).
+fn finish(warnings: &[Diagnostic], format: Format) {
+    if format == Format::Json && warnings.is_empty() {
+        println!("[]");
+    } else {
+        print_warnings(warnings, format);
+    }
+}
+
 /// Print `warnings` as warnings, one per cause.
 fn print_warnings(warnings: &[Diagnostic], format: Format) {
     let warnings = Diagnostics(warnings.to_vec()).grouped();
@@ -305,7 +313,7 @@ fn print_warnings(warnings: &[Diagnostic], format: Format) {
 }
 
 /// Print diagnostics with the source lines they carry: JSON on standard
-/// output, anything else on standard error.
+/// output, anything else on standard error, coloured as `--color` says.
 fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format) {
     if diagnostics.is_empty() {
         return;
@@ -313,6 +321,8 @@ fn print_diagnostics(diagnostics: &[(Level, &Diagnostic)], format: Format) {
     if format == Format::Json {
         print!("{}", render::render(diagnostics, format, false));
     } else {
-        render::eprint(diagnostics, format);
+        let color = format == Format::Human && COLOR.get().copied().unwrap_or(false);
+        let text = render::render(diagnostics, format, color);
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
     }
 }

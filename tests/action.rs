@@ -22,15 +22,16 @@ use sha2::{Digest, Sha256};
 
 /// A static file server on 127.0.0.1 (an ephemeral port), with the paths it
 /// was asked for; it stops when dropped.
-struct Server {
-    url: String,
+pub struct Server {
+    pub url: String,
     asked: Arc<Mutex<Vec<String>>>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
-    fn serve(root: &Path) -> Server {
+    /// Serve the files under `root`.
+    pub fn serve(root: &Path) -> Server {
         let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
         let url = format!("http://{}", server.server_addr().to_ip().unwrap());
         let (asked, stop) = (Arc::new(Mutex::new(Vec::new())), Arc::new(AtomicBool::new(false)));
@@ -76,7 +77,7 @@ const TARGET: &str = "x86_64-unknown-linux-gnu";
 /// empty), beside its `.sha256` file;
 /// `latest/download/` holds the same. The checksum is computed here with the
 /// sha2 crate, not by the script under test.
-fn release(root: &Path, says: &str) -> String {
+pub fn release(root: &Path, says: &str) -> String {
     let staging = root.join("staging").join(format!("report-{TARGET}"));
     fs::create_dir_all(&staging).unwrap();
     let binary = staging.join("report");
@@ -330,8 +331,12 @@ fn where_no_archive_fits_the_action_builds_report_with_cargo() {
 fn the_action_checks_builds_and_diffs_a_study() {
     let dir = tempfile::tempdir().unwrap();
     let study = dir.path().join("study");
-    let output =
-        Command::new(env!("CARGO_BIN_EXE_report")).arg("new").arg(&study).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .arg("new")
+        .arg(&study)
+        .args(["--example", "hpc"])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     git(&study, &["init", "-q"], "2026-03-04T05:06:07Z");
     git(&study, &["add", "."], "2026-03-04T05:06:07Z");

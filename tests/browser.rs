@@ -30,7 +30,7 @@ fn the_site_passes_in_a_real_browser() {
             "chromium and `npm ci` in tests/browser are required"
         );
         eprintln!(
-            "SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see README)"
+            "SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see CONTRIBUTING.md)"
         );
         return;
     }

@@ -5,25 +5,34 @@ use std::fs;
 use crate::common;
 use common::*;
 
-#[test]
-fn a_new_study_builds_right_away() {
+/// `report new DIR`, with `args` after it, in a fresh folder: the study's path and the output.
+fn scaffold(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::process::Output) {
     let dir = tempfile::tempdir().unwrap();
     let study = dir.path().join("study");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
         .arg("new")
         .arg(&study)
+        .args(args)
         .output()
         .unwrap();
+    (dir, study, output)
+}
+
+#[test]
+fn a_new_study_builds_right_away() {
+    let (_dir, study, output) = scaffold(&[]);
     assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("report serve --open"), "the next step: {}", stderr(&output));
     for file in ["book.toml", "content/index.md", "results/runs.csv", ".gitignore"] {
         assert!(study.join(file).is_file(), "{file}");
     }
     let output = report(&study, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
-    // By hand: at 4 threads before = {3.1, 3.0, 3.2} (mean 3.1), after = {2.7, 2.8, 2.7} (mean 2.7333);
-    // 2.7333 / 3.1 − 1 = −11.8%.
-    assert!(html.contains("-11.8%"), "{html}");
+    // By hand: on 100 MB current = {18.7, 18.4, 18.9, 18.6, 18.5, 18.8} (mean 111.9 / 6 = 18.65),
+    // candidate = {17.1, 17.3, 16.9, 17.2, 17.0, 17.4} (mean 102.9 / 6 = 17.15);
+    // 17.15 / 18.65 − 1 = −8.04%.
+    assert!(html.contains("-8.0%"), "{html}");
     assert!(html.contains("Figure 1"), "the scaffold uses a chart");
     // It refuses to overwrite.
     let again = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
@@ -33,6 +42,70 @@ fn a_new_study_builds_right_away() {
         .unwrap();
     assert_eq!(again.status.code(), Some(1));
     assert!(stderr(&again).contains("the folder exists and is not empty"), "{}", stderr(&again));
+}
+
+/// The sections of a paper, in order, and no trace of an HPC study: a
+/// generic comparison of two alternatives along one factor.
+#[test]
+fn a_new_study_is_a_generic_comparison_with_the_sections_of_a_paper() {
+    let (_dir, study, output) = scaffold(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let content = fs::read_to_string(study.join("content/index.md")).unwrap();
+    let headings: Vec<&str> = content
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .map(|h| h.split(" {").next().unwrap())
+        .collect();
+    assert_eq!(headings, ["Introduction", "Method", "Results", "Limitations", "Conclusion"]);
+    let book = fs::read_to_string(study.join("book.toml")).unwrap();
+    let csv = fs::read_to_string(study.join("results/runs.csv")).unwrap();
+    for word in ["node", "procs", "thread", "MPI", "HPC"] {
+        let all = format!("{book}{content}{csv}").to_lowercase();
+        assert!(!all.contains(&word.to_lowercase()), "`{word}` in the generic scaffold");
+    }
+    assert_eq!(csv.lines().next(), Some("version,input_mb,run,seconds"));
+    assert_eq!(csv.lines().count(), 1 + 2 * 3 * 6, "two alternatives, three sizes, six runs");
+}
+
+/// Dated the day it is made (UTC), not a fixed date: the date of
+/// SOURCE_DATE_EPOCH when set, else of the clock, read here from `date -u`.
+#[test]
+fn a_new_study_is_dated_the_day_it_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = |name: &str, epoch: Option<&str>| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_report"));
+        command.arg("new").arg(dir.path().join(name)).env_remove("SOURCE_DATE_EPOCH");
+        if let Some(epoch) = epoch {
+            command.env("SOURCE_DATE_EPOCH", epoch);
+        }
+        assert!(command.output().unwrap().status.success());
+        let book = fs::read_to_string(dir.path().join(name).join("book.toml")).unwrap();
+        let line = book.lines().find(|l| l.starts_with("date = ")).unwrap().to_string();
+        line.split('"').nth(1).unwrap().to_string()
+    };
+    // 2026-03-05T00:00:00Z = 20,517 days × 86,400 s (see workflow_scaffold.rs).
+    assert_eq!(new("fixed", Some("1772668800")), "2026-03-05");
+    let today = || {
+        let out = std::process::Command::new("date").args(["-u", "+%Y-%m-%d"]).output();
+        out.ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let (before, made, after) = (today(), new("clock", None), today());
+    if let (Some(before), Some(after)) = (before, after) {
+        assert!(made == before || made == after, "{made}: not {before} or {after}");
+    }
+    assert_ne!(made, "2025-01-01");
+}
+
+#[test]
+fn the_hpc_example_is_the_former_scaffold_and_builds() {
+    let (_dir, study, output) = scaffold(&["--example", "hpc"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = report(&study, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.join("site/index.html")).unwrap();
+    // By hand: at 4 threads before = {3.1, 3.0, 3.2} (mean 3.1), after = {2.7, 2.8, 2.7} (mean 2.7333);
+    // 2.7333 / 3.1 − 1 = −11.8%.
+    assert!(html.contains("-11.8%"), "{html}");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The import structure of `src/` that the README promises: no two files
+//! The import structure of `src/` that CONTRIBUTING.md promises: no two files
 //! import each other, directly or around a circle, and no pipeline stage
 //! imports a later one. Imports are read from the source text: every
 //! `crate::…` and `super::…` path, in `use` items (braces expanded) and in

@@ -127,7 +127,7 @@ fn both_outputs_name_the_results_and_the_manifest_hashes_every_file() {
 /// The build script, for its version text and its fallbacks.
 #[allow(dead_code)]
 #[path = "../build.rs"]
-mod build_script;
+pub mod build_script;
 
 #[test]
 fn version_names_the_commit_it_was_built_from() {

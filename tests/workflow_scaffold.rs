@@ -11,7 +11,7 @@ use std::fs;
 use crate::action_steps;
 use crate::common;
 use action_steps::load;
-use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, new_study, strings};
+use common::workflow::{WORKFLOW, assert_publishes_with_least_privilege, home, new_study, strings};
 use common::*;
 
 #[test]
@@ -28,8 +28,14 @@ fn the_scaffolded_workflow_installs_the_release_of_its_report_and_publishes_with
     let steps = w["jobs"]["build"]["steps"].as_vec().unwrap();
     let action = steps
         .iter()
-        .find(|s| s["uses"].as_str().is_some_and(|u| u.ends_with("/report@v1")))
+        .find(|s| s["uses"].as_str().is_some_and(|u| u.contains("/report@")))
         .expect("the action");
+    let major = format!("v{}", env!("CARGO_PKG_VERSION_MAJOR"));
+    assert_eq!(
+        action["uses"].as_str(),
+        Some(format!("{}@{major}", home()).as_str()),
+        "report's repository, at the major tag a release moves"
+    );
     assert_eq!(
         action["with"]["version"].as_str(),
         Some(env!("CARGO_PKG_VERSION")),
@@ -76,18 +82,19 @@ mod runs {
         runner
     }
 
-    /// A new study with two commits: the second moves the run time at 4 threads.
-    /// By hand: after = {2.4, 2.5, 2.4}, mean 2.4333; 2.4333 / 3.1 − 1 = −21.5%.
+    /// A new study with two commits: the second moves the run time on 100 MB.
+    /// By hand: the candidate's first three runs 1.0 s faster, {16.1, 16.3,
+    /// 15.9, 17.2, 17.0, 17.4}, mean 99.9 / 6 = 16.65 against the current
+    /// version's 18.65: 16.65 / 18.65 − 1 = −10.7% (it was 17.15 / 18.65 − 1 = −8.0%).
     fn scaffold_with_new_results() -> (tempfile::TempDir, PathBuf, String) {
         let (dir, study) = new_study();
-        let (first, _) = two_commits(&study, |root| {
-            let old = "after,4,1,2.7\nafter,4,2,2.8\nafter,4,3,2.7";
-            edit(root, "results/runs.csv", old, "after,4,1,2.4\nafter,4,2,2.5\nafter,4,3,2.4");
-        });
+        let (first, _) = two_commits(&study, |root| edit(root, "results/runs.csv", OLD, NEW));
         (dir, study, first)
     }
 
-    const MOVED: &str = "- Run time at 4 threads: -11.8% → -21.5%";
+    const OLD: &str = "candidate,100,1,17.1\ncandidate,100,2,17.3\ncandidate,100,3,16.9";
+    const NEW: &str = "candidate,100,1,16.1\ncandidate,100,2,16.3\ncandidate,100,3,15.9";
+    const MOVED: &str = "- Run time on 100 MB: -8.0% → -10.7%";
 
     #[test]
     fn the_scaffolded_workflow_publishes_a_push_with_the_commit_s_date_and_a_summary() {
@@ -142,11 +149,11 @@ mod runs {
         assert!(manual.summary().contains(MOVED), "{}", manual.summary());
 
         // A broken study: the check fails, and no later step runs.
-        edit(&study, "results/runs.csv", "after,4,1,2.4", "after,4,1,x");
+        edit(&study, "results/runs.csv", "candidate,100,1,16.1", "candidate,100,1,x");
         let ran = scaffold_runner(&study, "push", &first, bin.path()).run(steps);
         let last = ran.last().unwrap();
         assert!(!last.ok && last.name == "Check the study", "{ran:?}");
-        assert!(last.output.contains("results/runs.csv:17"), "{}", last.output);
+        assert!(last.output.contains("results/runs.csv:32"), "{}", last.output);
     }
 }
 
@@ -207,4 +214,65 @@ fn nothing_is_released_before_the_tests_pass_on_linux_macos_and_windows() {
     assert!(runs.contains(&"cargo test --locked"), "{runs:?}");
     assert!(test["env"]["REPORT_REQUIRE_TOOLS"].is_badvalue(), "tools may be missing there");
     assert_eq!(strings(&w["jobs"]["release"]["needs"]), ["test", "build"]);
+}
+
+/// A workflow that still names a placeholder where report's action goes
+/// (`<OWNER>/report`, written by a report built without a home, or the
+/// `OWNER/report` of report 0.1.0, which anyone could register) fails
+/// `report check` at its file, line and column, with the line to write.
+#[test]
+fn check_refuses_a_workflow_that_names_a_placeholder_action() {
+    let (_dir, study) = new_study();
+    let workflow = fs::read_to_string(study.join(WORKFLOW)).unwrap();
+    let line = workflow.lines().position(|l| l.contains("/report@")).unwrap() + 1;
+    let ours = format!("{}@v{}", home(), env!("CARGO_PKG_VERSION_MAJOR"));
+    assert!(report(&study, &["check"]).status.success());
+    for (placeholder, column) in [("<OWNER>/report@v0", 15), ("\"OWNER/report@v1\"", 16)] {
+        fs::write(study.join(WORKFLOW), workflow.replace(&ours, placeholder)).unwrap();
+        let output = report(&study, &["check"]);
+        assert_eq!(output.status.code(), Some(1), "{placeholder}: {}", stderr(&output));
+        let err = stderr(&output);
+        let at = format!(".github/workflows/publish.yml:{line}:{column}:");
+        assert!(err.contains(&at), "{at} in {err}");
+        assert!(err.contains("names a placeholder"), "{err}");
+        assert!(err.contains(&format!("write `uses: {ours}`")), "{err}");
+    }
+    // With an error of the study itself, both are reported.
+    edit(&study, "results/runs.csv", "current,1,1,0.212", "current,1,1,x");
+    let err = stderr(&report(&study, &["check"]));
+    assert!(err.contains("results/runs.csv:2:") && err.contains("publish.yml"), "{err}");
+}
+
+/// What the release gives `report new`: the repository it releases from, by
+/// the variable build.rs reads; with it the scaffold names that repository's
+/// action and no placeholder, and actionlint passes.
+#[test]
+fn a_release_build_scaffolds_a_workflow_without_a_placeholder() {
+    let release = load(&repo().join(".github/workflows/release.yml"));
+    let env = &release["jobs"]["build"]["env"];
+    assert_eq!(env["REPORT_REPOSITORY"].as_str(), Some("${{ github.repository }}"));
+    let build = fs::read_to_string(repo().join("build.rs")).unwrap();
+    assert!(build.contains("std::env::var(\"REPORT_REPOSITORY\")"));
+
+    use crate::publish::build_script::home as home_of;
+    assert_eq!(
+        home_of(Some("fork/report"), "https://github.com/a/b").as_deref(),
+        Some("fork/report")
+    );
+    assert_eq!(home_of(None, "https://github.com/a/b.git").as_deref(), Some("a/b"));
+    assert_eq!(home_of(Some("not a repo"), "https://github.com/a/b").as_deref(), Some("a/b"));
+    for (from_env, manifest) in [(None, ""), (None, "https://gitlab.com/a/b"), (Some("../x"), "")] {
+        assert_eq!(home_of(from_env, manifest), None, "{from_env:?} {manifest}");
+    }
+
+    let text = report::scaffold::workflow::workflow(Some("fork/report"));
+    let major = env!("CARGO_PKG_VERSION_MAJOR");
+    assert!(text.contains(&format!("- uses: fork/report@v{major}\n")), "{text}");
+    assert!(!text.contains("OWNER"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("publish.yml");
+    fs::write(&file, text).unwrap();
+    if let Some(output) = crate::workflow::actionlint(&[file]) {
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    }
 }

@@ -7,7 +7,7 @@
 #
 # Inputs, from the environment:
 #   REPORT_VERSION      0.1.0, v0.1.0 or latest; empty: the action's own tag
-#                       when it is a version (OWNER/report@v0.1.0), else latest
+#                       when it is a version (benchmark-report/report@v0.1.0), else latest
 #   REPORT_REPOSITORY   OWNER/NAME of the releases; empty: the action's own
 #   REPORT_DOWNLOAD_URL where the releases are (https, or http on 127.0.0.1
 #                       for tests); empty: https://github.com/OWNER/NAME/releases

@@ -1,5 +1,8 @@
-//! `report new DIR`: a small study that builds right away, with a workflow
-//! that publishes it to GitHub Pages.
+//! `report new DIR`: a small study that builds right away (a comparison of
+//! two alternatives by default, or the HPC example), dated the day it is
+//! made, with a workflow that publishes it to GitHub Pages ([`workflow`]).
+
+pub mod workflow;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,11 +11,40 @@ use anyhow::{Context, Result};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
-/// The scaffold's files: path relative to the new study, and content.
-pub const FILES: [(&str, &str); 5] = [
-    ("book.toml", include_str!("book.toml")),
-    ("content/index.md", include_str!("index.md")),
-    ("results/runs.csv", include_str!("runs.csv")),
+pub use workflow::WORKFLOW_PATH;
+
+/// Which study `report new` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Example {
+    /// Two alternatives compared at three sizes of one factor: a chart,
+    /// inline statistics and the sections of a paper.
+    #[default]
+    Comparison,
+    /// A program before and after a change, at 1, 2 and 4 threads.
+    Hpc,
+}
+
+impl Example {
+    /// The study's own files: path relative to the new study, and content
+    /// (book.toml with `@DATE@` for its date).
+    fn files(self) -> [(&'static str, &'static str); 3] {
+        match self {
+            Example::Comparison => [
+                ("book.toml", include_str!("study/book.toml")),
+                ("content/index.md", include_str!("study/index.md")),
+                ("results/runs.csv", include_str!("study/runs.csv")),
+            ],
+            Example::Hpc => [
+                ("book.toml", include_str!("hpc/book.toml")),
+                ("content/index.md", include_str!("hpc/index.md")),
+                ("results/runs.csv", include_str!("hpc/runs.csv")),
+            ],
+        }
+    }
+}
+
+/// The files every scaffold has besides its study and its workflow.
+const COMMON: [(&str, &str); 2] = [
     (
         "templates/README.md",
         "Files here replace report's built-in templates: base.html, page.html,\npartials/*.html, style.css, app.js and paper.typ.\n",
@@ -20,39 +52,33 @@ pub const FILES: [(&str, &str); 5] = [
     (".gitignore", "/site\n"),
 ];
 
-/// Where the scaffold's publishing workflow goes.
-pub const WORKFLOW_PATH: &str = ".github/workflows/publish.yml";
-
-/// The scaffold's publishing workflow: it installs this version of report
-/// with the action of report's repository (Cargo.toml's `repository`), or
-/// names `OWNER/report` for the author to fill in when that is not set.
-pub fn workflow() -> String {
-    let action = action_repository(env!("CARGO_PKG_REPOSITORY"));
-    let uses = match action {
-        Some(action) => format!("{action}@v1"),
-        None => "OWNER/report@v1 # OWNER: the GitHub account that hosts report".to_string(),
-    };
-    include_str!("publish.yml")
-        .replace("@ACTION@@v1", &uses)
-        .replace("@VERSION@", env!("CARGO_PKG_VERSION"))
+/// What `report new` made: the files written, and a warning when the
+/// workflow could not name report's action ([`workflow::homeless`]).
+#[derive(Debug, Clone)]
+pub struct Created {
+    /// Every file written, under the new study's folder.
+    pub files: Vec<PathBuf>,
+    /// Warnings about what was written.
+    pub warnings: Vec<Diagnostic>,
 }
 
-/// `OWNER/NAME` of a `https://github.com/OWNER/NAME` repository URL.
-fn action_repository(url: &str) -> Option<String> {
-    let path = url.strip_prefix("https://github.com/")?.trim_end_matches('/');
-    let path = path.strip_suffix(".git").unwrap_or(path);
-    let (owner, name) = path.split_once('/')?;
-    let plain = |part: &str| {
-        !part.is_empty() && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
-    };
-    (plain(owner) && plain(name)).then(|| format!("{owner}/{name}"))
+/// The date `YYYY-MM-DD` (UTC) of `epoch` seconds since 1970, or of the
+/// clock when `None`: a new study is dated the day it is made, and its
+/// builds then take the date from book.toml.
+pub fn date(epoch: Option<i64>) -> String {
+    let now = epoch
+        .and_then(|e| time::OffsetDateTime::from_unix_timestamp(e).ok())
+        .unwrap_or_else(time::OffsetDateTime::now_utc);
+    let date = now.date();
+    format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day())
 }
 
 /// Write a new study into `dir`, which must not exist or be an empty folder
 /// (not a symbolic link). Every folder and file is created new, never
 /// opened if something is already there, so that nothing is written through
 /// a symbolic link out of `dir`, even one made while the study is written.
-pub fn create(dir: &Path) -> Result<Vec<PathBuf>> {
+/// `date` (`YYYY-MM-DD`) goes into book.toml.
+pub fn create(dir: &Path, example: Example, date: &str) -> Result<Created> {
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let target = dunce::canonicalize(dir)
@@ -86,13 +112,17 @@ pub fn create(dir: &Path) -> Result<Vec<PathBuf>> {
             fs::create_dir(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
         }
     }
-    let workflow = workflow();
-    FILES
-        .iter()
-        .copied()
+    let workflow = workflow::workflow(workflow::home());
+    let book = example.files()[0].1.replace("@DATE@", date);
+    let files = [("book.toml", book.as_str())]
+        .into_iter()
+        .chain(example.files().into_iter().skip(1))
+        .chain(COMMON)
         .chain([(WORKFLOW_PATH, workflow.as_str())])
         .map(|(relative, content)| write_new(dir, relative, content))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    let warnings = workflow::homeless(&dir.join(WORKFLOW_PATH), &workflow).into_iter().collect();
+    Ok(Created { files, warnings })
 }
 
 /// Write `content` to `dir/relative`, creating its folders: each folder
@@ -138,21 +168,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_workflow_names_the_action_of_a_github_repository_only() {
-        let of = action_repository;
-        assert_eq!(of("https://github.com/acme/report").as_deref(), Some("acme/report"));
-        assert_eq!(of("https://github.com/acme/report.git/").as_deref(), Some("acme/report"));
-        for url in [
-            "",
-            "https://gitlab.com/acme/report",
-            "https://github.com/acme",
-            "https://github.com/a b/c",
-        ] {
-            assert_eq!(of(url), None, "{url}");
-        }
-        let text = workflow();
-        assert!(!text.contains("@ACTION@") && !text.contains("@VERSION@"), "{text}");
-        assert!(text.contains(&format!("version: \"{}\"", env!("CARGO_PKG_VERSION"))), "{text}");
+    fn a_study_is_dated_the_utc_day_of_its_epoch() {
+        assert_eq!(date(Some(0)), "1970-01-01");
+        // By hand: 2026-03-05T00:00:00Z = 20,517 days × 86,400 s (see
+        // tests/workflow_scaffold.rs); a second earlier is the 4th.
+        assert_eq!(date(Some(1_772_668_800)), "2026-03-05");
+        assert_eq!(date(Some(1_772_668_799)), "2026-03-04");
+        // 2000-02-29T12:00Z: 30 years with 7 leap days, 10,957 days, + 59 = 11,016 days.
+        assert_eq!(date(Some(11_016 * 86_400 + 43_200)), "2000-02-29");
     }
 
     /// Links made with Unix's `symlink` (Windows needs a privilege to make one).

@@ -112,15 +112,27 @@ fn content_type(path: &str) -> &'static str {
 }
 
 /// The live-reload script: polls the status, reloads on a new version, and
-/// shows a build error as an overlay.
+/// shows a build error in a panel at the bottom of the page, over the last
+/// good page. Its Close button and the Escape key close it; it opens again
+/// only for another error. `@VERSION@` is the version served.
+const SCRIPT: &str = r#"<script>/* report serve: live reload */(function(){var v=@VERSION@,closed=null,id='report-serve-error';
+function close(){var o=document.getElementById(id);if(o){closed=o.dataset.error;o.remove()}}
+function panel(){var o=document.createElement('div');o.id=id;o.setAttribute('role','alert');
+o.style.cssText='position:fixed;left:1rem;right:1rem;bottom:1rem;max-height:60vh;z-index:2147483647;display:flex;flex-direction:column;background:#1b1b1f;color:#ffdad6;border:3px solid #ff5449;border-radius:.5rem;font:14px/1.45 ui-monospace,monospace;box-shadow:0 .5rem 2rem rgba(0,0,0,.5)';
+var h=document.createElement('div');h.style.cssText='display:flex;gap:1rem;align-items:center;justify-content:space-between;padding:.5rem 1rem;border-bottom:1px solid #ff5449';
+var t=document.createElement('strong');t.textContent='report: the build failed; the last good page is shown underneath.';
+var b=document.createElement('button');b.type='button';b.textContent='Close';b.title='Close (Esc)';b.onclick=close;
+b.style.cssText='font:inherit;color:inherit;background:transparent;border:1px solid currentColor;border-radius:.25rem;padding:.1rem .6rem;cursor:pointer';
+var p=document.createElement('pre');p.style.cssText='margin:0;padding:1rem;overflow:auto;white-space:pre-wrap';
+h.appendChild(t);h.appendChild(b);o.appendChild(h);o.appendChild(p);document.body.appendChild(o);return o}
+function show(e){var o=document.getElementById(id);if(!e){closed=null}if(!e||e===closed){if(o)o.remove();return}
+o=o||panel();if(o.dataset.error!==e){o.dataset.error=e;o.lastChild.textContent=e}}
+document.addEventListener('keydown',function(k){if(k.key==='Escape')close()});
+function poll(){fetch('/@STATUS@',{cache:'no-store'}).then(function(r){return r.json()}).then(function(s){if(s.version!==v){location.reload();return}show(s.error);setTimeout(poll,200)},function(){setTimeout(poll,1000)})}poll()})();</script>"#;
+
+/// `html` with the live-reload script ([`SCRIPT`]) before `</body>`.
 fn inject(html: &str, version: u64) -> String {
-    let script = format!(
-        "<script>/* report serve: live reload */(function(){{var v={version};function show(e){{var o=document.getElementById('report-serve-error');\
-if(!e){{if(o)o.remove();return}}if(!o){{o=document.createElement('pre');o.id='report-serve-error';\
-o.style.cssText='position:fixed;inset:1rem;z-index:2147483647;overflow:auto;margin:0;padding:1rem;background:#1b1b1f;color:#ffdad6;border:3px solid #ff5449;border-radius:.5rem;font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap';\
-document.body.appendChild(o)}}o.textContent='report: the build failed; the last good page is shown underneath.\\n\\n'+e}}\
-function poll(){{fetch('/{STATUS}',{{cache:'no-store'}}).then(function(r){{return r.json()}}).then(function(s){{if(s.version!==v){{location.reload();return}}show(s.error);setTimeout(poll,200)}},function(){{setTimeout(poll,1000)}})}}poll()}})();</script>"
-    );
+    let script = SCRIPT.replace("@VERSION@", &version.to_string()).replace("@STATUS@", STATUS);
     match html.rfind("</body>") {
         Some(i) => format!("{}{script}{}", &html[..i], &html[i..]),
         None => format!("{html}{script}"),
@@ -152,7 +164,7 @@ mod tests {
     #[test]
     fn the_script_goes_before_body_end() {
         let html = inject("<html><body><p>x</p></body></html>", 7);
-        assert!(html.contains("var v=7;"));
+        assert!(html.contains("var v=7,"), "{html}");
         assert!(html.ends_with("</script></body></html>"));
     }
 }

@@ -46,10 +46,19 @@ pub struct State {
 /// Called after every rebuild with its outcome, for the terminal.
 pub type Report = Box<dyn Fn(&Outcome) + Send + Sync>;
 
+/// Why the site was built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// The server started.
+    Start,
+    /// These files changed (relative to the study, sorted), which required this.
+    Edit(Vec<PathBuf>, Change),
+}
+
 /// The outcome of one rebuild.
 pub enum Outcome {
-    /// The site was rebuilt: which change, and how long it took.
-    Built(Change, Duration),
+    /// The site was built: why, and how long it took.
+    Built(Trigger, Duration),
     /// The PDF was typeset, in how long.
     Typeset(Duration),
     /// The rebuild failed.
@@ -64,7 +73,7 @@ pub fn run(options: &ServeOptions, report: Report, started: impl FnOnce(SocketAd
     let state = Arc::new(Mutex::new(State::default()));
     let session = Arc::new(Mutex::new(Session::new(&root, options.source_date_epoch)));
     let report: Arc<Report> = Arc::new(report);
-    rebuild(&session, &state, &report, Change::Study);
+    rebuild(&session, &state, &report, Trigger::Start);
     let host = if options.bind_all { "0.0.0.0" } else { "127.0.0.1" };
     let server = tiny_http::Server::http((host, options.port))
         .map_err(|e| anyhow::anyhow!("cannot listen on {host}:{}: {e}", options.port))?;
@@ -82,9 +91,13 @@ fn rebuild(
     session: &Arc<Mutex<Session>>,
     state: &Arc<Mutex<State>>,
     report: &Arc<Report>,
-    change: Change,
+    trigger: Trigger,
 ) {
     let started = std::time::Instant::now();
+    let change = match &trigger {
+        Trigger::Start => Change::Study,
+        Trigger::Edit(_, change) => *change,
+    };
     let result = session
         .lock()
         .map_err(|_| anyhow::anyhow!("a rebuild panicked"))
@@ -109,7 +122,7 @@ fn rebuild(
                 state.error = None;
                 state.version
             };
-            report(&Outcome::Built(change, started.elapsed()));
+            report(&Outcome::Built(trigger, started.elapsed()));
             let (state, report, job) = (Arc::clone(state), Arc::clone(report), rebuilt.pdf);
             std::thread::spawn(move || {
                 let clock = std::time::Instant::now();
@@ -186,7 +199,8 @@ fn watch(
                 watch_folders(debouncer, &watched_root, &created);
             }
             if let Some(change) = session::classify(&watched_root, &paths) {
-                rebuild(&session, &state, &report, change);
+                let files = session::inputs(&watched_root, &paths);
+                rebuild(&session, &state, &report, Trigger::Edit(files, change));
             }
         },
         NoCache,

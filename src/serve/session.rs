@@ -72,6 +72,19 @@ pub fn classify(root: &Path, paths: &[PathBuf]) -> Option<Change> {
         .max()
 }
 
+/// The inputs among `paths` (absolute, inside `root`), relative to `root`,
+/// sorted, each once: what [`classify`] counts, for the log.
+pub fn inputs(root: &Path, paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = paths
+        .iter()
+        .filter(|path| classify(root, std::slice::from_ref(path)).is_some())
+        .filter_map(|path| path.strip_prefix(root).ok().map(Path::to_path_buf))
+        .collect();
+    inputs.sort();
+    inputs.dedup();
+    inputs
+}
+
 /// A rebuilt site, without its PDF, and the job that typesets the PDF.
 pub struct Rebuilt {
     /// Every file but the PDF.
@@ -164,6 +177,22 @@ mod tests {
         assert_eq!(classify(root, &[root.join("site/index.html"), root.join("target/x")]), None);
         assert_eq!(classify(root, &[root.join("content/.index.md.swp")]), None);
         assert_eq!(classify(root, &[root.join("content/index.md~")]), None);
+    }
+
+    #[test]
+    fn the_inputs_changed_are_named_once_each_without_scratch_files() {
+        let root = Path::new("/s");
+        let paths = [
+            root.join("results/r.csv"),
+            root.join("content/a.md"),
+            root.join("content/.a.md.swp"),
+            root.join("site/index.html"),
+            root.join("content/a.md"),
+        ];
+        assert_eq!(
+            inputs(root, &paths),
+            [PathBuf::from("content/a.md"), PathBuf::from("results/r.csv")]
+        );
     }
 
     #[test]

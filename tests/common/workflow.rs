@@ -70,3 +70,12 @@ pub fn assert_publishes_with_least_privilege(w: &Yaml) {
     );
     assert!(deploy["steps"][0]["uses"].as_str().unwrap().starts_with("actions/deploy-pages@"));
 }
+
+/// report's repository as `OWNER/NAME`, read here from Cargo.toml's
+/// `repository` (`https://github.com/OWNER/NAME`).
+pub fn home() -> String {
+    let manifest = std::fs::read_to_string(super::repo().join("Cargo.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&manifest).unwrap();
+    let url = manifest["package"]["repository"].as_str().expect("Cargo.toml names its repository");
+    url.strip_prefix("https://github.com/").expect("a GitHub repository").to_string()
+}
