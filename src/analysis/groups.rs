@@ -99,14 +99,23 @@ fn compare(
     analysis: &mut Analysis,
 ) {
     let baseline = &config.study.baseline;
+    let mut pairs = Vec::new();
     for ((cfg, env), candidate) in summaries {
         let Some(env) = env.as_ref().filter(|e| *e != baseline) else { continue };
         let Some(base) = summaries.get(&(cfg.clone(), Some(baseline.clone()))) else { continue };
         // Every numeric column is compared, counts of events too: a ratio to
         // a baseline mean of zero does not exist, and is left out.
-        if base.summary.mean == 0.0 {
-            continue;
+        if base.summary.mean != 0.0 {
+            pairs.push((cfg, env, candidate, base));
         }
+    }
+    // The rank statistics of each pair are independent: in parallel, each
+    // side sorted once for both.
+    let ranked: Vec<_> = {
+        use rayon::prelude::*;
+        pairs.par_iter().map(|(_, _, c, b)| rank_statistics(c, b)).collect()
+    };
+    for ((cfg, env, candidate, base), (median, rank)) in pairs.into_iter().zip(ranked) {
         let means = model::of_means(&candidate.summary, &base.summary);
         let filter = describe_config(cfg);
         analysis.comparisons.push(Comparison {
@@ -120,16 +129,29 @@ fn compare(
             ci: means.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
             p_value: means.p,
             model: means.model.to_string(),
-            median: median_comparison(candidate, base),
-            rank: ranks::mann_whitney(&candidate.values, &base.values),
+            median,
+            rank,
         });
     }
 }
 
+/// The comparison of medians and Mann–Whitney's test of a pair, from
+/// each side's values sorted once.
+fn rank_statistics(c: &Sample, b: &Sample) -> (Option<MedianComparison>, Option<ranks::RankTest>) {
+    let sorted = |s: &Sample| {
+        let mut v = s.values.clone();
+        v.sort_unstable_by(f64::total_cmp);
+        v
+    };
+    let (sc, sb) = (sorted(c), sorted(b));
+    (median_comparison(c, b, (&sc, &sb)), ranks::mann_whitney(&sc, &sb))
+}
+
 /// The comparison of medians: the ratio of the medians, and the
-/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p.
-fn median_comparison(c: &Sample, b: &Sample) -> Option<MedianComparison> {
-    let hl = model::of_medians(&c.values, &b.values)?;
+/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p (from the
+/// `sorted` values).
+fn median_comparison(c: &Sample, b: &Sample, sorted: (&[f64], &[f64])) -> Option<MedianComparison> {
+    let hl = model::of_medians(sorted.0, sorted.1)?;
     Some(MedianComparison {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,

@@ -36,9 +36,12 @@ impl Pairs {
         if c.is_empty() || b.is_empty() {
             return None;
         }
+        // Sorted already (the callers sort each side once): copied as it is.
         let sorted = |v: &[f64]| {
             let mut v = v.to_vec();
-            v.sort_by(f64::total_cmp);
+            if !v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+                v.sort_unstable_by(f64::total_cmp);
+            }
             v
         };
         let cap = ((c.len() + b.len()) as u64).max(4096);

@@ -86,9 +86,7 @@ impl Null {
 
 /// U of `c` (midranks) and the tie term Σ(t³ − t) of the pooled sample.
 fn u_statistic(c: &[f64], b: &[f64]) -> (f64, f64) {
-    let mut pooled: Vec<(f64, bool)> =
-        c.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))).collect();
-    pooled.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let pooled = pooled(c, b);
     let (mut rank_sum, mut ties, mut i) = (0.0, 0.0, 0);
     while i < pooled.len() {
         let mut j = i;
@@ -102,6 +100,29 @@ fn u_statistic(c: &[f64], b: &[f64]) -> (f64, f64) {
     }
     let m = c.len() as f64;
     (rank_sum - m * (m + 1.0) / 2.0, ties)
+}
+
+/// Both samples in one ascending list, each value marked with its side: a
+/// merge when both are sorted (as the callers pass them), else a sort.
+fn pooled(c: &[f64], b: &[f64]) -> Vec<(f64, bool)> {
+    let ascending = |v: &[f64]| v.is_sorted_by(|a, b| a.total_cmp(b).is_le());
+    let mut out = Vec::with_capacity(c.len() + b.len());
+    if ascending(c) && ascending(b) {
+        let (mut i, mut j) = (0, 0);
+        while i < c.len() || j < b.len() {
+            if j == b.len() || (i < c.len() && c[i].total_cmp(&b[j]).is_le()) {
+                out.push((c[i], true));
+                i += 1;
+            } else {
+                out.push((b[j], false));
+                j += 1;
+            }
+        }
+        return out;
+    }
+    out.extend(c.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))));
+    out.sort_by(|x, y| x.0.total_cmp(&y.0));
+    out
 }
 
 /// The number of arrangements giving each U = 0..=m·n without ties: the
