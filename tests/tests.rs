@@ -29,6 +29,8 @@ mod hostile_typst;
 mod import;
 mod import_cli;
 mod import_cli_data;
+mod import_identity;
+mod import_tools;
 mod import_values;
 mod independent;
 mod injection;
