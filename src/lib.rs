@@ -143,6 +143,7 @@ pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let mut warnings = pipeline::render(&project, options.source_date_epoch)
         .map_err(|d| project.attach(d))?
         .warnings;
+    warnings.extend(project.unread.iter().cloned());
     project.attach_to(&mut warnings);
     Ok(warnings)
 }
@@ -153,6 +154,7 @@ pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let mut rendered =
         pipeline::render(&project, options.source_date_epoch).map_err(|d| project.attach(d))?;
     timings.0.extend(rendered.timings.0);
+    rendered.warnings.extend(project.unread.iter().cloned());
     project.attach_to(&mut rendered.warnings);
     write(&rendered.site, out, rendered.warnings, timings)
 }

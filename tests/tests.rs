@@ -18,6 +18,7 @@ mod diagnostics_grouped;
 mod docs;
 mod errors;
 mod example_usernetes;
+mod files_as_saved;
 mod fuzz_corpus;
 mod hostile_data;
 mod hostile_fs;
