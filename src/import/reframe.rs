@@ -14,8 +14,9 @@ use crate::format::plain;
 #[derive(Debug)]
 pub struct Reframe;
 
-/// Columns that tell test configurations apart, when the header has them.
-const CONFIG: [&str; 4] = ["name", "system", "partition", "environ"];
+/// Columns that tell test configurations apart, when the header has them
+/// (sites log `name` or `display_name`).
+const CONFIG: [&str; 5] = ["name", "display_name", "system", "partition", "environ"];
 
 /// Separators a perflog's fields may be split by, the default first.
 const SEPARATORS: [char; 4] = ['|', ',', ';', '\t'];
@@ -199,6 +200,41 @@ pass|2026-12-02T07:15:47|4M|DdCheck %block=4M|generic|default|builtin|16.4546|ms
         assert_eq!(cell(table, 1, 0, "copy_time_s"), "0.0164546");
         assert_eq!(cell(table, 1, 0, "copy_time_unit"), "ms");
         assert_eq!(table.config, ["name", "system", "partition", "environ"]);
+    }
+
+    /// The layout of another site (ukri-excalibur/excalibur-tests' docs, a
+    /// perflog of ARCHER2, ReFrame 4.3.2): `display_name`, a rate in Gflops/seconds.
+    const ARCHER2: &str = "job_completion_time|version|info|jobid|num_tasks|num_cpus_per_task|num_tasks_per_node|num_gpus_per_node|flops_value|flops_unit|flops_ref|flops_lower_thres|flops_upper_thres|spack_spec|display_name|system|partition|environ|extra_resources|env_vars|tags
+2023-08-25T11:23:46|reframe 4.3.2|SombreroBenchmark %tasks=2 %cpus_per_task=2 /de04c10b @archer2:compute-node+default|4323431|2|2|1|null|1.31|Gflops/seconds|1.2|-0.2|None|sombrero@2021-08-16|SombreroBenchmark %tasks=2 %cpus_per_task=2|archer2|compute-node|default|{}|{\"OMP_NUM_THREADS\": \"2\"}|example
+";
+
+    #[test]
+    fn another_sites_layout_is_read_from_its_header() {
+        let read =
+            crate::import::tests::read("reframe", "SombreroBenchmark.log", ARCHER2, &[]).unwrap();
+        let table = &read.tables[0];
+        let cols = [
+            "flops",
+            "flops_unit",
+            "flops_ref",
+            "flops_lower_thres",
+            "num_gpus_per_node",
+            "env_vars",
+            "display_name",
+        ];
+        assert_eq!(
+            cols.map(|c| cell(table, 0, 0, c)),
+            [
+                "1.31",
+                "Gflops/seconds",
+                "1.2",
+                "-0.2",
+                "",
+                "{\"OMP_NUM_THREADS\": \"2\"}",
+                "SombreroBenchmark %tasks=2 %cpus_per_task=2"
+            ]
+        );
+        assert_eq!(table.config, ["display_name", "system", "partition", "environ"]);
     }
 
     #[test]
