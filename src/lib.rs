@@ -163,6 +163,7 @@ fn check_study(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let mut warnings = pipeline::render(&project, options.source_date_epoch)
         .map_err(|d| project.attach(d))?
         .warnings;
+    warnings.extend(project.unread.iter().cloned());
     project.attach_to(&mut warnings);
     Ok(warnings)
 }
@@ -173,6 +174,7 @@ pub fn build(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let mut rendered =
         pipeline::render(&project, options.source_date_epoch).map_err(|d| project.attach(d))?;
     timings.0.extend(rendered.timings.0);
+    rendered.warnings.extend(project.unread.iter().cloned());
     project.attach_to(&mut rendered.warnings);
     write(&rendered.site, out, rendered.warnings, timings)
 }

@@ -22,9 +22,10 @@ enum Body {
     Text(fn(&str)),
 }
 
-const TARGETS: [(&str, Body); 8] = [
+const TARGETS: [(&str, Body); 9] = [
     ("chart_spec", Body::Text(bodies::chart_spec)),
     ("csv_load", Body::Bytes(bodies::csv_load)),
+    ("harness_import", Body::Bytes(bodies::harness_import)),
     ("lammps_import", Body::Text(bodies::lammps_import)),
     ("markdown_typst", Body::Text(bodies::markdown_typst)),
     ("osu_import", Body::Text(bodies::osu_import)),

@@ -125,22 +125,22 @@ fn concatenated_logs_a_killed_run_and_yaml_give_one_row_per_finished_run() {
     // By hand from the files: srun -N 2 -n 8 / -N 4 -n 16; wall 0:00:02 and 0:01:01; YAML's two runs.
     assert!(
         rows[0].starts_with(
-            "x,2,8,8,1,1,32000,200,1.25,160,98.5,76,10,10,0,3,1,2,2 Aug 2023,1,concatenated.log,"
+            "x,2,8,8,1,1,32000,200,1.25,160,98.5,76,10,10,0,3,1,2,2 Aug 2023,1,import/concatenated.log,"
         ),
         "{}",
         rows[0]
     );
     assert!(
         rows[1].starts_with(
-            "x,4,16,16,1,1,32000,200,0.8,250,97,,,,,,,61,2 Aug 2023,2,concatenated.log,"
+            "x,4,16,16,1,1,32000,200,0.8,250,97,,,,,,,61,2 Aug 2023,2,import/concatenated.log,"
         ),
         "{}",
         rows[1]
     );
-    assert!(rows[2].starts_with("x,,1408,1408,1,1,2432,100,6.50231,15.379,55.8,9.9,,,,,0.02,6,29 Sep 2021,1,capture.yaml,"), "{}", rows[2]);
+    assert!(rows[2].starts_with("x,,1408,1408,1,1,2432,100,6.50231,15.379,55.8,9.9,,,,,0.02,6,29 Sep 2021 - Update 2,1,import/capture.yaml,"), "{}", rows[2]);
     assert!(
         rows[3].starts_with(
-            "x,,1408,,,2,2432,100,6.83839,14.623,,,,,,,,7,29 Sep 2021,2,capture.yaml,"
+            "x,,1408,,,2,2432,100,6.83839,14.623,,,,,,,,7,29 Sep 2021 - Update 2,2,import/capture.yaml,"
         ),
         "{}",
         rows[3]
@@ -181,7 +181,7 @@ fn mixed_benchmarks_stay_apart_even_in_one_file() {
     assert!(csv(dir.path(), "osu_latency.csv").starts_with("environment,nodes,procs,run,benchmark,size_bytes,latency_us,min_latency_us,max_latency_us,iterations,osu_version,"));
     assert!(
         csv(dir.path(), "osu_allreduce.csv")
-            .contains("\nx,,8,1,osu_allreduce,4,2.1,pass,7.3,1,mixed_osu.out,")
+            .contains("\nx,,8,1,osu_allreduce,4,2.1,pass,7.3,1,import/mixed_osu.out,")
     );
     // Into one file: every column of every benchmark, each row with its benchmark.
     let one = new_study();

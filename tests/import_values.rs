@@ -62,7 +62,7 @@ for folder in sys.argv[2:]:
             path = os.path.join(dirpath, name)
             runs, version = [], None
             for l in lines_of(path):
-                m = re.match(r"\s*LAMMPS \((.*?)(?: - .*)?\)\s*$", l)
+                m = re.match(r"\s*LAMMPS \((.*)\)\s*$", l)
                 if m: version = m.group(1).strip()
                 m = re.search(r"Loop time of (\S+) on (\d+) procs for (\d+) steps with (\d+) atoms", l)
                 if m:
@@ -123,7 +123,11 @@ fn every_lammps_value_matches_the_logs() {
     assert_eq!(loops, ["6.50231", "6.83839", "7.26995", "7.07252", "6.49528"]);
     let cpu: Vec<&str> = capture.iter().map(|r| r["cpu_use_pct"].as_str().unwrap()).collect();
     assert_eq!(cpu, ["55.8", "55.8", "55.8", "55.4", "55.3"]);
-    assert!(capture.iter().all(|r| r["lammps_version"] == "29 Sep 2021" && r["modify_pct"] != ""));
+    // The version whole; the nodes from each run's `METADATA START {"pods":16,...}` line.
+    assert!(capture.iter().all(|r| r["lammps_version"] == "29 Sep 2021 - Update 2"
+        && r["modify_pct"] != ""
+        && r["nodes"] == "16"
+        && r["procs"] == "1408"));
 }
 
 /// The imported row of `want`'s run (one of Python's readings) holds every
@@ -258,7 +262,7 @@ fn the_gke_capture_takes_its_ranks_and_nodes_from_mpirun() {
     assert_eq!(got.len(), 19);
     assert!(got.iter().all(|r| r["procs"] == "128"
         && r["nodes"] == "128"
-        && r["source"] == "crd-metrics-128-0.json"));
+        && r["source"] == "osu/crd-metrics-128-0.json"));
     let first = (got[0]["size_bytes"].as_str(), got[0]["latency_us"].as_str());
     let last = (got[18]["size_bytes"].as_str(), got[18]["latency_us"].as_str());
     assert_eq!((first, last), ((Some("4"), Some("249.84")), (Some("1048576"), Some("12468.4"))));

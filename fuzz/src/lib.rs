@@ -59,6 +59,42 @@ pub fn lammps_import(text: &str) {
     let _ = report::import::lammps::parse(text);
 }
 
+/// Any bytes as the output of a harness: the first byte picks the format
+/// (hyperfine, gbench, pytest-benchmark, reframe, criterion, log with two
+/// figures), the rest is the file. Each yields tables or a refusal.
+pub fn harness_import(data: &[u8]) {
+    const FORMATS: [&str; 6] =
+        ["hyperfine", "gbench", "pytest-benchmark", "reframe", "criterion", "log"];
+    let Some((first, rest)) = data.split_first() else { return };
+    let Some(format) = report::import::by_name(FORMATS[*first as usize % FORMATS.len()]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let path = Path::new("fuzz/new/sample.json");
+    let figures = ["gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)", "triad=Triad:\\s+(?P<value>\\S+)"];
+    let options = report::import::ImportOptions {
+        root: PathBuf::from("."),
+        format,
+        paths: Vec::new(),
+        env: Some("fuzz".into()),
+        nodes: None,
+        procs: None,
+        pattern: None,
+        into: None,
+        dry_run: true,
+        figures: figures.iter().filter_map(|f| f.parse().ok()).collect(),
+    };
+    let lines = report::import::unwrap::lines(path, &text).1;
+    let input = report::import::format::Input {
+        path,
+        bytes: rest,
+        text: &text,
+        lines: &lines,
+        options: &options,
+    };
+    let _ = format.read(&input);
+}
+
 /// Any Markdown: the Typst and HTML converters never panic.
 pub fn markdown_typst(text: &str) {
     let markup = typst_markup::convert(text, &Refs::none());

@@ -293,7 +293,12 @@ fn measured_table<'r>(
         Some(Values::Text(_)) => {
             return Err(blame.at(
                 "value",
-                format!("column `{}` is not numeric", metric.value),
+                format!(
+                    "column `{}` of {} is not numeric{}",
+                    metric.value,
+                    table.path.display(),
+                    table.not_numbers(&metric.value)
+                ),
                 "compare a numeric column".into(),
             ));
         }

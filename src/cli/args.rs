@@ -175,9 +175,10 @@ pub enum Command {
         #[command(flatten)]
         style: Style,
     },
-    /// Turn LAMMPS logs or OSU output into rows of results/*.csv.
+    /// Turn benchmark output (LAMMPS, OSU, hyperfine, Google Benchmark,
+    /// pytest-benchmark, ReFrame, criterion, any log) into rows of results/*.csv.
     #[command(
-        after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n\nSee `report import lammps --help` and `report import osu --help`."
+        after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n  report import hyperfine --env laptop bench.json\n  report import log --env a --figure 'gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)' hpl.out\n\nSee `report import FORMAT --help` for each format's columns and examples."
     )]
     Import {
         /// The study folder, holding book.toml [default: .]

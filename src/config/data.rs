@@ -15,8 +15,8 @@ use crate::diagnostic::Location;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Dataset {
-    /// File name under `results/`; default `<name>.csv` or `<name>.parquet`,
-    /// whichever is there (both is an error).
+    /// File name under `results/`; default `<name>.csv`, `<name>.tsv` (tab
+    /// between fields) or `<name>.parquet`, whichever is there (two is an error).
     #[serde(default)]
     pub file: Option<String>,
     /// Required columns and their types: `text`, `integer`, `number`, `positive`

@@ -3,7 +3,7 @@
 //! never reached through a link out of it), and its rows, read whole before
 //! anything is appended, with every problem named at its line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -11,8 +11,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 use super::ImportOptions;
 
-/// The highest run per (environment, nodes, procs).
-pub(super) type Runs = BTreeMap<(String, String, String), u64>;
+/// The highest run per configuration (the values of its configuration columns).
+pub(super) type Runs = BTreeMap<Vec<String>, u64>;
 
 /// A results file an import appends to.
 pub(super) struct Target {
@@ -117,22 +117,31 @@ fn refuse_parquet(root: &Path, name: &str) -> Result<(), Diagnostic> {
     )))
 }
 
-/// What a results file holds that an import needs: its columns, the hashes
-/// of the files already imported, the highest run per configuration.
+/// What a results file holds that an import needs: its columns, the files
+/// already imported, the highest run per configuration.
 pub(super) struct Existing {
     /// The header, as the file has it.
     pub header: Vec<String>,
-    /// `source_sha256` of every row.
-    pub hashes: BTreeSet<String>,
-    /// The highest run per (environment, nodes, procs).
+    /// Per `source` of its rows: each `source_sha256` with it, and the line of
+    /// its first row.
+    pub imported: Imported,
+    /// The highest run per configuration.
     pub runs: Runs,
 }
+
+/// The files a results file holds rows of: per `source`, each content hash
+/// and the line of the first row with both.
+pub(super) type Imported = BTreeMap<String, BTreeMap<String, usize>>;
 
 /// What the file `relative` holds, after checking that the importer can
 /// append to it: UTF-8, a header without repeated names, every row as long
 /// as the header, whole run numbers. Columns are matched by name, so the file
 /// may have other columns than the importer writes, in any order.
-pub(super) fn read(relative: &Path, bytes: &[u8]) -> Result<Existing, Diagnostics> {
+pub(super) fn read(
+    relative: &Path,
+    bytes: &[u8],
+    config: &[String],
+) -> Result<Existing, Diagnostics> {
     let text = utf8(relative, bytes)?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
     let header: Vec<String> =
@@ -146,20 +155,21 @@ pub(super) fn read(relative: &Path, bytes: &[u8]) -> Result<Existing, Diagnostic
         .into());
     }
     let col = |name: &str| header.iter().position(|c| c == name);
-    let (hash, env, nodes, procs, run) =
-        (col("source_sha256"), col("environment"), col("nodes"), col("procs"), col("run"));
-    let (mut hashes, mut runs) = (BTreeSet::new(), Runs::new());
+    let (hash, source, run) = (col("source_sha256"), col("source"), col("run"));
+    let config: Vec<Option<usize>> = config.iter().map(|c| col(c)).collect();
+    let (mut imported, mut runs) = (Imported::new(), Runs::new());
     for record in reader.records() {
         let record = record.map_err(|e| broken(relative, &e))?;
         let number = run_of(relative, text, &record, header.len(), run)?;
         let field = |i: Option<usize>| i.and_then(|i| record.get(i)).unwrap_or("").to_string();
         if hash.is_some() {
-            hashes.insert(field(hash));
+            let line = record.position().map_or(0, csv::Position::line) as usize;
+            imported.entry(field(source)).or_default().entry(field(hash)).or_insert(line);
         }
-        let highest = runs.entry((field(env), field(nodes), field(procs))).or_insert(0);
+        let highest = runs.entry(config.iter().map(|i| field(*i)).collect()).or_insert(0);
         *highest = (*highest).max(number);
     }
-    Ok(Existing { header, hashes, runs })
+    Ok(Existing { header, imported, runs })
 }
 
 /// `text` (a results file the importer read whole) with the columns `extra`

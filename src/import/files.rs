@@ -45,19 +45,24 @@ pub(super) fn read(path: &Path) -> Result<Vec<u8>, Refusal> {
 
 /// The `source` of `input`: its path relative to the study at `root`
 /// (canonical) when it is inside, else relative to the folder given on the
-/// command line (starting with that folder's name), else its file name;
-/// `/`-separated on every system.
+/// command line (starting with that folder's name), else, for a file given
+/// itself, its folder's name and its own (`bare-metal/run-3.out`, as if its
+/// folder had been given: two files of the same name in two folders stay
+/// two sources); `/`-separated on every system.
 pub(super) fn source(root: &Path, input: &Input) -> String {
     let canonical = |p: &Path| dunce::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let file = canonical(&input.path);
+    let given = if input.folder {
+        canonical(&input.given)
+    } else {
+        file.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
     let relative = match file.strip_prefix(root) {
         Ok(inside) => inside.to_path_buf(),
-        Err(_) if input.folder => {
-            let given = canonical(&input.given);
+        Err(_) => {
             let name = given.file_name().map(PathBuf::from).unwrap_or_default();
             file.strip_prefix(&given).map(|r| name.join(r)).unwrap_or_default()
         }
-        Err(_) => PathBuf::new(),
     };
     let relative = if relative.as_os_str().is_empty() {
         input.path.file_name().map(PathBuf::from).unwrap_or_default()

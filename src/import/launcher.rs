@@ -34,8 +34,33 @@ struct Flags {
 }
 
 /// The launch on `line` (at line `at` of the file), if the line runs a
-/// launcher: its name is a word of the line (a path to it counts).
+/// launcher (its name is a word of the line; a path to it counts) or is a
+/// wrapper's metadata line ([`metadata`]).
 pub fn parse(line: &str, at: usize) -> Option<Launch> {
+    if let Some(launch) = metadata(line, at) {
+        return Some(launch);
+    }
+    command(line, at)
+}
+
+/// A Kubernetes Metrics Operator's metadata line, `METADATA START
+/// {"pods":16,...,"metricOptions":{"command":"mpirun -np 1408 ..."}}`: the
+/// ranks and nodes of its command, nodes else its pods (the operator runs
+/// one pod per node).
+fn metadata(line: &str, at: usize) -> Option<Launch> {
+    let json = line.trim().strip_prefix("METADATA START")?.trim();
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    let pods = value.get("pods").and_then(serde_json::Value::as_u64).filter(|n| *n > 0);
+    let options = value.get("metricOptions");
+    let command = options.and_then(|o| o.get("command")).and_then(serde_json::Value::as_str);
+    let launched = command.and_then(|c| self::command(c, at));
+    let ranks = launched.and_then(|l| l.ranks);
+    let nodes = launched.and_then(|l| l.nodes).or(pods);
+    (ranks.is_some() || nodes.is_some()).then_some(Launch { ranks, nodes, at })
+}
+
+/// The launch of a command line that starts a launcher.
+fn command(line: &str, at: usize) -> Option<Launch> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let (start, kind) = words.iter().enumerate().find_map(|(i, w)| {
         let name = w.rsplit('/').next().unwrap_or(w).trim_matches(['"', '\'']);
@@ -161,6 +186,17 @@ mod tests {
             ("flux run -n 64 -N 4 lmp", Some(64), Some(4)),
         ] {
             assert_eq!(counts_of(line), Some((ranks, nodes)), "{line}");
+        }
+    }
+
+    #[test]
+    fn metadata_lines_give_their_command_and_pods() {
+        // As the Metrics Operator prints it before each LAMMPS run.
+        let line = r#"METADATA START {"pods":16,"metricName":"app-lammps","metricOptions":{"command":"/opt/intel/mpi/2021.8.0/bin/mpirun --hostfile ./hostlist.txt -np 1408 --map-by socket lmp -v x 2 -in in.reaxc.hns -nocite","soleTenacy":"false"}}"#;
+        assert_eq!(counts_of(line), Some((Some(1408), Some(16))));
+        assert_eq!(counts_of(r#"METADATA START {"pods":4}"#), Some((None, Some(4))));
+        for other in [r#"METADATA START {"pods":0}"#, "METADATA START {", "METADATA END"] {
+            assert_eq!(counts_of(other), None, "{other}");
         }
     }
 

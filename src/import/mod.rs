@@ -1,17 +1,26 @@
-//! `report import lammps|osu`: raw benchmark output turned into rows of the
+//! `report import FORMAT`: raw benchmark output turned into rows of the
 //! results CSVs, one row per run (per message size for OSU) whatever wraps
-//! the output. Nothing is lost (every refused file is named, with why, and
-//! what could not be read is noted) and nothing is doubled (a file whose
-//! content hash is already in the target is skipped). Existing rows keep
-//! their values, and the file is replaced atomically.
+//! the output. Each format is one module behind the [`format::Format`]
+//! trait. Nothing is lost (every refused or passed-over file is named, with
+//! why, and what could not be read is noted) and nothing is doubled (a file
+//! whose source path and content are both in the target already is
+//! skipped). Existing rows keep their values, and the file is replaced
+//! atomically.
 
+pub mod criterion;
 mod environments;
 mod existing;
 mod files;
+pub mod format;
+pub mod gbench;
+pub mod hyperfine;
 pub mod lammps;
 mod launcher;
+pub mod log;
 pub mod osu;
 mod pattern;
+pub mod pytest_benchmark;
+pub mod reframe;
 mod rows;
 mod target;
 pub mod unwrap;
@@ -23,6 +32,23 @@ use anyhow::Result;
 
 use crate::diagnostic::Diagnostic;
 pub use pattern::Pattern;
+
+/// Every format, in the order of `report import --help`.
+pub static FORMATS: [&dyn format::Format; 8] = [
+    &lammps::Lammps,
+    &osu::Osu,
+    &hyperfine::Hyperfine,
+    &gbench::Gbench,
+    &pytest_benchmark::PytestBenchmark,
+    &reframe::Reframe,
+    &criterion::Criterion,
+    &log::Log,
+];
+
+/// The format `report import NAME` reads.
+pub fn by_name(name: &str) -> Option<&'static dyn format::Format> {
+    FORMATS.iter().copied().find(|f| f.name() == name)
+}
 
 /// Why a file yields no row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,13 +99,37 @@ impl Note {
     }
 }
 
-/// Which tool's output is imported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
-    /// LAMMPS logs: one row per run.
-    Lammps,
-    /// OSU micro-benchmarks: one row per run and message size.
-    Osu,
+/// A figure of merit that `report import log` finds by a pattern.
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// The column it fills.
+    pub name: String,
+    /// The pattern; its group named `value`, else its first group, is the number.
+    pub regex: regex::Regex,
+}
+
+impl std::str::FromStr for Figure {
+    type Err = String;
+
+    /// `NAME=REGEX`: a plain column name, and a pattern with a group.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (name, pattern) = text.split_once('=').ok_or_else(|| {
+            format!("`{text}` has no `=`: write NAME=REGEX, such as 'gflops=WR\\S+\\s+(?:\\S+\\s+){{5}}(\\S+)'")
+        })?;
+        let plain = format::column_name(name, "fom_");
+        if plain != name {
+            return Err(format!(
+                "`{name}` is not a plain column name: use lowercase letters, digits and `_`, such as `{plain}`"
+            ));
+        }
+        let regex = regex::Regex::new(pattern).map_err(|e| format!("`{pattern}`: {e}"))?;
+        if regex.captures_len() < 2 {
+            return Err(format!(
+                "`{pattern}` has no group: put the number in parentheses, such as `Triad:\\s+([0-9.]+)`"
+            ));
+        }
+        Ok(Figure { name: name.to_string(), regex })
+    }
 }
 
 /// What to import and how to label it.
@@ -87,8 +137,8 @@ pub enum Tool {
 pub struct ImportOptions {
     /// The study folder.
     pub root: PathBuf,
-    /// LAMMPS or OSU.
-    pub tool: Tool,
+    /// The format of the output.
+    pub format: &'static dyn format::Format,
     /// Files and folders (walked in sorted order).
     pub paths: Vec<PathBuf>,
     /// Environment label, unless the pattern gives `{env}`.
@@ -104,6 +154,8 @@ pub struct ImportOptions {
     pub into: Option<String>,
     /// Print the rows instead of writing them.
     pub dry_run: bool,
+    /// `report import log`: the figures of merit, the first one marking runs.
+    pub figures: Vec<Figure>,
 }
 
 /// What an import did.
@@ -111,8 +163,14 @@ pub struct ImportOptions {
 pub struct Summary {
     /// Rows added (or, in a dry run, that would be) per results file.
     pub added: BTreeMap<String, usize>,
-    /// Files skipped because their content is already in the target.
+    /// Files skipped because the target holds their source path and
+    /// content already (or the same file was given twice).
     pub skipped: Vec<PathBuf>,
+    /// What became of each file read: rows added, or skipped and why.
+    pub files: Vec<FileReport>,
+    /// Files met while walking a folder that the format does not read
+    /// (criterion's `base/` copies, its reports), with why.
+    pub passed_over: Vec<(PathBuf, String)>,
     /// Files refused, with the reason (a file yields all its rows or none).
     pub refused: Vec<(PathBuf, Refusal)>,
     /// What imported files held that gives no row, per file.
@@ -124,14 +182,36 @@ pub struct Summary {
     pub preview: BTreeMap<String, String>,
 }
 
+/// What became of one file's rows for one results file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file, as given or found.
+    pub file: PathBuf,
+    /// Its `source` (path relative to the study or the folder given).
+    pub source: String,
+    /// The results file, `results/NAME.csv`.
+    pub target: String,
+    /// Rows added (or that would be), 0 when skipped.
+    pub rows: usize,
+    /// Why it was skipped, when it was.
+    pub skipped: Option<String>,
+}
+
 /// The rows one file gives one results file, before runs are numbered.
 struct Pending {
     /// The results file stem.
     target: String,
     /// The importer's columns for these rows, `run` among them.
     columns: Vec<String>,
+    /// The columns whose values tell configurations apart (runs are
+    /// numbered within each).
+    config: Vec<String>,
     /// The file, as given (for the summary).
     file: PathBuf,
+    /// Its place among the files read: one file's tables share it.
+    input: usize,
+    /// Its `source` cell: with `hash`, what identifies it.
+    source: String,
     /// SHA-256 of its bytes.
     hash: String,
     /// Its runs.
@@ -141,8 +221,10 @@ struct Pending {
 /// The rows of one run, aligned with [`Pending::columns`] (the `run` cell
 /// is filled when the run is numbered).
 struct Run {
-    /// Environment, nodes and processes: the configuration runs are numbered in.
-    config: (String, String, String),
+    /// The values of [`Pending::config`]: the configuration runs are numbered in.
+    config: Vec<String>,
+    /// Its environment, when it has one (to count rows per environment).
+    env: Option<String>,
     /// The run number from the path, when the file holds this one run.
     given: Option<u64>,
     rows: Vec<Vec<String>>,
@@ -155,7 +237,13 @@ pub fn run(options: &ImportOptions) -> Result<Summary> {
     let root = existing::check_options(options)?;
     let mut summary = Summary::default();
     let mut targets: BTreeMap<String, Vec<Pending>> = BTreeMap::new();
-    for input in files::inputs(&options.paths, &mut summary)? {
+    for (index, input) in files::inputs(&options.paths, &mut summary)?.into_iter().enumerate() {
+        if input.folder
+            && let Err(why) = options.format.accepts(&input.path)
+        {
+            summary.passed_over.push((input.path, why));
+            continue;
+        }
         let bytes = match files::read(&input.path) {
             Ok(bytes) => bytes,
             Err(refusal) => {
@@ -166,7 +254,8 @@ pub fn run(options: &ImportOptions) -> Result<Summary> {
         let source = files::source(&root, &input);
         match rows::pending(options, &input.path, source, &bytes, &mut summary) {
             Ok(pending) => {
-                for p in pending {
+                for mut p in pending {
+                    p.input = index;
                     targets.entry(p.target.clone()).or_default().push(p);
                 }
             }
@@ -181,5 +270,55 @@ pub fn run(options: &ImportOptions) -> Result<Summary> {
     summary.refused.sort_by(|a, b| a.0.cmp(&b.0));
     summary.skipped.sort();
     summary.skipped.dedup();
+    summary.files.sort_by(|a, b| (&a.file, &a.target).cmp(&(&b.file, &b.target)));
     Ok(summary)
+}
+
+/// Helpers of the formats' unit tests.
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::path::Path;
+
+    use super::format::{self, Input, Read};
+    use super::{ImportOptions, Refusal, unwrap};
+
+    #[test]
+    fn formats_are_listed_once_each() {
+        let mut names: Vec<&str> = super::FORMATS.iter().map(|f| f.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), super::FORMATS.len());
+        assert!(super::by_name("hyperfine").is_some() && super::by_name("nope").is_none());
+    }
+
+    /// Options of an import of `format`, with `figures` for `log`.
+    pub fn options(format: &str, figures: &[&str]) -> ImportOptions {
+        ImportOptions {
+            root: ".".into(),
+            format: super::by_name(format).expect("a format"),
+            paths: Vec::new(),
+            env: Some("e".into()),
+            nodes: None,
+            procs: None,
+            pattern: None,
+            into: None,
+            dry_run: true,
+            figures: figures.iter().map(|f| f.parse().expect("a figure")).collect(),
+        }
+    }
+
+    /// What `format` reads in `text`, a file named `name`.
+    pub fn read(format: &str, name: &str, text: &str, figures: &[&str]) -> Result<Read, Refusal> {
+        let options = options(format, figures);
+        let path = Path::new(name);
+        let lines = unwrap::lines(path, text).1;
+        let input = Input { path, bytes: text.as_bytes(), text, lines: &lines, options: &options };
+        options.format.read(&input)
+    }
+
+    /// The cell of `column` in row `row` of run `run` of `table`.
+    pub fn cell(table: &format::Table, run: usize, row: usize, column: &str) -> String {
+        let at = table.columns.iter().position(|c| c == column);
+        at.map(|i| table.runs[run].rows[row][i].clone()).unwrap_or_else(|| format!("no {column}"))
+    }
 }

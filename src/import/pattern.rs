@@ -125,9 +125,9 @@ fn count(name: &str, digits: &str) -> Result<u64, Refusal> {
 }
 
 /// The labels of `file`: the pattern's, completed by the options. A file that
-/// does not match the pattern, has no environment, or a count of zero is
-/// refused.
-pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
+/// does not match the pattern, has no environment (when `require_env`), or a
+/// count of zero is refused.
+pub fn labels(options: &ImportOptions, file: &Path, require_env: bool) -> Result<Labels, Refusal> {
     let mut labels = match &options.pattern {
         Some(pattern) => pattern.labels(file)?,
         None => Labels::default(),
@@ -135,7 +135,7 @@ pub fn labels(options: &ImportOptions, file: &Path) -> Result<Labels, Refusal> {
     labels.env = labels.env.or_else(|| options.env.clone());
     labels.nodes = labels.nodes.or(options.nodes);
     labels.procs = labels.procs.or(options.procs);
-    if labels.env.is_none() {
+    if labels.env.is_none() && require_env {
         return Err(Refusal::new("no environment: pass --env NAME, or a --pattern with {env}"));
     }
     if labels.env.as_deref().is_some_and(|e| e.trim().is_empty()) {

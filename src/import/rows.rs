@@ -1,48 +1,16 @@
-//! From one file's bytes to its rows: the output unwrapped, parsed by the
-//! tool's reader, and labelled (environment, nodes, processes) from the
-//! pattern and flags, else from the launcher line before each run.
+//! From one file's bytes to its rows: the output unwrapped, read by its
+//! format ([`super::format::Format`]), and labelled the same way for every
+//! format: environment, nodes and processes from the pattern and flags,
+//! else from the launcher line before each run (MPI formats), then the
+//! provenance columns.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::format::{Input, Labelling, Table, TableRun};
 use super::launcher::Launch;
 use super::pattern::{self, Labels};
-use super::{ImportOptions, Pending, Refusal, Run, Summary, Tool, lammps, osu, unwrap};
+use super::{ImportOptions, Pending, Refusal, Run, Summary, unwrap};
 use crate::diagnostic::{Diagnostic, Location};
-use crate::format::plain;
-
-/// Columns of the LAMMPS results file.
-pub const LAMMPS_COLUMNS: [&str; 22] = [
-    "environment",
-    "nodes",
-    "procs",
-    "mpi_tasks",
-    "omp_threads",
-    "run",
-    "atoms",
-    "steps",
-    "loop_time_s",
-    "timesteps_per_s",
-    "cpu_use_pct",
-    "pair_pct",
-    "neigh_pct",
-    "comm_pct",
-    "output_pct",
-    "modify_pct",
-    "other_pct",
-    "total_wall_time_s",
-    "lammps_version",
-    "run_in_file",
-    "source",
-    "source_sha256",
-];
-
-/// Columns of every OSU results file around those of the benchmark's table.
-const OSU_FIRST: [&str; 5] = ["environment", "nodes", "procs", "run", "benchmark"];
-const OSU_LAST: [&str; 4] = ["osu_version", "run_in_file", "source", "source_sha256"];
-
-/// OSU processes when neither the flags nor a launcher line say: a point-to-point pair.
-const OSU_DEFAULT_PROCS: u64 = 2;
 
 /// The rows of one file, per results file they go to, or why it has none.
 /// Notes and warnings about the file go to `summary`.
@@ -53,47 +21,48 @@ pub(super) fn pending(
     bytes: &[u8],
     summary: &mut Summary,
 ) -> Result<Vec<Pending>, Refusal> {
+    let format = options.format;
+    let labelling = format.labelling();
+    let labels = pattern::labels(options, file, matches!(labelling, Labelling::Mpi { .. }))?;
     let text = String::from_utf8_lossy(bytes);
-    let labels = pattern::labels(options, file)?;
     let (_, lines) = unwrap::lines(file, &text);
-    let make = |target: String, columns: Vec<String>, runs: Vec<Run>| Pending {
-        target,
-        columns,
-        file: file.to_path_buf(),
-        hash: crate::project::sha256_hex(bytes),
-        runs,
-    };
-    let mut label = Labeller { file, labels: &labels, options, warnings: Vec::new() };
-    let pending = match options.tool {
-        Tool::Lammps => {
-            let parsed = lammps::parse_lines(&lines)?;
-            summary.notes.extend(parsed.notes.iter().map(|n| (file.to_path_buf(), n.clone())));
-            let runs = lammps_runs(&parsed.runs, &mut label, &source);
-            let target = options.into.clone().unwrap_or_else(|| "lammps".into());
-            vec![make(target, LAMMPS_COLUMNS.iter().map(|c| c.to_string()).collect(), runs)]
-        }
-        Tool::Osu => {
-            let parsed = osu::parse_lines(&lines)?;
-            summary.notes.extend(parsed.notes.iter().map(|n| (file.to_path_buf(), n.clone())));
-            osu::by_benchmark(&parsed)
-                .into_iter()
-                .map(|(benchmark, tables)| {
-                    let (columns, runs) = osu_runs(benchmark, &tables, &mut label, &source);
-                    make(options.into.clone().unwrap_or_else(|| benchmark.into()), columns, runs)
-                })
-                .collect()
-        }
-    };
+    let input = Input { path: file, bytes, text: &text, lines: &lines, options };
+    let read = format.read(&input)?;
+    summary.notes.extend(read.notes.iter().map(|n| (file.to_path_buf(), n.clone())));
+    let hash = crate::project::sha256_hex(bytes);
+    let nodes = read.nodes.or_else(|| unwrap::pods(&text));
+    let mut label = Labeller { file, labels: &labels, options, nodes, warnings: Vec::new() };
+    let pending = read
+        .tables
+        .into_iter()
+        .map(|table| {
+            let target = options.into.clone().unwrap_or_else(|| table.target.clone());
+            let (columns, config, runs) = label.table(table, labelling, &source);
+            Pending {
+                target,
+                columns,
+                config,
+                file: file.to_path_buf(),
+                input: 0,
+                source: source.clone(),
+                hash: hash.clone(),
+                runs,
+            }
+        })
+        .collect();
     summary.warnings.append(&mut label.warnings);
     Ok(pending)
 }
 
 /// Labels a file's runs: the pattern and flags first, then the launcher
-/// line; a launcher line that disagrees with them is a warning naming both.
+/// line, then a wrapper's metadata; a launcher line that disagrees with the
+/// flags is a warning naming both.
 struct Labeller<'a> {
     file: &'a Path,
     labels: &'a Labels,
     options: &'a ImportOptions,
+    /// Nodes from a wrapper's metadata, for the whole file.
+    nodes: Option<u64>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -123,129 +92,112 @@ impl Labeller<'_> {
         given.or(launched)
     }
 
-    /// Environment, nodes and processes of a run started by `launch`
-    /// (`procs` when the output itself says how many).
-    fn config(
+    /// Nodes and processes of a run started by `launch` (`procs` when the
+    /// output itself says how many), `default_procs` when nothing says.
+    fn counts(
         &mut self,
         launch: Option<Launch>,
         procs: Option<u64>,
-    ) -> (String, Option<u64>, Option<u64>) {
+        default_procs: Option<u64>,
+    ) -> (Option<u64>, Option<u64>) {
         let at = launch.map_or(1, |l| l.at);
-        let nodes =
-            self.pick("nodes", "--nodes", self.labels.nodes, launch.and_then(|l| l.nodes), at);
+        let launched = launch.and_then(|l| l.nodes).or(self.nodes);
+        let nodes = self.pick("nodes", "--nodes", self.labels.nodes, launched, at);
         let procs = match procs {
             Some(p) => Some(self.labels.procs.unwrap_or(p)),
             None => {
                 self.pick("ranks", "--procs", self.labels.procs, launch.and_then(|l| l.ranks), at)
             }
         };
-        (self.labels.env.clone().unwrap_or_default(), nodes, procs)
+        (nodes, procs.or(default_procs))
     }
+
+    /// The columns, configuration columns and runs of `table`, its label
+    /// and provenance cells filled. Without an environment (a harness
+    /// format imported without `--env`), the `environment` column is left out.
+    fn table(
+        &mut self,
+        table: Table,
+        labelling: Labelling,
+        source: &str,
+    ) -> (Vec<String>, Vec<String>, Vec<Run>) {
+        let Table { columns, config: own, runs, .. } = table;
+        let env = self.labels.env.clone();
+        let mut config: Vec<String> = Vec::new();
+        if env.is_some() {
+            config.push("environment".into());
+        }
+        if let Labelling::Mpi { .. } = labelling {
+            config.extend(["nodes".to_string(), "procs".to_string()]);
+        }
+        config.extend(own);
+        let given = if runs.len() == 1 { self.labels.run } else { None };
+        let runs = runs
+            .into_iter()
+            .map(|run| {
+                let (nodes, procs) = match labelling {
+                    Labelling::Mpi { default_procs } => {
+                        let default = default_procs.filter(|_| self.labels.procs.is_none());
+                        self.counts(run.launch, run.procs, default)
+                    }
+                    Labelling::Plain => (None, None),
+                };
+                let labels = RunLabels { env: env.clone(), nodes, procs, source, given };
+                labels.apply(run, &columns, &config)
+            })
+            .collect();
+        let keep: Vec<bool> = columns.iter().map(|c| env.is_some() || c != "environment").collect();
+        (only(columns, &keep), config, runs)
+    }
+}
+
+/// The labels of one run.
+struct RunLabels<'a> {
+    env: Option<String>,
+    nodes: Option<u64>,
+    procs: Option<u64>,
+    source: &'a str,
+    given: Option<u64>,
+}
+
+impl RunLabels<'_> {
+    /// `run` with its label and provenance cells filled (the `environment`
+    /// column left out when there is none), and its configuration's values.
+    fn apply(self, run: TableRun, columns: &[String], config: &[String]) -> Run {
+        let position = |name: &str| columns.iter().position(|c| c == name);
+        let fill = [
+            (position("environment"), self.env.clone().unwrap_or_default()),
+            (position("nodes"), cell(self.nodes)),
+            (position("procs"), cell(self.procs)),
+            (position("run_in_file"), run.in_file.to_string()),
+            (position("source"), self.source.to_string()),
+        ];
+        let mut rows = run.rows;
+        for row in &mut rows {
+            for (at, value) in &fill {
+                if let Some(c) = at.and_then(|i| row.get_mut(i)) {
+                    c.clone_from(value);
+                }
+            }
+        }
+        let first = rows.first().cloned().unwrap_or_default();
+        let config = config
+            .iter()
+            .map(|c| position(c).and_then(|i| first.get(i)).cloned().unwrap_or_default())
+            .collect();
+        let keep: Vec<bool> =
+            columns.iter().map(|c| self.env.is_some() || c != "environment").collect();
+        let rows = rows.into_iter().map(|row| only(row, &keep)).collect();
+        Run { config, env: self.env, given: self.given, rows }
+    }
+}
+
+/// The cells of `row` whose `keep` is true.
+fn only(row: Vec<String>, keep: &[bool]) -> Vec<String> {
+    row.into_iter().zip(keep).filter(|(_, k)| **k).map(|(c, _)| c).collect()
 }
 
 /// A count as a cell.
 fn cell(value: Option<u64>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
-}
-
-/// One run per LAMMPS run, its row in [`LAMMPS_COLUMNS`] order.
-fn lammps_runs(runs: &[lammps::LammpsRun], label: &mut Labeller, source: &str) -> Vec<Run> {
-    let opt = |v: Option<f64>| v.map(plain).unwrap_or_default();
-    let given = if runs.len() == 1 { label.labels.run } else { None };
-    runs.iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let (env, nodes, procs) = label.config(run.launch, Some(run.procs));
-            let (nodes, procs) = (cell(nodes), cell(procs));
-            let mut row = vec![
-                env.clone(),
-                nodes.clone(),
-                procs.clone(),
-                cell(run.mpi_tasks),
-                cell(run.omp_threads),
-            ];
-            row.extend([String::new(), run.atoms.to_string(), run.steps.to_string()]);
-            row.extend([plain(run.loop_time_s), plain(run.timesteps_per_s), opt(run.cpu_use_pct)]);
-            row.extend(run.breakdown.iter().map(|v| opt(*v)));
-            row.extend([opt(run.total_wall_time_s), run.version.clone(), (i + 1).to_string()]);
-            row.extend([source.to_string(), String::new()]);
-            Run { config: (env, nodes, procs), given, rows: vec![row] }
-        })
-        .collect()
-}
-
-/// A table's column as a column of the results file: renamed if it would
-/// take the name of one the importer fills.
-fn rename(column: &str) -> String {
-    if OSU_FIRST.contains(&column) || OSU_LAST.contains(&column) {
-        format!("value_{column}")
-    } else {
-        column.to_string()
-    }
-}
-
-/// The columns of one benchmark's results: the labels, every column any of
-/// its tables prints, then version and provenance.
-fn osu_columns(tables: &[&osu::OsuTable]) -> Vec<String> {
-    let mut columns: Vec<String> = OSU_FIRST.iter().map(|c| c.to_string()).collect();
-    for table in tables {
-        for c in &table.columns {
-            let c = rename(c);
-            if !columns.contains(&c) {
-                columns.push(c);
-            }
-        }
-    }
-    columns.extend(OSU_LAST.iter().map(|c| c.to_string()));
-    columns
-}
-
-/// The columns and runs of one benchmark's tables: every column any of its
-/// tables prints, each table one run.
-fn osu_runs(
-    benchmark: &str,
-    tables: &[&osu::OsuTable],
-    label: &mut Labeller,
-    source: &str,
-) -> (Vec<String>, Vec<Run>) {
-    let columns = osu_columns(tables);
-    let index: BTreeMap<&str, usize> =
-        columns.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
-    let given = if tables.len() == 1 { label.labels.run } else { None };
-    let runs = tables
-        .iter()
-        .enumerate()
-        .map(|(i, table)| {
-            let (env, nodes, procs) = label.config(table.launch, None);
-            let procs = procs.or((label.labels.procs.is_none()).then_some(OSU_DEFAULT_PROCS));
-            let (nodes, procs) = (cell(nodes), cell(procs));
-            let mut template = vec![String::new(); columns.len()];
-            template[..5].clone_from_slice(&[
-                env.clone(),
-                nodes.clone(),
-                procs.clone(),
-                String::new(),
-                benchmark.to_string(),
-            ]);
-            let last = columns.len() - OSU_LAST.len();
-            template[last..last + 3].clone_from_slice(&[
-                table.version.clone(),
-                (i + 1).to_string(),
-                source.to_string(),
-            ]);
-            let rows = table
-                .rows
-                .iter()
-                .map(|cells| {
-                    let mut row = template.clone();
-                    for (c, value) in table.columns.iter().zip(cells) {
-                        row[index[rename(c).as_str()]].clone_from(value);
-                    }
-                    row
-                })
-                .collect();
-            Run { config: (env, nodes, procs), given, rows }
-        })
-        .collect();
-    (columns, runs)
 }

@@ -53,6 +53,33 @@ pub fn lines(path: &Path, text: &str) -> (Wrapping, Vec<Line>) {
     (Wrapping::Plain, plain.collect())
 }
 
+/// Nodes that a JSON capture's metadata gives for the whole file: the
+/// `pods` of a Kubernetes Metrics Operator document (one pod per node),
+/// when every `pods` key of the document gives the same count.
+pub fn pods(text: &str) -> Option<u64> {
+    if !text.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let (mut stack, mut found) = (vec![&value], None);
+    while let Some(node) = stack.pop() {
+        match node {
+            serde_json::Value::Object(map) => {
+                if let Some(n) = map.get("pods").and_then(serde_json::Value::as_u64) {
+                    if found.is_some_and(|f| f != n) {
+                        return None;
+                    }
+                    found = Some(n);
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    found.filter(|n| *n > 0)
+}
+
 /// Split a decoded string into lines, all at `at`.
 fn push_split(out: &mut Vec<Line>, value: &str, at: usize) {
     out.extend(value.lines().map(|l| Line { text: l.to_string(), at }));
@@ -201,6 +228,15 @@ mod tests {
             texts(&got),
             [("Loop time of 1 on 2 procs", 3), ("a\tb \"q\"", 4), ("second", 4), ("v", 6)]
         );
+    }
+
+    #[test]
+    fn pods_are_the_nodes_of_a_capture_when_they_agree() {
+        let doc = r#"{"data": {"data": ["x"], "metadata": {"pods": 128}, "spec": {"spec": {"pods": 128}}}}"#;
+        assert_eq!(pods(doc), Some(128));
+        assert_eq!(pods(r#"[{"pods": 2}, {"pods": 4}]"#), None);
+        assert_eq!(pods(r#"{"pods": 0}"#), None);
+        assert_eq!(pods("pods: 3"), None);
     }
 
     #[test]

@@ -108,8 +108,41 @@ pub(super) fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<Sour
 /// regular files inside the study but left on disk: the results stage
 /// streams them, so that a large file is never held whole in memory.
 pub(super) fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
-    let files = checked(root, list(root, "results", &["csv", "parquet"])?)?;
+    let files = checked(root, list(root, "results", &RESULTS_EXTENSIONS)?)?;
     Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
+}
+
+/// The files of `results/` a build reads: CSV, tab-separated and Parquet.
+pub const RESULTS_EXTENSIONS: [&str; 3] = ["csv", "tsv", "parquet"];
+
+/// A warning for each file of `results/` that a build does not read and
+/// that looks like data, saying why and what reads it: raw output and
+/// harness JSON are for `report import`, a spreadsheet is exported as CSV.
+pub(super) fn unread_results(root: &Path) -> Vec<Diagnostic> {
+    let Ok(entries) = fs::read_dir(root.join("results")) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .filter_map(|name| {
+            let ext = Path::new(name).extension()?.to_str()?.to_ascii_lowercase();
+            let why = match ext.as_str() {
+                "json" | "jsonl" | "ndjson" => "a JSON file is not a results table: turn a harness's JSON into rows with `report import hyperfine|gbench|pytest-benchmark|criterion FILE`, which writes results/NAME.csv",
+                "out" | "log" | "txt" | "dat" => "raw output is not a results table: turn it into rows with `report import lammps|osu|reframe|log FILE` (keep raw output outside results/, such as in raw/)",
+                "xlsx" | "xls" | "ods" | "numbers" => "a spreadsheet is not read: export the sheet as CSV UTF-8 into results/",
+                "gz" | "zip" | "bz2" | "xz" | "zst" => "a compressed file is not read: decompress it into results/",
+                "feather" | "arrow" | "h5" | "hdf5" | "pkl" | "pickle" => "only CSV, TSV and Parquet are read: write the table as Parquet (df.to_parquet) or CSV",
+                _ => return None,
+            };
+            Some(
+                Diagnostic::new(Location::file(format!("results/{name}")), "this file in results/ is not read")
+                    .hint(why),
+            )
+        })
+        .collect()
 }
 
 /// Each of `relatives` with where it is read from ([`regular_file`]); every

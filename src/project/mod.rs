@@ -144,6 +144,9 @@ pub struct Project {
     pub fonts: Vec<SourceFile>,
     /// The last commit that changed `results/`, when the study is in a git repository.
     pub results_commit: Option<String>,
+    /// Warnings for files of `results/` a build does not read (JSON, raw
+    /// output, spreadsheets), each with why and what reads it.
+    pub unread: Vec<Diagnostic>,
 }
 
 /// The study's input folders (besides `book.toml`): a build reads them, `report
@@ -176,16 +179,29 @@ pub fn load(root: &Path) -> Result<Project> {
     check_results_size(&results, config.output.max_results_mb)?;
     Ok(Project {
         results,
-        content: read_dir(&root, "content", &["md"])?,
+        content: without_bom(read_dir(&root, "content", &["md"])?),
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
         assets: read_dir(&root, "content", &IMAGE_EXTENSIONS)?,
         fonts: read_dir(&root, "fonts", &FONT_EXTENSIONS)?,
         results_commit: results_commit(&root),
+        unread: files::unread_results(&root),
         config,
         book,
         root,
     })
+}
+
+/// `files` without the UTF-8 byte order mark an editor may put first
+/// (Notepad does): it is no character of the page, and the paper's PDF/UA
+/// checks refuse U+FEFF in the text.
+fn without_bom(mut files: Vec<SourceFile>) -> Vec<SourceFile> {
+    for file in &mut files {
+        if file.bytes.starts_with(b"\xEF\xBB\xBF") {
+            file.bytes.drain(..3);
+        }
+    }
+    files
 }
 
 /// Refuse to read more results than `[output] max-results-mb`, before

@@ -4,6 +4,7 @@
 mod cells;
 mod counts;
 mod derive;
+mod encoding;
 mod flagged;
 mod parquet;
 mod parse;
@@ -221,6 +222,36 @@ impl Table {
         format!("{unit} {}", self.lines[row])
     }
 
+    /// For a text column `name` that a number was wanted from: its first
+    /// cells that are not numbers, with their places, as `: `NA` at line 3,
+    /// `-` at line 4 (2 cells of 40 are not numbers)`; empty when the column
+    /// is numeric or absent.
+    pub fn not_numbers(&self, name: &str) -> String {
+        let Some(Values::Text(texts)) = self.column(name).map(|c| &c.values) else {
+            return String::new();
+        };
+        let bad: Vec<usize> = (0..texts.len())
+            .filter(|&row| {
+                let cell = texts.get(row).trim();
+                !cell.is_empty() && cell.parse::<f64>().is_err()
+            })
+            .collect();
+        let shown: Vec<String> = bad
+            .iter()
+            .take(3)
+            .map(|&row| format!("`{}` at {}", texts.get(row), self.place(row)))
+            .collect();
+        if shown.is_empty() {
+            return String::new();
+        }
+        format!(
+            ": {} ({} cells of {} are not numbers; a missing value is an empty cell)",
+            shown.join(", "),
+            bad.len(),
+            texts.len()
+        )
+    }
+
     /// The location of row `row`, at character `column` of its line in a CSV
     /// file (0: the whole line); a Parquet row has no columns.
     pub fn location(&self, row: usize, column: usize) -> crate::diagnostic::Location {
@@ -355,6 +386,11 @@ fn read_csv<'a>(
             Cow::Owned(SourceFile::new(file.path.clone(), bytes))
         }
         None => Cow::Borrowed(file),
+    };
+    let whole = if file.path.extension().is_some_and(|e| e == "tsv") {
+        Cow::Owned(SourceFile::new(file.path.clone(), encoding::tsv_as_csv(&whole)?))
+    } else {
+        whole
     };
     let (hash, table) =
         rayon::join(|| crate::project::sha256_hex(&whole.bytes), || parse::parse(&whole, dataset));

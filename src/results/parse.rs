@@ -47,6 +47,7 @@ struct HeaderRow {
 fn read_header(file: &SourceFile, dataset: &Dataset, all: &[u8]) -> Result<HeaderRow, Diagnostics> {
     let bom = if all.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let bytes = &all[bom..];
+    super::encoding::check(file, bytes)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         let hint = "add a header row and one row per run, or delete the file";
         return Err(Diagnostic::new(Location::file(&file.path), "results file is empty")
@@ -64,6 +65,7 @@ fn read_header(file: &SourceFile, dataset: &Dataset, all: &[u8]) -> Result<Heade
     if headers.len() > MAX_COLUMNS {
         return Err(too_many_columns(file, bytes, headers.len()));
     }
+    super::encoding::separator(file, &headers, bytes)?;
     let mut errors = Diagnostics::default();
     let names = header_names(&headers, bytes, file, &mut errors);
     let types = column_types(&names, dataset, file, &mut errors);
@@ -124,7 +126,13 @@ fn header_names(
     let mut names: Vec<String> = Vec::new();
     for (i, raw) in headers.iter().enumerate() {
         let column = field_column(bytes, 0, i);
-        let name = String::from_utf8_lossy(raw).trim().to_string();
+        let mut name = String::from_utf8_lossy(raw).trim().to_string();
+        // pandas' `df.to_csv()` writes the index first, its header empty
+        // (`Unnamed: 0` once read and written again): a row number, named `index`.
+        let pandas = i == 0 && (name.is_empty() || name == "Unnamed: 0");
+        if pandas && !headers.iter().any(|h| h == b"index") {
+            name = "index".into();
+        }
         let at = Location::new(&file.path, 1, column);
         let shown = excerpt(&name, MAX_QUOTED_CHARS);
         if name.is_empty() {

@@ -4,6 +4,9 @@
 //! time` line is one run.
 
 mod fields;
+mod format;
+
+pub use format::{COLUMNS, Lammps};
 
 use super::launcher::{self, Launch};
 use super::unwrap::Line;
@@ -12,7 +15,7 @@ use super::{Note, Refusal};
 /// What a LAMMPS log says about one run.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LammpsRun {
-    /// Version from the banner before the run: `7 Feb 2024`.
+    /// Version from the banner before the run, whole: `29 Sep 2021 - Update 2`.
     pub version: String,
     /// Total processes (MPI tasks × OpenMP threads).
     pub procs: u64,
@@ -47,6 +50,8 @@ pub struct Parsed {
     pub runs: Vec<LammpsRun>,
     /// Runs that started and did not finish, and the like.
     pub notes: Vec<Note>,
+    /// Nodes from a wrapper's metadata for the whole file (set by the caller).
+    pub nodes: Option<u64>,
 }
 
 /// Lines after a `Loop time` line in which its Performance, CPU-use and breakdown lines are.
@@ -139,11 +144,13 @@ pub fn parse_lines(lines: &[Line]) -> Result<Parsed, Refusal> {
     Ok(reader.parsed)
 }
 
-/// The version of a banner line, `LAMMPS (7 Feb 2024 - Development - e51a656)`.
+/// The version of a banner line, whole: `LAMMPS (29 Sep 2021 - Update 2)`
+/// is `29 Sep 2021 - Update 2`, `LAMMPS (7 Feb 2024 - Development -
+/// e51a656)` is `7 Feb 2024 - Development - e51a656`.
 fn banner(text: &str) -> Option<String> {
     let version = text.trim().strip_prefix("LAMMPS (")?;
-    let version = version.trim_end_matches(')');
-    Some(version.split(" - ").next().unwrap_or(version).trim().to_string())
+    let version = version.strip_suffix(')').unwrap_or(version);
+    Some(version.trim().to_string())
 }
 
 #[cfg(test)]

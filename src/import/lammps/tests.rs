@@ -53,7 +53,7 @@ fn reads_the_2024_format_inside_scheduler_noise() {
         99.6% CPU use with 256 MPI tasks x 1 OpenMP threads\n\nComm    | 0.083803   | 1.5118     | 3.5155     |  57.0 |  5.81\n\
         real 0m27s\n{\"scheduler\": \"done\"}\n";
     let run = parse(log).unwrap();
-    assert_eq!(run.version, "7 Feb 2024");
+    assert_eq!(run.version, "7 Feb 2024 - Development - 8819275");
     assert_eq!(
         (run.procs, run.mpi_tasks, run.omp_threads, run.timesteps_per_s),
         (256, Some(256), Some(1), 3.845)
@@ -119,6 +119,8 @@ fn concatenated_logs_give_one_run_each_with_its_wall_time() {
     assert_eq!(parsed.runs[1].breakdown[5], Some(0.02));
     assert_eq!(parsed.runs[1].launch.and_then(|l| l.ranks), Some(4));
     assert!(parsed.notes.is_empty());
+    // The version whole, its update included.
+    assert_eq!(parsed.runs[0].version, "29 Sep 2021 - Update 2");
 }
 
 #[test]

@@ -4,7 +4,10 @@
 //! tables and benchmarks in one file, noise around them. Each title line
 //! followed by its table is one run.
 
+mod format;
 pub mod titles;
+
+pub use format::Osu;
 
 use std::collections::BTreeMap;
 
@@ -86,6 +89,11 @@ pub fn parse_lines(lines: &[Line]) -> Result<Parsed, Refusal> {
                 None if headings(heading).is_some() => headless = headless.or(Some(line.at)),
                 None => {}
             }
+        } else if let Some(o) = open.as_mut().filter(|o| o.headings.is_none())
+            && let Some(names) = bare_headings(text)
+        {
+            // osu_ibarrier prints its headings without `#`.
+            o.headings = Some(names);
         } else if let Some(o) = open.as_mut().filter(|o| o.headings.is_some()) {
             match row(o, text, line.at)? {
                 Some(cells) => o.table.rows.push(cells),
@@ -152,6 +160,18 @@ fn headings(text: &str) -> Option<Vec<String>> {
     let names: Vec<String> =
         text.split("  ").map(str::trim).filter(|s| !s.is_empty()).map(titles::column).collect();
     (!names.is_empty() && names.len() <= MAX_COLUMNS).then_some(names)
+}
+
+/// Headings printed without `#`, as `osu_ibarrier` of OSU 5.x prints
+/// `Overall(us)  Compute(us)  Pure Comm.(us)  Overlap(%)`: believed only
+/// when every one names its unit in parentheses, so that no other text
+/// passes for them.
+fn bare_headings(text: &str) -> Option<Vec<String>> {
+    let units = text.split("  ").map(str::trim).filter(|s| !s.is_empty());
+    if !units.clone().all(|h| h.ends_with(')') && h.contains('(')) {
+        return None;
+    }
+    headings(text)
 }
 
 /// The cells of a table row, `None` when `text` is not one. A value that no

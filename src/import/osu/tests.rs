@@ -126,3 +126,42 @@ fn refuses_values_no_run_measures_at_their_line() {
     let zero = parse("# OSU MPI Latency Test v7.3\n# Size  Latency (us)\n0  0.00\n").unwrap();
     assert_eq!(zero.tables[0].rows, cells(&[&["0", "0"]]));
 }
+
+/// OSU 5.6.3 as printed in a public Spack test log (`osu_iallreduce`, then
+/// `osu_ibarrier`, whose headings have no `#`), cut to three sizes.
+const NON_BLOCKING: &str = "openmpi@1.10.7%intel@19.0.5.281 osu_iallreduce
+
+# OSU MPI Non-blocking Allreduce Latency Test v5.6.3
+# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait
+
+# Size           Overall(us)       Compute(us)    Pure Comm.(us)        Overlap(%)
+4                       8.77              5.32              4.43             22.08
+8                       8.63              4.71              3.90              0.00
+1048576              3025.81           1497.11           1332.12              0.00
+openmpi@1.10.7%intel@19.0.5.281 osu_ibarrier
+
+# OSU MPI Non-blocking Barrier Latency Test v5.6.3
+# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait
+
+       Overall(us)       Compute(us)    Pure Comm.(us)        Overlap(%)
+              8.85              5.04              4.02              5.04
+openmpi@1.10.7%intel@19.0.5.281 osu_iscatterv
+";
+
+#[test]
+fn non_blocking_collectives_keep_every_column() {
+    let parsed = parse(NON_BLOCKING).unwrap();
+    assert!(parsed.notes.is_empty(), "{:?}", parsed.notes);
+    let [all, barrier] = &parsed.tables[..] else { panic!("{parsed:?}") };
+    let columns = ["overall_us", "compute_us", "pure_comm_us", "overlap_pct"];
+    assert_eq!(all.benchmark, "osu_iallreduce");
+    assert_eq!(all.columns[0], "size_bytes");
+    assert_eq!(all.columns[1..], columns);
+    assert_eq!(all.rows[2], ["1048576", "3025.81", "1497.11", "1332.12", "0"]);
+    assert_eq!((barrier.benchmark.as_str(), barrier.version.as_str()), ("osu_ibarrier", "5.6.3"));
+    assert_eq!(barrier.columns, columns);
+    assert_eq!(barrier.rows, cells(&[&["8.85", "5.04", "4.02", "5.04"]]));
+    // Text without units in parentheses is not taken for headings.
+    let noise = "# OSU MPI Non-blocking Barrier Latency Test v5.6.3\nThis is noise  with  spaces\n";
+    assert!(parse(noise).is_err());
+}
