@@ -19,6 +19,7 @@ mod cross_references;
 mod diagnostics_grouped;
 mod docs;
 mod errors;
+mod example_compressors;
 mod example_usernetes;
 mod factors;
 mod files_as_saved;

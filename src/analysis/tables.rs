@@ -304,25 +304,23 @@ fn cell(
         ));
     };
     let baseline = baseline_level(spec, &factor, config)?;
-    if candidate.to_string() == baseline {
-        return Ok(Cell::Baseline);
-    }
-    let baseline_text = baseline.clone();
     let mut filter = spec.filter.clone();
     let other = if along_rows { spec.columns.clone() } else { Some(spec.rows.clone()) };
     if let (Some(name), Some(level)) = (other, at) {
         filter.insert(name, equal(level));
     }
     let metric = cell_metric(spec, filter, compare, (factor, candidate.to_string(), baseline));
-    let table = &results.tables[&spec.data];
-    let has_rows = |level: FilterValue| {
+    let has_rows = |level: &str| {
         let mut rows = metric.filter.clone();
-        rows.insert(spec_factor(&metric), level);
+        rows.insert(spec_factor(&metric), super::sides::either(level, level));
+        let table = &results.tables[&spec.data];
         !filter::aggregate(table, &rows, &[], &[]).unwrap_or_default().is_empty()
     };
-    let baseline = super::sides::either(&baseline_text, &baseline_text);
-    if !has_rows(equal(candidate)) || !has_rows(baseline) {
-        return Ok(Cell::Empty);
+    let baseline = metric.baseline.as_ref().map(ToString::to_string).unwrap_or_default();
+    match (has_rows(&candidate.to_string()), has_rows(&baseline)) {
+        (true, true) if candidate.to_string() == baseline => return Ok(Cell::Baseline),
+        (true, true) => {}
+        _ => return Ok(Cell::Empty),
     }
     super::metrics::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
 }

@@ -1,0 +1,76 @@
+//! The third shipped study, `examples/compressors/`, a study that is not
+//! HPC: its results are exactly what the README's import command makes
+//! from hyperfine's raw exports; it builds, with a family of comparisons, a
+//! comparison along the `level` factor, a table of medians and a verdict
+//! grid; its medians agree with a parse of the raw JSON written here; and
+//! no HPC wording reaches its page or paper.
+
+use std::fs;
+
+use crate::common::{copy_dir, pdftotext, repo, report, stderr};
+
+/// Import the raw 3 MiB exports into a copy of the study without results:
+/// the same bytes as the committed results.
+#[test]
+fn results_are_the_raw_exports_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("examples/compressors"), dir.path());
+    fs::remove_file(dir.path().join("results/hyperfine.csv")).unwrap();
+    let raw: Vec<String> = ["bzip2", "gzip", "xz", "zstd"]
+        .iter()
+        .map(|c| dir.path().join(format!("raw/{c}-3MiB.json")).display().to_string())
+        .collect();
+    let mut args = vec!["import", "hyperfine", "--pattern", "{env}-3MiB.json"];
+    args.extend(raw.iter().map(String::as_str));
+    let output = report(dir.path(), &args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let made = fs::read(dir.path().join("results/hyperfine.csv")).unwrap();
+    let committed = fs::read(repo().join("examples/compressors/results/hyperfine.csv")).unwrap();
+    assert!(made == committed, "the committed results differ from the import of raw/");
+}
+
+/// The medians of the table of times, against the raw JSON's `times`
+/// (median of ten: the mean of the 5th and 6th), and no HPC wording.
+#[test]
+fn builds_with_tables_that_agree_with_the_raw_data() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("examples/compressors"), dir.path());
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let csv = fs::read_to_string(dir.path().join("site/data/tables/times.csv")).unwrap();
+    for compressor in ["bzip2", "gzip", "xz", "zstd"] {
+        let text = fs::read_to_string(
+            repo().join(format!("examples/compressors/raw/{compressor}-3MiB.json")),
+        )
+        .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for result in json["results"].as_array().unwrap() {
+            let level = result["parameters"]["level"].as_str().unwrap();
+            let mut times: Vec<f64> =
+                result["times"].as_array().unwrap().iter().map(|t| t.as_f64().unwrap()).collect();
+            times.sort_by(f64::total_cmp);
+            let median = (times[4] + times[5]) / 2.0;
+            let line = csv
+                .lines()
+                .find(|l| l.starts_with(&format!("{compressor},{level},")))
+                .unwrap_or_else(|| panic!("no cell {compressor} {level}"));
+            let got: f64 = line.split(',').nth(3).unwrap().parse().unwrap();
+            assert!(
+                (got - median).abs() <= 1e-12 * median,
+                "{compressor} {level}: {got} against {median}"
+            );
+        }
+    }
+    let stats: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path().join("site/data/stats.json")).unwrap())
+            .unwrap();
+    let family =
+        stats["metrics"].as_array().unwrap().iter().filter(|m| m["name"] == "at_level_1").count();
+    assert_eq!(family, 3, "bzip2, xz and zstd against gzip");
+    let page = fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let paper = pdftotext(&dir.path().join("site/paper.pdf"));
+    for word in ["node", "MPI", "container", "Kubernetes", "bare metal", "cluster", "network"] {
+        assert!(!page.contains(word), "`{word}` in the page");
+        assert!(!paper.contains(word), "`{word}` in the paper");
+    }
+}
