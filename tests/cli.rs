@@ -23,7 +23,7 @@ fn a_new_study_builds_right_away() {
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
     // By hand: at 4 threads before = {3.1, 3.0, 3.2} (mean 3.1), after = {2.7, 2.8, 2.7} (mean 2.7333);
     // 2.7333 / 3.1 − 1 = −11.8%.
-    assert!(html.contains("-11.8%"), "{html}");
+    assert!(html.contains("\u{2212}11.8%"), "{html}");
     assert!(html.contains("Figure 1"), "the scaffold uses a chart");
     // It refuses to overwrite.
     let again = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
