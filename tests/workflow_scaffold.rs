@@ -87,7 +87,7 @@ mod runs {
         (dir, study, first)
     }
 
-    const MOVED: &str = "- Run time at 4 threads: -11.8% → -21.5%";
+    const MOVED: &str = "- Run time at 4 threads: \u{2212}11.8% → \u{2212}21.5%";
 
     #[test]
     fn the_scaffolded_workflow_publishes_a_push_with_the_commit_s_date_and_a_summary() {
@@ -155,8 +155,8 @@ fn a_new_study_shows_its_caveats_on_the_page_and_once_in_the_paper() {
     let (_dir, study) = new_study();
     let output = report(&study, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    // The scaffold's results have no `nodes` column, which gives this caveat.
-    let caveat = "how many nodes each run used";
+    // The scaffold's three runs a side give this caveat.
+    let caveat = "rests on as few as 3 runs a side";
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
     assert_eq!(html.matches(caveat).count(), 1, "the page shows it once: {html}");
     if tool("pdftotext", &["-v"]) {

@@ -304,6 +304,7 @@ label = "B"
             comparisons: vec![],
             scaling: vec![],
             caveats: vec![],
+            limitations: vec![],
             excluded: vec![],
         };
         summarise(&table, &dataset, &config(), &mut analysis).unwrap();

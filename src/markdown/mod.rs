@@ -18,7 +18,6 @@ use expand::Fields;
 pub use expand::SourceMap;
 
 use crate::analysis::Analysis;
-use crate::analysis::wording;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 
@@ -81,6 +80,8 @@ pub struct Known<'a> {
     pub assets: &'a [String],
     /// File name of the PDF in the site (`[output] pdf`).
     pub pdf: &'a str,
+    /// How statistics name configurations and directions (`[data.NAME] labels`).
+    pub labels: &'a crate::labels::Labels,
 }
 
 /// Expand the shortcodes of every page. Unknown shortcodes, statistics or
@@ -90,9 +91,8 @@ pub fn expand(
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
-    let fields: Fields =
-        analysis.metrics.iter().map(|m| (m.name.clone(), wording::metric_fields(m))).collect();
-    let caveats = callout(&analysis.caveats);
+    let fields = fields(analysis, known.labels);
+    let caveats = callout(&analysis.limitations);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
     for file in content {
@@ -154,17 +154,52 @@ fn site_files(pages: &[Page], known: Known, charts: &[crate::charts::ChartSpec])
     files
 }
 
-/// The caveats as a Markdown warning callout, one paragraph each.
-fn callout(caveats: &[crate::analysis::Caveat]) -> String {
+/// Every metric's fields, worded by `labels`, by metric name.
+fn fields(analysis: &Analysis, labels: &crate::labels::Labels) -> Fields {
+    analysis.metrics.iter().map(|m| (m.name.clone(), labels.fields(m))).collect()
+}
+
+/// The reader's caveats as a Markdown warning callout, a list of one item
+/// each; empty when there are none.
+fn callout(caveats: &[crate::analysis::Limitation]) -> String {
+    if caveats.is_empty() {
+        return String::new();
+    }
     let mut text = String::from("> [!WARNING]\n");
-    for (i, caveat) in caveats.iter().enumerate() {
-        if i > 0 {
-            text.push_str(">\n");
-        }
-        // The caveats name environments and files: text, never Markdown.
-        text.push_str(&format!("> {}\n", expand::escape_markdown(&caveat.text)));
+    for caveat in caveats {
+        // The caveats name environments and labels: text, never Markdown.
+        text.push_str(&format!("> - {}\n", expand::escape_markdown(&caveat.text)));
     }
     text
+}
+
+/// The author's answer (`[book] answer`, at `at` in book.toml) with its
+/// statistics filled in: Markdown of one paragraph. A problem is reported
+/// at the answer in book.toml.
+pub fn answer(
+    text: &str,
+    analysis: &Analysis,
+    labels: &crate::labels::Labels,
+    at: &crate::diagnostic::Location,
+) -> Result<String, Diagnostics> {
+    let fields = fields(analysis, labels);
+    match expand::expand(&at.path, text, &fields, "") {
+        Ok((markdown, _)) => Ok(markdown),
+        Err(errors) => Err(Diagnostics(
+            errors
+                .0
+                .into_iter()
+                .map(|e| {
+                    let mut moved = crate::diagnostic::Diagnostic::new(
+                        at.clone(),
+                        format!("[book] answer: {}", e.message),
+                    );
+                    moved.hint = e.hint;
+                    moved
+                })
+                .collect(),
+        )),
+    }
 }
 
 fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
@@ -177,12 +212,17 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
 }
 
 /// The plain text of the first paragraph of `markdown` that cites nothing
-/// ([`cites`]): the abstract of a paper whose book.toml has none.
+/// ([`cites`]) and is not inside a quote or callout (the caveats): the
+/// abstract of a paper whose book.toml has none.
 pub fn first_paragraph(markdown: &str) -> Option<String> {
     let mut text: Option<String> = None;
+    // Quotes and callouts (the caveats) are not the page's own summary.
+    let mut quoted = 0usize;
     for event in Parser::new_ext(markdown, options()) {
         match event {
-            Event::Start(Tag::Paragraph) => text = Some(String::new()),
+            Event::Start(Tag::BlockQuote(_)) => quoted += 1,
+            Event::End(TagEnd::BlockQuote(_)) => quoted = quoted.saturating_sub(1),
+            Event::Start(Tag::Paragraph) if quoted == 0 => text = Some(String::new()),
             Event::End(TagEnd::Paragraph) => match text.take() {
                 Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
                 _ => {}
@@ -258,6 +298,9 @@ mod tests {
         let refs = "# T\n\nAs @fig-time shows.\n\nSee [@key].\n\nWrite to a@b.org.\n\nLast.";
         assert_eq!(first_paragraph(refs).as_deref(), Some("Write to a@b.org."));
         assert_eq!(first_paragraph("Only @fig-a here."), None);
+        let callout = "# T\n\n> [!WARNING]\n> - A caveat.\n\n> Quoted.\n\nOwn words.";
+        assert_eq!(first_paragraph(callout).as_deref(), Some("Own words."));
+        assert_eq!(first_paragraph("> [!WARNING]\n> - Only a caveat.\n"), None);
     }
 
     #[test]
