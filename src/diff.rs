@@ -112,7 +112,7 @@ pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
         project.results.push(crate::project::SourceFile::new(relative, bytes));
     }
     let analyzed = crate::pipeline::analyze(&project)?;
-    Ok(serde_json::from_slice(&crate::render::json::render(&analyzed.analysis))?)
+    Ok(serde_json::from_slice(&crate::render::json::render(&analyzed.analysis, &project.config))?)
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ pub fn plain(x: f64) -> String {
     }
 }
 
-/// A number with about three significant digits, trailing zeros trimmed, for
-/// chart ticks and hover text: `42`, `45.7`, `0.63`, `2808`.
+/// A number with about three significant digits, trailing zeros trimmed and
+/// thousands grouped, for chart ticks and hover text: `42`, `45.7`, `0.63`,
+/// `2,808` (a negative one with a hyphen: [`minus`] makes it a minus sign).
 pub fn compact(x: f64) -> String {
     let magnitude = x.abs();
     let decimals = if magnitude >= 100.0 || magnitude == 0.0 {
@@ -29,9 +30,9 @@ pub fn compact(x: f64) -> String {
     };
     let text = fixed(x, decimals);
     if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
+        grouped(text.trim_end_matches('0').trim_end_matches('.'))
     } else {
-        text
+        grouped(&text)
     }
 }
 
@@ -57,29 +58,31 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     }
 }
 
-/// `x` rounded to `decimals` for reading in prose, cards and the paper, its
-/// whole part grouped by thousands from 10,000 on: `622,592`, `45.7`, `2808`.
-/// Not for CSV or JSON, which keep [`fixed`] or [`plain`].
+/// `x` rounded to `decimals` for reading in prose, cards, tooltips and the
+/// paper: thousands grouped, a true minus sign: `622,592`, `45.7`, `2,808`,
+/// `−2.4`. Not for CSV or JSON, which keep [`fixed`] or [`plain`].
 pub fn reading(x: f64, decimals: usize) -> String {
-    grouped(&fixed(x, decimals))
+    minus(&grouped(&fixed(x, decimals)))
 }
 
-/// A count for reading: `3`, `2808`, `500,000`.
+/// A count for reading: `3`, `2,808`, `500,000`.
 pub fn count(n: usize) -> String {
     grouped(&n.to_string())
 }
 
-/// Number text with its whole part grouped by thousands when it has five
-/// digits or more: `-12345.6` → `-12,345.6`; `1234` stays.
+/// Number text with its whole part grouped by thousands, the same from four
+/// digits on everywhere: `-12345.6` → `-12,345.6`, `1000` → `1,000`; a sign
+/// (`-`, `+` or `−`) stays in front.
 pub fn grouped(text: &str) -> String {
-    let (sign, rest) = text.split_at(usize::from(text.starts_with(['-', '+'])));
+    let sign = text.chars().next().filter(|c| matches!(c, '-' | '+' | '\u{2212}'));
+    let rest = &text[sign.map_or(0, char::len_utf8)..];
     let whole = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
     let (digits, tail) = rest.split_at(whole);
-    if digits.len() < 5 {
+    if digits.len() < 4 {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + digits.len() / 3);
-    out.push_str(sign);
+    out.extend(sign);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
             out.push(',');
@@ -90,10 +93,13 @@ pub fn grouped(text: &str) -> String {
     out
 }
 
-/// `x` rounded to `decimals` with an explicit sign: `+8.8`, `-2.4`, `0.0`.
+/// `x` rounded to `decimals` with an explicit sign, for reading: `+8.8`,
+/// `−2.4` (a true minus sign), `0.0`.
 pub fn signed(x: f64, decimals: usize) -> String {
     let text = fixed(x, decimals);
-    if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') {
+    if text.starts_with('-') {
+        minus(&text)
+    } else if text.chars().all(|c| c == '0' || c == '.') {
         text
     } else {
         format!("+{text}")
@@ -144,7 +150,8 @@ mod tests {
         assert_eq!(fixed(-0.05001, 1), "-0.1");
         assert_eq!(signed(0.0, 1), "0.0");
         assert_eq!(signed(8.8, 1), "+8.8");
-        assert_eq!(signed_percent(-0.024, 1), "-2.4%");
+        assert_eq!(signed(-0.04, 1), "0.0");
+        assert_eq!(signed_percent(-0.024, 1), "\u{2212}2.4%");
         assert_eq!(signed_percent(0.08799, 1), "+8.8%");
     }
 
@@ -158,7 +165,7 @@ mod tests {
     #[test]
     fn compact_and_byte_labels() {
         assert_eq!(compact(45.696), "45.7");
-        assert_eq!(compact(2807.8), "2808");
+        assert_eq!(compact(2807.8), "2,808");
         assert_eq!(compact(0.63), "0.63");
         assert_eq!(compact(4.0), "4");
         assert_eq!(bytes(1.0), "1 B");
@@ -181,17 +188,20 @@ mod tests {
     }
 
     #[test]
-    fn reading_groups_thousands_from_five_digits() {
+    fn reading_groups_thousands_from_four_digits() {
         assert_eq!(reading(622592.0, 0), "622,592");
         assert_eq!(reading(500000.0, 1), "500,000.0");
-        assert_eq!(reading(2808.4, 0), "2808");
-        assert_eq!(reading(10000.0, 0), "10,000");
-        assert_eq!(reading(9999.96, 1), "10,000.0");
-        assert_eq!(reading(-1234567.891, 2), "-1,234,567.89");
+        assert_eq!(reading(2808.4, 0), "2,808");
+        assert_eq!(reading(999.96, 1), "1,000.0");
+        assert_eq!(reading(999.4, 0), "999");
+        assert_eq!(reading(-1234567.891, 2), "\u{2212}1,234,567.89");
+        assert_eq!(reading(-0.04, 1), "0.0");
         assert_eq!(reading(45.696, 1), "45.7");
         assert_eq!(grouped("+12345.6%"), "+12,345.6%");
+        assert_eq!(grouped("\u{2212}1234"), "\u{2212}1,234");
         assert_eq!(grouped("1e300"), "1e300");
         assert_eq!(count(4_980_736), "4,980,736");
+        assert_eq!(count(1000), "1,000");
         assert_eq!(count(18), "18");
     }
 

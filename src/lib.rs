@@ -47,6 +47,8 @@ pub mod diagnostic;
 pub mod diff;
 pub mod format;
 pub mod import;
+pub mod labels;
+pub mod limitations;
 pub mod markdown;
 pub mod output;
 pub mod pipeline;

@@ -171,7 +171,7 @@ fn diff(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Result<E
 fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
     let project = report::project::load(root)?;
     let now = report::pipeline::analyze(&project)?;
-    Ok(serde_json::from_slice(&report::render::json::render(&now.analysis))?)
+    Ok(serde_json::from_slice(&report::render::json::render(&now.analysis, &project.config))?)
 }
 
 /// `report build`: the page, the paper and data/stats.json, with a spinner

@@ -59,7 +59,14 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
     let results = results::load(&project.results, &project.config)?;
     let (results, excluded) = analysis::exclude(results, &project.config)?;
     timings.lap("results", &mut clock);
-    let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
+    let mut analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
+    analysis.limitations = crate::limitations::derive(
+        &project.config,
+        &analysis.metrics,
+        &analysis.caveats,
+        &analysis.excluded,
+        &crate::labels::Labels::new(&project.config),
+    );
     timings.lap("analysis", &mut clock);
     Ok(Analyzed { results, analysis })
 }
@@ -95,18 +102,15 @@ pub fn prepare(
     let (config, mut clock) = (&project.config, std::time::Instant::now());
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(Bibliography::keys);
-    let assets: Vec<String> = project
-        .assets
-        .iter()
-        .filter_map(|a| a.path.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .collect();
+    let assets = asset_names(project);
+    let labels = crate::labels::Labels::new(config);
     let known = markdown::Known {
         bibliography_keys: keys.as_deref(),
         assets: &assets,
         pdf: &config.output.pdf,
         results: &analyzed.results,
         config,
+        labels: &labels,
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography
@@ -120,7 +124,8 @@ pub fn prepare(
     if book.summary.is_none() {
         book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
     }
-    let stats = render::json::render(&analyzed.analysis);
+    answer(config, &analyzed.analysis, &labels, &mut book)?;
+    let stats = render::json::render(&analyzed.analysis, config);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
         generator: book.generator.clone(),
@@ -139,6 +144,32 @@ pub fn prepare(
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
+}
+
+/// The file names of the study's images.
+fn asset_names(project: &Project) -> Vec<String> {
+    project
+        .assets
+        .iter()
+        .filter_map(|a| a.path.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The author's answer (`[book] answer`) with its statistics, as HTML and
+/// Typst markup, into `book`.
+fn answer(
+    config: &crate::config::Config,
+    analysis: &Analysis,
+    labels: &crate::labels::Labels,
+    book: &mut BookView,
+) -> Result<(), Diagnostics> {
+    let Some(text) = &config.book.answer else { return Ok(()) };
+    let at = config.at.or("book.answer", &crate::diagnostic::Location::file("book.toml"));
+    let answer = markdown::answer(text, analysis, labels, &at)?;
+    book.answer = Some(render::html::to_html(&answer, render::Refs::none()));
+    book.answer_typst = Some(render::typst_markup::convert(&answer, &render::Refs::none()).text);
+    Ok(())
 }
 
 /// Typeset the paper.

@@ -368,7 +368,7 @@ fn the_action_checks_builds_and_diffs_a_study() {
     let index = fs::read_to_string(study.join("site/index.html")).unwrap();
     assert!(index.contains("<link rel=\"canonical\" href=\"https://someone.github.io/study/\">"));
     assert!(
-        runner.summary().contains("- Run time at 4 threads: -11.8% → -21.5%"),
+        runner.summary().contains("- Run time at 4 threads: \u{2212}11.8% → \u{2212}21.5%"),
         "{}",
         runner.summary()
     );

@@ -32,7 +32,7 @@ fn a_new_study_builds_right_away() {
     // By hand: on 100 MB current = {18.7, 18.4, 18.9, 18.6, 18.5, 18.8} (mean 111.9 / 6 = 18.65),
     // candidate = {17.1, 17.3, 16.9, 17.2, 17.0, 17.4} (mean 102.9 / 6 = 17.15);
     // 17.15 / 18.65 − 1 = −8.04%.
-    assert!(html.contains("-8.0%"), "{html}");
+    assert!(html.contains("\u{2212}8.0%"), "{html}");
     assert!(html.contains("Figure 1"), "the scaffold uses a chart");
     // It refuses to overwrite.
     let again = std::process::Command::new(env!("CARGO_BIN_EXE_report"))

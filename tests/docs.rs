@@ -150,13 +150,15 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
 }
 
 /// Sections of book.toml and the struct each is read into.
-const BOOK_SECTIONS: [(&str, &str); 13] = [
+const BOOK_SECTIONS: [(&str, &str); 15] = [
     ("[book]", "Book"),
     ("[[book.authors]]", "Author"),
     ("[study]", "Study"),
+    ("[[caveats]]", "AuthorCaveat"),
     ("[environments.NAME]", "Environment"),
     ("[data.NAME]", "Dataset"),
     ("[data.NAME.scaling]", "Scaling"),
+    ("`labels` entries of [data.NAME]", "ColumnLabel"),
     ("`exclude` entries of [data.NAME]", "Exclusion"),
     ("[[metrics]]", "Metric"),
     ("metrics `where` ranges", "Range"),

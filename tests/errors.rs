@@ -30,11 +30,11 @@ fn minimal_fixture_builds() {
     let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
     // By hand: base at 2 procs = {6, 5, 7}, mean 6; cand = {4, 5, 6}, mean 5;
     // 5 / 6 − 1 = −16.67%.
-    assert!(html.contains("-16.7%"), "{html}");
+    assert!(html.contains("\u{2212}16.7%"), "{html}");
     // scipy: Welch's t on the log scale, Welch–Satterthwaite df (3.874), t.ppf(0.975, df):
     // exp(ln(5/6) ± t·se) − 1 = -0.45395 to +0.27177; p = 0.2939, so not significant.
     assert!(
-        html.contains("95% CI -45.4 to +27.2%, n = 3; not statistically significant"),
+        html.contains("95% CI \u{2212}45.4 to +27.2%, n = 3; not statistically significant"),
         "{html}"
     );
 }
@@ -48,7 +48,7 @@ fn bom_crlf_and_quoted_fields_are_read() {
     let output = report(study.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
-    assert!(html.contains("-16.7%"), "{html}");
+    assert!(html.contains("\u{2212}16.7%"), "{html}");
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn a_single_run_gets_no_interval_and_says_why() {
     // cand at 2 procs = {4}; base = {6, 5, 7}: 4 / 6 − 1 = −33.3%, and no interval.
     assert!(
         html.contains(
-            "-33.3% (n = 1; no CI: n = 1: at least 2 runs are needed for a confidence interval)"
+            "\u{2212}33.3% (n = 1; no CI: n = 1: at least 2 runs are needed for a confidence interval)"
         ),
         "{html}"
     );

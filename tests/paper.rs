@@ -139,7 +139,7 @@ fn typst_syntax_in_prose_prints_as_written() {
         let text = pdftotext(&dir.path().join("a.pdf"));
         assert!(
             text.contains(
-                "C# at $5 <b>@home [x] * #sys.inputs {{ y }} // z /* w */ ~ = - + ` ' \" a b"
+                "C# at $5 <b>@home [x] * #sys.inputs {{ y }} // z /* w */ ~ = - + ` \u{2018} \u{201C} a b"
             ),
             "{text}"
         );

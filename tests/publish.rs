@@ -62,7 +62,7 @@ fn diff_reports_how_the_headline_metrics_moved() {
         "{text}"
     );
     assert!(
-        text.contains("- Network overhead: -2.4% → -2.4% (CIs overlap: not a significant change)"),
+        text.contains("- Network overhead: \u{2212}2.4% → \u{2212}2.4% (CIs overlap: not a significant change)"),
         "{text}"
     );
 

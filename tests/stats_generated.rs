@@ -30,7 +30,7 @@ fn seed() -> u64 {
 fn stats_of(root: &Path) -> Result<Value, String> {
     let project = report::project::load(root).map_err(|e| format!("{e:?}"))?;
     let analyzed = report::pipeline::analyze(&project).map_err(|e| format!("{e:?}"))?;
-    let json = report::render::json::render(&analyzed.analysis);
+    let json = report::render::json::render(&analyzed.analysis, &project.config);
     serde_json::from_slice(&json).map_err(|e| e.to_string())
 }
 

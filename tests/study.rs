@@ -10,8 +10,8 @@ use common::*;
 const PUBLISHED: [(&str, &str); 6] = [
     ("throughput_32", "+8.8%"),
     ("slowdown_avg", "+7.6%"),
-    ("network_overhead", "-2.4%"),
-    ("cost_32", "-6.9%"),
+    ("network_overhead", "\u{2212}2.4%"),
+    ("cost_32", "\u{2212}6.9%"),
     ("tps_k8s_32", "45.7 timesteps/s"),
     ("tps_bm_32", "42.0 timesteps/s"),
 ];

@@ -94,7 +94,7 @@ mod runs {
 
     const OLD: &str = "candidate,100,1,17.1\ncandidate,100,2,17.3\ncandidate,100,3,16.9";
     const NEW: &str = "candidate,100,1,16.1\ncandidate,100,2,16.3\ncandidate,100,3,15.9";
-    const MOVED: &str = "- Run time on 100 MB: -8.0% → -10.7%";
+    const MOVED: &str = "- Run time on 100 MB: \u{2212}8.0% → \u{2212}10.7%";
 
     #[test]
     fn the_scaffolded_workflow_publishes_a_push_with_the_commit_s_date_and_a_summary() {
@@ -162,8 +162,8 @@ fn a_new_study_shows_its_caveats_on_the_page_and_once_in_the_paper() {
     let (_dir, study) = new_study();
     let output = report(&study, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    // The scaffold's results have no `nodes` column, which gives this caveat.
-    let caveat = "how many nodes each run used";
+    // The scaffold's three runs a side give this caveat.
+    let caveat = "rests on as few as 3 runs a side";
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
     assert_eq!(html.matches(caveat).count(), 1, "the page shows it once: {html}");
     if tool("pdftotext", &["-v"]) {

@@ -6,12 +6,10 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CaveatKind {
-    /// Every run used one node.
+    /// Every run recorded one node.
     SingleNode,
     /// The runs cover several node counts.
     NodeCounts,
-    /// The results do not record node counts.
-    NodesUnknown,
     /// A headline difference whose 95% CI includes zero.
     NotSignificant,
     /// Configurations with fewer than three runs.
@@ -50,8 +48,21 @@ pub struct Caveat {
     pub metric: Option<String>,
 }
 
+/// One caveat for readers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Limitation {
+    /// `author` (book.toml) or `data`.
+    pub source: &'static str,
+    /// The built-in caveat it states, for one from the data.
+    pub kind: Option<CaveatKind>,
+    /// The caveat, in plain sentences.
+    pub text: String,
+    /// Names of the metrics whose claims it qualifies.
+    pub metrics: Vec<String>,
+}
+
 /// `a`, `a and b`, `a, b and c`.
-pub(super) fn join(items: &[String]) -> String {
+pub fn join(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

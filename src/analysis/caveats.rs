@@ -1,6 +1,7 @@
 //! Caveats derived from the data, not remembered by the author: the node
-//! counts behind every comparison, non-significant headline differences, too
-//! few runs, and configurations measured in only one environment.
+//! counts the runs record (where a node-count column exists), non-significant
+//! headline differences, too few runs, and configurations measured in only
+//! one environment. Nothing here speaks of a setting the data do not record.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,7 +9,7 @@ use super::caveat::{Caveat, CaveatKind, join};
 use super::wording;
 use super::{Comparison, Group, MetricValue};
 use crate::config::Config;
-use crate::results::{ResultSet, Values};
+use crate::results::ResultSet;
 
 /// Derive every caveat of the study.
 pub fn derive(
@@ -18,7 +19,7 @@ pub fn derive(
     groups: &[Group],
     comparisons: &[Comparison],
 ) -> Vec<Caveat> {
-    let mut caveats = vec![nodes(results, config)];
+    let mut caveats: Vec<Caveat> = nodes(results, config).into_iter().collect();
     for m in metrics.iter().filter(|m| m.headline && m.significant == Some(false)) {
         caveats.push(Caveat {
             kind: CaveatKind::NotSignificant,
@@ -37,39 +38,31 @@ pub fn derive(
     caveats
 }
 
-/// The node-count caveat: single node, several node counts, or unknown.
-fn nodes(results: &ResultSet, config: &Config) -> Caveat {
+/// What the node counts recorded say, as a fact of the data: every run on
+/// one node, or the counts the runs cover. Nothing without a node-count
+/// column (`[study] nodes-column`): what the setting implies is the
+/// author's to say (`[[caveats]]` of book.toml).
+fn nodes(results: &ResultSet, config: &Config) -> Option<Caveat> {
     let survey = NodeSurvey::of(results, config);
-    let column = &config.study.nodes_column;
-    let runs = survey.runs;
-    let compared = join(&survey.environment_labels(config));
-    let files = join(&survey.files);
+    let runs = crate::format::count(survey.runs);
     let counts: Vec<String> = survey.counts.iter().map(ToString::to_string).collect();
-    match counts.iter().collect::<Vec<_>>().as_slice() {
-        [] => Caveat {
-            kind: CaveatKind::NodesUnknown,
-            metric: None,
-            text: format!(
-                "The results do not record how many nodes each run used (no `{column}` column), so they cannot say whether a network between nodes was involved."
-            ),
-        },
-        [one] if one.as_str() == "1" => Caveat {
+    match counts.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        [] => None,
+        ["1"] => Some(Caveat {
             kind: CaveatKind::SingleNode,
             metric: None,
             text: format!(
-                "All {runs} result rows ({files}), for {compared}, come from runs on a single node ({column} = 1). \
-             Messages between processes never crossed a physical network; between containers they crossed a virtual bridge \
-             in the kernel. The results do not speak for clusters of several nodes."
+                "All {runs} runs ran on one node: the results do not cover runs across several nodes."
             ),
-        },
-        many => Caveat {
+        }),
+        _ => Some(Caveat {
             kind: CaveatKind::NodeCounts,
             metric: None,
             text: format!(
-                "The {runs} result rows ({files}), for {compared}, come from runs on {} nodes; a result at one node count need not hold at another.",
-                join(&many.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+                "The {runs} runs ran on {} nodes; a result at one node count need not hold at another.",
+                join(&counts)
             ),
-        },
+        }),
     }
 }
 
@@ -77,31 +70,20 @@ fn nodes(results: &ResultSet, config: &Config) -> Caveat {
 struct NodeSurvey {
     /// Every node count recorded (empty cells left out).
     counts: BTreeSet<crate::analysis::filter::KeyPart>,
-    /// Every environment named in those tables.
-    envs: BTreeSet<String>,
     /// Rows in those tables.
     runs: usize,
-    /// `N in FILE` for each of those tables.
-    files: Vec<String>,
 }
 
 impl NodeSurvey {
     /// Survey every table of `results` that has the study's node-count column.
     fn of(results: &ResultSet, config: &Config) -> NodeSurvey {
         let column = &config.study.nodes_column;
-        let env_column = &config.study.environment_column;
-        let mut survey = NodeSurvey {
-            counts: BTreeSet::new(),
-            envs: BTreeSet::new(),
-            runs: 0,
-            files: Vec::new(),
-        };
+        let mut survey = NodeSurvey { counts: BTreeSet::new(), runs: 0 };
         for table in results.tables.values() {
             let Some(nodes) = table.column(column).and_then(|c| c.values.numbers()) else {
                 continue;
             };
             survey.runs += table.len();
-            survey.files.push(format!("{} in {}", table.len(), table.path.display()));
             // Each distinct value goes to the ordered set once, in row order: a
             // hash of the bits seen is cheaper per row than a search of the set.
             let mut seen = rustc_hash::FxHashSet::default();
@@ -110,19 +92,8 @@ impl NodeSurvey {
                     survey.counts.insert(crate::analysis::filter::KeyPart::Number(n));
                 }
             }
-            if let Some(Values::Text(e)) = table.column(env_column).map(|c| &c.values) {
-                survey.envs.extend(e.words.iter().cloned());
-            }
         }
         survey
-    }
-
-    /// The environments' labels from book.toml (their names when undeclared), in name order.
-    fn environment_labels(&self, config: &Config) -> Vec<String> {
-        self.envs
-            .iter()
-            .map(|e| config.environments.get(e).map_or_else(|| e.clone(), |x| x.label.clone()))
-            .collect()
     }
 }
 

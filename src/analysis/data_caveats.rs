@@ -41,7 +41,7 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
 /// directions. Two non-significant estimates of opposite sign agree (both
 /// say "no detectable difference"), and an estimate of exactly no change
 /// has no sign; without both verdicts there is nothing to compare.
-pub(super) fn estimators_disagree(m: &MetricValue) -> bool {
+pub fn estimators_disagree(m: &MetricValue) -> bool {
     let Some(other) = m.other.as_ref() else { return false };
     let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
     match (m.significant, other.significant) {

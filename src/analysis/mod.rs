@@ -35,7 +35,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use caveat::{Caveat, CaveatKind};
+pub use caveat::{Caveat, CaveatKind, Limitation, join};
+pub use data_caveats::estimators_disagree;
 pub use exclude::{Excluded, exclude};
 pub use metric_stats::{MetricValue, Side};
 pub use stats::Summary;
@@ -64,8 +65,13 @@ pub struct Analysis {
     pub comparisons: Vec<Comparison>,
     /// Speedup and parallel efficiency, per file × environment × process count.
     pub scaling: Vec<ScalingPoint>,
-    /// Caveats derived from the data, for the Limitations section and callouts.
+    /// Caveats derived from the data, every one with its figures: the
+    /// diagnostics of the page, the paper's appendix and stats.json.
     pub caveats: Vec<Caveat>,
+    /// The caveats a reader sees (the page's callout, the paper's
+    /// Limitations): the author's, then the few the data imply that matter
+    /// most; filled in by `crate::limitations` after the analysis.
+    pub limitations: Vec<Limitation>,
     /// The runs removed by `exclude` in book.toml, with their reasons.
     pub excluded: Vec<Excluded>,
 }
@@ -190,6 +196,7 @@ pub fn analyze_excluding(
         comparisons: Vec::new(),
         scaling: Vec::new(),
         caveats: Vec::new(),
+        limitations: Vec::new(),
         excluded,
     };
     let mut errors = Diagnostics::default();

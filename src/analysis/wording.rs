@@ -1,6 +1,7 @@
 //! The wording of a metric: its value, interval, n and significance as the
-//! prose, the cards and the JSON cite them, built from [`crate::format`];
-//! numbers of 10,000 and more are grouped by thousands for reading.
+//! prose, the cards and the JSON cite them, built from [`crate::format`]:
+//! numbers of 1,000 and more grouped by thousands, negative ones with a true
+//! minus sign.
 
 use std::collections::BTreeMap;
 
@@ -277,7 +278,8 @@ mod tests {
 
     /// The number a printed value stands for: `+0.032%` → 0.032.
     fn number(text: &str) -> f64 {
-        text.trim_end_matches(['%', '×']).replace([',', '+'], "").trim().parse().unwrap()
+        let text = text.trim_end_matches(['%', '×']).replace([',', '+'], "");
+        text.replace('\u{2212}', "-").trim().parse().unwrap()
     }
 
     /// The two ends printed by `metric_ci`.

@@ -37,7 +37,77 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
         );
     }
     metrics(config, &file, &mut errors);
+    presentation(config, &file, &mut errors);
     errors.into_result(())
+}
+
+/// The kinds of built-in caveats an author caveat may replace.
+pub const CAVEAT_KINDS: [&str; 14] = [
+    "single-node",
+    "node-counts",
+    "not-significant",
+    "few-runs",
+    "unmatched",
+    "outliers",
+    "estimators-disagree",
+    "high-variation",
+    "sign-change",
+    "multiplicity",
+    "excluded",
+    "not-normal",
+    "influential",
+    "resolution",
+];
+
+/// Checks of what the page and the paper show: the practical threshold,
+/// and the metrics and kinds the author's caveats name.
+fn presentation(config: &Config, file: &Location, errors: &mut Diagnostics) {
+    if let Some(text) = &config.study.negligible
+        && super::percent(text).is_none_or(|x| x >= 1.0)
+    {
+        errors.push(
+            Diagnostic::new(
+                config.at.or("study.negligible", file),
+                format!(
+                    "`negligible = \"{}\"` is not a percentage below 100%",
+                    text.escape_debug()
+                ),
+            )
+            .hint("write the smallest difference that matters as a percentage, such as \"1%\""),
+        );
+    }
+    let names = || config.metrics.iter().map(|m| m.name.as_str());
+    for (i, caveat) in config.caveats.iter().enumerate() {
+        let at = |key: &str| config.at.or(&format!("caveats.{i}.{key}"), file);
+        if caveat.text.trim().is_empty() {
+            errors.push(
+                Diagnostic::new(at("text"), "a caveat without text")
+                    .hint("write the caveat in plain words, or remove the `[[caveats]]` entry"),
+            );
+        }
+        for (j, name) in caveat.metrics.iter().enumerate() {
+            if !names().any(|n| n == name) {
+                errors.push(
+                    Diagnostic::new(
+                        at(&format!("metrics.{j}")),
+                        format!("caveat names no metric `{name}`"),
+                    )
+                    .hint(crate::diagnostic::suggest(name, names())),
+                );
+            }
+        }
+        for (j, kind) in caveat.replaces.iter().enumerate() {
+            if !CAVEAT_KINDS.contains(&kind.as_str()) {
+                errors.push(
+                    Diagnostic::new(
+                        at(&format!("replaces.{j}")),
+                        format!("no built-in caveat `{kind}`"),
+                    )
+                    .hint(crate::diagnostic::suggest(kind, CAVEAT_KINDS)),
+                );
+            }
+        }
+    }
 }
 
 /// Characters a plain file name may not hold: folder separators, what

@@ -58,6 +58,13 @@ pub struct Dataset {
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,
+    /// How prose names the columns' values, by column: `procs = { unit =
+    /// "processes" }` writes a configuration as "32 processes", `size_bytes =
+    /// { unit = "bytes" }` as "1 MiB" (binary prefixes), and `timesteps_per_s
+    /// = { higher = "faster", lower = "slower" }` words a difference as "8.8%
+    /// faster". A column without a label is named by its id (`procs = 32`).
+    #[serde(default)]
+    pub labels: BTreeMap<String, ColumnLabel>,
     /// Where each derived column's expression is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub derive_at: BTreeMap<String, Location>,
@@ -71,6 +78,27 @@ pub struct Dataset {
     /// Where each key of the section is in book.toml, likewise (filled in after parsing).
     #[serde(skip)]
     pub keys_at: Locations,
+}
+
+/// How prose names one column and its values.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnLabel {
+    /// What the column measures, in words (`message size`, `throughput`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Unit written after a value (`processes`, `nodes`, `µs`); `bytes`
+    /// writes sizes with binary prefixes (`1 MiB`). A plural unit is made
+    /// singular for 1 (`1 process`).
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// The word for a candidate whose value is higher than the baseline's
+    /// (`faster` for a throughput, `slower` for a time); default `higher`.
+    #[serde(default)]
+    pub higher: Option<String>,
+    /// The word for a lower value (`slower` for a throughput); default `lower`.
+    #[serde(default)]
+    pub lower: Option<String>,
 }
 
 /// Runs removed from the analysis, with the reason.

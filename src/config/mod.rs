@@ -15,7 +15,7 @@ mod data;
 mod metrics;
 pub mod spans;
 
-pub use data::{Better, ColumnType, Dataset, Exclusion, Scaling};
+pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
 
 /// The whole `book.toml`.
@@ -41,6 +41,10 @@ pub struct Config {
     /// Settings of the PDF paper.
     #[serde(default)]
     pub paper: Paper,
+    /// The author's caveats about the setting, which the data cannot know:
+    /// shown first among the caveats of the page and the paper's Limitations.
+    #[serde(default)]
+    pub caveats: Vec<AuthorCaveat>,
     /// Where each value is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub at: spans::Locations,
@@ -86,6 +90,11 @@ pub struct Book {
     /// Tools used, shown as tags under the title.
     #[serde(default)]
     pub tools: Vec<String>,
+    /// The answer to the study's question in one paragraph, shown above the
+    /// headline cards; Markdown with inline statistics
+    /// (`{{ stat(name="...", field="...") }}`).
+    #[serde(default)]
+    pub answer: Option<String>,
 }
 
 fn default_language() -> String {
@@ -123,6 +132,47 @@ pub struct Study {
     /// them, and no summary or comparison is made of them.
     #[serde(default)]
     pub factors: Vec<String>,
+    /// Where the data come from, in words, when they are not plain measurements:
+    /// `"reconstructed from the published figures; see results/README.md"`. Shown
+    /// beside the title of the page, in the paper's abstract area and first in its
+    /// Limitations, and in its data-availability statement.
+    #[serde(default)]
+    pub data: Option<String>,
+    /// The smallest difference that matters in practice, as a percentage such as
+    /// `"1%"`: a headline difference smaller than it is shown as negligible,
+    /// whatever its p-value.
+    #[serde(default)]
+    pub negligible: Option<String>,
+}
+
+/// A caveat the author states about the setting (`[[caveats]]`), such as
+/// `text = "Every run used one node: ..."`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthorCaveat {
+    /// The caveat in plain words (no Markdown), one or two sentences.
+    pub text: String,
+    /// Names of the metrics whose claims it qualifies; default: every headline metric.
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// Built-in caveats this one says better, by kind (`single-node`,
+    /// `node-counts`, `few-runs`, ...): they move to the diagnostics, so that
+    /// nothing is said twice.
+    #[serde(default)]
+    pub replaces: Vec<String>,
+}
+
+impl Study {
+    /// `negligible` as a fraction (`"1%"` is 0.01), if it is set and valid.
+    pub fn negligible(&self) -> Option<f64> {
+        self.negligible.as_deref().and_then(percent)
+    }
+}
+
+/// `"1%"`, `"0.5 %"` as a fraction; `None` when it is not a finite, non-negative percentage.
+pub fn percent(text: &str) -> Option<f64> {
+    let number = text.trim().strip_suffix('%')?.trim();
+    number.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(|x| x / 100.0)
 }
 
 fn default_nodes_column() -> String {

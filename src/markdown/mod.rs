@@ -19,7 +19,7 @@ use expand::Fields;
 pub use expand::SourceMap;
 
 use crate::analysis::Analysis;
-use crate::analysis::{sides, wording};
+use crate::analysis::sides;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 
@@ -88,6 +88,8 @@ pub struct Known<'a> {
     pub results: &'a crate::results::ResultSet,
     /// The study's configuration.
     pub config: &'a crate::config::Config,
+    /// How statistics name configurations and directions (`[data.NAME] labels`).
+    pub labels: &'a crate::labels::Labels,
 }
 
 /// Expand the shortcodes of every page. Unknown shortcodes, statistics or
@@ -97,8 +99,8 @@ pub fn expand(
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
-    let fields = fields_of(analysis);
-    let caveats = callout(&analysis.caveats);
+    let fields = fields(analysis, known.labels);
+    let caveats = callout(&analysis.limitations);
     let mut errors = Diagnostics::default();
     let mut pages = Vec::new();
     let mut computed = Vec::new();
@@ -165,23 +167,24 @@ fn site_files(pages: &[Page], known: Known, charts: &[crate::charts::ChartSpec])
     files
 }
 
-/// The caveats as a Markdown warning callout, one paragraph each.
-fn callout(caveats: &[crate::analysis::Caveat]) -> String {
-    let mut text = String::from("> [!WARNING]\n");
-    for (i, caveat) in caveats.iter().enumerate() {
-        if i > 0 {
-            text.push_str(">\n");
-        }
-        // The caveats name environments and files: text, never Markdown.
-        text.push_str(&format!("> {}\n", expand::escape_markdown(&caveat.text)));
-    }
-    text
+/// Every metric's fields, worded by `labels`, by metric name.
+fn fields(analysis: &Analysis, labels: &crate::labels::Labels) -> Fields {
+    let key = |m: &crate::analysis::MetricValue| sides::key(&m.name, m.member.as_ref());
+    analysis.metrics.iter().map(|m| (key(m), labels.fields(m))).collect()
 }
 
-/// Every metric's fields, by the name prose finds it under.
-fn fields_of(analysis: &Analysis) -> Fields {
-    let key = |m: &crate::analysis::MetricValue| sides::key(&m.name, m.member.as_ref());
-    analysis.metrics.iter().map(|m| (key(m), wording::metric_fields(m))).collect()
+/// The reader's caveats as a Markdown warning callout, a list of one item
+/// each; empty when there are none.
+fn callout(caveats: &[crate::analysis::Limitation]) -> String {
+    if caveats.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("> [!WARNING]\n");
+    for caveat in caveats {
+        // The caveats name environments and labels: text, never Markdown.
+        text.push_str(&format!("> - {}\n", expand::escape_markdown(&caveat.text)));
+    }
+    text
 }
 
 /// `page` with its table directives computed and written as tables.
@@ -196,6 +199,35 @@ fn with_tables(mut page: Page, known: Known) -> Result<(Page, Vec<tables::Writte
     Ok((page, tables))
 }
 
+/// The author's answer (`[book] answer`, at `at` in book.toml) with its
+/// statistics filled in: Markdown of one paragraph. A problem is reported
+/// at the answer in book.toml.
+pub fn answer(
+    text: &str,
+    analysis: &Analysis,
+    labels: &crate::labels::Labels,
+    at: &crate::diagnostic::Location,
+) -> Result<String, Diagnostics> {
+    let fields = fields(analysis, labels);
+    match expand::expand(&at.path, text, &fields, "") {
+        Ok((markdown, _)) => Ok(markdown),
+        Err(errors) => Err(Diagnostics(
+            errors
+                .0
+                .into_iter()
+                .map(|e| {
+                    let mut moved = crate::diagnostic::Diagnostic::new(
+                        at.clone(),
+                        format!("[book] answer: {}", e.message),
+                    );
+                    moved.hint = e.hint;
+                    moved
+                })
+                .collect(),
+        )),
+    }
+}
+
 fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
     let (front, text) = front_matter::split(&file.path, file.text()?)?;
     let (markdown, source_map) = expand::expand(&file.path, &text, fields, caveats)?;
@@ -206,12 +238,17 @@ fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page
 }
 
 /// The plain text of the first paragraph of `markdown` that cites nothing
-/// ([`cites`]): the abstract of a paper whose book.toml has none.
+/// ([`cites`]) and is not inside a quote or callout (the caveats): the
+/// abstract of a paper whose book.toml has none.
 pub fn first_paragraph(markdown: &str) -> Option<String> {
     let mut text: Option<String> = None;
+    // Quotes and callouts (the caveats) are not the page's own summary.
+    let mut quoted = 0usize;
     for event in Parser::new_ext(markdown, options()) {
         match event {
-            Event::Start(Tag::Paragraph) => text = Some(String::new()),
+            Event::Start(Tag::BlockQuote(_)) => quoted += 1,
+            Event::End(TagEnd::BlockQuote(_)) => quoted = quoted.saturating_sub(1),
+            Event::Start(Tag::Paragraph) if quoted == 0 => text = Some(String::new()),
             Event::End(TagEnd::Paragraph) => match text.take() {
                 Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
                 _ => {}
@@ -287,6 +324,9 @@ mod tests {
         let refs = "# T\n\nAs @fig-time shows.\n\nSee [@key].\n\nWrite to a@b.org.\n\nLast.";
         assert_eq!(first_paragraph(refs).as_deref(), Some("Write to a@b.org."));
         assert_eq!(first_paragraph("Only @fig-a here."), None);
+        let callout = "# T\n\n> [!WARNING]\n> - A caveat.\n\n> Quoted.\n\nOwn words.";
+        assert_eq!(first_paragraph(callout).as_deref(), Some("Own words."));
+        assert_eq!(first_paragraph("> [!WARNING]\n> - Only a caveat.\n"), None);
     }
 
     #[test]

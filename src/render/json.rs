@@ -14,6 +14,7 @@ struct StatsFile<'a> {
     comparisons: &'a [Comparison],
     scaling: &'a [ScalingPoint],
     caveats: &'a [crate::analysis::Caveat],
+    limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
 }
 
@@ -25,20 +26,22 @@ struct MetricEntry<'a> {
 }
 
 /// Serialise `analysis` as pretty JSON (deterministic: fields in declaration
-/// order, maps sorted).
-pub fn render(analysis: &Analysis) -> Vec<u8> {
+/// order, maps sorted), its texts worded by `config`'s labels.
+pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
+    let labels = crate::labels::Labels::new(config);
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         confidence: analysis.confidence,
         metrics: analysis
             .metrics
             .iter()
-            .map(|m| MetricEntry { metric: m, text: crate::analysis::wording::metric_fields(m) })
+            .map(|m| MetricEntry { metric: m, text: labels.fields(m) })
             .collect(),
         groups: &analysis.groups,
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,
         caveats: &analysis.caveats,
+        limitations: &analysis.limitations,
         excluded: &analysis.excluded,
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();

@@ -14,7 +14,6 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::analysis::MetricValue;
-use crate::analysis::wording;
 use crate::config::{Better, Compare, Config};
 
 /// Call first thing in `main`. In a child process (`report __typeset`,
@@ -117,17 +116,23 @@ pub struct MetricView {
     pub direction: Option<&'static str>,
     /// Whether the interval excludes "no difference".
     pub significant: Option<bool>,
-    /// Formatted fields: value, ci, full, n, p, significance, ...
+    /// The difference in words (`8.8% faster`), and whether it is smaller
+    /// than `[study] negligible`; absent for summaries.
+    pub words: Option<crate::labels::Direction>,
+    /// Formatted fields: value, ci, full, n, p, significance, words, interval, ...
     pub text: std::collections::BTreeMap<&'static str, String>,
 }
 
 impl MetricView {
-    /// The view of one computed metric.
-    pub fn of(m: &MetricValue) -> Self {
+    /// The view of one computed metric, worded by `labels`.
+    pub fn of(m: &MetricValue, labels: &crate::labels::Labels) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
         let change = m.compare != Compare::Summary && m.value != null;
-        // An exact value is a fact, not a finding: its card stays neutral.
-        let good = (change && !m.exact).then_some(match m.better {
+        let words = labels.direction(m);
+        let negligible = words.as_ref().is_some_and(|w| w.negligible);
+        // An exact value is a fact, not a finding, and a negligible one does
+        // not matter: their cards stay neutral.
+        let good = (change && !m.exact && !negligible).then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
@@ -139,6 +144,7 @@ impl MetricView {
             better: m.better,
             good,
             verdict: (m.compare != Compare::Summary).then_some(match good {
+                _ if negligible => "negligible",
                 Some(true) => "better",
                 Some(false) => "worse",
                 None if change => "in every run",
@@ -146,7 +152,8 @@ impl MetricView {
             }),
             direction: change.then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
-            text: wording::metric_fields(m),
+            words,
+            text: labels.fields(m),
         }
     }
 }
@@ -182,8 +189,22 @@ pub struct BookView {
     pub environments: Vec<EnvironmentView>,
     /// Every metric, in book.toml order.
     pub metrics: Vec<MetricView>,
-    /// Caveats derived from the data, as sentences.
+    /// The caveats for readers, as sentences: the author's first, then the
+    /// few the data imply that could change a headline claim most.
     pub caveats: Vec<String>,
+    /// The same caveats with the labels of the metrics each qualifies.
+    pub limitations: Vec<LimitationView>,
+    /// Every caveat the data imply, with its figures: the page's collapsed
+    /// Diagnostics and the paper's appendix.
+    pub diagnostics: Vec<String>,
+    /// Where the data come from, when they are not plain measurements (`[study] data`).
+    pub data: Option<String>,
+    /// The author's answer as HTML of one paragraph (`[book] answer`; filled in by the pipeline).
+    pub answer: Option<String>,
+    /// The author's answer as Typst markup (filled in by the pipeline).
+    pub answer_typst: Option<String>,
+    /// The smallest difference that matters, as written (`[study] negligible`).
+    pub negligible: Option<String>,
     /// The reference list: key and formatted HTML, in citation order.
     pub references: Vec<ReferenceView>,
     /// True when the study has a bibliography that the paper should print.
@@ -202,6 +223,17 @@ pub struct BookView {
     pub provenance: html::Provenance,
     /// `report` and its version.
     pub generator: String,
+}
+
+/// A caveat for readers and the claims it qualifies.
+#[derive(Debug, Clone, Serialize)]
+pub struct LimitationView {
+    /// The caveat.
+    pub text: String,
+    /// `author` or `data`.
+    pub source: &'static str,
+    /// Labels of the metrics it qualifies, in book.toml order.
+    pub claims: Vec<String>,
 }
 
 /// One fact about the study, with its label.
@@ -252,6 +284,7 @@ impl BookView {
         cited: &crate::references::Formatted,
     ) -> Self {
         let book = &config.book;
+        let labels = crate::labels::Labels::new(config);
         BookView {
             title: book.title.clone(),
             subtitle: book.subtitle.clone(),
@@ -268,8 +301,27 @@ impl BookView {
             },
             fonts: font_families(&config.paper),
             environments: EnvironmentView::all(config),
-            metrics: analysis.metrics.iter().map(MetricView::of).collect(),
-            caveats: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
+            metrics: analysis.metrics.iter().map(|m| MetricView::of(m, &labels)).collect(),
+            caveats: analysis.limitations.iter().map(|c| c.text.clone()).collect(),
+            limitations: analysis
+                .limitations
+                .iter()
+                .map(|l| LimitationView {
+                    text: l.text.clone(),
+                    source: l.source,
+                    claims: analysis
+                        .metrics
+                        .iter()
+                        .filter(|m| l.metrics.contains(&m.name))
+                        .map(|m| m.label.clone())
+                        .collect(),
+                })
+                .collect(),
+            diagnostics: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
+            data: config.study.data.clone(),
+            answer: None,
+            answer_typst: None,
+            negligible: config.study.negligible.clone(),
             references: ReferenceView::all(cited),
             has_bibliography: !cited.entries.is_empty(),
             pdf: config.output.pdf.clone(),

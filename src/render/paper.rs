@@ -236,7 +236,9 @@ fn huge_images(assets: &[SourceFile], project: &PaperProject) -> Vec<Diagnostic>
 /// The files the template reads: the content, the data, the images of
 /// `content/`, the bibliography and the charts, by name.
 fn files(inputs: &PaperInputs, content: String) -> BTreeMap<String, Vec<u8>> {
-    let book_json = serde_json::to_vec_pretty(inputs.book).unwrap_or_default();
+    let mut book = serde_json::to_value(inputs.book).unwrap_or_default();
+    typographic(&mut book, "");
+    let book_json = serde_json::to_vec_pretty(&book).unwrap_or_default();
     let mut files = BTreeMap::from([
         ("content.typ".to_string(), content.into_bytes()),
         ("stats.json".to_string(), inputs.stats_json.to_vec()),
@@ -254,6 +256,38 @@ fn files(inputs: &PaperInputs, content: String) -> BTreeMap<String, Vec<u8>> {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
     files
+}
+
+/// The text of book.json with typographic quotes ([`typst_syntax::smart_quotes`]),
+/// but for what is no prose: names used as identifiers, fonts, URLs, file
+/// names, provenance, HTML and Typst markup.
+fn typographic(value: &mut serde_json::Value, key: &str) {
+    const CODE: [&str; 10] = [
+        "name",
+        "fonts",
+        "paper",
+        "pdf",
+        "language",
+        "base_url",
+        "provenance",
+        "html",
+        "key",
+        "answer_typst",
+    ];
+    match value {
+        serde_json::Value::String(text) if !CODE.contains(&key) => {
+            *text = super::typst_syntax::smart_quotes(text);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| typographic(v, key)),
+        serde_json::Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                // Authors' names are prose; other names are identifiers.
+                let k = if key == "authors" && k == "name" { "author" } else { k.as_str() };
+                typographic(v, k);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Point an error about a family of `[paper] fonts` at the family in book.toml.

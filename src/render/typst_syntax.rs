@@ -44,8 +44,34 @@ pub fn prose(text: &str, budget: &mut usize) -> String {
     out
 }
 
+/// Whether Typst markup needs `c` escaped to show it. Quotes are left to
+/// Typst, which sets them as typographic quotes and apostrophes in the text's
+/// language (`'` and `"` never start code in markup).
 fn needs_escape(c: char) -> bool {
-    c.is_ascii_punctuation() && c != ','
+    c.is_ascii_punctuation() && !matches!(c, ',' | '\'' | '"')
+}
+
+/// `text` with straight quotes made typographic, as English sets them: an
+/// apostrophe or closing quote after a letter, digit or closing punctuation
+/// (`it’s`, `”`), an opening quote elsewhere (`“`, `‘`). For text the paper
+/// shows as data (book.json), which Typst's smart quotes do not see.
+pub fn smart_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut before: Option<char> = None;
+    for c in text.chars() {
+        let opens = before.is_none_or(|b| {
+            b.is_whitespace() || "([{\u{2014}\u{2013}-/\u{201C}\u{2018}".contains(b)
+        });
+        out.push(match (c, opens) {
+            ('"', true) => '\u{201C}',
+            ('"', false) => '\u{201D}',
+            ('\'', true) => '\u{2018}',
+            ('\'', false) => '\u{2019}',
+            (c, _) => c,
+        });
+        before = Some(c);
+    }
+    out
 }
 
 /// `text` as a string literal embedded in markup, ended by `;` so that
@@ -63,7 +89,7 @@ fn literal(text: &str) -> String {
             collapsed.push(' ');
         }
     }
-    format!("#{};", string(&collapsed))
+    format!("#{};", string(&smart_quotes(&collapsed)))
 }
 
 /// A Typst string literal holding `text`.
@@ -225,6 +251,7 @@ mod tests {
     #[test]
     fn escapes_typst_syntax_in_prose() {
         assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
+        assert_eq!(escape("it's \"x\""), "it's \"x\"");
         assert_eq!(escape("a, b"), "a, b");
     }
 
@@ -236,10 +263,20 @@ mod tests {
         assert_eq!(prose("(x)", &mut budget), "#\"(x)\";");
         assert_eq!(budget, 0);
         assert_eq!(prose("plain words", &mut budget), "plain words");
-        assert_eq!(prose("a  \t b\\\"", &mut budget), "#\"a b\\\\\\\"\";");
+        // A literal's quotes are typographic too: Typst's smart quotes do not see it.
+        assert_eq!(prose("a  \t b\\\"", &mut budget), "#\"a b\\\\\u{201D}\";");
         let many = "*".repeat(ESCAPES_PER_PARAGRAPH + 1);
         assert_eq!(escape(&many), format!("#\"{many}\";"));
         assert_eq!(escape(&many[1..]), "\\*".repeat(ESCAPES_PER_PARAGRAPH));
+    }
+
+    #[test]
+    fn quotes_become_typographic() {
+        assert_eq!(
+            smart_quotes("It's \"ours\" ('x')."),
+            "It\u{2019}s \u{201C}ours\u{201D} (\u{2018}x\u{2019})."
+        );
+        assert_eq!(smart_quotes("'90s \"a\"-b"), "\u{2018}90s \u{201C}a\u{201D}-b");
     }
 
     #[test]

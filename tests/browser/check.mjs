@@ -52,8 +52,22 @@ const server = createServer(async (req, res) => {
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const stats = JSON.parse(await readFile(join(siteDir, "data", "stats.json"), "utf8"));
+// Every page of the site, and of each study published inside it
+// (examples/NAME/), each with its study's stats.json.
 const pages = (await readdir(siteDir)).filter((f) => f.endsWith(".html")).sort();
+const examples = join(siteDir, "examples");
+for (const name of (await readdir(examples).catch(() => [])).sort()) {
+  const dir = join(examples, name);
+  for (const f of (await readdir(dir).catch(() => [])).filter((f) => f.endsWith(".html")).sort()) pages.push(`examples/${name}/${f}`);
+}
+const statsOf = {};
+const stats = async (page) => {
+  const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : "";
+  statsOf[dir] ??= JSON.parse(await readFile(join(siteDir, dir, "data", "stats.json"), "utf8"));
+  return statsOf[dir];
+};
+const isIndex = (page) => page === "index.html" || page.endsWith("/index.html");
+const shares = {};
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -76,17 +90,19 @@ for (const page of pages) {
         if (!r.url().startsWith(origin) && !r.url().startsWith("data:")) fail(`${label}: external request to ${r.url()}`);
       });
       await tab.goto(origin + BASE + page, { waitUntil: "networkidle" });
+      if (scheme === "light" && (width === 375 || width === 1440)) await checkReading(tab, label, page, width);
       await openDetails(tab, label);
       bytes = await tab.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
         .reduce((sum, e) => sum + (e.decodedBodySize || 0), 0));
       weights[page] = Math.max(weights[page] ?? 0, bytes);
       if (width === 375 || width === 1440) {
-        await tab.screenshot({ path: join(shotDir, `${page.replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
+        await tab.screenshot({ path: join(shotDir, `${page.replaceAll("/", "-").replace(".html", "")}-${width}-${scheme}.png`), fullPage: true });
       }
       if (bytes > 200_000) fail(`${label}: page weight ${bytes} bytes is over 200 kB (200,000 bytes)`);
-      if (page === "index.html") await checkCards(tab, label);
+      if (isIndex(page)) await checkCards(tab, label, await stats(page));
       await checkLinks(tab, label);
       await checkAxe(tab, label);
+      if (width === 1440 && scheme === "light") await checkNumbers(tab, label, await stats(page));
       if (page === "index.html" && width === 1440 && scheme === "light") {
         await checkTooltip(tab, label);
         await checkKeyboard(tab, label);
@@ -126,12 +142,69 @@ async function openDetails(tab, label) {
   if (closed.length) fail(`${label}: ${closed.length} <details> would not open: ${closed.join("; ")}`);
 }
 
-// Cards show stats.json's value, with a true minus sign.
-async function checkCards(tab, label) {
+// Cards show stats.json's difference in words ("8.8% faster"), or a
+// summary's value.
+async function checkCards(tab, label, stats) {
   for (const metric of stats.metrics.filter((m) => m.headline)) {
-    const shown = await tab.locator(`#metric-${metric.name} .number`).textContent().catch(() => null);
-    if (shown?.trim().replaceAll("\u2212", "-") !== metric.text.value) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${metric.text.value}`);
+    const shown = await tab.locator(`#metric-${metric.name} .value`).textContent().catch(() => null);
+    const want = metric.text.words ?? metric.text.value;
+    if (shown?.replace(/\s+/g, " ").trim() !== want) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${want}`);
   }
+}
+
+// As a reader first sees the page (every <details> closed): the data's
+// provenance label near the title, when the study declares one, and the
+// caveats at most 15% of the page's height (the rest is in the collapsed
+// Diagnostics).
+async function checkReading(tab, label, page, width) {
+  const m = await tab.evaluate(() => {
+    const height = document.documentElement.scrollHeight;
+    const callouts = [...document.querySelectorAll("blockquote.markdown-alert-warning")];
+    const caveats = callouts.reduce((sum, e) => sum + e.getBoundingClientRect().height, 0);
+    const provenance = document.querySelector("header .provenance");
+    const box = provenance?.getBoundingClientRect();
+    return { height, caveats, provenance: provenance ? { top: box.top + scrollY, text: provenance.textContent } : null };
+  });
+  shares[`${page} at ${width}px`] = `${((100 * m.caveats) / m.height).toFixed(1)}% (${Math.round(m.caveats)} of ${m.height} px)`;
+  if (m.caveats > 0.15 * m.height) fail(`${label}: the caveats take ${Math.round(m.caveats)} of ${m.height} px, over 15% of the page`);
+  if (!m.provenance) fail(`${label}: no provenance label beside the title`);
+  else if (m.provenance.top > 600) fail(`${label}: the provenance label is ${Math.round(m.provenance.top)} px down the page, not beside the title`);
+}
+
+// Numbers read alike everywhere: no number in the page's text or in a
+// chart's tooltip (an SVG <title>) carries a hyphen-minus ("-2.4%" instead
+// of "−2.4%"), and no raw column id of the data ("size_bytes", "procs = 32")
+// appears in the prose (the Diagnostics, code and data tables aside).
+async function checkNumbers(tab, label, stats) {
+  const ids = [...new Set(stats.groups.flatMap((g) => [g.inputs.column, ...Object.keys(g.config)]))];
+  const problems = await tab.evaluate((ids) => {
+    const out = [];
+    const hyphen = /(?<![\p{L}\p{N}_.\/-])-\d/u;
+    const texts = (root, skip) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const all = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement.closest(skip)) all.push(n.textContent);
+      return all;
+    };
+    for (const t of texts(document.body, "code, pre, script, style, footer")) {
+      const m = t.match(hyphen);
+      if (m) out.push(`a number with a hyphen-minus in the text: ${JSON.stringify(t.slice(Math.max(0, m.index - 30), m.index + 20))}`);
+    }
+    for (const t of document.querySelectorAll("svg title, [aria-label]")) {
+      const text = t.textContent || t.getAttribute("aria-label") || "";
+      const m = text.match(hyphen);
+      if (m) out.push(`a number with a hyphen-minus in a tooltip: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+    const prose = texts(document.body, "code, pre, script, style, footer, table, .diagnostics, svg, details").join(" ");
+    // An id that is also a word ("atoms", "steps") is a column only as `id = 32`.
+    for (const id of ids) {
+      const word = /^\p{L}+$/u.test(id) ? " = \\S" : "";
+      const m = prose.match(new RegExp(`(?<![\\p{L}\\p{N}_])${id}(?![\\p{L}\\p{N}_])${word}`, "u"));
+      if (m) out.push(`the column id ${id} in the prose: ${JSON.stringify(prose.slice(Math.max(0, m.index - 40), m.index + 40))}`);
+    }
+    return out.slice(0, 20);
+  }, ids);
+  for (const p of problems) fail(`${label}: ${p}`);
 }
 
 // Every dashboard column as wide as the others in its grid (an open data
@@ -140,7 +213,12 @@ async function checkLayout(tab, label) {
   const problems = await tab.evaluate(() => {
     const out = [];
     for (const grid of document.querySelectorAll(".dashboard")) {
-      const widths = [...grid.children].map((c) => Math.round(c.getBoundingClientRect().width));
+      // A chart alone in the last row spans it: as wide as the grid, no hole.
+      const full = grid.getBoundingClientRect().width;
+      const lone = [...grid.children].filter((c) => Math.abs(c.getBoundingClientRect().width - full) <= 1);
+      const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
+      if (columns > 1 && grid.children.length % columns !== 0 && !lone.length) out.push(`a hole in the last row of a dashboard of ${grid.children.length} charts`);
+      const widths = [...grid.children].filter((c) => !lone.includes(c) || columns === 1).map((c) => Math.round(c.getBoundingClientRect().width));
       if (Math.max(...widths) - Math.min(...widths) > 1) out.push(`dashboard columns of unequal width: ${widths.join(", ")}`);
       const room = grid.getBoundingClientRect().right;
       for (const c of grid.children) if (c.getBoundingClientRect().right > room + 1) out.push(`#${c.id} sticks out of the dashboard`);
@@ -203,7 +281,7 @@ async function checkTables(tab, label) {
         if (style.textAlign !== "right") { out.push(`${id}: number ${cell.textContent} aligned ${style.textAlign}`); break; }
         if (!style.fontVariantNumeric.includes("tabular-nums")) { out.push(`${id}: number ${cell.textContent} not in tabular figures`); break; }
       }
-      if (/\d\.\d{6,}/.test(table.textContent)) out.push(`${id}: data table shows a float artefact`);
+      if ([...table.querySelectorAll("td")].some((c) => /\d\.\d{6,}/.test(c.textContent))) out.push(`${id}: data table shows a float artefact`);
     }
     return out;
   });
@@ -334,7 +412,7 @@ for (const page of pages) {
   const charts = await tab.locator(".chart svg").count();
   const expected = (await readFile(join(siteDir, page), "utf8")).split('<div class="chart"').length - 1;
   if (charts !== expected) fail(`${page} without JavaScript: ${charts} of ${expected} charts`);
-  if (page === "index.html") await checkCards(tab, `${page} without JavaScript`);
+  if (isIndex(page)) await checkCards(tab, `${page} without JavaScript`, await stats(page));
   await tab.emulateMedia({ media: "print" });
   const printed = await tab.evaluate(() => [...document.querySelectorAll("nav, a.pdf, details")].every((e) => getComputedStyle(e).display === "none"));
   if (!printed) fail(`${page}: the print stylesheet does not hide navigation, the PDF button and data tables`);
@@ -374,5 +452,5 @@ if (vnu.error) {
 const impacts = {};
 for (const v of axeViolations) impacts[v.impact] = (impacts[v.impact] ?? 0) + 1;
 const axe = { violations: axeViolations.length, impacts, list: axeViolations };
-console.log(JSON.stringify({ pages, weights, axe, failures }, null, 2));
+console.log(JSON.stringify({ pages, weights, caveats: shares, axe, failures }, null, 2));
 process.exit(failures.length ? 1 : 0);

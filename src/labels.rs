@@ -1,0 +1,296 @@
+//! How prose names what the data hold: a configuration as "32 processes" or
+//! "1 MiB" (from `[data.NAME] labels`), and a difference as "8.8% faster" or
+//! "negligible" (the column's words and `[study] negligible`). The one place
+//! where a column id and a sign become words for a reader.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::MetricValue;
+use crate::config::{ColumnLabel, Compare, Config};
+use crate::format;
+
+/// The labels of every results file and the study's practical threshold.
+#[derive(Debug, Clone, Default)]
+pub struct Labels {
+    /// Labels by file stem (`lammps`), and the file each stem reads, when set.
+    files: BTreeMap<String, (Option<String>, BTreeMap<String, ColumnLabel>)>,
+    /// The smallest difference that matters (`[study] negligible`), as a fraction.
+    pub negligible: Option<f64>,
+}
+
+/// A difference in words: its size, its direction and whether it matters.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Direction {
+    /// The size without a sign, as the metric shows it: `8.8%`, `1.09×`.
+    pub size: String,
+    /// The word of the direction: `faster`, `higher`; empty for no change.
+    pub word: String,
+    /// `8.8% faster`; `no change`; for a negligible one `0.3% lower`.
+    pub text: String,
+    /// Smaller than `[study] negligible`: shown as negligible, whatever its p.
+    pub negligible: bool,
+}
+
+impl Labels {
+    /// The labels of `config`.
+    pub fn new(config: &Config) -> Labels {
+        let files = config
+            .data
+            .iter()
+            .map(|(name, d)| (name.clone(), (d.file.clone(), d.labels.clone())))
+            .collect();
+        Labels { files, negligible: config.study.negligible() }
+    }
+
+    /// The labels of the file `file` names: a stem (`lammps`), a file name
+    /// (`lammps.csv`) or a path (`results/lammps.csv`).
+    fn of(&self, file: &str) -> Option<&BTreeMap<String, ColumnLabel>> {
+        let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        self.files
+            .get(stem)
+            .or_else(|| self.files.values().find(|(f, _)| f.as_deref() == Some(name)))
+            .map(|(_, labels)| labels)
+    }
+
+    fn label(&self, file: &str, column: &str) -> Option<&ColumnLabel> {
+        self.of(file).and_then(|labels| labels.get(column))
+    }
+
+    /// What `column` measures, in words: its `name`, else its id.
+    pub fn column(&self, file: &str, column: &str) -> String {
+        self.name(file, column).unwrap_or_else(|| column.to_string())
+    }
+
+    /// What `column` measures, in words, if its label names it.
+    pub fn name(&self, file: &str, column: &str) -> Option<String> {
+        self.label(file, column).and_then(|l| l.name.clone())
+    }
+
+    /// One value of `column` as prose names it: `32 processes`, `1 MiB`,
+    /// `1 node`; `procs = 32` for a column without a unit.
+    pub fn value(&self, file: &str, column: &str, value: &str) -> String {
+        let unit = self.label(file, column).and_then(|l| l.unit.as_deref());
+        let number = value.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        match (unit, number) {
+            (Some("bytes"), Some(x)) => format::minus(&format::bytes(x)),
+            (Some(unit), Some(x)) => {
+                let unit = if x == 1.0 { singular(unit) } else { unit.to_string() };
+                format!("{} {unit}", format::minus(&format::grouped(value.trim())))
+            }
+            (Some(unit), None) => format!("{value} {unit}"),
+            (None, _) => format!("{column} = {value}"),
+        }
+    }
+
+    /// A configuration written `a = 1, b = 2` (as the analysis names one)
+    /// in words: `32 processes, 1 MiB`; parts of another form stay as they are.
+    pub fn at(&self, file: &str, text: &str) -> String {
+        text.split(", ")
+            .map(|part| match part.split_once(" = ") {
+                Some((column, value))
+                    if self.label(file, column).is_some_and(|l| l.unit.is_some()) =>
+                {
+                    self.value(file, column, value)
+                }
+                _ => part.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The words for a higher and a lower value of `column`: its labels'
+    /// `higher` and `lower`, by default `higher` and `lower`.
+    pub fn words(&self, file: &str, column: &str) -> [String; 2] {
+        let label = self.label(file, column);
+        let word = |w: Option<&String>, default: &str| w.cloned().unwrap_or_else(|| default.into());
+        [
+            word(label.and_then(|l| l.higher.as_ref()), "higher"),
+            word(label.and_then(|l| l.lower.as_ref()), "lower"),
+        ]
+    }
+
+    /// A comparison's difference in words: `8.8% faster`, `7.6% slower`
+    /// (the candidate's value against the baseline's, whatever the metric's
+    /// sign convention); `None` for a summary.
+    pub fn direction(&self, m: &MetricValue) -> Option<Direction> {
+        if m.compare == Compare::Summary {
+            return None;
+        }
+        let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
+        // Whether the candidate's value is higher than the baseline's.
+        let higher = match m.compare {
+            Compare::Slowdown => m.value < null,
+            _ => m.value > null,
+        };
+        let [up, down] = self.words(&m.inputs.file, &m.inputs.column);
+        let size = if m.compare == Compare::Ratio {
+            crate::analysis::wording::metric_value(m)
+        } else {
+            crate::analysis::wording::metric_magnitude(m)
+        };
+        let change = relative_change(m);
+        let negligible = self.negligible.is_some_and(|t| change.abs() < t);
+        let none = size.trim_end_matches(['%', '×']).chars().all(|c| matches!(c, '0' | '.'));
+        let word = if none && m.compare != Compare::Ratio {
+            String::new()
+        } else if higher {
+            up
+        } else {
+            down
+        };
+        let text = match (m.compare, word.is_empty()) {
+            (_, true) => "no change".to_string(),
+            (Compare::Ratio, false) => format!("{size} ({word})"),
+            _ => format!("{size} {word}"),
+        };
+        Some(Direction { size, word, text, negligible })
+    }
+}
+
+impl Labels {
+    /// A comparison's interval in words: `6.1% to 11.5% faster`, `2.0% slower
+    /// to 19.3% faster`; `None` without an interval, or with an end the
+    /// interval excludes (its signed form says so).
+    pub fn interval(&self, m: &MetricValue) -> Option<String> {
+        let [lo, hi] = m.ci?;
+        if m.ci_open.is_some_and(|o| o.contains(&true)) {
+            return None;
+        }
+        let end = |v: f64| {
+            let mut at = m.clone();
+            (at.value, at.ci, at.significant) = (v, None, None);
+            self.direction(&at)
+        };
+        let (a, b) = (end(lo)?, end(hi)?);
+        Some(if lo == hi {
+            format!("exactly {}", a.text)
+        } else if a.word == b.word && m.compare != Compare::Ratio && !a.word.is_empty() {
+            // Ends in one direction read from the smaller size to the larger.
+            let (small, large) =
+                if magnitude(&a.size) <= magnitude(&b.size) { (a, b) } else { (b, a) };
+            format!("{} to {} {}", small.size.trim_end_matches('%'), large.size, large.word)
+        } else {
+            format!("{} to {}", a.text, b.text)
+        })
+    }
+
+    /// Every field of a metric that prose, cards and stats.json cite:
+    /// [`crate::analysis::wording::metric_fields`] with configurations named
+    /// by their labels (`range`, `full`), and the difference in words
+    /// (`words`: `8.8% faster`; `interval`: `6.1% to 11.5% faster`).
+    pub fn fields(&self, m: &MetricValue) -> BTreeMap<&'static str, String> {
+        let mut fields = crate::analysis::wording::metric_fields(m);
+        let range = fields.get("range").cloned().unwrap_or_default();
+        if let Some(spread) = &m.spread {
+            let [lo, hi] = &spread.range;
+            let file = &m.inputs.file;
+            let relabelled = range
+                .replacen(&format!(" at {} ", lo.at), &format!(" at {} ", self.at(file, &lo.at)), 1)
+                .replacen(&format!(" at {}", hi.at), &format!(" at {}", self.at(file, &hi.at)), 1);
+            if !range.is_empty() {
+                let full = fields.get("full").cloned().unwrap_or_default();
+                fields.insert("full", full.replacen(&range, &relabelled, 1));
+                fields.insert("range", relabelled);
+            }
+        }
+        if let Some(direction) = self.direction(m) {
+            fields.insert("words", direction.text);
+            if let Some(interval) = self.interval(m) {
+                fields.insert("interval", interval);
+            }
+        }
+        fields
+    }
+}
+
+/// The number in a size such as `8.8%` or `1.09×`.
+fn magnitude(size: &str) -> f64 {
+    size.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
+}
+
+/// candidate / baseline − 1 of a comparison metric.
+fn relative_change(m: &MetricValue) -> f64 {
+    match m.compare {
+        Compare::Slowdown => -m.value,
+        Compare::Ratio => m.value - 1.0,
+        _ => m.value,
+    }
+}
+
+/// The singular of a plural unit, for a count of 1: `processes` → `process`,
+/// `nodes` → `node`, `ranks` → `rank`; other units stay.
+fn singular(unit: &str) -> String {
+    let (head, last) = unit.rsplit_once(' ').map_or(("", unit), |(h, l)| (h, l));
+    let word = last.len() >= 4 && last.chars().all(|c| c.is_ascii_alphabetic());
+    let one = if !word {
+        last
+    } else if ["sses", "ches", "shes", "xes"].iter().any(|s| last.ends_with(s)) {
+        &last[..last.len() - 2]
+    } else if last.ends_with('s') && !last.ends_with("ss") {
+        &last[..last.len() - 1]
+    } else {
+        last
+    };
+    if head.is_empty() { one.to_string() } else { format!("{head} {one}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels() -> Labels {
+        let toml = r#"
+[book]
+title = "T"
+[study]
+baseline = "a"
+negligible = "1%"
+[environments.a]
+label = "A"
+[data.runs.labels]
+procs = { unit = "processes" }
+size = { name = "message size", unit = "bytes" }
+nodes = { unit = "nodes" }
+tps = { name = "throughput", higher = "faster", lower = "slower" }
+"#;
+        Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap())
+    }
+
+    #[test]
+    fn configurations_are_named_by_their_labels() {
+        let l = labels();
+        assert_eq!(l.value("results/runs.csv", "procs", "32"), "32 processes");
+        assert_eq!(l.value("runs", "procs", "1"), "1 process");
+        assert_eq!(l.value("runs", "nodes", "1"), "1 node");
+        assert_eq!(l.value("runs", "procs", "1024"), "1,024 processes");
+        assert_eq!(l.value("runs", "size", "1048576"), "1 MiB");
+        assert_eq!(l.value("runs", "size", "0"), "0 B");
+        assert_eq!(l.value("runs", "run", "3"), "run = 3");
+        assert_eq!(l.value("other", "procs", "3"), "procs = 3");
+        assert_eq!(l.at("runs.csv", "procs = 32, size = 8192"), "32 processes, 8 KiB");
+        assert_eq!(l.at("runs", "all rows"), "all rows");
+        assert_eq!(l.column("runs", "size"), "message size");
+        assert_eq!(l.words("runs", "tps"), ["faster".to_string(), "slower".to_string()]);
+        assert_eq!(l.words("runs", "x"), ["higher".to_string(), "lower".to_string()]);
+    }
+
+    #[test]
+    fn plural_units_become_singular_for_one() {
+        for (many, one) in [
+            ("processes", "process"),
+            ("nodes", "node"),
+            ("MPI ranks", "MPI rank"),
+            ("timesteps", "timestep"),
+            ("switches", "switch"),
+            ("µs", "µs"),
+            ("s", "s"),
+            ("GPU", "GPU"),
+            ("GPUs", "GPU"),
+            ("ms", "ms"),
+            ("timesteps/s", "timesteps/s"),
+        ] {
+            assert_eq!(singular(many), one);
+        }
+    }
+}

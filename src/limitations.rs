@@ -1,0 +1,280 @@
+//! The caveats a reader sees: the author's own (`[[caveats]]` of book.toml)
+//! first, then at most a handful of those the data imply, ranked by how much
+//! each could change a headline claim, in plain sentences that name the
+//! claims they qualify by their labels. Every caveat, these included, stays
+//! in the diagnostics (`Analysis::caveats`) with its figures. Run after the
+//! analysis ([`crate::pipeline::analyze`]), with the words of
+//! [`crate::labels`].
+
+use crate::analysis::{Caveat, CaveatKind, Excluded, Limitation, MetricValue, wording};
+use crate::config::{Compare, Config};
+use crate::labels::Labels;
+
+/// Most caveats a reader sees, the author's included.
+pub const MOST: usize = 7;
+
+/// How much a caveat could change a headline claim: lower ranks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    /// The verdict itself may not hold.
+    Verdict,
+    /// The number describes less than it seems to.
+    Meaning,
+    /// What the runs can tell apart.
+    Power,
+    /// Where the results hold.
+    Scope,
+}
+
+/// The reader's caveats of a study: the author's, then the data's, at most
+/// [`MOST`] in all (the author's are never dropped).
+pub fn derive(
+    config: &Config,
+    metrics: &[MetricValue],
+    caveats: &[Caveat],
+    excluded: &[Excluded],
+    labels: &Labels,
+) -> Vec<Limitation> {
+    let headline: Vec<&MetricValue> =
+        metrics.iter().filter(|m| m.headline && m.compare != Compare::Summary).collect();
+    let mut out: Vec<Limitation> = config
+        .caveats
+        .iter()
+        .map(|c| Limitation {
+            source: "author",
+            kind: None,
+            text: c.text.split_whitespace().collect::<Vec<_>>().join(" "),
+            metrics: if c.metrics.is_empty() {
+                headline.iter().map(|m| m.name.clone()).collect()
+            } else {
+                c.metrics.clone()
+            },
+        })
+        .collect();
+    let replaced: Vec<&str> =
+        config.caveats.iter().flat_map(|c| c.replaces.iter().map(String::as_str)).collect();
+    let mut found: Vec<(Rank, Limitation)> = Vec::new();
+    for m in &headline {
+        found.extend(per_metric(m, config, labels));
+    }
+    found.extend(few_runs(&headline));
+    found.extend(multiplicity(metrics, &headline));
+    found.extend(scope(caveats, &headline));
+    found.extend(excluded.iter().map(|e| (Rank::Scope, left_out(e, &headline))));
+    found.retain(|(_, l)| l.kind.is_none_or(|k| !replaced.contains(&kind_name(k).as_str())));
+    found.sort_by_key(|(rank, _)| *rank);
+    let room = MOST.saturating_sub(out.len());
+    out.extend(found.into_iter().take(room).map(|(_, l)| l));
+    out
+}
+
+/// The kebab-case name of a kind, as stats.json and `replaces` write it.
+pub fn kind_name(kind: CaveatKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn limitation(kind: CaveatKind, text: String, metrics: &[&MetricValue]) -> Limitation {
+    Limitation {
+        source: "data",
+        kind: Some(kind),
+        text,
+        metrics: metrics.iter().map(|m| m.name.clone()).collect(),
+    }
+}
+
+/// `m` with another value (and no interval): to word that value as `m` would.
+fn at_value(m: &MetricValue, value: f64) -> MetricValue {
+    let mut copy = m.clone();
+    (copy.value, copy.ci, copy.significant) = (value, None, None);
+    copy
+}
+
+/// A value of `m` in words: `8.8% faster`, `no change`.
+fn words(m: &MetricValue, value: f64, labels: &Labels) -> String {
+    labels.direction(&at_value(m, value)).map_or_else(|| wording::metric_value(m), |d| d.text)
+}
+
+/// The interval of `m` in words: `from 2.0% slower to 19.3% faster`.
+fn interval(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let [lo, hi] = m.ci?;
+    let (a, b) = (words(m, lo, labels), words(m, hi, labels));
+    Some(if a == b { format!("exactly {a}") } else { format!("from {a} to {b}") })
+}
+
+/// The caveats one headline metric calls for.
+fn per_metric(m: &MetricValue, config: &Config, labels: &Labels) -> Vec<(Rank, Limitation)> {
+    let one = |kind: CaveatKind, text: String| limitation(kind, text, &[m]);
+    [
+        not_significant(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::NotSignificant, t))),
+        carried(m, config, labels).map(|t| (Rank::Verdict, one(CaveatKind::Influential, t))),
+        disagreeing(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::EstimatorsDisagree, t))),
+        sign_change(m, labels).map(|t| (Rank::Meaning, one(CaveatKind::SignChange, t))),
+        coarse(m, labels).map(|t| (Rank::Power, one(CaveatKind::Resolution, t))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// A difference that is not significant (and not negligible, which the card says).
+fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let negligible = labels.direction(m).is_some_and(|d| d.negligible);
+    if m.significant != Some(false) || negligible {
+        return None;
+    }
+    let range =
+        interval(m, labels).map(|i| format!(": its 95% interval runs {i}")).unwrap_or_default();
+    Some(format!(
+        "{}: the difference, {}, is not statistically significant{range}. It may be no difference at all.",
+        m.label,
+        words(m, m.value, labels)
+    ))
+}
+
+/// A verdict that one run carries.
+fn carried(m: &MetricValue, config: &Config, labels: &Labels) -> Option<String> {
+    let found = m.influence.as_ref().filter(|i| i.carries && i.changes_verdict)?;
+    let mut without = at_value(m, found.without.value);
+    without.significant = found.without.significant;
+    Some(format!(
+        "{}: one run of {} carries the verdict. Without it the difference is {}, {}.",
+        m.label,
+        config.environments.get(&found.environment).map_or(&found.environment, |e| &e.label),
+        words(m, found.without.value, labels),
+        wording::significance(&without)
+    ))
+}
+
+/// Mean and median that disagree in sign or significance.
+fn disagreeing(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let other = m.other.as_ref().filter(|_| crate::analysis::estimators_disagree(m))?;
+    let mut alt = at_value(m, other.value);
+    alt.significant = other.significant;
+    Some(format!(
+        "{}: by the {} the difference is {}, {}; by the {} it is {}, {}. The verdict depends on the estimator.",
+        m.label,
+        estimator(other.estimator),
+        words(m, other.value, labels),
+        wording::significance(&alt),
+        estimator(m.estimator),
+        words(m, m.value, labels),
+        wording::significance(m),
+    ))
+}
+
+/// An average over configurations that differ significantly in direction.
+fn sign_change(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let spread = m.spread.as_ref().filter(|s| s.significant_sign_change)?;
+    let [lo, hi] = &spread.range;
+    let at = |value: f64, at: &str| {
+        format!("{} at {}", words(m, value, labels), labels.at(&m.inputs.file, at))
+    };
+    Some(format!(
+        "{}: the average of {} configurations hides a change of direction, from {} to {}; it describes none of them.",
+        m.label,
+        spread.values.len(),
+        at(lo.value, &lo.at),
+        at(hi.value, &hi.at)
+    ))
+}
+
+/// Values on a grid as coarse as the difference.
+fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let grain = m.grain.as_ref().filter(|g| g.coarse)?;
+    // A column's id is no word for a reader: named only by its label.
+    let values = labels
+        .name(&m.inputs.file, &m.inputs.column)
+        .map_or_else(|| "values".to_string(), |n| format!("{n} values"));
+    Some(format!(
+        "{}: the {values} lie on steps of {}% of the baseline's mean, as coarse as the difference; the runs cannot show a smaller change.",
+        m.label,
+        crate::format::significant(grain.relative * 100.0, 2)
+    ))
+}
+
+fn estimator(e: crate::config::Estimator) -> &'static str {
+    match e {
+        crate::config::Estimator::Mean => "mean",
+        crate::config::Estimator::Median => "median",
+    }
+}
+
+/// Headline comparisons of fewer than six runs a side: no distribution-free
+/// statement is possible.
+fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
+    let small: Vec<&MetricValue> = headline
+        .iter()
+        .copied()
+        .filter(|m| {
+            let b = m.baseline.as_ref().map_or(usize::MAX, |b| b.n);
+            m.candidate.n.min(b) < crate::analysis::robust::MEDIAN_CI_MIN
+        })
+        .collect();
+    let fewest = small
+        .iter()
+        .map(|m| m.candidate.n.min(m.baseline.as_ref().map_or(usize::MAX, |b| b.n)))
+        .min()?;
+    let labels: Vec<String> = small.iter().map(|m| m.label.clone()).collect();
+    let runs = if fewest == 1 { "1 run".to_string() } else { format!("{fewest} runs") };
+    let (verb, their) = if small.len() == 1 {
+        ("rests", "its interval assumes")
+    } else {
+        ("rest", "their intervals assume")
+    };
+    let text = format!(
+        "{} {verb} on as few as {runs} a side: {their} near-normal means, and one odd run cannot be told from the rest.",
+        crate::analysis::join(&labels)
+    );
+    Some((Rank::Power, limitation(CaveatKind::FewRuns, text, &small)))
+}
+
+/// Headline claims significant alone but not after Holm's correction.
+fn multiplicity(metrics: &[MetricValue], headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
+    let mut tested: Vec<(f64, &str)> =
+        metrics.iter().filter_map(|m| m.p_value.map(|p| (p, m.name.as_str()))).collect();
+    tested.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let count = tested.len();
+    let survive =
+        tested.iter().enumerate().take_while(|(i, (p, _))| p * (count - i) as f64 <= 0.05).count();
+    let lost: Vec<&MetricValue> = headline
+        .iter()
+        .copied()
+        .filter(|m| {
+            m.significant == Some(true) && !tested[..survive].iter().any(|(_, n)| *n == m.name)
+        })
+        .collect();
+    if lost.is_empty() {
+        return None;
+    }
+    let labels: Vec<String> = lost.iter().map(|m| m.label.clone()).collect();
+    let (verb, pronoun) = if lost.len() == 1 { ("is", "it") } else { ("are", "they") };
+    let text = format!(
+        "{} {verb} significant alone, but not once the study's {count} comparisons are corrected for being tested together (Holm): {survive} of {count} remain. Read {pronoun} as suggestive.",
+        crate::analysis::join(&labels)
+    );
+    Some((Rank::Power, limitation(CaveatKind::Multiplicity, text, &lost)))
+}
+
+/// The built-in caveats about where the results hold (node counts,
+/// exclusions), as they are: they name no file and no column.
+fn scope(caveats: &[Caveat], headline: &[&MetricValue]) -> Vec<(Rank, Limitation)> {
+    caveats
+        .iter()
+        .filter(|c| matches!(c.kind, CaveatKind::SingleNode | CaveatKind::NodeCounts))
+        .map(|c| (Rank::Scope, limitation(c.kind, c.text.clone(), headline)))
+        .collect()
+}
+
+/// An exclusion of book.toml in words: how many runs, and why.
+fn left_out(excluded: &Excluded, headline: &[&MetricValue]) -> Limitation {
+    let runs = match excluded.rows {
+        1 => "One run was".to_string(),
+        n => format!("{} runs were", crate::format::count(n)),
+    };
+    let reason = excluded.reason.trim().trim_end_matches('.');
+    let text = format!("{runs} left out of every statistic and chart, because {reason}.");
+    let file = excluded.file.as_str();
+    let touched: Vec<&MetricValue> =
+        headline.iter().copied().filter(|m| m.inputs.file == file).collect();
+    limitation(CaveatKind::Excluded, text, &touched)
+}
