@@ -105,7 +105,7 @@ fn the_hpc_example_is_the_former_scaffold_and_builds() {
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
     // By hand: at 4 threads before = {3.1, 3.0, 3.2} (mean 3.1), after = {2.7, 2.8, 2.7} (mean 2.7333);
     // 2.7333 / 3.1 − 1 = −11.8%.
-    assert!(html.contains("-11.8%"), "{html}");
+    assert!(html.contains("\u{2212}11.8%"), "{html}");
 }
 
 #[test]

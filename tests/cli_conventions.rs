@@ -103,11 +103,14 @@ fn every_command_honours_message_format_json() {
     let changes = json(&output);
     assert_eq!(changes[0]["name"], "time_100", "{changes}");
     assert_eq!(changes[0]["label"], "Run time on 100 MB");
-    assert_eq!((&changes[0]["before"], &changes[0]["after"]), (&"-8.0%".into(), &"-8.0%".into()));
+    assert_eq!(
+        (&changes[0]["before"], &changes[0]["after"]),
+        (&"\u{2212}8.0%".into(), &"\u{2212}8.0%".into())
+    );
     assert_eq!(changes[0]["overlap"], true);
     assert_eq!(
         changes[0]["text"],
-        "Run time on 100 MB: -8.0% → -8.0% (CIs overlap: not a significant change)"
+        "Run time on 100 MB: \u{2212}8.0% → \u{2212}8.0% (CIs overlap: not a significant change)"
     );
 
     // An error, of a command and of the study, is JSON too.
