@@ -202,6 +202,7 @@ fn without(values: &[f64], i: usize) -> Summary {
         fence_scale: None,
         outliers: Vec::new(),
         outlier_count: 0,
+        severe_count: 0,
         normality: None,
     };
     Summary { n, mean, median: f64::NAN, sd, ci: None, ci_note: None, robust }

@@ -73,16 +73,17 @@ fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat
                 None => significant(o.value, DIGITS),
             })
             .collect();
-        let listed_mild = r.outliers.iter().filter(|o| !o.severe).count();
-        let unlisted = r.outlier_count.saturating_sub(r.outliers.len());
+        // Past the listed ones, counted: the severe unnamed, and every mild one.
+        let unlisted = r.severe_count.saturating_sub(worst.len());
+        let mild_here = r.outlier_count.saturating_sub(r.severe_count);
         if let Some(first) = worst.first() {
             let more = if unlisted > 0 { format!(" and {unlisted} more") } else { String::new() };
             let text =
                 format!("{} (n = {}): {}{more}", g.inputs.filter, g.summary.n, named.join(", "));
             severe.push((first.beyond, text));
         }
-        if listed_mild > 0 {
-            (mild, mild_configs) = (mild + listed_mild, mild_configs + 1);
+        if mild_here > 0 {
+            (mild, mild_configs) = (mild + mild_here, mild_configs + 1);
         }
     }
     // The most extreme runs first, wherever they are in the file.
