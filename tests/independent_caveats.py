@@ -425,7 +425,8 @@ def influence(S, m, value):
     if ci is not None and p is not None and near(p, ALPHA):
         return None
     full_verdict = S.verdict(ci, opened, p, None)
-    found = []  # (flips, shift, half), in the order runs are left out
+    found = []  # (flips, shift, half, run), in the order runs are left out
+    rounding = False  # whether some run moves the estimate by rounding only
     ratios = np.array([e[0] for e in estimates])
     exact_each = np.array([as_estimate(e)[3] for e in estimates])
     for k, (c, b, _, _) in enumerate(info["pairs"]):
@@ -448,13 +449,20 @@ def influence(S, m, value):
             for j in range(len(idxs)):
                 flips = full_verdict is not None and verdicts[j] is not None and verdicts[j] != full_verdict
                 shift = abs(r[j] - ratio)
-                if shift == 0 and not flips:
+                # A move of rounding size (a central run left out) is no
+                # move, though either implementation may compute one.
+                if shift <= 1e-12 * max(1.0, abs(ratio)) and not flips:
+                    rounding = True
                     continue
                 env = info["candidate"] if is_c else S.BASELINE
                 run = [env, float(x[idxs[j]]), float(S.express(m.get("compare", "relative"), r[j]))]
                 found.append((flips, shift, (hi[j] - lo[j]) / 2 if has[j] else None, run))
     if not found:
-        return {"carries": False, "flips": False, "run": False}
+        # report may name a run that moves the estimate by rounding only;
+        # it carries nothing unless the estimate is no change itself.
+        if rounding and abs(ratio - 1) <= 1e-12:
+            return None
+        return {"carries": False, "flips": False, "run": None if rounding else False}
     best = max(found, key=lambda f: (f[0], f[1]))
     # The run kept, unless another moves the estimate as much within rounding.
     rivals = [f for f in found if f[0] == best[0] and near(f[1], best[1], 1e-9) and f[3][:2] != best[3][:2]]
@@ -470,7 +478,5 @@ def influence(S, m, value):
     tied = [f for f in found if near(f[1], best[1], 1e-9)]
     edges = [share] + [f[2] for f in tied if f[2] is not None]
     if len({carries(f) for f in tied}) > 1 or any(near(best[1], e, 1e-9) for e in edges):
-        return None
-    if best[1] < 1e-12 * max(1.0, abs(ratio)):
         return None
     return {"carries": bool(carries(best)), "flips": False, "run": run}
