@@ -8,17 +8,24 @@ writes OUT/NNNN/{book.toml, results/runs.csv, content/index.md} for COUNT
 studies drawn from SEED, and OUT/expected.json: {"NNNN": oracle's figures}.
 tests/stats_generated.rs builds each study and compares every figure.
 
-Shapes drawn: 1 to 1,000 runs a side (log-uniform, unequal), 1 to 50
-configurations, values continuous or rounded to a grid (ties common, down
-to two or three distinct values), constant sides, a few wild runs, two or
-three environments; metrics of every `compare`, `estimator`, `per`,
-`average` and `within-run`; some studies exclude runs.
+Shapes drawn: 1 to 1,000 runs a side (log-uniform, unequal; or few, or
+about 8, or 3), 1 to 50 configurations, some missing from one environment
+(unmatched), values lognormal, normal or skewed, continuous or rounded to
+a grid (relative to the level, or decimal: whole units, halves,
+hundredths; ties common, down to two or three distinct values), constant
+sides, wild values, one wild run in every configuration (influential),
+runs whose coefficient of variation is 1/19, exactly 5% or 1/21, two or
+three environments; 1 to 4 metrics (sometimes 6 to 12, for Holm's
+correction) of every `compare`, `estimator`, `per`, `average` and
+`within-run`; some studies exclude one or two sets of runs.
 """
 import json
 import math
+import multiprocessing
 import os
 import random
 import sys
+from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import independent_stats  # noqa: E402
@@ -27,52 +34,99 @@ MAX_ROWS = 12_000
 
 
 def draw_sizes(rng, environments, configs):
-    """Runs per environment, log-uniform 1..1000, within MAX_ROWS rows."""
+    """Runs per environment, log-uniform 1..1000, within MAX_ROWS rows; or
+    few (1 to 12), or about 8 (Shapiro–Wilk's smallest n), or 3 (the CV
+    patterns' period)."""
     while True:
         sizes = {e: max(1, int(round(10 ** rng.uniform(0, 3)))) for e in environments}
-        if rng.random() < 0.3:
+        kind = rng.random()
+        if kind < 0.3:
             small = rng.randint(1, 12)
             sizes = {e: rng.randint(1, small) for e in environments}
+        elif kind < 0.45:
+            sizes = {e: rng.randint(7, 12) for e in environments}
+        elif kind < 0.5:
+            sizes = {e: 3 for e in environments}
         if sum(sizes.values()) * configs <= MAX_ROWS:
             return sizes
 
 
-def draw_shape(rng):
-    """How an environment's values vary: noise, grid, constant, wild runs."""
+def draw_shape(rng, size):
+    """How an environment's values vary: noise (lognormal, normal or
+    skewed), grid, constant, wild values, one wild run, a CV pattern."""
     return {
-        "noise": rng.choice([0.0, 0.001, 0.02, 0.1, 0.4]),
+        "noise": rng.choice([0.0, 0.001, 0.02, 0.05, 0.1, 0.4]),
+        "law": rng.choice(["lognormal", "lognormal", "normal", "skewed"]),
         "wild": rng.random() < 0.15,
+        # One run far off at every configuration: it may carry a metric.
+        "wild_run": rng.randint(1, size) if rng.random() < 0.15 else None,
+        "wild_factor": rng.choice([8.0, 30.0, 0.2, 1.5]),
+        # Runs cycling a − s, a, a + s with a = 19, 20 or 21 s: a CV of 1/19
+        # (above 5%), exactly 5% at three runs (not above), or 1/21.
+        "pattern": rng.choice([19, 20, 21]) if rng.random() < 0.1 else None,
         "factor": rng.choice([1.0, math.exp(rng.gauss(0, 0.2)), rng.uniform(0.3, 3.0)]),
     }
 
 
-def value(rng, level, shape, grid):
-    v = level * shape["factor"] * math.exp(rng.gauss(0, shape["noise"]))
+def clean(x):
+    """x to one significant digit, as a Decimal: 0.3, 5, 20."""
+    return Decimal(f"{x:.0e}").normalize()
+
+
+def value(rng, level, shape, grid, run):
+    """A run's value as decimal text."""
+    if shape["pattern"]:
+        s = clean(level * shape["factor"] / 20)
+        return format(s * (shape["pattern"] + (run % 3) - 1), "f")
+    noise, law = shape["noise"], shape["law"]
+    if law == "lognormal":
+        v = level * shape["factor"] * math.exp(rng.gauss(0, noise))
+    elif law == "normal":
+        v = level * shape["factor"] * max(0.05, 1 + rng.gauss(0, noise))
+    else:
+        v = level * shape["factor"] * (1 + noise * rng.expovariate(1.0))
     if shape["wild"] and rng.random() < 0.02:
         v *= rng.choice([8.0, 30.0, 0.2])
-    if grid:
-        step = level * grid
-        v = max(step, round(v / step) * step)
-    return float(f"{v:.6g}")
+    if run == shape["wild_run"]:
+        v *= shape["wild_factor"]
+    if grid is None:
+        return f"{v:.6g}"
+    kind, g = grid
+    if kind == "relative":
+        step = level * g
+        return f"{max(step, round(v / step) * step):.6g}"
+    # A decimal grid: whole seconds, halves, hundredths of the level's unit.
+    step = Decimal(10) ** math.floor(math.log10(level)) * g
+    return format(max(1, round(Decimal(v) / step)) * step, "f")
 
 
 def rows_of(rng, environments, configs):
     sizes = draw_sizes(rng, environments, configs)
-    shapes = {e: draw_shape(rng) for e in environments}
-    grid = rng.choice([None, None, 0.001, 0.05, 0.2, 0.5])
+    shapes = {e: draw_shape(rng, sizes[e]) for e in environments}
+    grid = rng.choice([None, None, ("relative", 0.001), ("relative", 0.05), ("relative", 0.2),
+                       ("relative", 0.5), ("decimal", Decimal(1)), ("decimal", Decimal("0.5")),
+                       ("decimal", Decimal("0.01")), ("decimal", Decimal("0.2"))])
     levels = [10 ** rng.uniform(-1, 3) for _ in range(configs)]
+    # Unmatched: one environment lacks the configurations past `matched`.
+    matched, lacking = configs, None
+    if configs > 1 and rng.random() < 0.15:
+        matched, lacking = rng.randint(1, configs - 1), rng.choice(environments)
     rows = []
     for env in environments:
         for run in range(1, sizes[env] + 1):
             for cfg in range(configs):
-                rows.append((env, cfg + 1, run, value(rng, levels[cfg], shapes[env], grid)))
-    return rows, sizes
+                if env == lacking and cfg >= matched:
+                    continue
+                rows.append((env, cfg + 1, run, value(rng, levels[cfg], shapes[env], grid, run)))
+    return rows, sizes, shapes, matched
 
 
-def metric_toml(rng, i, environments, configs):
+def metric_toml(rng, i, environments, configs, matched):
+    """A metric of any `compare`, `estimator`, `per`, `average` and
+    `within-run`, over the configurations every environment measured."""
     compare = rng.choice(["relative", "relative", "slowdown", "ratio", "summary"])
     estimator = rng.choice(["mean", "median"])
-    per = configs > 1 and rng.random() < 0.6
+    per = matched > 1 and rng.random() < 0.6
     lines = [
         "[[metrics]]",
         f'name = "m{i}"',
@@ -91,47 +145,73 @@ def metric_toml(rng, i, environments, configs):
         lines.append(f'average = "{rng.choice(["geometric", "arithmetic"])}"')
         if rng.random() < 0.4:
             lines.append("within-run = true")
+        if matched < configs:
+            lines.append(f"where = {{ cfg = {{ max = {matched} }} }}")
     else:
-        lines.append(f"where = {{ cfg = {rng.randint(1, configs)} }}")
+        lines.append(f"where = {{ cfg = {rng.randint(1, matched)} }}")
     return "\n".join(lines) + "\n"
+
+
+def exclusions(rng, sizes, shapes, configs):
+    """`exclude` of some studies: the first run of the baseline, the wild
+    run of an environment, the last two runs of the candidate (a range);
+    none, one or several. Whole runs, so that `within-run` keeps its units."""
+    found = []
+    if sizes["base"] > 3 and rng.random() < 0.2:
+        found.append(('{ environment = "base", run = 1 }', "the first run warmed the caches"))
+    for env, shape in shapes.items():
+        if shape["wild_run"] and sizes[env] > 3 and rng.random() < 0.3:
+            found.append((f'{{ environment = "{env}", run = {shape["wild_run"]} }}',
+                          "the node was swapping (job log)."))
+    if sizes["cand"] > 3 and rng.random() < 0.1:
+        last = sizes["cand"]
+        found.append((f'{{ environment = "cand", run = {{ min = {last - 1}, max = {last} }} }}', "reruns"))
+    if not found:
+        return ""
+    items = ", ".join(f'{{ where = {w}, reason = "{r}" }}' for w, r in found)
+    return f"exclude = [{items}]\n"
 
 
 def study(rng, path):
     environments = ["base", "cand", "other"][: rng.choice([2, 2, 3])]
     configs = rng.choice([1, 1, 2, 3, 5, 8, 19, 50])
-    rows, sizes = rows_of(rng, environments, configs)
+    rows, sizes, shapes, matched = rows_of(rng, environments, configs)
     os.makedirs(f"{path}/results")
     os.makedirs(f"{path}/content")
     with open(f"{path}/results/runs.csv", "w") as f:
         f.write("environment,cfg,run,t\n")
-        f.writelines(f"{e},{c},{r},{v!r}\n" for e, c, r, v in rows)
-    exclude = ""
-    if rng.random() < 0.2 and sizes["base"] > 3:
-        exclude = ('exclude = [{ where = { environment = "base", run = 1 }, '
-                   'reason = "the first run warmed the caches" }]\n')
+        f.writelines(f"{e},{c},{r},{v}\n" for e, c, r, v in rows)
     book = ['[book]\ntitle = "Generated study"\ndate = "2024-01-02"\n',
             '[study]\nbaseline = "base"\n']
     book += [f'[environments.{e}]\nlabel = "{e.title()}"\n' for e in environments]
     book.append('[data.runs]\nkey = ["environment", "cfg", "run"]\ngroup-by = ["cfg"]\n'
                 'columns = { environment = "text", cfg = "integer", run = "integer", t = "positive" }\n'
-                + exclude)
-    book += [metric_toml(rng, i, environments, configs) for i in range(rng.randint(1, 4))]
+                + exclusions(rng, sizes, shapes, configs))
+    # Usually 1 to 4 metrics; sometimes many, for Holm's correction.
+    count = rng.randint(1, 4) if rng.random() < 0.85 else rng.randint(6, 12)
+    book += [metric_toml(rng, i, environments, configs, matched) for i in range(count)]
     with open(f"{path}/book.toml", "w") as f:
         f.write("\n".join(book))
     with open(f"{path}/content/index.md", "w") as f:
         f.write("# Generated\n\nA generated study.\n")
 
 
+def one(job):
+    """Draw study `i` of `seed` into OUT/NNNN; the oracle's figures, as JSON."""
+    seed, i, out = job
+    rng = random.Random(f"{seed}/{i}")
+    study(rng, f"{out}/{i:04}")
+    return json.dumps(independent_stats.compute(f"{out}/{i:04}"), default=float)
+
+
 def main():
     seed, count, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    expected = {}
-    for i in range(count):
-        name = f"{i:04}"
-        rng = random.Random(f"{seed}/{i}")
-        study(rng, f"{out}/{name}")
-        expected[name] = independent_stats.compute(f"{out}/{name}")
+    jobs = [(seed, i, out) for i in range(count)]
+    # One process per core: the studies are independent.
+    with multiprocessing.Pool(os.cpu_count()) as pool:
+        found = pool.map(one, jobs, chunksize=4)
     with open(f"{out}/expected.json", "w") as f:
-        json.dump(expected, f, default=float)
+        f.write("{" + ",".join(f'"{i:04}":{e}' for i, e in enumerate(found)) + "}")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,15 @@ from scipy import stats
 
 Q = 0.975
 
+# Each comparison metric's samples by configuration, for the caveats
+# (tests/independent_caveats.py): name -> {"configs", "pairs", ...}.
+SAMPLES = {}
+
 
 def use_study(path):
     """Make the study at `path` the one every function below reads."""
     global root, config, BASELINE, ENV, NODES
+    SAMPLES.clear()
     root = path
     config = tomllib.load(open(f"{root}/book.toml", "rb"))
     study = config.get("study", {})
@@ -389,6 +394,29 @@ def averaged(estimates, how):
     return m, None if ci is None else [max(ci[0], 0.0), ci[1]], p
 
 
+def exact_mean(values):
+    """The mean of values as the decimals they were written as, exactly."""
+    return sum(Fraction(repr(v)) for v in values) / len(values)
+
+
+def tie_exactly(sc, sb, c, b, geometric):
+    """Scores that are equal in exact arithmetic made equal in floats (the
+    first one's value), so that the rank test sees the ties of the scores
+    as defined: value / the baseline's mean, exactly, multiplied over the
+    configurations (geometric) or summed. `c` and `b`: runs × configurations
+    of exact values."""
+    reference = [sum(run[s] for run in b) / len(b) for s in range(len(b[0]))]
+
+    def key(run):
+        parts = [x / m for x, m in zip(run, reference)]
+        return math.prod(parts) if geometric else sum(parts)
+
+    first = {}
+    for scores, runs in ((sc, c), (sb, b)):
+        for i, run in enumerate(runs):
+            scores[i] = first.setdefault(key(run), scores[i])
+
+
 def within_run(rows, metric, key, configs, candidate, estimates):
     """Runs as units: per-run scores over the configurations. By the mean:
     Welch on the log scale with the delta method; by the median: the
@@ -402,10 +430,10 @@ def within_run(rows, metric, key, configs, candidate, estimates):
     for r in rows:
         cells[(r[ENV], tuple(r[c] for c in run_cols))][key_text(r[per])].append(float(r[value]))
 
-    def side(env):
+    def side(env, mean=np.mean):
         # Runs in report's order: by their key, numbers as numbers.
         order = lambda item: tuple((num(v) is None, num(v) or 0, v) for v in item[0][1])
-        return [[np.mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items(), key=order) if e == env]
+        return [[mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items(), key=order) if e == env]
 
     c, b = np.asarray(side(candidate)), np.asarray(side(BASELINE))
     mc, mb = c.mean(axis=0), b.mean(axis=0)
@@ -428,6 +456,7 @@ def within_run(rows, metric, key, configs, candidate, estimates):
         else:
             score = lambda rows: [float(np.mean(r / mb)) for r in rows]
         sc, sb = score(c), score(b)
+        tie_exactly(sc, sb, side(candidate, exact_mean), side(BASELINE, exact_mean), geometric and positive)
         if constant(sc) and constant(sb):
             return sc[0] / sb[0], None, None, True
         _, ci, opened = hodges_lehmann(np.asarray(sc), np.asarray(sb))
@@ -504,6 +533,13 @@ def metric_value(metric):
     configs = sorted(groups, key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
     estimator = metric.get("estimator", "mean")
     estimates = [one_config(values(candidate, groups[k]), values(BASELINE, groups[k]), estimator) for k in configs]
+    texts = lambda env, rs: [r[metric["value"]] for r in rs if r[ENV] == env and num(r[metric["value"]]) is not None]
+    SAMPLES[metric["name"]] = {
+        "configs": configs, "estimates": estimates, "candidate": candidate,
+        "pairs": [(values(candidate, groups[k]), values(BASELINE, groups[k]),
+                   texts(candidate, groups[k]), texts(BASELINE, groups[k])) for k in configs],
+        "within": bool(metric.get("within-run")) and len(configs) > 1,
+    }
     if len(estimates) == 1:
         e = estimates[0]
     elif metric.get("within-run"):
@@ -526,7 +562,7 @@ def metric_value(metric):
         verdicts = [verdict(e[1], e[4] if len(e) > 4 else [False, False], e[2], compare) for e in estimates]
         out["per_config_significant"] = verdicts
         side = [express(compare, e[0]) - null for e in estimates]
-        out["sign_change_caveat"] = (any(v and d > 0 for v, d in zip(verdicts, side))
+        out["sign_change_caveat"] = bool(any(v and d > 0 for v, d in zip(verdicts, side))
                                      and any(v and d < 0 for v, d in zip(verdicts, side)))
     elif not metric.get("within-run"):
         # The other estimator's verdict, and whether the two disagree: in
@@ -539,7 +575,7 @@ def metric_value(metric):
         out["other"] = {"value": express(compare, o[0]), "ci": None if o[1] is None else interval(compare, o[1]),
                         "p": o[2], "significant": o_sig}
         a, b = out["significant"], o_sig
-        out["disagree_caveat"] = (a is not None and b is not None) and (
+        out["disagree_caveat"] = bool(a is not None and b is not None) and bool(
             a != b or (a and b and (out["value"] - null) * (out["other"]["value"] - null) < 0))
     return out
 
@@ -554,7 +590,7 @@ def compute(path):
     def group_by(name):
         return config.get("data", {}).get(name, {}).get("group-by", [])
 
-    out = {}
+    out, groups, compared = {}, [], set()
     for metric in config.get("metrics", []):
         out[metric["name"]] = metric_value(metric)
 
@@ -576,10 +612,16 @@ def compute(path):
                 cfg_text = ",".join(f"{c}={v}" for c, v in sorted(zip(by, cfg)))
                 suffix = f"/{cfg_text}" if cfg_text else ""
                 out[f"group:{name}/{column}/{env}{suffix}"] = summary(x, texts[(env, cfg)])
+                groups.append({"file": name, "column": column, "env": env, "config": cfg_text,
+                               "values": x, "texts": texts[(env, cfg)],
+                               "summary": out[f"group:{name}/{column}/{env}{suffix}"]})
                 base = cells.get((BASELINE, cfg))
                 if env != BASELINE and base and np.mean(base) != 0 and len(x) >= 1:
                     out[f"comparison:{name}/{column}/{env}-vs-{BASELINE}{suffix}"] = comparison(x, base)
+                    compared.add((name, column))
 
+    import independent_caveats
+    independent_caveats.derive(sys.modules[__name__], out, groups, compared)
     return out
 
 

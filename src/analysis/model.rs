@@ -78,13 +78,18 @@ const EXACT: &str = "exact: each side gives the same value in every run";
 /// (values not all positive and a baseline median of 0).
 pub fn estimate(c: &Sample, b: &Sample, estimator: Estimator) -> Option<Estimate> {
     if c.constant() && b.constant() {
-        let ratio = c.values[0] / b.values[0];
-        return Some(Estimate { ratio, model: EXACT, exact: true, ..Default::default() });
+        return Some(exact(c.values[0], b.values[0]));
     }
     match estimator {
         Estimator::Mean => Some(of_means(&c.summary, &b.summary)),
         Estimator::Median => of_medians(&c.values, &b.values),
     }
+}
+
+/// The exact comparison of two constant sides, `c` and `b` in every run:
+/// their ratio, with neither interval nor p-value.
+pub fn exact(c: f64, b: f64) -> Estimate {
+    Estimate { ratio: c / b, model: EXACT, exact: true, ..Default::default() }
 }
 
 /// The ratio of means: log-scale Welch when both means are positive, the

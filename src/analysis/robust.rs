@@ -59,6 +59,8 @@ pub struct Robust {
     pub outliers: Vec<Outlier>,
     /// How many values lie beyond the fences.
     pub outlier_count: usize,
+    /// How many of them lie beyond 3 scales (severe), listed or not.
+    pub severe_count: usize,
     /// Shapiro–Wilk's test of normality (Royston's algorithm); absent
     /// below 8 or above 5,000 values, or when all are equal.
     pub normality: Option<super::shapiro::ShapiroWilk>,
@@ -140,6 +142,7 @@ impl Robust {
         let mut outliers =
             quartiles.zip(fence_scale).map(|(q, s)| fenced(sample, q, s)).unwrap_or_default();
         let outlier_count = outliers.len();
+        let severe_count = outliers.iter().filter(|o| o.severe).count();
         if outlier_count > LISTED {
             outliers.drain(LISTED / 2..outlier_count - LISTED / 2);
         }
@@ -158,6 +161,7 @@ impl Robust {
             fence_scale,
             outliers,
             outlier_count,
+            severe_count,
             normality,
         }
     }

@@ -172,11 +172,30 @@ fn by_medians(c: &[Vec<f64>], b: &[Vec<f64>], reference: &[f64], how: Average) -
         }
         _ => row.iter().zip(reference).map(|(x, m)| x / m).sum::<f64>() / k,
     };
-    let (sc, sb): (Vec<f64>, Vec<f64>) =
+    let (mut sc, mut sb): (Vec<f64>, Vec<f64>) =
         (c.iter().map(score).collect(), b.iter().map(score).collect());
+    tie_within_rounding(&mut sc, &mut sb);
     let (c, b) = (Sample::of(&sc)?, Sample::of(&sb)?);
     let e = model::estimate(&c, &b, Estimator::Median)?;
     Some(Estimate { model: if e.exact { e.model } else { MEDIAN_MODEL }, ..e })
+}
+
+/// Scores equal within rounding made equal, so that the rank test counts
+/// them as the ties they are: runs whose scores are equal (values on a
+/// grid, in another order over the configurations) get sums that differ
+/// in the last bits. In ascending order, a score within 10⁻¹² (relative)
+/// of the first of a run of such scores takes its value.
+fn tie_within_rounding(sc: &mut [f64], sb: &mut [f64]) {
+    let mut all: Vec<&mut f64> = sc.iter_mut().chain(sb.iter_mut()).collect();
+    all.sort_by(|a, b| a.total_cmp(b));
+    let mut first = f64::NAN;
+    for v in all {
+        if (*v - first).abs() <= 1e-12 * first.abs() {
+            *v = first;
+        } else {
+            first = *v;
+        }
+    }
 }
 
 /// A within-run estimate by the median, `e`, with its point moved to
@@ -204,6 +223,14 @@ pub fn centred(e: Estimate, average: f64) -> Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 0.1 + 0.2 and 0.3 are one score; 0.3 + 10⁻⁹ another.
+    #[test]
+    fn scores_equal_within_rounding_tie() {
+        let (mut sc, mut sb) = (vec![0.1 + 0.2, 0.5], vec![0.3, 0.3 + 1e-9]);
+        tie_within_rounding(&mut sc, &mut sb);
+        assert_eq!((sc, sb), (vec![0.3, 0.5], vec![0.3, 0.3 + 1e-9]));
+    }
 
     /// Seeded runs × configurations: the baseline's level at each
     /// configuration spans three orders of magnitude (like message sizes),

@@ -1,5 +1,6 @@
 //! Checks a built study's stats.json against tests/independent_stats.py, an
-//! independent computation with scipy: every metric, group and comparison.
+//! independent computation with scipy: every metric, group and comparison,
+//! and every caveat's trigger (tests/independent_caveats.py).
 
 use std::path::Path;
 use std::process::Command;
@@ -127,26 +128,207 @@ fn check_other(name: &str, m: &Value, w: &Value) {
     assert_eq!(other["significant"], want["significant"], "{name} other verdict");
 }
 
-/// Whether the caveats of `kind` on metric `name` are there when the oracle
-/// says they should be.
+/// Every caveat kind report may write; a new kind fails [`check_caveats`]
+/// until tests/independent_caveats.py derives its trigger.
+const KINDS: [&str; 15] = [
+    "single-node",
+    "node-counts",
+    "nodes-unknown",
+    "not-significant",
+    "few-runs",
+    "unmatched",
+    "outliers",
+    "estimators-disagree",
+    "high-variation",
+    "sign-change",
+    "multiplicity",
+    "excluded",
+    "not-normal",
+    "influential",
+    "resolution",
+];
+
+/// The caveats of a study against the oracle's triggers
+/// (tests/independent_caveats.py): each metric's caveats there exactly when
+/// the oracle raises them, and the data-wide ones likewise, with their
+/// counts. A trigger the oracle leaves null (within rounding of its
+/// threshold) is not checked.
 pub fn check_caveats(stats: &Value, want: &Value) {
-    let has = |kind: &str, name: &str| {
-        stats["caveats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["kind"] == kind && c["metric"] == name)
-    };
+    let caveats = stats["caveats"].as_array().unwrap();
+    for c in caveats {
+        assert!(KINDS.contains(&c["kind"].as_str().unwrap()), "caveat of unknown kind: {c}");
+    }
+    let has =
+        |kind: &str, name: &str| caveats.iter().any(|c| c["kind"] == kind && c["metric"] == name);
     for m in stats["metrics"].as_array().unwrap() {
         let name = m["name"].as_str().unwrap();
         for (kind, field) in [
             ("estimators-disagree", "disagree_caveat"),
             ("sign-change", "sign_change_caveat"),
             ("not-significant", "not_significant_caveat"),
+            ("influential", "influential_caveat"),
+            ("resolution", "resolution_caveat"),
         ] {
-            if let Some(expected) = want[name][field].as_bool() {
+            let expected = &want[name][field];
+            assert!(expected.is_boolean() || expected.is_null(), "oracle's {field}: {expected}");
+            if let Some(expected) = expected.as_bool() {
                 assert_eq!(has(kind, name), expected, "{name}: caveat {kind}");
             }
+        }
+        check_influence(name, &m["influence"], &want[name]["influence_run"]);
+        if want[name]["influence_flips"] == true {
+            let text = Caveats(caveats).text("influential", &[], Some(name)).unwrap();
+            assert!(text.contains(", a different verdict"), "{name}: {text}");
+        }
+    }
+    let w = &want["caveats"];
+    if w.is_null() {
+        return;
+    }
+    let all = Caveats(caveats);
+    all.few_runs(w);
+    assert_eq!(all.text("unmatched", &[], None).is_some(), w["unmatched"] == true, "unmatched");
+    w["columns"].as_array().unwrap().iter().for_each(|c| all.column(c));
+    all.multiplicity(&w["multiplicity"]);
+    all.excluded(w["excluded"].as_array().unwrap());
+    if w["nodes_column"] == false {
+        let nodes = ["single-node", "node-counts"].map(|k| all.text(k, &[], None));
+        assert_eq!(nodes, [None, None], "node caveats without a node column");
+    }
+}
+
+/// The run whose removal moves a metric most: its side, value and the
+/// metric without it (`want`: false for none, null when not checked).
+fn check_influence(name: &str, found: &Value, want: &Value) {
+    match want {
+        Value::Null => {}
+        Value::Bool(false) => assert!(found.is_null(), "{name}: influence {found}, want none"),
+        _ => {
+            assert_eq!(found["environment"], want[0], "{name}: influential run's side");
+            close(&found["value"], &want[1], VALUE, &format!("{name} influential run"));
+            close(&found["without"]["value"], &want[2], VALUE, &format!("{name} without it"));
+        }
+    }
+}
+
+/// A study's caveats, searched by kind and text.
+struct Caveats<'a>(&'a [Value]);
+
+impl<'a> Caveats<'a> {
+    /// The text of the caveat of `kind` on `metric` (data-wide: `None`)
+    /// that contains every one of `parts`.
+    fn text(&self, kind: &str, parts: &[&str], metric: Option<&str>) -> Option<&'a str> {
+        let metric = metric.map_or(Value::Null, |m| Value::String(m.into()));
+        let found = self.0.iter().filter(|c| c["kind"] == kind && c["metric"] == metric);
+        found.filter_map(|c| c["text"].as_str()).find(|t| parts.iter().all(|p| t.contains(p)))
+    }
+
+    fn count(&self, kind: &str) -> usize {
+        self.0.iter().filter(|c| c["kind"] == kind).count()
+    }
+
+    /// Configurations of fewer than 3 runs (one caveat for all files), and
+    /// one caveat per pair of run counts too small for rank statistics.
+    fn few_runs(&self, w: &Value) {
+        let files = w["few_runs_groups"].as_object().unwrap();
+        let pairs = w["few_runs_pairs"].as_array().unwrap();
+        let expected = usize::from(!files.is_empty()) + pairs.len();
+        assert_eq!(self.count("few-runs"), expected, "few-runs caveats: {files:?}, {pairs:?}");
+        for (file, counts) in files {
+            let has = format!("{file}.csv has {} configuration", counts[0]);
+            let smallest = format!("(the smallest has n = {})", counts[1]);
+            assert!(self.text("few-runs", &[&has, &smallest], None).is_some(), "few-runs: {has}");
+        }
+        for pair in pairs {
+            let runs = format!(" compare {} runs with {}: ", pair[0], pair[1]);
+            assert!(self.text("few-runs", &[&runs], None).is_some(), "few-runs:{runs}");
+        }
+    }
+
+    /// Outliers, high variation and non-normal runs of one column.
+    fn column(&self, w: &Value) {
+        let (file, column) = (w["file"].as_str().unwrap(), w["column"].as_str().unwrap());
+        let at = [format!("{column} in "), format!("{file}.csv")];
+        let at: Vec<&str> = at.iter().map(String::as_str).collect();
+        let outliers = self.text("outliers", &at, None);
+        assert_eq!(outliers.is_some(), w["outliers"] != 0, "{column}: outliers caveat");
+        if let Some(text) = outliers {
+            let severe = text.contains(" Beyond 3 IQR (severe): ");
+            assert_eq!(severe, w["severe"] == true, "{column}: severe outliers: {text}");
+            let (mild, configs) = (w["mild"][0].as_u64().unwrap(), w["mild"][1].as_u64().unwrap());
+            let said = match (mild, configs) {
+                (0, _) => String::new(),
+                (1, _) => " One more run lies beyond 1.5 IQR only".into(),
+                (m, 1) => format!(" {m} more runs of one configuration lie beyond 1.5 IQR"),
+                (m, c) => format!(" {m} more runs in {c} configurations lie beyond 1.5 IQR"),
+            };
+            assert!(text.contains(&said), "{column}: mild outliers, want{said}: {text}");
+            assert_eq!(mild == 0, !text.contains("(mild)"), "{column}: {text}");
+        }
+        self.not_normal(w, &at);
+        let Some(high) = w["high_cv"].as_u64() else { return };
+        let variation = self.text("high-variation", &at, None);
+        assert_eq!(variation.is_some(), high > 0, "{column}: high-variation caveat");
+        if let Some(text) = variation {
+            let count = if high == 1 {
+                "one configuration".into()
+            } else {
+                format!("{high} configurations")
+            };
+            assert!(text.contains(&format!("in {count}: ")), "{column}: want {count}: {text}");
+        }
+    }
+
+    /// The non-normal configurations of one column and the advice on the median.
+    fn not_normal(&self, w: &Value, at: &[&str]) {
+        let column = w["column"].as_str().unwrap();
+        let Some(rejected) = w["not_normal"].as_u64() else { return };
+        let text = self.text("not-normal", at, None);
+        assert_eq!(text.is_some(), rejected > 0, "{column}: not-normal caveat");
+        let Some(text) = text else { return };
+        let subject = match rejected {
+            1 => format!("The runs of {column} in "),
+            n => format!("In {n} configurations, the runs of {column} in "),
+        };
+        assert!(text.starts_with(&subject), "{column}: want {subject}: {text}");
+        let prefer = text.contains("Prefer the median");
+        assert_eq!(prefer, w["prefer_median"] == true, "{column}: prefer the median: {text}");
+        let keep = text.contains("Keep the mean for");
+        assert_eq!(keep, w["keep_mean"] == true, "{column}: keep the mean: {text}");
+    }
+
+    /// Holm's caveat: how many comparisons, p < 0.05, and survivors.
+    fn multiplicity(&self, w: &Value) {
+        assert_eq!(self.count("multiplicity"), usize::from(!w.is_null()), "multiplicity caveat");
+        if w.is_null() {
+            return;
+        }
+        let count = &w[0];
+        let text = self.text("multiplicity", &[], None).unwrap();
+        assert!(text.contains(&format!("tests {count} comparisons:")), "want {count}: {text}");
+        if !w[1].is_null() {
+            let raw = format!("p < 0.05 in {} of them", w[1]);
+            assert!(text.contains(&raw), "want {raw}: {text}");
+        }
+        if !w[2].is_null() {
+            let survive = format!("and {} of {count} remain significant", w[2]);
+            assert!(text.contains(&survive), "want {survive}: {text}");
+        }
+    }
+
+    /// One caveat per exclusion, with the rows it removed and its reason.
+    fn excluded(&self, w: &[Value]) {
+        assert_eq!(self.count("excluded"), w.len(), "excluded caveats");
+        for e in w {
+            let runs = match e[0].as_u64().unwrap() {
+                1 => ": 1 run of ".to_string(),
+                n => format!(": {n} runs of "),
+            };
+            let reason = format!("because {}.", e[1].as_str().unwrap());
+            assert!(
+                self.text("excluded", &[&runs, &reason], None).is_some(),
+                "excluded{runs}{reason}"
+            );
         }
     }
 }
@@ -210,6 +392,8 @@ fn check_fences(id: &str, r: &Value, w: &Value) {
     // Past 20, the 10 most extreme on each side are listed, and all counted.
     let want = floats(&w["outliers"]);
     assert_eq!(r["outlier_count"].as_u64(), Some(want.len() as u64), "{id} outliers counted");
+    let severe_count = Some(floats(&w["severe"]).len() as u64);
+    assert_eq!(r["severe_count"].as_u64(), severe_count, "{id} severe outliers counted");
     if want.len() <= 20 {
         assert_eq!(outliers, want, "{id} outliers");
         assert_eq!(severe, floats(&w["severe"]), "{id} severe outliers");
