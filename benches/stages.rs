@@ -102,6 +102,7 @@ fn stages(c: &mut Criterion) {
         citations: &prepared.cited.citations,
         environments: &prepared.book.environments,
         raw_html: false,
+        math: Refs::none().math,
     };
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));

@@ -132,6 +132,7 @@ pub fn prepare(
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
     book.provenance = provenance.clone();
+    let math = render::math::formulas(&document)?;
     let pages = render::html::render(&render::html::SiteInputs {
         document: &document,
         charts: &charts,
@@ -139,6 +140,7 @@ pub fn prepare(
         book: &book,
         templates: &project.templates,
         provenance: &provenance,
+        math: &math,
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })

@@ -7,6 +7,9 @@
 // point (series by series, each in x order), Home and End to the first and
 // last; Escape hides the details.
 (function () {
+  // The table of contents starts collapsed on a phone, open elsewhere.
+  const toc = document.querySelector(".toc details");
+  if (toc && window.matchMedia("(max-width: 40rem)").matches) toc.open = false;
   for (const figure of document.querySelectorAll(".chart[data-series]")) {
     const series = JSON.parse(figure.dataset.series);
     const bar = document.createElement("div");

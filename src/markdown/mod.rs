@@ -61,9 +61,11 @@ pub struct Document {
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
-/// footnotes, strikethrough, task lists and `{#id}` heading attributes.
+/// footnotes, strikethrough, task lists, `{#id}` heading attributes and
+/// math (`$…$` in line, `$$…$$` displayed, in Typst's math syntax).
 pub fn options() -> Options {
-    Options::ENABLE_TABLES
+    Options::ENABLE_MATH
+        | Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
@@ -227,7 +229,9 @@ pub fn first_paragraph(markdown: &str) -> Option<String> {
                 Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
                 _ => {}
             },
-            Event::Text(t) | Event::Code(t) => text.iter_mut().for_each(|x| x.push_str(&t)),
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                text.iter_mut().for_each(|x| x.push_str(&t))
+            }
             Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
             _ => {}
         }

@@ -3,6 +3,7 @@
 
 pub mod html;
 pub mod json;
+pub mod math;
 pub mod paper;
 pub mod pdf;
 pub mod sandbox;
@@ -45,6 +46,8 @@ pub struct Refs<'a> {
     pub environments: &'a [EnvironmentView],
     /// Pass raw HTML through to the page (else it is shown as text).
     pub raw_html: bool,
+    /// Every formula typeset for the page, by source and display.
+    pub math: &'a math::Formulas,
 }
 
 impl Refs<'static> {
@@ -53,6 +56,7 @@ impl Refs<'static> {
         static CHARTS: std::sync::OnceLock<crate::charts::ChartSet> = std::sync::OnceLock::new();
         static CITATIONS: std::collections::BTreeMap<Vec<String>, String> =
             std::collections::BTreeMap::new();
+        static MATH: math::Formulas = std::collections::BTreeMap::new();
         Refs {
             charts: CHARTS.get_or_init(Default::default),
             tables: &[],
@@ -60,6 +64,7 @@ impl Refs<'static> {
             citations: &CITATIONS,
             environments: &[],
             raw_html: false,
+            math: &MATH,
         }
     }
 }

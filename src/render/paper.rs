@@ -164,6 +164,7 @@ fn content(inputs: &PaperInputs) -> Content {
             citations: &cited,
             environments: &book.environments,
             raw_html: false,
+            math: super::Refs::none().math,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         content
