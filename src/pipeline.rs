@@ -109,6 +109,7 @@ pub fn prepare(
         assets: &assets,
         pdf: &config.output.pdf,
         labels: &labels,
+        studies: &project.studies,
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography
@@ -256,7 +257,8 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
     let site = assemble(project, &prepared, Some(paper.pdf));
-    Ok(Rendered { site, warnings: paper.warnings, timings })
+    let warnings = [prepared.document.warnings.clone(), paper.warnings].concat();
+    Ok(Rendered { site, warnings, timings })
 }
 
 /// Every output file in one [`Site`]; without a PDF when it is still being typeset.

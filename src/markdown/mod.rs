@@ -58,6 +58,8 @@ pub struct Document {
     pub tables: Vec<Option<String>>,
     /// Citation keys cited together, in document order.
     pub citations: Vec<Vec<String>>,
+    /// What the author should know: links to folders that are no study.
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
@@ -84,6 +86,8 @@ pub struct Known<'a> {
     pub pdf: &'a str,
     /// How statistics name configurations and directions (`[data.NAME] labels`).
     pub labels: &'a crate::labels::Labels,
+    /// The other studies a link may lead to, by their folders (`examples/NAME/`).
+    pub studies: &'a [String],
 }
 
 /// Expand the shortcodes of every page. Unknown shortcodes, statistics or
@@ -134,9 +138,10 @@ pub fn expand(
             }
         }
     }
+    let warnings = checks::check_studies(&found.links, known.studies);
     let directives::Found { charts, tables, citations, .. } = found;
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
-    errors.into_result(Document { pages, charts, tables, citations })
+    errors.into_result(Document { pages, charts, tables, citations, warnings })
 }
 
 /// The files a content link may point to: the pages, the images, and what
