@@ -104,6 +104,7 @@ fn stages(c: &mut Criterion) {
         raw_html: false,
         here: "index",
         computed: &prepared.document.computed,
+        math: Refs::none().math,
     };
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));

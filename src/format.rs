@@ -135,6 +135,14 @@ pub fn minus(text: &str) -> String {
     text.replace('-', "\u{2212}")
 }
 
+/// A measured value for reading, the same wherever it is shown (a point's
+/// details, a data table, a comparison's baseline and candidate): three
+/// significant digits, or every digit of its whole part, thousands grouped,
+/// a true minus sign: `42.0`, `45.7`, `0.853`, `2,808`, `−1.50`.
+pub fn value(x: f64) -> String {
+    minus(&grouped(&significant(x, 3)))
+}
+
 /// A p-value: `p = 0.003`, or `p < 0.001` below that.
 pub fn p_value(p: f64) -> String {
     if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {}", fixed(p, 3)) }
@@ -185,6 +193,10 @@ mod tests {
         assert_eq!(significant(0.0, 4), "0.000");
         assert_eq!(significant(2.0 / 3.0, 6), "0.666667");
         assert_eq!(minus("-2.4%"), "\u{2212}2.4%");
+        assert_eq!(value(42.0), "42.0");
+        assert_eq!(value(0.853), "0.853");
+        assert_eq!(value(2807.8), "2,808");
+        assert_eq!(value(-1.5), "\u{2212}1.50");
     }
 
     #[test]

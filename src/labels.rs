@@ -181,6 +181,12 @@ impl Labels {
     /// (`words`: `8.8% faster`; `interval`: `6.1% to 11.5% faster`).
     pub fn fields(&self, m: &MetricValue) -> BTreeMap<&'static str, String> {
         let mut fields = crate::analysis::wording::metric_fields(m);
+        // A mean with its own digits, as a point's details and the data
+        // tables show it (a baseline of 0.853 s is not "0.9").
+        if let Some(b) = &m.baseline {
+            fields.insert("baseline", format::value(b.mean));
+            fields.insert("candidate", format::value(m.candidate.mean));
+        }
         let range = fields.get("range").cloned().unwrap_or_default();
         if let Some(spread) = &m.spread {
             let [lo, hi] = &spread.range;

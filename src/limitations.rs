@@ -122,10 +122,18 @@ fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
     if m.significant != Some(false) || negligible {
         return None;
     }
-    let range =
-        interval(m, labels).map(|i| format!(": its 95% interval runs {i}")).unwrap_or_default();
+    // An average's interval carries the spread between its configurations.
+    let spread = match m.groups {
+        k if k > 1 && !m.within_run => {
+            format!(", which carries the spread between its {k} configurations,")
+        }
+        _ => String::new(),
+    };
+    let range = interval(m, labels)
+        .map(|i| format!(": its 95% interval{spread} runs {i}"))
+        .unwrap_or_default();
     Some(format!(
-        "{}: the difference, {}, is not statistically significant{range}. It may be no difference at all.",
+        "{}: the difference, {}, is not statistically significant{range}.",
         m.label,
         words(m, m.value, labels)
     ))

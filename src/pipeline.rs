@@ -111,6 +111,7 @@ pub fn prepare(
         results: &analyzed.results,
         config,
         labels: &labels,
+        studies: &project.studies,
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography
@@ -134,6 +135,7 @@ pub fn prepare(
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
     book.provenance = provenance.clone();
+    let math = render::math::formulas(&document)?;
     let pages = render::html::render(&render::html::SiteInputs {
         document: &document,
         charts: &charts,
@@ -141,6 +143,7 @@ pub fn prepare(
         book: &book,
         templates: &project.templates,
         provenance: &provenance,
+        math: &math,
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
@@ -256,7 +259,9 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
     let site = assemble(project, &prepared, Some(paper.pdf));
-    let warnings = [analyzed.analysis.warnings.clone(), paper.warnings].concat();
+    let warnings =
+        [analyzed.analysis.warnings.clone(), prepared.document.warnings.clone(), paper.warnings]
+            .concat();
     Ok(Rendered { site, warnings, timings })
 }
 

@@ -93,3 +93,93 @@ fn bbox_words(xml: &str) -> Vec<(f64, f64, f64, String)> {
         })
         .collect()
 }
+
+/// The words of `pdf` as `pdftotext -bbox` reads them: (page from 0, yMin,
+/// page height, text).
+fn paged_words(pdf: &std::path::Path) -> Vec<(usize, f64, f64, String)> {
+    let out =
+        std::process::Command::new("pdftotext").arg("-bbox").arg(pdf).arg("-").output().unwrap();
+    let xml = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (mut pages, mut height, mut words) = (0usize, 0.0, Vec::new());
+    for line in xml.lines() {
+        let attr = |name: &str| -> Option<f64> {
+            let at = line.find(&format!("{name}=\""))? + name.len() + 2;
+            line[at..].split('"').next()?.parse().ok()
+        };
+        if line.trim_start().starts_with("<page ") {
+            pages += 1;
+            height = attr("height").unwrap_or(842.0);
+        } else if let (Some(y), Some(text)) =
+            (attr("yMin"), line.split('>').nth(1).and_then(|t| t.split('<').next()))
+        {
+            words.push((pages.saturating_sub(1), y, height, text.to_string()));
+        }
+    }
+    words
+}
+
+/// Both shipped papers, built: the top-level study's and examples/usernetes'
+/// (in the folder returned with them).
+fn shipped_papers() -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
+    let usernetes = tempfile::tempdir().unwrap();
+    let out = usernetes.path().join("site");
+    let output =
+        report(&repo().join("examples/usernetes"), &["build", "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    (usernetes, vec![built_shipped_study().join("site/paper.pdf"), out.join("paper.pdf")])
+}
+
+/// Issue 30: the Limitations of each shipped paper take at most one page,
+/// from their heading to the next one (Data availability).
+#[test]
+fn the_limitations_take_at_most_a_page() {
+    if !tool("pdftotext", &["-v"]) {
+        return;
+    }
+    let (_built, papers) = shipped_papers();
+    for pdf in papers {
+        let words = paged_words(&pdf);
+        let at = |word: &str| {
+            words.iter().rposition(|w| w.3 == word).unwrap_or_else(|| panic!("{word} in {pdf:?}"))
+        };
+        let (start, end) = (&words[at("Limitations")], &words[at("availability")]);
+        // The distance down the pages, in points, against one page's height.
+        let distance = (end.0 - start.0) as f64 * start.2 + end.1 - start.1;
+        assert!(
+            distance <= start.2,
+            "{pdf:?}: Limitations run {distance:.0} pt, over a page of {:.0}",
+            start.2
+        );
+    }
+}
+
+/// Issue 30: numbers read alike in the paper: none carries a hyphen-minus
+/// ("-2.4%"), and no raw column id of the data ("size_bytes", "procs = 32")
+/// appears in its text before the appendix of diagnostics.
+#[test]
+fn the_papers_numbers_have_minus_signs_and_no_column_ids() {
+    if !tool("pdftotext", &["-v"]) {
+        return;
+    }
+    let hyphen = regex::Regex::new(r"(^|[\s(\[=:;,])-\d").unwrap();
+    let id = regex::Regex::new(r"\b[a-z]+_[a-z_]+\b|\b(procs|nodes|run|steps|atoms) = \d").unwrap();
+    let (_built, papers) = shipped_papers();
+    for pdf in papers {
+        let text = pdftotext(&pdf);
+        let body = text.split("\nA Diagnostics").next().unwrap();
+        if let Some(m) = hyphen.find(&text) {
+            panic!(
+                "{pdf:?}: a number with a hyphen-minus: {:?}",
+                &text[m.start().saturating_sub(40)..m.end() + 20]
+            );
+        }
+        // A file name such as data/stats.json or results/README.md is no column id.
+        let prose = body.replace("stats.json", "").replace("README.md", "");
+        if let Some(m) = id.find(&prose) {
+            panic!(
+                "{pdf:?}: a column id in the prose: {:?}",
+                &prose[m.start().saturating_sub(40)..m.end() + 20]
+            );
+        }
+    }
+}

@@ -37,7 +37,7 @@ fn the_shipped_paper_reads_like_a_paper() {
         "+7.6%",
         "\u{2212}2.4%",
         "8.8% faster",
-        "6.9% less CPU time",
+        "6.9% cheaper",
         "Table 1. Headline results",
         "Data. Reconstructed from the study\u{2019}s published figures",
     ] {
@@ -88,7 +88,7 @@ fn limitations(stats: &serde_json::Value) -> Vec<String> {
 #[test]
 fn caveats_say_what_the_data_and_the_author_say_word_for_word() {
     let data = [
-        "Time at 2 processes: the difference, 16.7% lower, is not statistically significant: its 95% interval runs from 45.4% lower to 27.2% higher. It may be no difference at all.",
+        "Time at 2 processes: the difference, 16.7% lower, is not statistically significant: its 95% interval runs from 45.4% lower to 27.2% higher.",
         "Time at 2 processes: the values lie on steps of 17% of the baseline's mean, as coarse as the difference; the runs cannot show a smaller change.",
         "Time at 2 processes rests on as few as 3 runs a side: its interval assumes near-normal means, and one odd run cannot be told from the rest.",
     ];
@@ -122,7 +122,7 @@ fn caveats_say_what_the_data_and_the_author_say_word_for_word() {
         .map(|(i, l)| format!("{l},{}", if i == 0 { "nodes" } else { "1" }))
         .collect();
     fs::write(study.path().join("results/runs.csv"), csv.join("\n") + "\n").unwrap();
-    let one = "All 12 runs ran on one node: the results do not cover runs across several nodes.";
+    let one = "All 12 rows of results come from runs on one node: they do not cover runs across several nodes.";
     let stats = stats_json(study.path());
     assert_eq!(limitations(&stats), [&data[..], &[one]].concat());
     let nodes: Vec<&str> = stats["caveats"]
@@ -141,6 +141,43 @@ fn caveats_say_what_the_data_and_the_author_say_word_for_word() {
     let stats = stats_json(study.path());
     assert_eq!(limitations(&stats), [&[mine], &data[..]].concat());
     assert!(stats["caveats"].to_string().contains(one), "still among the diagnostics");
+}
+
+/// Issue 30, point 7: `$…$` and `$$…$$` in Typst's math syntax, typeset
+/// by Typst in both outputs from the same source: an SVG named by its
+/// source on the page (no script), the formula's letters in the PDF's text;
+/// code in a formula is refused at its place.
+#[test]
+fn formulas_are_typeset_in_the_page_and_the_paper() {
+    let study = fixture("minimal");
+    let page =
+        "# Result\n\nSpeedup is $S(p) = T(1) / T(p)$, and\n\n$$ E(p) = S(p) / p $$\n\nat most 1.\n";
+    fs::write(study.path().join("content/index.md"), page).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    for (formula, count) in [("S(p) = T(1) / T(p)", 1), ("E(p) = S(p) / p", 1)] {
+        let svg = format!("role=\"img\" aria-label=\"{formula}\"");
+        assert_eq!(html.matches(&svg).count(), count, "{html}");
+    }
+    assert_eq!(html.matches("<span class=\"display-math\"><svg class=\"math\"").count(), 1);
+    assert!(!html.contains("$S(p)") && !html.contains("<script>"), "{html}");
+    if tool("pdftotext", &["-v"]) {
+        let text = pdftotext(&study.path().join("site/paper.pdf"));
+        // Typst sets math letters in mathematical italic (U+1D446 𝑆, U+1D45D 𝑝).
+        for needle in ["\u{1D446}(\u{1D45D})", "\u{1D438}(\u{1D45D}) ="] {
+            assert!(text.contains(needle), "the PDF lacks {needle}:\n{text}");
+        }
+        assert!(!text.contains('$'), "{text}");
+    }
+    fs::write(study.path().join("content/index.md"), "# R\n\nA $x + #read(\"b\")$ b.\n").unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(
+        err.contains("math: a formula may not hold code") && err.contains("content/index.md:3:3"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -132,3 +132,35 @@ fn the_footer_gives_provenance_without_the_clock() {
         assert!(!index.contains(attr), "absolute link in {index}");
     }
 }
+
+/// Issue 30, point 6: a study links to another by its folder, and the build
+/// checks that the folder holds a book.toml (both shipped studies link to
+/// each other); a folder that is no study is a warning at the link.
+#[test]
+fn links_between_studies_are_checked() {
+    for study in [repo(), repo().join("examples/usernetes")] {
+        let out = tempfile::tempdir().unwrap();
+        let output = report(&study, &["build", "--out", out.path().to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(!stderr(&output).contains("which is no study"), "{}", stderr(&output));
+    }
+    let study = fixture("minimal");
+    let other = study.path().join("other");
+    fs::create_dir_all(&other).unwrap();
+    let page = "# Result\n\nSee [the other study](other/#a).\n";
+    fs::write(study.path().join("content/index.md"), page).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let warned = stderr(&output);
+    assert!(
+        warned.contains("content/index.md:3:5: link to `other/#a`, which is no study"),
+        "{warned}"
+    );
+    fs::copy(study.path().join("book.toml"), other.join("book.toml")).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(
+        output.status.success() && !stderr(&output).contains("no study"),
+        "{}",
+        stderr(&output)
+    );
+}

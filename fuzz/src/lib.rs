@@ -176,6 +176,7 @@ fn study() -> &'static PageContexts {
             book: &prepared.book,
             templates: &[],
             provenance: &prepared.book.provenance,
+            math: report::render::Refs::none().math,
         })
     })
 }

@@ -52,14 +52,14 @@ fn nodes(results: &ResultSet, config: &Config) -> Option<Caveat> {
             kind: CaveatKind::SingleNode,
             metric: None,
             text: format!(
-                "All {runs} runs ran on one node: the results do not cover runs across several nodes."
+                "All {runs} rows of results come from runs on one node: they do not cover runs across several nodes."
             ),
         }),
         _ => Some(Caveat {
             kind: CaveatKind::NodeCounts,
             metric: None,
             text: format!(
-                "The {runs} runs ran on {} nodes; a result at one node count need not hold at another.",
+                "The {runs} rows of results come from runs on {} nodes; a result at one node count need not hold at another.",
                 join(&counts)
             ),
         }),

@@ -151,8 +151,7 @@ fn estimate_at(
     let (dc, db) = (drop(true), drop(false));
     // Both sides constant without the run: an exact comparison, by either
     // estimator, as the metric's own model has it.
-    if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db))
-    {
+    if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db)) {
         return Some(model::exact(x, y));
     }
     match estimator {

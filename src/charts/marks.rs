@@ -9,6 +9,7 @@ use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
 use super::numbers::{ChartData, Point};
 use super::spec::ChartSpec;
 use super::ticks;
+use crate::format;
 
 /// Draw every series as a line (solid or dashed by style) with its error bars,
 /// markers and, if asked, its peak; `at` maps data to drawn coordinates.
@@ -187,13 +188,13 @@ fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> Dra
 fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> String {
     let x = ticks::label(p.x, spec.x_unit.as_deref());
     let ci =
-        p.ci.map(|[lo, hi]| format!(" (95% CI {} to {})", ticks::value(lo), ticks::value(hi)))
+        p.ci.map(|[lo, hi]| format!(" (95% CI {} to {})", format::value(lo), format::value(hi)))
             .unwrap_or_default();
     format!(
         "{label}: {} {x}, {} {}{ci}, n = {}",
         data.x_label,
         data.y_label,
-        ticks::value(p.y),
+        format::value(p.y),
         p.n
     )
 }

@@ -89,7 +89,7 @@ pub(super) fn hover_text(
     p: &Point,
 ) -> String {
     let x = ticks::label(p.x, spec.x_unit.as_deref());
-    let number = |v: f64| format::minus(&format::significant(v, 4));
+    let number = format::value;
     let ci =
         p.ci.map(|[lo, hi]| format!(", 95% CI {} to {}", number(lo), number(hi)))
             .unwrap_or_default();

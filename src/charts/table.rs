@@ -1,15 +1,14 @@
 //! The numbers behind a chart, as a table: labelled columns (the axes' names
 //! with their units, the environments' labels from book.toml) and the values
-//! as numbers, formatted only where they are shown: about four significant
-//! digits on the page, six in the CSV download.
+//! as numbers, formatted only where they are shown: as `format::value`
+//! writes them on the page (three significant digits, as everywhere), six
+//! significant digits in the CSV download.
 
 use super::numbers::ChartData;
 use super::numbers::RatioPanel;
 use super::spec::{ChartSpec, Kind};
 use crate::format;
 
-/// Significant digits of a value in the page's table.
-pub const PAGE_DIGITS: usize = 4;
 /// Significant digits of a value in the CSV download.
 pub const CSV_DIGITS: usize = 6;
 
@@ -99,7 +98,7 @@ impl DataTable {
     }
 
     /// The cells of row `row` for the page: x as its axis labels it, values
-    /// to [`PAGE_DIGITS`] significant digits with a true minus sign, n whole.
+    /// as [`format::value`] writes them wherever they appear, n whole.
     pub fn page_cells(&self, row: &Row) -> Vec<String> {
         let last = row.values.len() - 1;
         row.values
@@ -109,7 +108,7 @@ impl DataTable {
                 (_, None) => String::new(),
                 (0, Some(x)) => super::ticks::label(*x, self.x_unit.as_deref()),
                 (i, Some(v)) if i == last => format::plain(*v),
-                (_, Some(v)) => format::minus(&format::significant(*v, PAGE_DIGITS)),
+                (_, Some(v)) => format::value(*v),
             })
             .collect()
     }

@@ -1,12 +1,16 @@
 // report: progressive enhancement only; the page works without it.
 // Adds a button per series under each chart to show or hide that series (one
-// stays shown), and shows a point's details (its SVG <title>) at once on
-// hover, tap or keyboard focus, where native tooltips are slow or never
-// appear. Keyboard: Tab reaches a chart's first shown point (one tab stop per
+// stays shown), and shows details at once, where native tooltips are slow or
+// never appear: under the pointer or a tap, every shown series' point at the
+// x nearest it (so a point under another is reached too); on keyboard
+// focus, the focused point's (its SVG <title>). Keyboard: Tab reaches a chart's first shown point (one tab stop per
 // chart, a roving tabindex); the arrow keys move to the next or previous
 // point (series by series, each in x order), Home and End to the first and
 // last; Escape hides the details.
 (function () {
+  // The table of contents starts collapsed on a phone, open elsewhere.
+  const toc = document.querySelector(".toc details");
+  if (toc && window.matchMedia("(max-width: 40rem)").matches) toc.open = false;
   for (const figure of document.querySelectorAll(".chart[data-series]")) {
     const series = JSON.parse(figure.dataset.series);
     const bar = document.createElement("div");
@@ -41,31 +45,54 @@
     tip.setAttribute("role", "status");
     tip.hidden = true;
     figure.appendChild(tip);
-    const place = function (point) {
+    const points = [...figure.querySelectorAll("svg .points circle")];
+    const shown = function () { return points.filter(function (p) { return p.style.display !== "none"; }); };
+    // The details of `point`, or with `all`, of every shown series at its x
+    // (one line each): what a pointer reads, even where points overlap.
+    const place = function (point, all) {
+      const x = point.getAttribute("cx");
+      const column = all ? shown().filter(function (p) { return p.getAttribute("cx") === x; }) : [point];
       const box = point.getBoundingClientRect();
       const home = figure.getBoundingClientRect();
-      tip.textContent = point.querySelector("title").textContent;
+      tip.textContent = column.map(function (p) { return p.querySelector("title").textContent; }).join("\n");
       tip.hidden = false;
       const left = Math.min(box.left - home.left, home.width - tip.offsetWidth - 8);
       tip.style.left = Math.max(8, left) + "px";
       tip.style.top = (box.top - home.top - tip.offsetHeight - 6) + "px";
     };
+    // The shown point nearest the pointer across, within 24 px: every point
+    // is reachable, a hidden one through the one above it.
+    const nearest = function (event) {
+      let best = null;
+      let distance = 24;
+      for (const p of shown()) {
+        const box = p.getBoundingClientRect();
+        const d = Math.abs(box.left + box.width / 2 - event.clientX);
+        if (d < distance && event.clientY >= box.top - 200 && event.clientY <= box.bottom + 200) { best = p; distance = d; }
+      }
+      return best;
+    };
+    const svg = figure.querySelector("svg");
+    if (svg) {
+      svg.addEventListener("pointermove", function (event) {
+        if (figure.contains(document.activeElement) && document.activeElement.closest(".points")) return;
+        const point = nearest(event);
+        if (point) place(point, true); else tip.hidden = true;
+      });
+      svg.addEventListener("pointerleave", function () {
+        if (!(figure.contains(document.activeElement) && document.activeElement.closest(".points"))) tip.hidden = true;
+      });
+    }
     const show = function (event) {
       const point = event.target.closest(".points circle");
-      if (point) place(point);
+      if (point) place(point, event.type !== "focusin");
     };
-    figure.addEventListener("pointerover", show);
     figure.addEventListener("click", show);
     figure.addEventListener("focusin", show);
-    figure.addEventListener("pointerout", function (event) {
-      if (event.target.closest(".points circle") && !event.target.matches(":focus")) tip.hidden = true;
-    });
     figure.addEventListener("focusout", function (event) {
       if (event.target.closest(".points circle")) tip.hidden = true;
     });
-    const points = [...figure.querySelectorAll("svg .points circle")];
     points.forEach(function (point, i) { point.setAttribute("tabindex", i === 0 ? "0" : "-1"); });
-    const shown = function () { return points.filter(function (p) { return p.style.display !== "none"; }); };
     figure.addEventListener("keydown", function (event) {
       const point = event.target.closest(".points circle");
       if (!point) return;

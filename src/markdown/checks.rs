@@ -154,6 +154,35 @@ pub fn check_links(links: &[(String, Location)], files: &[String]) -> Result<(),
     errors.into_result(())
 }
 
+/// Warnings for the links to a folder (another study of the site, such as
+/// `examples/usernetes/` or `../`) that holds no book.toml beside this study:
+/// published this way, the link would lead nowhere. A warning, not an
+/// error: a study may be built and published without its neighbours.
+pub fn check_studies(links: &[(String, Location)], studies: &[String]) -> Vec<Diagnostic> {
+    let target = |url: &str| url.split(['#', '?']).next().unwrap_or("").to_string();
+    links
+        .iter()
+        .filter(|(url, _)| {
+            let target = target(url);
+            target.ends_with('/') && !target.contains(':') && !studies.contains(&target)
+        })
+        .map(|(url, at)| {
+            Diagnostic::new(
+                at.clone(),
+                format!(
+                    "link to `{url}`, which is no study: `{}book.toml` does not exist",
+                    target(url)
+                ),
+            )
+            .hint(
+                "a link to a folder leads to another study of the site: write the folder of \
+                 its book.toml relative to this study, such as `examples/NAME/` or `../`, and \
+                 publish the two together",
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +206,18 @@ mod tests {
         let err = check_links(&links("indx.html"), &files).unwrap_err().to_string();
         assert!(err.starts_with("c.md:2:3: link to `indx.html`, which the site does not have"));
         assert!(check_links(&links("./../x.html"), &files).is_err(), "only a leading ../ leaves");
+    }
+
+    #[test]
+    fn links_to_folders_must_be_studies() {
+        let at = Location::new("c.md", 2, 3);
+        let studies = ["../../x/".to_string()];
+        let links = |url: &str| vec![(url.to_string(), at.clone())];
+        for fine in ["../../x/", "../../x/#a", "https://a.b/", "../index.html"] {
+            assert!(check_studies(&links(fine), &studies).is_empty(), "{fine}");
+        }
+        let warned = check_studies(&links("../y/#a"), &studies);
+        let text = warned[0].to_string();
+        assert!(text.contains("link to `../y/#a`, which is no study: `../y/book.toml`"), "{text}");
     }
 }

@@ -62,12 +62,16 @@ pub struct Document {
     pub citations: Vec<Vec<String>>,
     /// The computed tables (```` ```table ````), in document order.
     pub computed: Vec<tables::Written>,
+    /// What the author should know: links to folders that are no study.
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// The Markdown dialect both renderers parse: CommonMark with GFM tables,
-/// footnotes, strikethrough, task lists and `{#id}` heading attributes.
+/// footnotes, strikethrough, task lists, `{#id}` heading attributes and
+/// math (`$…$` in line, `$$…$$` displayed, in Typst's math syntax).
 pub fn options() -> Options {
-    Options::ENABLE_TABLES
+    Options::ENABLE_MATH
+        | Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
@@ -90,6 +94,8 @@ pub struct Known<'a> {
     pub config: &'a crate::config::Config,
     /// How statistics name configurations and directions (`[data.NAME] labels`).
     pub labels: &'a crate::labels::Labels,
+    /// The other studies a link may lead to, by their folders (`examples/NAME/`).
+    pub studies: &'a [String],
 }
 
 /// Expand the shortcodes of every page. Unknown shortcodes, statistics or
@@ -145,9 +151,11 @@ pub fn expand(
             }
         }
     }
+    let warnings = checks::check_studies(&found.links, known.studies);
     let directives::Found { charts, tables, citations, .. } = found;
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
-    errors.into_result(Document { pages, charts, tables, citations, computed })
+    let document = Document { pages, charts, tables, citations, computed, warnings };
+    errors.into_result(document)
 }
 
 /// The files a content link may point to: the pages, the images, and what
@@ -253,7 +261,9 @@ pub fn first_paragraph(markdown: &str) -> Option<String> {
                 Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
                 _ => {}
             },
-            Event::Text(t) | Event::Code(t) => text.iter_mut().for_each(|x| x.push_str(&t)),
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                text.iter_mut().for_each(|x| x.push_str(&t))
+            }
             Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
             _ => {}
         }

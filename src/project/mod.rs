@@ -147,6 +147,9 @@ pub struct Project {
     /// Warnings for files of `results/` a build does not read (JSON, raw
     /// output, spreadsheets), each with why and what reads it.
     pub unread: Vec<Diagnostic>,
+    /// The folders the content links to (`examples/usernetes/`, `../../`)
+    /// that hold a book.toml: other studies of the site, as the links write them.
+    pub studies: Vec<String>,
 }
 
 /// The study's input folders (besides `book.toml`): a build reads them, `report
@@ -177,9 +180,11 @@ pub fn load(root: &Path) -> Result<Project> {
     let book = book.clone();
     let results = list_results(&root)?;
     check_results_size(&results, config.output.max_results_mb)?;
+    let content = without_bom(read_dir(&root, "content", &["md"])?);
     Ok(Project {
         results,
-        content: without_bom(read_dir(&root, "content", &["md"])?),
+        studies: linked_studies(&root, &content),
+        content,
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
         assets: read_dir(&root, "content", &IMAGE_EXTENSIONS)?,
@@ -202,6 +207,29 @@ fn without_bom(mut files: Vec<SourceFile>) -> Vec<SourceFile> {
         }
     }
     files
+}
+
+/// The folders `content` links to (a relative link ending in `/`) that
+/// hold a book.toml: the studies a build may link to. Only whether each
+/// folder's book.toml is a file is asked; nothing of it is read.
+fn linked_studies(root: &Path, content: &[SourceFile]) -> Vec<String> {
+    let mut studies = Vec::new();
+    for text in content.iter().filter_map(|f| f.text().ok()) {
+        for event in pulldown_cmark::Parser::new(text) {
+            let pulldown_cmark::Event::Start(pulldown_cmark::Tag::Link { dest_url, .. }) = event
+            else {
+                continue;
+            };
+            let target = dest_url.split(['#', '?']).next().unwrap_or_default();
+            let folder = target.ends_with('/') && !target.contains(':') && !target.starts_with('/');
+            if folder && root.join(target).join("book.toml").is_file() {
+                studies.push(target.to_string());
+            }
+        }
+    }
+    studies.sort_unstable();
+    studies.dedup();
+    studies
 }
 
 /// Refuse to read more results than `[output] max-results-mb`, before

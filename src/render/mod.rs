@@ -3,6 +3,7 @@
 
 pub mod html;
 pub mod json;
+pub mod math;
 pub mod paper;
 pub mod pdf;
 pub mod sandbox;
@@ -50,6 +51,8 @@ pub struct Refs<'a> {
     pub here: &'a str,
     /// The computed tables, whose cells carry verdicts.
     pub computed: &'a [crate::markdown::tables::Written],
+    /// Every formula typeset for the page, by source and display.
+    pub math: &'a math::Formulas,
 }
 
 impl Refs<'static> {
@@ -58,6 +61,7 @@ impl Refs<'static> {
         static CHARTS: std::sync::OnceLock<crate::charts::ChartSet> = std::sync::OnceLock::new();
         static CITATIONS: std::collections::BTreeMap<Vec<String>, String> =
             std::collections::BTreeMap::new();
+        static MATH: math::Formulas = std::collections::BTreeMap::new();
         Refs {
             charts: CHARTS.get_or_init(Default::default),
             tables: &[],
@@ -67,6 +71,7 @@ impl Refs<'static> {
             raw_html: false,
             here: "",
             computed: &[],
+            math: &MATH,
         }
     }
 }

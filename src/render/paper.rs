@@ -166,6 +166,7 @@ fn content(inputs: &PaperInputs) -> Content {
             raw_html: false,
             here: &page.slug,
             computed: &document.computed,
+            math: super::Refs::none().math,
         };
         let markup = typst_markup::convert(&page.markdown, &refs);
         content

@@ -16,6 +16,7 @@ use typst::{Library, LibraryExt, World, WorldExt};
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
+pub mod math;
 mod wire;
 
 use super::sandbox::{self, Job};

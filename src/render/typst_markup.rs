@@ -90,6 +90,13 @@ struct Converter<'c> {
     image_url: String,
 }
 
+/// A formula as a Typst equation with its source as alternative text, ended
+/// by `;` so that nothing after it can continue the expression.
+fn equation(formula: &str, block: bool) -> String {
+    let alt = string(formula.trim());
+    format!("#math.equation(block: {block}, alt: {alt}, ${formula}$.body);")
+}
+
 impl Converter<'_> {
     fn event(&mut self, event: Event, offset: usize) {
         let chart_starts = matches!(&event, Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart");
@@ -116,9 +123,18 @@ impl Converter<'_> {
         match event {
             Event::Text(t) => return self.text(&t),
             Event::SoftBreak => return self.run.push(' '),
-            Event::InlineHtml(text) | Event::InlineMath(text) | Event::DisplayMath(text) => {
-                return self.run.push_str(&text);
+            Event::InlineHtml(text) => return self.run.push_str(&text),
+            // A formula is Typst math already; its source is its alternative
+            // text (PDF/UA). One that holds code or does not parse is text (the
+            // page's build refuses it at its place).
+            Event::InlineMath(f) if super::pdf::math::valid(&f) => {
+                return self.push(&equation(&f, false));
             }
+            Event::DisplayMath(f) if super::pdf::math::valid(&f) => {
+                return self.push(&equation(&f, true));
+            }
+            Event::InlineMath(f) => return self.run.push_str(&format!("${f}$")),
+            Event::DisplayMath(f) => return self.run.push_str(&format!("$${f}$$")),
             _ => self.flush(),
         }
         match event {

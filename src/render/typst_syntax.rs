@@ -143,10 +143,11 @@ pub(super) fn figure(chart: &crate::charts::Chart, width: &str) -> String {
 }
 
 /// Charts one after another in the Markdown: two side by side at half the
-/// text width, a chart left alone at 60% of it, centred.
+/// text width, a chart left alone as wide as one of them, centred: every
+/// chart at one scale.
 pub(super) fn figures(markup: &[String]) -> String {
     match markup {
-        [one] => format!("#align(center, block(width: 60%)[{one}])\n\n"),
+        [one] => format!("#align(center, block(width: 50% - 0.75em)[{one}])\n\n"),
         [a, b] => format!(
             "#grid(columns: (1fr, 1fr), column-gutter: 1.5em, align: top, [{a}], [{b}])\n\n"
         ),

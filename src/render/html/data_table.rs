@@ -59,7 +59,8 @@ fn html_table<'a>(
     for (name, cells) in rows {
         out.push_str(&format!("<tr><th scope=\"row\"{row_class}>{}</th>", escape(&name)));
         for cell in cells {
-            out.push_str(&format!("<td class=\"num\">{}</td>", escape(&cell)));
+            // Every data cell is a number: the stylesheet aligns `table.data td`.
+            out.push_str(&format!("<td>{}</td>", escape(&cell)));
         }
         out.push_str("</tr>\n");
     }

@@ -28,6 +28,7 @@ pub fn to_html(source: &str, refs: Refs) -> String {
         open_figure: false,
         kept: Vec::new(),
         verdicts: None,
+        formulas: 0,
     };
     for (i, (event, _)) in all.into_iter().enumerate() {
         page.event(i, event);
@@ -62,6 +63,8 @@ struct Page<'a, 'r> {
     /// In a computed table: its verdicts, and the body row and column of
     /// the cell open (`None` in the header).
     verdicts: Option<(Grid<'r>, Option<usize>, usize)>,
+    /// Formulas shown so far, to give each one's ids their own prefix.
+    formulas: usize,
 }
 
 impl<'a> Page<'a, '_> {
@@ -111,6 +114,8 @@ impl<'a> Page<'a, '_> {
                 self.events.push(Event::End(TagEnd::Paragraph));
             }
             Event::InlineHtml(html) if !self.refs.raw_html => self.events.push(Event::Text(html)),
+            Event::InlineMath(formula) => self.formula(&formula, false),
+            Event::DisplayMath(formula) => self.formula(&formula, true),
             other => self.events.push(other),
         }
     }
@@ -134,6 +139,19 @@ impl<'a> Page<'a, '_> {
             _ => Some(true),
         };
         kept.unwrap_or(true).then_some(event)
+    }
+
+    /// A formula as Typst typeset it ([`crate::render::math`]), its ids
+    /// made unique in the page; displayed ones on a line of their own.
+    fn formula(&mut self, formula: &str, display: bool) {
+        self.formulas += 1;
+        let id = format!("math{}", self.formulas);
+        let svg = self.refs.math.get(&(formula.to_string(), display)).map_or_else(
+            || format!("<code>{}</code>", escape(formula)),
+            |svg| svg.replace(crate::render::math::ID, &id),
+        );
+        let html = if display { format!("<span class=\"display-math\">{svg}</span>") } else { svg };
+        self.events.push(Event::InlineHtml(html.into()));
     }
 
     /// Open the table whose start is the `i`th event, inside a numbered
@@ -344,11 +362,34 @@ fn figure(chart: &Chart, refs: &Refs) -> String {
         escape(&series),
         chart.number,
         escape(&chart.intervals),
-        chart.svg,
+        for_page(&chart.svg),
         chart.number,
         chart.number,
         super::data_table::tables(&chart.table, chart.number),
     )
+}
+
+/// A chart's SVG as the page inlines it: its text takes the page's font
+/// (the stylesheet sets it), so the paper's font family goes; a stroke width
+/// of 1, SVG's default, goes too; and its font size is written to two
+/// decimals. Every byte counts against the page's weight.
+fn for_page(svg: &str) -> String {
+    let svg = svg
+        .replace(" font-family=\"Libertinus Serif, serif\"", "")
+        .replace(" stroke-width=\"1\"", "");
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg.as_str();
+    while let Some(at) = rest.find("font-size=\"").map(|i| i + 11) {
+        let end = rest[at..].find('"').map_or(rest.len(), |e| at + e);
+        out.push_str(&rest[..at]);
+        match rest[at..end].parse::<f64>() {
+            Ok(x) => out.push_str(&crate::format::plain((x * 100.0).round() / 100.0)),
+            Err(_) => out.push_str(&rest[at..end]),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The environments side by side, from book.toml.

@@ -11,6 +11,7 @@ mod limits;
 mod load;
 mod markdown;
 mod tags;
+mod toc;
 mod urls;
 
 use std::collections::BTreeMap;
@@ -28,12 +29,13 @@ use crate::markdown::front_matter::OutputName;
 use crate::project::SourceFile;
 
 /// The built-in templates, by name.
-pub const BUILT_IN: [(&str, &str); 6] = [
+pub const BUILT_IN: [(&str, &str); 7] = [
     ("base.html", include_str!("../../defaults/base.html")),
     ("page.html", include_str!("../../defaults/page.html")),
     ("partials/header.html", include_str!("../../defaults/partials/header.html")),
     ("partials/nav.html", include_str!("../../defaults/partials/nav.html")),
     ("partials/cards.html", include_str!("../../defaults/partials/cards.html")),
+    ("partials/toc.html", include_str!("../../defaults/partials/toc.html")),
     ("partials/footer.html", include_str!("../../defaults/partials/footer.html")),
 ];
 
@@ -71,6 +73,8 @@ pub struct SiteInputs<'a> {
     pub templates: &'a [SourceFile],
     /// The footer's provenance.
     pub provenance: &'a Provenance,
+    /// Every formula of the content, typeset ([`super::math::formulas`]).
+    pub math: &'a super::math::Formulas,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -84,6 +88,8 @@ struct PageView {
     file: String,
     is_index: bool,
     html: String,
+    /// The page's sections, for its table of contents.
+    toc: Vec<toc::Entry>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -101,7 +107,7 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     let override_of = |name: &str| {
         inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose()
     };
-    let css = override_of("style.css")?.unwrap_or(STYLE).to_string();
+    let css = override_of("style.css")?.map_or_else(built_in_style, str::to_string);
     let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
     let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
     let mut files = render_pages(inputs.templates, page_contexts(inputs, &assets))?;
@@ -129,7 +135,8 @@ fn page_contexts(inputs: &SiteInputs, assets: &Assets) -> PageContexts {
 /// The pages of a site ready to render: what [`render_pages`] takes. The
 /// stylesheet and script keep their built-in names.
 pub fn contexts(inputs: &SiteInputs) -> PageContexts {
-    let assets = Assets { css: hashed("style", "css", STYLE), js: hashed("app", "js", SCRIPT) };
+    let assets =
+        Assets { css: hashed("style", "css", &built_in_style()), js: hashed("app", "js", SCRIPT) };
     page_contexts(inputs, &assets)
 }
 
@@ -175,17 +182,33 @@ fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
                 raw_html: inputs.book.raw_html,
                 here: &p.slug,
                 computed: &inputs.document.computed,
+                math: inputs.math,
             };
+            let html = to_html(&p.markdown, refs);
             PageView {
                 slug: p.slug.clone(),
                 title: p.title.clone(),
                 url: urls::href(&p.url()),
                 file: p.url(),
                 is_index: p.slug == "index",
-                html: to_html(&p.markdown, refs),
+                toc: toc::entries(&html),
+                html,
             }
         })
         .collect()
+}
+
+/// The built-in stylesheet as the site serves it: without its comments and
+/// indentation, which every reader would download for nothing.
+pub fn built_in_style() -> String {
+    let mut out = String::with_capacity(STYLE.len());
+    let mut rest = STYLE;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
+    }
+    out.push_str(rest);
+    out.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n") + "\n"
 }
 
 /// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.
@@ -197,6 +220,13 @@ fn hashed(name: &str, ext: &str, content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stylesheet_loses_its_comments_only() {
+        let css = built_in_style();
+        assert!(!css.contains("/*") && css.len() < STYLE.len(), "{css}");
+        assert!(css.contains("content: \"Caveats\";") && css.contains(":root {"));
+    }
 
     #[test]
     fn asset_names_carry_a_content_hash() {
