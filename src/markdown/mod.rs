@@ -123,21 +123,7 @@ pub fn expand(
     pages.sort_by_key(|p| {
         (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
     });
-    let mut found = directives::Found::default();
-    for page in &mut pages {
-        page.tables_before = found.tables.len();
-        match directives::scan(&page.path, &page.markdown, &page.source_map) {
-            Ok(f) => {
-                found.charts.extend(f.charts);
-                found.tables.extend(f.tables);
-                found.references.extend(f.references);
-                found.citations.extend(f.citations);
-                found.images.extend(f.images);
-                found.links.extend(f.links);
-            }
-            Err(e) => errors.0.extend(e.0),
-        }
-    }
+    let found = scan_directives(&mut pages, &mut errors);
     if errors.is_empty() {
         let checks = [
             checks::check_references(&found.references, &found.charts, &found.tables),
@@ -156,6 +142,27 @@ pub fn expand(
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     let document = Document { pages, charts, tables, citations, computed, warnings };
     errors.into_result(document)
+}
+
+/// The directives of every page, in page order; each page learns how many
+/// tables come before it.
+fn scan_directives(pages: &mut [Page], errors: &mut Diagnostics) -> directives::Found {
+    let mut found = directives::Found::default();
+    for page in pages {
+        page.tables_before = found.tables.len();
+        match directives::scan(&page.path, &page.markdown, &page.source_map) {
+            Ok(f) => {
+                found.charts.extend(f.charts);
+                found.tables.extend(f.tables);
+                found.references.extend(f.references);
+                found.citations.extend(f.citations);
+                found.images.extend(f.images);
+                found.links.extend(f.links);
+            }
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    found
 }
 
 /// The files a content link may point to: the pages, the images, and what
