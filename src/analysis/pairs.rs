@@ -6,6 +6,8 @@
 //! nor their sort (the selection in X + Y of Johnson and Mizoguchi, and of
 //! Monahan's Hodges–Lehmann algorithm, with a deterministic sampler).
 
+use std::cell::RefCell;
+
 /// The differences `c[i] − b[j]` (as computed in floating point) of two
 /// samples without NaN.
 pub struct Pairs {
@@ -15,6 +17,18 @@ pub struct Pairs {
     b: Vec<f64>,
     /// How many differences a bracket may hold to be selected among directly.
     cap: u64,
+    /// Buffers every order statistic reuses: a bracket's rows, a sample
+    /// of its differences, and the differences selected among.
+    scratch: RefCell<Scratch>,
+}
+
+/// The buffers of [`Pairs::kth`], kept between calls: on 10^5 values a
+/// side they are megabytes, which fresh allocations would fault in anew.
+#[derive(Default)]
+struct Scratch {
+    rows: Rows,
+    sample: Vec<f64>,
+    all: Vec<f64>,
 }
 
 /// Differences drawn from a bracket to narrow it: the bracket shrinks by
@@ -24,6 +38,7 @@ const SAMPLE: u64 = 16_384;
 /// The differences in a range of values `[lo, hi]`: for each value of
 /// `c`, the range of `b` whose differences lie in it, with the running
 /// total up to that row; and how many differences lie below and at most.
+#[derive(Default)]
 struct Rows {
     rows: Vec<(usize, usize, u64)>,
     below: u64,
@@ -45,7 +60,7 @@ impl Pairs {
             v
         };
         let cap = ((c.len() + b.len()) as u64).max(4096);
-        Some(Pairs { c: sorted(c), b: sorted(b), cap })
+        Some(Pairs { c: sorted(c), b: sorted(b), cap, scratch: RefCell::default() })
     }
 
     /// How many differences there are, m·n.
@@ -113,13 +128,31 @@ impl Pairs {
     /// whatever the ties; once the bracket holds few differences, they are
     /// selected among directly. The result is exact whatever the samples.
     pub fn kth(&self, k: u64) -> f64 {
+        let scratch = &mut *self.scratch.borrow_mut();
         let [lo, hi] = self.bounds();
-        let (mut valid, mut proposal) = ([lo, hi], [lo, hi]);
+        let valid = [lo, hi];
+        // The first proposal samples the whole grid of differences, which
+        // needs no counting pass to lay out.
+        let n = self.b.len() as u64;
+        let at = |position: u64| self.c[(position / n) as usize] - self.b[(position % n) as usize];
+        let proposal = propose(self.len(), k, 0, at, &mut scratch.sample);
+        self.narrow(k, valid, proposal, scratch)
+    }
+
+    /// The `k`-th smallest difference within `valid`, from a first
+    /// `proposal` (see [`Pairs::kth`]).
+    fn narrow(
+        &self,
+        k: u64,
+        mut valid: [f64; 2],
+        mut proposal: [f64; 2],
+        scratch: &mut Scratch,
+    ) -> f64 {
         let (mut last, mut round) = (u64::MAX, 0u64);
-        let mut rows = Rows { rows: Vec::with_capacity(self.c.len()), below: 0, at_most: 0 };
+        let rows = &mut scratch.rows;
         loop {
             let [lo, hi] = proposal;
-            self.rows(lo, hi, &mut rows);
+            self.rows(lo, hi, rows);
             if rows.below >= k {
                 proposal = [valid[0], lo.next_down()];
                 continue;
@@ -130,15 +163,28 @@ impl Pairs {
             }
             valid = proposal;
             let within = rows.at_most - rows.below;
-            if lo == hi || within <= self.cap {
-                return self.select(&rows, k - rows.below);
+            if lo == hi {
+                // Every difference in the bracket is this one value.
+                return lo;
+            }
+            if within <= self.cap {
+                return self.select(rows, k - rows.below, &mut scratch.all);
             }
             proposal = if within > last / 2 {
                 let (lo, hi) = (ordered(lo), ordered(hi));
                 [valid[0], unordered(lo + (hi - lo) / 2)]
             } else {
                 round += 1;
-                self.propose(&rows, k - rows.below, round)
+                let mut row = 0;
+                let at = |position: u64| {
+                    while rows.rows[row].2 <= position {
+                        row += 1;
+                    }
+                    let (start, end, total) = rows.rows[row];
+                    self.c[row]
+                        - self.b[start + (position - (total - (end - start) as u64)) as usize]
+                };
+                propose(within, k - rows.below, round, at, &mut scratch.sample)
             };
             last = within;
         }
@@ -166,42 +212,14 @@ impl Pairs {
         (into.below, into.at_most) = (below, at_most);
     }
 
-    /// The `k`-th smallest (from 1) of the differences in `rows`.
-    fn select(&self, rows: &Rows, k: u64) -> f64 {
-        let mut all = Vec::with_capacity((rows.at_most - rows.below) as usize);
+    /// The `k`-th smallest (from 1) of the differences in `rows`, gathered
+    /// into `all`.
+    fn select(&self, rows: &Rows, k: u64, all: &mut Vec<f64>) -> f64 {
+        all.clear();
         for (&c, &(start, end, _)) in self.c.iter().zip(&rows.rows) {
             all.extend(self.b[start..end].iter().map(|b| c - b));
         }
         *all.select_nth_unstable_by((k - 1) as usize, f64::total_cmp).1
-    }
-
-    /// A narrower bracket for the `k`-th of the differences in `rows`: the
-    /// order statistics of a systematic sample of them (every `within /
-    /// SAMPLE`-th in the order of the rows, from an offset that depends on
-    /// the round) a few standard errors either side of the share sought.
-    fn propose(&self, rows: &Rows, k: u64, round: u64) -> [f64; 2] {
-        let within = rows.at_most - rows.below;
-        let offset = (SplitMix(round).next() >> 11) as f64 / (1u64 << 53) as f64;
-        let mut sample = Vec::with_capacity(SAMPLE as usize);
-        let mut row = 0;
-        for t in 0..SAMPLE {
-            let share = (t as f64 + offset) / SAMPLE as f64;
-            let position = ((share * within as f64) as u64).min(within - 1);
-            while rows.rows[row].2 <= position {
-                row += 1;
-            }
-            let (start, end, total) = rows.rows[row];
-            let j = start + (position - (total - (end - start) as u64)) as usize;
-            sample.push(self.c[row] - self.b[j]);
-        }
-        let share = k as f64 / within as f64;
-        let spread = 3.0 * (SAMPLE as f64 * share * (1.0 - share)).sqrt() + 2.0;
-        let last = (SAMPLE - 1) as f64;
-        let lo = (share * SAMPLE as f64 - spread).clamp(0.0, last) as usize;
-        let hi = (share * SAMPLE as f64 + spread).clamp(0.0, last) as usize;
-        let lo_value = *sample.select_nth_unstable_by(lo, f64::total_cmp).1;
-        let hi_value = *sample[lo..].select_nth_unstable_by(hi - lo, f64::total_cmp).1;
-        [lo_value, hi_value]
     }
 
     /// The smallest difference above `x`, if any, in one pass: over
@@ -236,6 +254,34 @@ impl Pairs {
         };
         lower / 2.0 + upper / 2.0
     }
+}
+
+/// A narrower bracket for the `k`-th of `within` differences, the
+/// `position`-th of which `at` gives (asked in increasing order): the
+/// order statistics of a systematic sample of them (every `within /
+/// SAMPLE`-th, from an offset that depends on the round) a few standard
+/// errors either side of the share sought.
+fn propose(
+    within: u64,
+    k: u64,
+    round: u64,
+    mut at: impl FnMut(u64) -> f64,
+    sample: &mut Vec<f64>,
+) -> [f64; 2] {
+    let offset = (SplitMix(round).next() >> 11) as f64 / (1u64 << 53) as f64;
+    sample.clear();
+    for t in 0..SAMPLE {
+        let share = (t as f64 + offset) / SAMPLE as f64;
+        sample.push(at(((share * within as f64) as u64).min(within - 1)));
+    }
+    let share = k as f64 / within as f64;
+    let spread = 3.0 * (SAMPLE as f64 * share * (1.0 - share)).sqrt() + 2.0;
+    let last = (SAMPLE - 1) as f64;
+    let lo = (share * SAMPLE as f64 - spread).clamp(0.0, last) as usize;
+    let hi = (share * SAMPLE as f64 + spread).clamp(0.0, last) as usize;
+    let lo_value = *sample.select_nth_unstable_by(lo, f64::total_cmp).1;
+    let hi_value = *sample[lo..].select_nth_unstable_by(hi - lo, f64::total_cmp).1;
+    [lo_value, hi_value]
 }
 
 /// SplitMix64: a small, seeded generator for the sampler.

@@ -86,43 +86,38 @@ impl Null {
 
 /// U of `c` (midranks) and the tie term Σ(t³ − t) of the pooled sample.
 fn u_statistic(c: &[f64], b: &[f64]) -> (f64, f64) {
-    let pooled = pooled(c, b);
-    let (mut rank_sum, mut ties, mut i) = (0.0, 0.0, 0);
-    while i < pooled.len() {
-        let mut j = i;
-        while j + 1 < pooled.len() && pooled[j + 1].0 == pooled[i].0 {
+    let ascending = |v: &[f64]| v.is_sorted_by(|a, b| a.total_cmp(b).is_le());
+    if !(ascending(c) && ascending(b)) {
+        let mut sorted = [c.to_vec(), b.to_vec()];
+        sorted.iter_mut().for_each(|v| v.sort_unstable_by(f64::total_cmp));
+        return u_statistic(&sorted[0], &sorted[1]);
+    }
+    // One walk over both sorted samples, a run of equal values at a time
+    // (as the pooled list would hold them), with nothing allocated.
+    let (mut i, mut j, mut rank) = (0, 0, 0usize);
+    let (mut rank_sum, mut ties) = (0.0, 0.0);
+    while i < c.len() || j < b.len() {
+        let v = match (c.get(i), b.get(j)) {
+            (Some(x), Some(y)) => *std::cmp::min_by(x, y, |x, y| x.total_cmp(y)),
+            (Some(x), None) | (None, Some(x)) => *x,
+            (None, None) => break,
+        };
+        let (from_c, from_b) = (i, j);
+        while i < c.len() && c[i] == v {
+            i += 1;
+        }
+        while j < b.len() && b[j] == v {
             j += 1;
         }
-        let (t, midrank) = ((j - i + 1) as f64, (i + j) as f64 / 2.0 + 1.0);
-        rank_sum += midrank * pooled[i..=j].iter().filter(|x| x.1).count() as f64;
+        let (in_c, t) = (i - from_c, (i - from_c) + (j - from_b));
+        let midrank = (2 * rank + t - 1) as f64 / 2.0 + 1.0;
+        rank_sum += midrank * in_c as f64;
+        let t = t as f64;
         ties += t * t * t - t;
-        i = j + 1;
+        rank += t as usize;
     }
     let m = c.len() as f64;
     (rank_sum - m * (m + 1.0) / 2.0, ties)
-}
-
-/// Both samples in one ascending list, each value marked with its side: a
-/// merge when both are sorted (as the callers pass them), else a sort.
-fn pooled(c: &[f64], b: &[f64]) -> Vec<(f64, bool)> {
-    let ascending = |v: &[f64]| v.is_sorted_by(|a, b| a.total_cmp(b).is_le());
-    let mut out = Vec::with_capacity(c.len() + b.len());
-    if ascending(c) && ascending(b) {
-        let (mut i, mut j) = (0, 0);
-        while i < c.len() || j < b.len() {
-            if j == b.len() || (i < c.len() && c[i].total_cmp(&b[j]).is_le()) {
-                out.push((c[i], true));
-                i += 1;
-            } else {
-                out.push((b[j], false));
-                j += 1;
-            }
-        }
-        return out;
-    }
-    out.extend(c.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))));
-    out.sort_by(|x, y| x.0.total_cmp(&y.0));
-    out
 }
 
 /// The number of arrangements giving each U = 0..=m·n without ties: the
