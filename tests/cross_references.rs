@@ -60,3 +60,22 @@ fn a_figure_on_another_page_is_linked_there() {
         "{html}"
     );
 }
+
+/// The paper's table of headline results is unnumbered (the page shows
+/// them as cards), so a table is "Table 1" in the page and in the paper.
+#[test]
+fn tables_are_numbered_alike_beside_the_headline_results() {
+    let book = format!(
+        "{BOOK}\n[[metrics]]\nname = \"time\"\nlabel = \"Time\"\ndata = \"runs\"\nvalue = \"time\"\n\
+         where = {{ size = 1 }}\nbetter = \"lower\"\nheadline = true\n"
+    );
+    let page = "# T\n\nAs @tbl-sizes shows.\n\n| x |\n|---|\n| 1 |\n\nTable: Sizes {#tbl-sizes}\n";
+    let dir = written_study(&book, &[("runs.csv", RUNS)], page);
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    assert!(html.contains("href=\"#tbl-sizes\">Table 1</a>"), "{html}");
+    let text = pdftotext(&dir.path().join("site/paper.pdf"));
+    assert!(text.contains("As Table 1 shows") && text.contains("Table 1. Sizes"), "{text}");
+    assert!(text.contains("Headline results") && !text.contains("Table 2"), "{text}");
+}
