@@ -82,7 +82,7 @@ pub fn harness_import(data: &[u8]) {
         pattern: None,
         into: None,
         dry_run: true,
-        figures: figures.iter().filter_map(|f| f.parse().ok()).collect(),
+        values: figures.iter().map(|f| ("figure".to_string(), f.to_string())).collect(),
     };
     let lines = report::import::unwrap::lines(path, &text).1;
     let input = report::import::format::Input {

@@ -26,6 +26,20 @@ impl Format for Reframe {
         "reframe"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn ReFrame perflogs into rows of results/reframe.csv, one per test run."
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  reframe -c checks/ -r --perflogdir=perflogs
+  report import reframe --env cluster-a perflogs/"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per perflog line (a test run), every header field a column, each performance variable with its unit and reference (times in seconds, as VAR_s). Reads the header line ReFrame 4 writes. Goes to results/reframe.csv."
+    }
+
     fn accepts(&self, path: &std::path::Path) -> Result<(), String> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("log") => Ok(()),
