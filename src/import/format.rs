@@ -45,6 +45,13 @@ pub trait Format: Sync + std::fmt::Debug {
         Labelling::Plain
     }
 
+    /// The programs it reads the output of, as their names start (`osu_`):
+    /// in a launcher line, the launcher's own flags end at such a word,
+    /// and what follows is the program's.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether a file met while walking a folder is one this format reads;
     /// `Err(why)` passes it over, and the summary says so. A file named on
     /// the command line is always read.

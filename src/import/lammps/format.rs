@@ -60,6 +60,10 @@ impl Format for Lammps {
         "One row per `Loop time` line, in plain logs, concatenated logs, job output (Slurm, Flux, LSF, ReFrame, kubectl logs) or JSON and YAML documents whose strings hold the log. Ranks come from the log, nodes from --nodes, the pattern, or the launcher line (srun -N, flux run -N, jsrun -r)."
     }
 
+    fn programs(&self) -> &'static [&'static str] {
+        &["lmp", "lammps"]
+    }
+
     fn labelling(&self) -> Labelling {
         Labelling::Mpi { default_procs: None }
     }

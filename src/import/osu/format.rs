@@ -39,6 +39,10 @@ impl Format for Osu {
         "Every benchmark of the suite goes to its own file, results/osu_BENCHMARK.csv (osu_latency, osu_bw, osu_mbw_mr, osu_barrier, ...), with a `benchmark` column and every column its table prints. Ranks come from --procs, the pattern, or the launcher line (mpirun -np, mpiexec -n, srun -n, flux run -n, jsrun -n), else 2."
     }
 
+    fn programs(&self) -> &'static [&'static str] {
+        &["osu_"]
+    }
+
     fn labelling(&self) -> Labelling {
         Labelling::Mpi { default_procs: Some(DEFAULT_PROCS) }
     }
