@@ -81,15 +81,15 @@ fn subcommand(format: &'static dyn Format) -> Command {
 fn common(mpi: bool) -> Vec<Arg> {
     let paths = Arg::new("paths")
         .value_name("PATHS")
-        .help("Files or folders to import (folders are walked in sorted order).")
+        .help("Files or folders to import (folders are walked in sorted order)")
         .required(true)
         .num_args(1..)
         .value_parser(clap::value_parser!(PathBuf));
     let env = Arg::new("env").long("env").value_name("ENV").help(if mpi {
-        "Environment of the runs (unless the pattern gives {env})."
+        "Environment of the runs (unless the pattern gives {env})"
     } else {
         "Environment of the runs (unless the pattern gives {env}); without either, the rows \
-         have no `environment` column."
+         have no `environment` column"
     });
     let count = |name: &'static str, value: &'static str, help: &'static str| {
         Arg::new(name)
@@ -104,20 +104,20 @@ fn common(mpi: bool) -> Vec<Arg> {
         .value_parser(|text: &str| text.parse::<Pattern>())
         .help(if mpi {
             "Path pattern with {env}, {nodes}, {procs} and {run}, `*` for any text within one \
-             path part and `**` for any parts, such as '{env}/lammps-{nodes}-{procs}-{run}.out'."
+             path part and `**` for any parts, such as '{env}/lammps-{nodes}-{procs}-{run}.out'"
         } else {
             "Path pattern with {env}, `*` for any text within one path part and `**` for any \
-             parts, such as '{env}/*.json'."
+             parts, such as '{env}/*.json'"
         });
     let into = Arg::new("into").long("into").value_name("INTO").help(if mpi {
         "Results file to append to, a plain name: results/NAME.csv (default: the format's, \
-         such as lammps or osu_latency)."
+         such as lammps or osu_latency)"
     } else {
-        "Results file to append to, a plain name: results/NAME.csv."
+        "Results file to append to, a plain name: results/NAME.csv"
     });
     let dry_run = Arg::new("dry_run").long("dry-run").action(ArgAction::SetTrue).help(
         "Print the rows that would be added and which files would give them (or why each is \
-         skipped), and write nothing.",
+         skipped), and write nothing",
     );
     let mut args = vec![paths, env];
     if mpi {
@@ -125,13 +125,13 @@ fn common(mpi: bool) -> Vec<Arg> {
             "nodes",
             "NODES",
             "Nodes of the runs (unless the pattern gives {nodes}; else the launcher line's), 1 \
-             or more.",
+             or more",
         ));
         args.push(count(
             "procs",
             "PROCS",
             "Processes of the runs (unless the pattern gives {procs}; else the launcher line's; \
-             LAMMPS: the log's, OSU: 2), 1 or more.",
+             LAMMPS: the log's, OSU: 2), 1 or more",
         ));
     }
     args.extend([pattern, into, dry_run]);

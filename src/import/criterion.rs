@@ -40,7 +40,7 @@ impl Format for Criterion {
     }
 
     fn about(&self) -> &'static str {
-        "Turn criterion's target/criterion/ into rows of results/criterion.csv, one per sample."
+        "Turn criterion's target/criterion/ into rows of results/criterion.csv, one per sample"
     }
 
     fn examples(&self) -> &'static str {

@@ -71,7 +71,7 @@ impl Format for Gbench {
     }
 
     fn about(&self) -> &'static str {
-        "Turn Google Benchmark JSON into rows of results/gbench.csv, one per repetition."
+        "Turn Google Benchmark JSON into rows of results/gbench.csv, one per repetition"
     }
 
     fn examples(&self) -> &'static str {

@@ -34,7 +34,7 @@ impl Format for Hyperfine {
     }
 
     fn about(&self) -> &'static str {
-        "Turn hyperfine's JSON export into rows of results/hyperfine.csv, one per run."
+        "Turn hyperfine's JSON export into rows of results/hyperfine.csv, one per run"
     }
 
     fn examples(&self) -> &'static str {

@@ -19,7 +19,7 @@ const FIGURE: Opt = Opt {
     value_name: "NAME=REGEX",
     help: "A figure of merit, NAME=REGEX: the column, and a pattern whose group \
            (the one named `value`, else the first) is the number. The first \
-           figure marks the runs.",
+           figure marks the runs",
     required: true,
     repeated: true,
     check: |text| text.parse::<Figure>().map(|_| ()),
@@ -65,7 +65,7 @@ impl Format for Log {
     }
 
     fn about(&self) -> &'static str {
-        "Find figures of merit in any text output by patterns: one row per run."
+        "Find figures of merit in any text output by patterns: one row per run"
     }
 
     fn examples(&self) -> &'static str {

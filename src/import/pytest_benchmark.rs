@@ -35,7 +35,7 @@ impl Format for PytestBenchmark {
     }
 
     fn about(&self) -> &'static str {
-        "Turn pytest-benchmark JSON into rows of results/pytest_benchmark.csv, one per round."
+        "Turn pytest-benchmark JSON into rows of results/pytest_benchmark.csv, one per round"
     }
 
     fn examples(&self) -> &'static str {

@@ -30,7 +30,7 @@ impl Format for Reframe {
     }
 
     fn about(&self) -> &'static str {
-        "Turn ReFrame perflogs into rows of results/reframe.csv, one per test run."
+        "Turn ReFrame perflogs into rows of results/reframe.csv, one per test run"
     }
 
     fn examples(&self) -> &'static str {
@@ -87,7 +87,7 @@ const PERFLOG_FORMAT: Opt = Opt {
     value_name: "FORMAT",
     help: "The `format` of the site's perflog handler, for perflogs without a header line \
            (ReFrame 3), such as '%(check_name)s|%(check_perf_var)s=%(check_perf_value)s'; \
-           without it, ReFrame 3's default format is tried.",
+           without it, ReFrame 3's default format is tried",
     required: false,
     repeated: false,
     check: |text| LineFormat::parse(text).map(|_| ()),

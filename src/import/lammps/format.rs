@@ -41,7 +41,7 @@ impl Format for Lammps {
     }
 
     fn about(&self) -> &'static str {
-        "Turn LAMMPS logs into rows of results/lammps.csv, one per run."
+        "Turn LAMMPS logs into rows of results/lammps.csv, one per run"
     }
 
     fn examples(&self) -> &'static str {

@@ -22,7 +22,7 @@ impl Format for Osu {
     }
 
     fn about(&self) -> &'static str {
-        "Turn OSU micro-benchmark output into rows of results/osu_BENCHMARK.csv, one per run and message size."
+        "Turn OSU micro-benchmark output into rows of results/osu_BENCHMARK.csv, one per run and message size"
     }
 
     fn examples(&self) -> &'static str {
