@@ -131,3 +131,47 @@ fn json_diagnostics_are_one_array_of_errors_and_warnings() {
     assert_eq!(all[0]["message"], "no OSU output: no `# OSU MPI … Test` title line");
     assert_eq!((all[1]["line"].as_u64(), all[2]["line"].as_u64()), (Some(20), Some(29)));
 }
+
+/// ReFrame 3 perflogs have no header: the default format's lines need no
+/// option, another site's are read by its handler's `format`, and a
+/// format that names no field is a usage error. (Lines written by
+/// ReFrame 3.12.0; the values below are read off them by hand.)
+#[test]
+fn reframe_3_perflogs_import_by_their_format() {
+    let dir = new_study();
+    let logs = tempfile::tempdir().unwrap();
+    let default = logs.path().join("SleepCheck.log");
+    fs::write(
+        &default,
+        "2026-12-02T11:37:43|reframe 3.12.0|SleepCheck @generic:default+builtin|jobid=13391|elapsed=0.010161161422729492|ref=0.01 (l=null, u=0.5)|s\n\
+         2026-12-02T11:37:43|reframe 3.12.0|SleepCheck @generic:default+builtin|jobid=13391|rate=12.5|ref=12.0 (l=-0.1, u=0.1)|MB/s\n",
+    )
+    .unwrap();
+    let output = import(dir.path(), &["reframe", "--env", "a", default.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let csv = fs::read_to_string(dir.path().join("results/reframe.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| row[header.iter().position(|h| *h == name).expect(name)];
+    assert_eq!(
+        (at("jobid"), at("elapsed_s"), at("rate"), at("rate_unit")),
+        ("13391", "0.010161161422729492", "12.5", "MB/s")
+    );
+    assert_eq!(lines.next(), None, "one run, one row");
+
+    let site = logs.path().join("site.log");
+    fs::write(&site, "2026-12-02T12:06:27,SleepCheck,laptop,1,elapsed,0.010132312774658203,s\n")
+        .unwrap();
+    let format = "%(check_job_completion_time)s,%(check_name)s,%(check_system)s,%(check_num_tasks)s,%(check_perf_var)s,%(check_perf_value)s,%(check_perf_unit)s";
+    let args = ["reframe", "--env", "b", "--into", "site", "--perflog-format", format];
+    let output = import(dir.path(), &[&args[..], &[site.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let csv = fs::read_to_string(dir.path().join("results/site.csv")).unwrap();
+    assert!(csv.contains(",SleepCheck,laptop,1,0.010132312774658203,s,"), "{csv}");
+
+    let wrong =
+        import(dir.path(), &["reframe", "--perflog-format", "no field", site.to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
+    assert!(stderr(&wrong).contains("names no field"), "{}", stderr(&wrong));
+}

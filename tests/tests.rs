@@ -13,6 +13,7 @@ mod bad_inputs;
 mod browser;
 mod charts;
 mod charts_ratio;
+mod children;
 mod cli;
 mod cli_conventions;
 mod cross_references;

@@ -60,15 +60,15 @@ pub fn lammps_import(text: &str) {
 }
 
 /// Any bytes as the output of a harness: the first byte picks the format
-/// (hyperfine, gbench, pytest-benchmark, reframe, criterion, log with two
-/// figures), the rest is the file. Each yields tables or a refusal.
+/// among every registered one but LAMMPS and OSU, which have targets of
+/// their own (hyperfine, gbench, pytest-benchmark, reframe, criterion, log
+/// with two figures, then any format added later), the rest is the file.
+/// Each yields tables or a refusal.
 pub fn harness_import(data: &[u8]) {
-    const FORMATS: [&str; 6] =
-        ["hyperfine", "gbench", "pytest-benchmark", "reframe", "criterion", "log"];
+    let formats: Vec<_> =
+        report::import::FORMATS.iter().filter(|f| !["lammps", "osu"].contains(&f.name())).collect();
     let Some((first, rest)) = data.split_first() else { return };
-    let Some(format) = report::import::by_name(FORMATS[*first as usize % FORMATS.len()]) else {
-        return;
-    };
+    let format = *formats[*first as usize % formats.len()];
     let text = String::from_utf8_lossy(rest);
     let path = Path::new("fuzz/new/sample.json");
     let figures = ["gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)", "triad=Triad:\\s+(?P<value>\\S+)"];
@@ -82,7 +82,7 @@ pub fn harness_import(data: &[u8]) {
         pattern: None,
         into: None,
         dry_run: true,
-        figures: figures.iter().filter_map(|f| f.parse().ok()).collect(),
+        values: figures.iter().map(|f| ("figure".to_string(), f.to_string())).collect(),
     };
     let lines = report::import::unwrap::lines(path, &text).1;
     let input = report::import::format::Input {

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand, ValueHint};
 use report::diagnostic::render::Format;
 use report::scaffold::Example;
 
-use super::import_cli;
+use super::import;
 
 /// Turn benchmark results and Markdown into a web page and a PDF paper.
 #[derive(Debug, Parser)]
@@ -175,8 +175,8 @@ pub enum Command {
         #[command(flatten)]
         style: Style,
     },
-    /// Turn benchmark output (LAMMPS, OSU, hyperfine, Google Benchmark,
-    /// pytest-benchmark, ReFrame, criterion, any log) into rows of results/*.csv.
+    /// Turn benchmark output (of MPI programs, benchmark harnesses, any log)
+    /// into rows of results/*.csv.
     #[command(
         after_help = "Examples:\n  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/\n  report import osu --env kubernetes --nodes 2 osu-output/\n  report import hyperfine --env laptop bench.json\n  report import log --env a --figure 'gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)' hpl.out\n\nSee `report import FORMAT --help` for each format's columns and examples."
     )]
@@ -197,7 +197,7 @@ pub enum Command {
         #[arg(long, global = true, value_enum, value_name = "WHEN")]
         color: Option<ColorWhen>,
         #[command(subcommand)]
-        importer: import_cli::Importer,
+        importer: import::Importer,
     },
     /// Print a shell's completion script for report.
     #[command(

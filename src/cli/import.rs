@@ -6,248 +6,188 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use report::diagnostic::render::{Format, Level};
+use clap::error::ErrorKind;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use report::diagnostic::render::{Format as Printed, Level};
 use report::diagnostic::{Diagnostic, Location, Tally};
-use report::import::{Figure, ImportOptions, Pattern, Summary};
+use report::import::format::{Format, Labelling};
+use report::import::{FORMATS, ImportOptions, Pattern, Summary};
 
 use super::Cli;
+use super::print;
 
-/// Examples of `report import lammps`.
-const LAMMPS_EXAMPLES: &str = "Examples:
-  # 160 logs whose paths give the environment, nodes, ranks and run:
-  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/
-  # Any file name under any folder of each environment (* one path part, ** any):
-  report import lammps --pattern '{env}/**/*.out' logs/
-  # A Metrics Operator capture (JSON) of five runs: five rows:
-  report import lammps --env kubernetes --nodes 16 crd-lammps.json
-  # See the rows without writing them:
-  report import lammps --env bare-metal --dry-run run-7.out
-
-One row per `Loop time` line, in plain logs, concatenated logs, job output (Slurm, Flux, LSF, ReFrame, kubectl logs) or JSON and YAML documents whose strings hold the log. Ranks come from the log, nodes from --nodes, the pattern, or the launcher line (srun -N, flux run -N, jsrun -r).";
-
-/// Examples of `report import osu`.
-const OSU_EXAMPLES: &str = "Examples:
-  # Output of one environment between two nodes:
-  report import osu --env kubernetes --nodes 2 osu-output/
-  # Job output of many benchmarks and runs, ranks and nodes from each `jsrun -n 4 -r 1` line:
-  report import osu --env lassen lassen_osu_4_nodes.out
-  # Files named osu_latency-3.out or osu-latency-32-3.out, in a folder per environment:
-  report import osu --nodes 2 --pattern '{env}/*-{run}.out' osu/
-
-Every benchmark of the suite goes to its own file, results/osu_BENCHMARK.csv (osu_latency, osu_bw, osu_mbw_mr, osu_barrier, ...), with a `benchmark` column and every column its table prints. Ranks come from --procs, the pattern, or the launcher line (mpirun -np, mpiexec -n, srun -n, flux run -n, jsrun -n), else 2.";
-
-/// Examples of `report import hyperfine`.
-const HYPERFINE_EXAMPLES: &str = "Examples:
-  hyperfine --runs 20 --export-json zstd.json -L level 1,3,19 'zstd -{level} -c big.tar'
-  report import hyperfine --env laptop zstd.json
-  # A folder of exports, the environment from each one's folder:
-  report import hyperfine --pattern '{env}/*.json' exports/
-
-One row per timed run of each command (`times`), with `exit_code`, per-run `user_s`, `system_s` and `memory_usage_bytes` when the export has them, and each parameter of a scan (-L, -P) as a column. Goes to results/hyperfine.csv.";
-
-/// Examples of `report import gbench`.
-const GBENCH_EXAMPLES: &str = "Examples:
-  ./bench --benchmark_repetitions=10 --benchmark_out=run.json --benchmark_out_format=json
-  report import gbench --env gcc-13 run.json
-
-One row per iteration row (each repetition), `real_time_s` and `cpu_time_s` in seconds whatever the time_unit, `threads`, every counter a column, the host and CPU count on each row; aggregates (mean, median, stddev) are left out. Goes to results/gbench.csv.";
-
-/// Examples of `report import pytest-benchmark`.
-const PYTEST_EXAMPLES: &str = "Examples:
-  pytest --benchmark-json=run.json
-  report import pytest-benchmark --env py311 run.json
-  # Saved runs keep each round only with --benchmark-save-data:
-  pytest --benchmark-autosave --benchmark-save-data
-  report import pytest-benchmark --env py311 .benchmarks/
-
-One row per round of each test (`time_s`, per iteration), its parameters and extra info as columns, the machine on each row. Goes to results/pytest_benchmark.csv.";
-
-/// Examples of `report import reframe`.
-const REFRAME_EXAMPLES: &str = "Examples:
-  reframe -c checks/ -r --perflogdir=perflogs
-  report import reframe --env cluster-a perflogs/
-
-One row per perflog line (a test run), every header field a column, each performance variable with its unit and reference (times in seconds, as VAR_s). Reads the header line ReFrame 4 writes. Goes to results/reframe.csv.";
-
-/// Examples of `report import criterion`.
-const CRITERION_EXAMPLES: &str = "Examples:
-  cargo bench
-  report import criterion --env laptop target/criterion/
-
-One row per sample of each benchmark (new/sample.json, named by the benchmark.json beside it): `time_s` per iteration, `iterations`, `sample_time_s`. The run before (base/), summaries and reports are passed over, each said. Goes to results/criterion.csv.";
-
-/// Examples of `report import log`.
-const LOG_EXAMPLES: &str = "Examples:
-  # HPL: the Gflops of each WR line, one run each:
-  report import log --env a --figure 'gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)' hpl.out
-  # STREAM: Copy starts each run, Triad follows it:
-  report import log --env a --into stream --figure 'copy_mb_s=Copy:\\s+([0-9.]+)' --figure 'triad_mb_s=Triad:\\s+([0-9.]+)' out/
-  # AMG's figure of merit, nodes and ranks from the srun line before it:
-  report import log --env a --into amg --figure 'fom=Figure of Merit \\(FOM\\):\\s+(\\S+)' amg.out
-
-Each match of the first --figure is one run; each other figure takes its first match from there to the next run. The number is the pattern's group named `value`, else its first group. Labels as for lammps and osu (--pattern, --env, --nodes, --procs, launcher lines). Goes to results/log.csv unless --into.";
-
-/// Which importer, with its arguments.
-#[derive(Debug, clap::Subcommand)]
-pub enum Importer {
-    /// Turn LAMMPS logs into rows of results/lammps.csv, one per run.
-    #[command(after_help = LAMMPS_EXAMPLES)]
-    Lammps(Args),
-    /// Turn OSU micro-benchmark output into rows of results/osu_BENCHMARK.csv,
-    /// one per run and message size.
-    #[command(after_help = OSU_EXAMPLES)]
-    Osu(Args),
-    /// Turn hyperfine's JSON export into rows of results/hyperfine.csv, one per run.
-    #[command(after_help = HYPERFINE_EXAMPLES)]
-    Hyperfine(HarnessArgs),
-    /// Turn Google Benchmark JSON into rows of results/gbench.csv, one per repetition.
-    #[command(after_help = GBENCH_EXAMPLES)]
-    Gbench(HarnessArgs),
-    /// Turn pytest-benchmark JSON into rows of results/pytest_benchmark.csv, one per round.
-    #[command(name = "pytest-benchmark", after_help = PYTEST_EXAMPLES)]
-    PytestBenchmark(HarnessArgs),
-    /// Turn ReFrame perflogs into rows of results/reframe.csv, one per test run.
-    #[command(after_help = REFRAME_EXAMPLES)]
-    Reframe(HarnessArgs),
-    /// Turn criterion's target/criterion/ into rows of results/criterion.csv, one per sample.
-    #[command(after_help = CRITERION_EXAMPLES)]
-    Criterion(HarnessArgs),
-    /// Find figures of merit in any text output by patterns: one row per run.
-    #[command(after_help = LOG_EXAMPLES)]
-    Log(LogArgs),
+/// Which importer, with the arguments given to it: the subcommands are
+/// made from the list of formats ([`report::import::FORMATS`]), each with
+/// the options every format takes, those of its labelling (nodes and
+/// processes for MPI programs' output) and its own.
+#[derive(Debug, Clone)]
+pub struct Importer {
+    format: &'static dyn Format,
+    matches: ArgMatches,
 }
 
-/// The arguments of the importers of MPI programs' output.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Files or folders to import (folders are walked in sorted order).
-    #[arg(required = true)]
-    paths: Vec<PathBuf>,
-    /// Environment of the runs (unless the pattern gives {env}).
-    #[arg(long)]
-    env: Option<String>,
-    /// Nodes of the runs (unless the pattern gives {nodes}; else the launcher line's), 1 or more.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// Processes of the runs (unless the pattern gives {procs}; else the launcher line's;
-    /// LAMMPS: the log's, OSU: 2), 1 or more.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    procs: Option<u64>,
-    /// Path pattern with {env}, {nodes}, {procs} and {run}, `*` for any text
-    /// within one path part and `**` for any parts, such as
-    /// '{env}/lammps-{nodes}-{procs}-{run}.out'.
-    #[arg(long)]
-    pattern: Option<Pattern>,
-    /// Results file to append to, a plain name: results/NAME.csv
-    /// (default: the format's, such as lammps or osu_latency).
-    #[arg(long)]
-    into: Option<String>,
-    /// Print the rows that would be added and which files would give them
-    /// (or why each is skipped), and write nothing.
-    #[arg(long)]
-    dry_run: bool,
+impl clap::FromArgMatches for Importer {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let Some((name, matches)) = matches.subcommand() else {
+            return Err(clap::Error::new(ErrorKind::MissingSubcommand));
+        };
+        let format = report::import::by_name(name).ok_or_else(|| {
+            clap::Error::raw(ErrorKind::InvalidSubcommand, format!("no importer `{name}`\n"))
+        })?;
+        Ok(Self { format, matches: matches.clone() })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
 }
 
-/// The arguments of `report import log`.
-#[derive(Debug, clap::Args)]
-pub struct LogArgs {
-    /// A figure of merit, NAME=REGEX: the column, and a pattern whose group
-    /// (the one named `value`, else the first) is the number. The first
-    /// figure marks the runs.
-    #[arg(long = "figure", required = true)]
-    figures: Vec<Figure>,
-    #[command(flatten)]
-    args: Args,
+impl clap::Subcommand for Importer {
+    fn augment_subcommands(command: Command) -> Command {
+        command.subcommands(FORMATS.iter().map(|format| subcommand(*format)))
+    }
+
+    fn augment_subcommands_for_update(command: Command) -> Command {
+        Self::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        report::import::by_name(name).is_some()
+    }
 }
 
-/// The arguments of the importers of benchmark harnesses' output.
-#[derive(Debug, clap::Args)]
-pub struct HarnessArgs {
-    /// Files or folders to import (folders are walked in sorted order).
-    #[arg(required = true)]
-    paths: Vec<PathBuf>,
-    /// Environment of the runs (unless the pattern gives {env}); without
-    /// either, the rows have no `environment` column.
-    #[arg(long)]
-    env: Option<String>,
-    /// Path pattern with {env}, `*` for any text within one path part and
-    /// `**` for any parts, such as '{env}/*.json'.
-    #[arg(long)]
-    pattern: Option<Pattern>,
-    /// Results file to append to, a plain name: results/NAME.csv.
-    #[arg(long)]
-    into: Option<String>,
-    /// Print the rows that would be added and which files would give them
-    /// (or why each is skipped), and write nothing.
-    #[arg(long)]
-    dry_run: bool,
+/// `report import NAME`: its own options first, then those of every format.
+fn subcommand(format: &'static dyn Format) -> Command {
+    let after = format!("{}\n\n{}", format.examples(), format.columns());
+    let mut command = Command::new(format.name()).about(format.about()).after_help(after);
+    for opt in format.options() {
+        let check = opt.check;
+        command = command.arg(
+            Arg::new(opt.name)
+                .long(opt.name)
+                .value_name(opt.value_name)
+                .help(opt.help)
+                .required(opt.required)
+                .action(if opt.repeated { ArgAction::Append } else { ArgAction::Set })
+                .value_parser(move |text: &str| check(text).map(|()| text.to_string())),
+        );
+    }
+    let mpi = matches!(format.labelling(), Labelling::Mpi { .. });
+    command.args(common(mpi))
+}
+
+/// The options every format takes; with `mpi`, nodes and processes too.
+fn common(mpi: bool) -> Vec<Arg> {
+    let paths = Arg::new("paths")
+        .value_name("PATHS")
+        .help("Files or folders to import (folders are walked in sorted order)")
+        .required(true)
+        .num_args(1..)
+        .value_parser(clap::value_parser!(PathBuf));
+    let env = Arg::new("env").long("env").value_name("ENV").help(if mpi {
+        "Environment of the runs (unless the pattern gives {env})"
+    } else {
+        "Environment of the runs (unless the pattern gives {env}); without either, the rows \
+         have no `environment` column"
+    });
+    let count = |name: &'static str, value: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name(value)
+            .help(help)
+            .value_parser(clap::value_parser!(u64).range(1..))
+    };
+    let pattern = Arg::new("pattern")
+        .long("pattern")
+        .value_name("PATTERN")
+        .value_parser(|text: &str| text.parse::<Pattern>())
+        .help(if mpi {
+            "Path pattern with {env}, {nodes}, {procs} and {run}, `*` for any text within one \
+             path part and `**` for any parts, such as '{env}/lammps-{nodes}-{procs}-{run}.out'"
+        } else {
+            "Path pattern with {env}, `*` for any text within one path part and `**` for any \
+             parts, such as '{env}/*.json'"
+        });
+    let into = Arg::new("into").long("into").value_name("INTO").help(if mpi {
+        "Results file to append to, a plain name: results/NAME.csv (default: the format's, \
+         such as lammps or osu_latency)"
+    } else {
+        "Results file to append to, a plain name: results/NAME.csv"
+    });
+    let dry_run = Arg::new("dry_run").long("dry-run").action(ArgAction::SetTrue).help(
+        "Print the rows that would be added and which files would give them (or why each is \
+         skipped), and write nothing",
+    );
+    let mut args = vec![paths, env];
+    if mpi {
+        args.push(count(
+            "nodes",
+            "NODES",
+            "Nodes of the runs (unless the pattern gives {nodes}; else the launcher line's), 1 \
+             or more",
+        ));
+        args.push(count(
+            "procs",
+            "PROCS",
+            "Processes of the runs (unless the pattern gives {procs}; else the launcher line's; \
+             LAMMPS: the log's, OSU: 2), 1 or more",
+        ));
+    }
+    args.extend([pattern, into, dry_run]);
+    args
 }
 
 impl Importer {
     /// The options of this import into the study at `root`.
     fn options(&self, root: &Path) -> ImportOptions {
-        let (name, args, figures) = match self {
-            Importer::Lammps(args) => ("lammps", Some(args), Vec::new()),
-            Importer::Osu(args) => ("osu", Some(args), Vec::new()),
-            Importer::Log(log) => ("log", Some(&log.args), log.figures.clone()),
-            Importer::Hyperfine(h) => return h.options(root, "hyperfine"),
-            Importer::Gbench(h) => return h.options(root, "gbench"),
-            Importer::PytestBenchmark(h) => return h.options(root, "pytest-benchmark"),
-            Importer::Reframe(h) => return h.options(root, "reframe"),
-            Importer::Criterion(h) => return h.options(root, "criterion"),
-        };
-        let args = args.expect("MPI formats have their arguments");
+        let m = &self.matches;
+        // Options a format does not take are absent, not errors.
+        let one = |name: &str| m.try_get_one::<String>(name).ok().flatten().cloned();
+        let count = |name: &str| m.try_get_one::<u64>(name).ok().flatten().copied();
+        let values = self
+            .format
+            .options()
+            .iter()
+            .flat_map(|opt| {
+                let given = m.get_many::<String>(opt.name).into_iter().flatten();
+                given.map(|value| (opt.name.to_string(), value.clone()))
+            })
+            .collect();
         ImportOptions {
             root: root.to_path_buf(),
-            format: report::import::by_name(name).expect("every subcommand is a format"),
-            paths: args.paths.clone(),
-            env: args.env.clone(),
-            nodes: args.nodes,
-            procs: args.procs,
-            pattern: args.pattern.clone(),
-            into: args.into.clone(),
-            dry_run: args.dry_run,
-            figures,
-        }
-    }
-}
-
-impl HarnessArgs {
-    /// The options of an import of `name` into the study at `root`.
-    fn options(&self, root: &Path, name: &str) -> ImportOptions {
-        ImportOptions {
-            root: root.to_path_buf(),
-            format: report::import::by_name(name).expect("every subcommand is a format"),
-            paths: self.paths.clone(),
-            env: self.env.clone(),
-            nodes: None,
-            procs: None,
-            pattern: self.pattern.clone(),
-            into: self.into.clone(),
-            dry_run: self.dry_run,
-            figures: Vec::new(),
+            format: self.format,
+            paths: m.get_many::<PathBuf>("paths").into_iter().flatten().cloned().collect(),
+            env: one("env"),
+            nodes: count("nodes"),
+            procs: count("procs"),
+            pattern: m.get_one::<Pattern>("pattern").cloned(),
+            into: one("into"),
+            dry_run: m.get_flag("dry_run"),
+            values,
         }
     }
 }
 
 /// `report import`: rows appended (or, in a dry run, printed), refusals
 /// and warnings printed one per cause.
-pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<ExitCode> {
+pub fn run(cli: &Cli, importer: &Importer) -> anyhow::Result<ExitCode> {
+    let format = cli.format;
     let options = importer.options(&cli.root);
     let summary = report::import::run(&options)?;
     for (file, text) in &summary.preview {
         // The rows are the output, on standard output, unless JSON diagnostics are.
-        if format == Format::Json {
+        if format == Printed::Json {
             eprintln!("# would append to {file}:\n{text}");
         } else {
             println!("# would append to {file}:\n{text}");
         }
     }
     print_findings(cli, &summary, format);
-    if (options.dry_run || cli.verbose) && format != Format::Json {
+    if (options.dry_run || cli.verbose) && format != Printed::Json {
         eprint!("{}", file_list(&summary, options.dry_run));
     }
-    if !cli.quiet && format != Format::Json {
+    if !cli.quiet && format != Printed::Json {
         eprint!("{}", tally(&summary, options.dry_run));
     }
     Ok(if summary.refused.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -255,7 +195,7 @@ pub fn run(cli: &Cli, importer: &Importer, format: Format) -> anyhow::Result<Exi
 
 /// Refusals as errors and, unless `--quiet`, warnings and notes, one per
 /// cause; with `--message-format json`, all in one array.
-fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
+fn print_findings(cli: &Cli, summary: &Summary, format: Printed) {
     let refusals = by_cause(
         summary.refused.iter().map(|(file, refusal)| Diagnostic {
             hint: refusal.hint.clone(),
@@ -279,7 +219,7 @@ fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
     } else {
         summary.warnings.iter().cloned().chain(notes).collect()
     };
-    if format == Format::Json {
+    if format == Printed::Json {
         let warnings = report::diagnostic::Diagnostics(warnings).grouped();
         let all: Vec<(Level, &Diagnostic)> = refusals
             .iter()
@@ -289,12 +229,12 @@ fn print_findings(cli: &Cli, summary: &Summary, format: Format) {
         if all.is_empty() {
             println!("[]");
         }
-        super::print_diagnostics(&all, format);
+        print::diagnostics_of(&all, format);
         return;
     }
     let errors: Vec<(Level, &Diagnostic)> = refusals.iter().map(|d| (Level::Error, d)).collect();
-    super::print_diagnostics(&errors, format);
-    super::print_warnings(&warnings, format);
+    print::diagnostics_of(&errors, format);
+    print::warnings_of(&warnings, format);
 }
 
 /// `n` and the noun, singular or plural.

@@ -4,19 +4,38 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::CommandFactory;
 
 use super::args::Args;
 
+/// `report completions SHELL`: the script on standard output.
+pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    write_completions(shell, &mut std::io::stdout());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report man [DIR]`: report.1 on standard output, or every page into `dir`.
+pub fn man(dir: Option<&Path>) -> anyhow::Result<ExitCode> {
+    match dir {
+        None => write_man(&mut std::io::stdout())?,
+        Some(dir) => {
+            let pages = man_pages(dir)?;
+            eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Write the completion script of `shell` to `out`.
-pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) {
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn Write) {
     clap_complete::generate(shell, &mut Args::command(), "report", out);
 }
 
 /// Write report.1 to `out`.
-pub fn man(out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn write_man(out: &mut dyn Write) -> anyhow::Result<()> {
     clap_mangen::Man::new(Args::command()).render(out).context("cannot write the man page")
 }
 

@@ -8,22 +8,8 @@ use std::path::PathBuf;
 use clap::CommandFactory;
 use report::diagnostic::render::Format;
 
+use super::Cli;
 use super::args::{Args, ColorWhen, Command, Printing, Style};
-
-/// What the command line asks of the command, resolved.
-#[derive(Debug)]
-pub struct Cli {
-    /// The study folder.
-    pub root: PathBuf,
-    /// Print only errors.
-    pub quiet: bool,
-    /// Print more.
-    pub verbose: bool,
-    /// How to print errors and warnings.
-    pub format: Format,
-    /// Whether diagnostics on standard error are coloured.
-    pub color: bool,
-}
 
 /// The options a command takes; `None` for each it has no use for.
 struct Own {
@@ -106,6 +92,11 @@ pub fn resolve(args: &Args) -> Result<Cli, clap::Error> {
     let root = own.root.flatten().or_else(|| before.root.clone()).unwrap_or_else(|| ".".into());
     let color = format == Format::Human && colour(when, std::io::stderr().is_terminal());
     Ok(Cli { root, quiet, verbose, format, color })
+}
+
+/// The build date from `SOURCE_DATE_EPOCH`, for reproducible output.
+pub fn epoch() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse().ok())
 }
 
 /// Whether to colour: `always`, `never`, or, for `auto`, on a terminal

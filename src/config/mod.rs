@@ -274,7 +274,7 @@ pub struct Paper {
 }
 
 /// A PDF standard to conform to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PdfStandard {
     /// PDF/UA-1: universally accessible, with tags and alt texts.

@@ -39,6 +39,20 @@ impl Format for Criterion {
         "criterion"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn criterion's target/criterion/ into rows of results/criterion.csv, one per sample"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  cargo bench
+  report import criterion --env laptop target/criterion/"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per sample of each benchmark (new/sample.json, named by the benchmark.json beside it): `time_s` per iteration, `iterations`, `sample_time_s`. The run before (base/), summaries and reports are passed over, each said. Goes to results/criterion.csv."
+    }
+
     fn accepts(&self, path: &Path) -> Result<(), String> {
         let parts: Vec<String> =
             path.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();

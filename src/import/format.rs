@@ -14,18 +14,42 @@ use super::{ImportOptions, Note, Refusal};
 
 /// One kind of benchmark output that `report import NAME` reads.
 ///
-/// A new format is a module with a unit struct implementing this trait,
-/// added to [`super::FORMATS`], a subcommand in `src/cli/import.rs` and a section of
-/// docs/importing.md.
+/// A new format is a module with a unit struct implementing this trait and
+/// one line in the list of [`super::FORMATS`] (which also declares the
+/// module); the command line makes its subcommand, help and options from
+/// the trait. docs/importing.md gives it a section.
 pub trait Format: Sync + std::fmt::Debug {
     /// The subcommand that imports it: `hyperfine`.
     fn name(&self) -> &'static str;
+
+    /// What it does, one line of `report import --help`.
+    fn about(&self) -> &'static str;
+
+    /// Examples of `report import NAME`, shown after its options.
+    fn examples(&self) -> &'static str;
+
+    /// The rows and columns it writes, in words, and the results file they
+    /// go to, shown after the examples.
+    fn columns(&self) -> &'static str;
+
+    /// Options of its own, beyond those every format takes
+    /// (`report import log --figure`).
+    fn options(&self) -> &'static [Opt] {
+        &[]
+    }
 
     /// How its runs are labelled: by MPI launches (an environment is
     /// required; nodes and processes from the path, the flags or launcher
     /// lines) or by the tool's own fields (the environment optional).
     fn labelling(&self) -> Labelling {
         Labelling::Plain
+    }
+
+    /// The programs it reads the output of, as their names start (`osu_`):
+    /// in a launcher line, the launcher's own flags end at such a word,
+    /// and what follows is the program's.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// Whether a file met while walking a folder is one this format reads;
@@ -37,6 +61,24 @@ pub trait Format: Sync + std::fmt::Debug {
 
     /// The tables of one file, or why it has none.
     fn read(&self, file: &Input<'_>) -> Result<Read, Refusal>;
+}
+
+/// An option of one format's own, `--NAME VALUE`; its values reach the
+/// format through [`ImportOptions::values`].
+#[derive(Debug, Clone, Copy)]
+pub struct Opt {
+    /// The long name, without `--`.
+    pub name: &'static str,
+    /// What a value looks like in the help: `NAME=REGEX`.
+    pub value_name: &'static str,
+    /// The help of the option.
+    pub help: &'static str,
+    /// Whether it must be given at least once.
+    pub required: bool,
+    /// Whether it may be given more than once.
+    pub repeated: bool,
+    /// Why a value cannot be right, checked as the command line is read.
+    pub check: fn(&str) -> Result<(), String>,
 }
 
 /// How the runs of a format are labelled.

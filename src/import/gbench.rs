@@ -70,6 +70,20 @@ impl Format for Gbench {
         "gbench"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn Google Benchmark JSON into rows of results/gbench.csv, one per repetition"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  ./bench --benchmark_repetitions=10 --benchmark_out=run.json --benchmark_out_format=json
+  report import gbench --env gcc-13 run.json"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per iteration row (each repetition), `real_time_s` and `cpu_time_s` in seconds whatever the time_unit, `threads`, every counter a column, the host and CPU count on each row; aggregates (mean, median, stddev) are left out. Goes to results/gbench.csv."
+    }
+
     fn read(&self, file: &Input<'_>) -> Result<Read, Refusal> {
         let hint = "give the file of `--benchmark_out=FILE --benchmark_out_format=json`";
         let doc = format::json(file, "Google Benchmark JSON", hint)?;

@@ -33,6 +33,22 @@ impl Format for Hyperfine {
         "hyperfine"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn hyperfine's JSON export into rows of results/hyperfine.csv, one per run"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  hyperfine --runs 20 --export-json zstd.json -L level 1,3,19 'zstd -{level} -c big.tar'
+  report import hyperfine --env laptop zstd.json
+  # A folder of exports, the environment from each one's folder:
+  report import hyperfine --pattern '{env}/*.json' exports/"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per timed run of each command (`times`), with `exit_code`, per-run `user_s`, `system_s` and `memory_usage_bytes` when the export has them, and each parameter of a scan (-L, -P) as a column. Goes to results/hyperfine.csv."
+    }
+
     fn read(&self, file: &Input<'_>) -> Result<Read, Refusal> {
         let hint = "give the file that `hyperfine --export-json FILE` writes";
         let (_, results) = format::json_list(file, "a hyperfine export", "results", hint)?;

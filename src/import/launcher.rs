@@ -78,15 +78,21 @@ fn command(line: &str, at: usize) -> Option<Launch> {
     (ranks.is_some() || nodes.is_some()).then_some(Launch { ranks, nodes, at })
 }
 
-/// The count flags among `words`, up to the program (a word naming
-/// `osu_*`, `lmp*` or `lammps`): what follows it is the program's own.
+/// Whether `name` is a program whose output a format reads.
+fn program(name: &str) -> bool {
+    super::FORMATS.iter().flat_map(|f| f.programs()).any(|p| name.starts_with(p))
+}
+
+/// The count flags among `words`, up to the program (a word starting with
+/// the name of a program a format reads, such as `osu_` or `lmp`: see
+/// [`super::format::Format::programs`]): what follows it is the program's own.
 fn flags(words: &[&str], kind: Kind) -> Flags {
     let mut flags = Flags::default();
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
         let name = word.rsplit('/').next().unwrap_or(word);
-        if name.starts_with("osu_") || name.starts_with("lmp") || name == "lammps" {
+        if program(name) {
             break;
         }
         let (flag, inline) = match word.split_once('=') {

@@ -4,26 +4,98 @@
 //! one run; each other figure takes its first match from that line on,
 //! before the next run's. Runs are labelled like LAMMPS and OSU runs.
 
-use super::format::{Format, Input, Labelling, Read, Table, TableRun};
+use super::format::{Format, Input, Labelling, Opt, Read, Table, TableRun};
 use super::launcher;
-use super::{Figure, Note, Refusal};
+use super::{Note, Refusal};
 use crate::format::plain;
 
 /// `report import log`.
 #[derive(Debug)]
 pub struct Log;
 
+/// `--figure NAME=REGEX`, given once or more.
+const FIGURE: Opt = Opt {
+    name: "figure",
+    value_name: "NAME=REGEX",
+    help: "A figure of merit, NAME=REGEX: the column, and a pattern whose group \
+           (the one named `value`, else the first) is the number. The first \
+           figure marks the runs",
+    required: true,
+    repeated: true,
+    check: |text| text.parse::<Figure>().map(|_| ()),
+};
+
+/// A figure of merit that `report import log` finds by a pattern.
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// The column it fills.
+    pub name: String,
+    /// The pattern; its group named `value`, else its first group, is the number.
+    pub regex: regex::Regex,
+}
+
+impl std::str::FromStr for Figure {
+    type Err = String;
+
+    /// `NAME=REGEX`: a plain column name, and a pattern with a group.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (name, pattern) = text.split_once('=').ok_or_else(|| {
+            format!("`{text}` has no `=`: write NAME=REGEX, such as 'gflops=WR\\S+\\s+(?:\\S+\\s+){{5}}(\\S+)'")
+        })?;
+        let plain = super::format::column_name(name, "fom_");
+        if plain != name {
+            return Err(format!(
+                "`{name}` is not a plain column name: use lowercase letters, digits and `_`, such as `{plain}`"
+            ));
+        }
+        let regex = regex::Regex::new(pattern).map_err(|e| format!("`{pattern}`: {e}"))?;
+        if regex.captures_len() < 2 {
+            return Err(format!(
+                "`{pattern}` has no group: put the number in parentheses, such as `Triad:\\s+([0-9.]+)`"
+            ));
+        }
+        Ok(Figure { name: name.to_string(), regex })
+    }
+}
+
+
 impl Format for Log {
     fn name(&self) -> &'static str {
         "log"
+    }
+
+    fn about(&self) -> &'static str {
+        "Find figures of merit in any text output by patterns: one row per run"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  # HPL: the Gflops of each WR line, one run each:
+  report import log --env a --figure 'gflops=WR\\S+(?:\\s+\\S+){5}\\s+(\\S+)' hpl.out
+  # STREAM: Copy starts each run, Triad follows it:
+  report import log --env a --into stream --figure 'copy_mb_s=Copy:\\s+([0-9.]+)' --figure 'triad_mb_s=Triad:\\s+([0-9.]+)' out/
+  # AMG's figure of merit, nodes and ranks from the srun line before it:
+  report import log --env a --into amg --figure 'fom=Figure of Merit \\(FOM\\):\\s+(\\S+)' amg.out"
+    }
+
+    fn columns(&self) -> &'static str {
+        "Each match of the first --figure is one run; each other figure takes its first match from there to the next run. The number is the pattern's group named `value`, else its first group. Labels as for lammps and osu (--pattern, --env, --nodes, --procs, launcher lines). Goes to results/log.csv unless --into."
     }
 
     fn labelling(&self) -> Labelling {
         Labelling::Mpi { default_procs: None }
     }
 
+    fn options(&self) -> &'static [Opt] {
+        &[FIGURE]
+    }
+
     fn read(&self, file: &Input<'_>) -> Result<Read, Refusal> {
-        let figures = &file.options.figures;
+        let figures: Vec<Figure> =
+            file.options.values(FIGURE.name).map(str::parse).collect::<Result<_, _>>().map_err(
+                |why: String| Refusal::new(why).hint("fix the --figure, such as `triad=Triad:\\s+([0-9.]+)`"),
+            )?;
+        let figures = &figures;
         let Some(first) = figures.first() else {
             return Err(Refusal::new("no figure to look for").hint(
                 "give at least one --figure NAME=REGEX, the first one matching once per run",

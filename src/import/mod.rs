@@ -7,20 +7,12 @@
 //! skipped). Existing rows keep their values, and the file is replaced
 //! atomically.
 
-pub mod criterion;
 mod environments;
 mod existing;
 mod files;
 pub mod format;
-pub mod gbench;
-pub mod hyperfine;
-pub mod lammps;
 mod launcher;
-pub mod log;
-pub mod osu;
 mod pattern;
-pub mod pytest_benchmark;
-pub mod reframe;
 mod rows;
 mod target;
 pub mod unwrap;
@@ -33,16 +25,27 @@ use anyhow::Result;
 use crate::diagnostic::Diagnostic;
 pub use pattern::Pattern;
 
-/// Every format, in the order of `report import --help`.
-pub static FORMATS: [&dyn format::Format; 8] = [
-    &lammps::Lammps,
-    &osu::Osu,
-    &hyperfine::Hyperfine,
-    &gbench::Gbench,
-    &pytest_benchmark::PytestBenchmark,
-    &reframe::Reframe,
-    &criterion::Criterion,
-    &log::Log,
+/// Declares each format's module and lists the formats, in the order of
+/// `report import --help`.
+macro_rules! formats {
+    ($($module:ident :: $format:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every format, in the order of `report import --help`: one line
+        /// each, the module and its [`format::Format`].
+        pub static FORMATS: &[&dyn format::Format] = &[$(&$module::$format),*];
+    };
+}
+
+formats![
+    lammps::Lammps,
+    osu::Osu,
+    hyperfine::Hyperfine,
+    gbench::Gbench,
+    pytest_benchmark::PytestBenchmark,
+    reframe::Reframe,
+    criterion::Criterion,
+    log::Log,
 ];
 
 /// The format `report import NAME` reads.
@@ -99,39 +102,6 @@ impl Note {
     }
 }
 
-/// A figure of merit that `report import log` finds by a pattern.
-#[derive(Debug, Clone)]
-pub struct Figure {
-    /// The column it fills.
-    pub name: String,
-    /// The pattern; its group named `value`, else its first group, is the number.
-    pub regex: regex::Regex,
-}
-
-impl std::str::FromStr for Figure {
-    type Err = String;
-
-    /// `NAME=REGEX`: a plain column name, and a pattern with a group.
-    fn from_str(text: &str) -> Result<Self, String> {
-        let (name, pattern) = text.split_once('=').ok_or_else(|| {
-            format!("`{text}` has no `=`: write NAME=REGEX, such as 'gflops=WR\\S+\\s+(?:\\S+\\s+){{5}}(\\S+)'")
-        })?;
-        let plain = format::column_name(name, "fom_");
-        if plain != name {
-            return Err(format!(
-                "`{name}` is not a plain column name: use lowercase letters, digits and `_`, such as `{plain}`"
-            ));
-        }
-        let regex = regex::Regex::new(pattern).map_err(|e| format!("`{pattern}`: {e}"))?;
-        if regex.captures_len() < 2 {
-            return Err(format!(
-                "`{pattern}` has no group: put the number in parentheses, such as `Triad:\\s+([0-9.]+)`"
-            ));
-        }
-        Ok(Figure { name: name.to_string(), regex })
-    }
-}
-
 /// What to import and how to label it.
 #[derive(Debug, Clone)]
 pub struct ImportOptions {
@@ -154,8 +124,16 @@ pub struct ImportOptions {
     pub into: Option<String>,
     /// Print the rows instead of writing them.
     pub dry_run: bool,
-    /// `report import log`: the figures of merit, the first one marking runs.
-    pub figures: Vec<Figure>,
+    /// The values of the format's own options ([`format::Format::options`]),
+    /// by option, in the order given: `("figure", "gflops=...")`.
+    pub values: Vec<(String, String)>,
+}
+
+impl ImportOptions {
+    /// The values given to the format's own option `name`, in order.
+    pub fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.values.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// What an import did.
@@ -285,6 +263,9 @@ pub(crate) mod tests {
     #[test]
     fn formats_are_listed_once_each() {
         let mut names: Vec<&str> = super::FORMATS.iter().map(|f| f.name()).collect();
+        for format in super::FORMATS {
+            assert!(!format.about().is_empty() && format.examples().starts_with("Examples:"));
+        }
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), super::FORMATS.len());
@@ -293,6 +274,7 @@ pub(crate) mod tests {
 
     /// Options of an import of `format`, with `figures` for `log`.
     pub fn options(format: &str, figures: &[&str]) -> ImportOptions {
+        let values = figures.iter().map(|f| ("figure".to_string(), f.to_string())).collect();
         ImportOptions {
             root: ".".into(),
             format: super::by_name(format).expect("a format"),
@@ -303,13 +285,17 @@ pub(crate) mod tests {
             pattern: None,
             into: None,
             dry_run: true,
-            figures: figures.iter().map(|f| f.parse().expect("a figure")).collect(),
+            values,
         }
     }
 
     /// What `format` reads in `text`, a file named `name`.
     pub fn read(format: &str, name: &str, text: &str, figures: &[&str]) -> Result<Read, Refusal> {
-        let options = options(format, figures);
+        read_with(options(format, figures), name, text)
+    }
+
+    /// What the format of `options` reads in `text`, a file named `name`.
+    pub fn read_with(options: ImportOptions, name: &str, text: &str) -> Result<Read, Refusal> {
         let path = Path::new(name);
         let lines = unwrap::lines(path, text).1;
         let input = Input { path, bytes: text.as_bytes(), text, lines: &lines, options: &options };

@@ -34,6 +34,23 @@ impl Format for PytestBenchmark {
         "pytest-benchmark"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn pytest-benchmark JSON into rows of results/pytest_benchmark.csv, one per round"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  pytest --benchmark-json=run.json
+  report import pytest-benchmark --env py311 run.json
+  # Saved runs keep each round only with --benchmark-save-data:
+  pytest --benchmark-autosave --benchmark-save-data
+  report import pytest-benchmark --env py311 .benchmarks/"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per round of each test (`time_s`, per iteration), its parameters and extra info as columns, the machine on each row. Goes to results/pytest_benchmark.csv."
+    }
+
     fn read(&self, file: &Input<'_>) -> Result<Read, Refusal> {
         let hint = "give the file of `pytest --benchmark-json=FILE`, or one saved with --benchmark-autosave --benchmark-save-data";
         let (doc, benchmarks) =

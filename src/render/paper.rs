@@ -14,6 +14,7 @@ use crate::markdown::Document;
 use crate::project::SourceFile;
 
 mod pixels;
+pub mod resources;
 
 /// The built-in paper template.
 pub const DEFAULT_TEMPLATE: &str = include_str!("../defaults/paper.typ");
@@ -88,7 +89,15 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
     }
     match pdf::render(&project) {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
-        Err(errors) => {
+        Err(pdf::Failed::Child(failed)) => {
+            let paper = resources::Paper {
+                own_template: inputs.template.map(|t| t.path.as_path()),
+                template: &template_path,
+                pages: parts.iter().map(|p| (p.path.as_path(), p.markup.text.len())).collect(),
+            };
+            Err(Diagnostics(vec![resources::explain(&failed, &paper)]))
+        }
+        Err(pdf::Failed::Typst(errors)) => {
             let mut located: Vec<Diagnostic> = errors
                 .iter()
                 .take(MAX_ERRORS)

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+use serde::{Deserialize, Serialize};
 use typst::diag::{FileError, FileResult, Severity, SourceDiagnostic};
 use typst::foundations::{Bytes, Datetime, Smart};
 use typst::syntax::{FileId, RootedPath, Source, VirtualPath, VirtualRoot};
@@ -17,22 +18,24 @@ use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
 pub mod math;
-mod wire;
 
 use super::sandbox::{self, Job};
 
 /// A Typst project held in memory: the main file and the files it may read.
-#[derive(Debug, Clone)]
+/// It crosses to the typesetting child as it is, files and fonts as byte strings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PaperProject {
     /// The main Typst source (the paper template).
     pub main: String,
     /// Other files by virtual path, such as `content.typ` or `stats.json`.
+    #[serde(with = "sandbox::bytes::map")]
     pub files: BTreeMap<String, Vec<u8>>,
     /// The date `datetime.today()` returns and the PDF's creation date (UTC).
     pub date: Option<(i32, u8, u8, u8, u8, u8)>,
     /// The PDF standard to conform to.
     pub standard: crate::config::PdfStandard,
     /// The study's own font files (`fonts/`), by path, added to the embedded ones.
+    #[serde(with = "sandbox::bytes::pairs")]
     pub fonts: Vec<(String, Vec<u8>)>,
     /// The families book.toml's `[paper] fonts` asks for: each must be among the fonts.
     pub families: Vec<String>,
@@ -43,7 +46,7 @@ pub struct PaperProject {
 pub const FAMILY_ERROR_FILE: &str = "book.toml";
 
 /// A problem Typst reported: the virtual file, the byte offset in it, and the message.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TypstError {
     /// Virtual path of the file (`main.typ`, `content.typ`), if the error has a location.
     pub file: Option<String>,
@@ -245,29 +248,55 @@ impl World for PaperWorld {
     }
 }
 
+/// Why the paper has no PDF.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failed {
+    /// Typst's errors (or a font's), located in the project's files.
+    Typst(Vec<TypstError>),
+    /// The typesetting child ended without an answer: out of time or
+    /// memory, or crashed. The caller knows what the paper holds and says
+    /// what to look at.
+    Child(sandbox::Failure),
+}
+
+impl Failed {
+    /// Typst's errors, or none when the child failed.
+    pub fn errors(&self) -> &[TypstError] {
+        match self {
+            Failed::Typst(errors) => errors,
+            Failed::Child(_) => &[],
+        }
+    }
+}
+
+/// What the typesetting child answers.
+#[derive(Serialize, Deserialize)]
+enum Answer {
+    /// The PDF.
+    Pdf(#[serde(with = "sandbox::bytes")] Vec<u8>),
+    /// Why there is none.
+    Errors(Vec<TypstError>),
+}
+
 /// Compile `project` and export it as PDF bytes: in a child process under
 /// limits if this process called [`super::enter`], else here.
-pub fn render(project: &PaperProject) -> Result<Vec<u8>, Vec<TypstError>> {
+pub fn render(project: &PaperProject) -> Result<Vec<u8>, Failed> {
     if !sandbox::enabled() {
-        return render_here(project);
+        return render_here(project).map_err(Failed::Typst);
     }
-    match sandbox::run(Job::Typeset, wire::encode_project(project)) {
-        Ok(answer) => wire::decode_answer(&answer).unwrap_or_else(|| {
-            Err(failure("the typesetting process gave no answer".into(), "this is a bug in report"))
-        }),
-        Err(failed) => Err(failure(failed.message, &failed.hint)),
+    match sandbox::run(Job::Typeset, project) {
+        Ok(Answer::Pdf(pdf)) => Ok(pdf),
+        Ok(Answer::Errors(errors)) => Err(Failed::Typst(errors)),
+        Err(failed) => Err(Failed::Child(failed)),
     }
 }
 
 /// The typesetting child's work: the project in, the PDF or errors out.
 pub(super) fn child_answer(input: &[u8]) -> Option<Vec<u8>> {
-    let project = wire::decode_project(input)?;
-    Some(wire::encode_answer(&render_here(&project)))
-}
-
-/// An error of the typesetting as a whole (no file: it is the template's).
-fn failure(message: String, hint: &str) -> Vec<TypstError> {
-    vec![TypstError { file: None, offset: 0, message, hints: vec![hint.to_string()] }]
+    sandbox::answer(input, |project: PaperProject| match render_here(&project) {
+        Ok(pdf) => Answer::Pdf(pdf),
+        Err(errors) => Answer::Errors(errors),
+    })
 }
 
 /// Compile `project` and export it as PDF bytes, in this process and without limits.
@@ -338,7 +367,7 @@ mod tests {
 
     #[test]
     fn reports_errors_with_offsets() {
-        let errors = render(&project("Hi\n#nope")).unwrap_err();
+        let errors = render(&project("Hi\n#nope")).unwrap_err().errors().to_vec();
         assert_eq!(errors[0].file.as_deref(), Some("main.typ"));
         assert_eq!(errors[0].offset, 4);
         assert!(errors[0].message.contains("unknown variable"), "{:?}", errors);
@@ -374,7 +403,7 @@ mod tests {
     fn a_study_font_that_is_not_a_font_is_named() {
         let mut bad = project("Hi");
         bad.fonts = vec![("fonts/notes.ttf".into(), b"not a font".to_vec())];
-        let errors = render(&bad).unwrap_err();
+        let errors = render(&bad).unwrap_err().errors().to_vec();
         assert_eq!(errors[0].file.as_deref(), Some("fonts/notes.ttf"));
         assert!(errors[0].message.contains("no font"), "{errors:?}");
         let mut good = project("#set text(font: \"Noto Emoji\")\nHi");
@@ -392,11 +421,55 @@ mod tests {
             "Comic Sans".into(),
             "DejaVu Sans Mono".into(),
         ];
-        let errors = render(&paper).unwrap_err();
+        let errors = render(&paper).unwrap_err().errors().to_vec();
         let missing: Vec<(Option<&str>, usize)> =
             errors.iter().map(|e| (e.file.as_deref(), e.offset)).collect();
         assert_eq!(missing, [(Some(FAMILY_ERROR_FILE), 2)]);
         paper.families.remove(2);
         assert!(render(&paper).is_ok());
+    }
+
+    /// What the parent writes and the child reads, and back: the project
+    /// (files and fonts as byte strings, a date before year 0) and both
+    /// answers survive the trip; input cut short is refused, not guessed.
+    #[test]
+    fn projects_and_answers_cross_as_cbor() {
+        let project = PaperProject {
+            main: "= Hi\n#include \"content.typ\"".into(),
+            files: [("content.typ".to_string(), b"text".to_vec()), ("a.png".into(), vec![0, 255])]
+                .into(),
+            date: Some((-44, 3, 15, 23, 59, 1)),
+            standard: crate::config::PdfStandard::A2b,
+            fonts: vec![("fonts/x.ttf".into(), vec![1, 2, 3])],
+            families: vec!["Libertinus Serif".into(), "Ünïcode".into()],
+        };
+        let mut bytes = Vec::new();
+        ciborium::into_writer(&project, &mut bytes).unwrap();
+        // Bytes as byte strings: the 2-byte PNG is 3 bytes of CBOR, not 4.
+        assert!(bytes.windows(3).any(|w| w == [0x42, 0, 255]), "{bytes:?}");
+        let echo = |input: &[u8]| sandbox::answer(input, |p: PaperProject| p);
+        let back: PaperProject = ciborium::from_reader(&echo(&bytes).unwrap()[..]).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{project:?}"));
+        for len in 0..bytes.len() {
+            assert!(echo(&bytes[..len]).is_none(), "{len}");
+        }
+        for answer in [
+            Answer::Pdf(b"%PDF-1.7".to_vec()),
+            Answer::Errors(vec![TypstError {
+                file: Some("main.typ".into()),
+                offset: 7,
+                message: "m".into(),
+                hints: vec!["h".into()],
+            }]),
+        ] {
+            let mut bytes = Vec::new();
+            ciborium::into_writer(&answer, &mut bytes).unwrap();
+            let back: Answer = ciborium::from_reader(&bytes[..]).unwrap();
+            match (answer, back) {
+                (Answer::Pdf(a), Answer::Pdf(b)) => assert_eq!(a, b),
+                (Answer::Errors(a), Answer::Errors(b)) => assert_eq!(a, b),
+                _ => panic!("the answer changed kind"),
+            }
+        }
     }
 }

@@ -5,8 +5,11 @@
 //! (`report __typeset` or `report __render`, started by [`run`]) with its
 //! address space limited (`RLIMIT_AS`, set by `sh`'s `ulimit -v` before the
 //! `exec`) and killed after a deadline; the job's input goes in on standard
-//! input and its answer comes back on standard output. Whatever happens in
-//! the child, the build ends with an error.
+//! input and its answer comes back on standard output, both as CBOR through
+//! serde ([`run`] and [`answer`]: the one framing of every child). Whatever
+//! happens in the child, the build ends with an error that names the cause
+//! ([`Cause`]); the caller, which knows what the job was given, says what
+//! to look at.
 //!
 //! On Windows (no `sh`, no `RLIMIT_AS`) the child is started directly: the
 //! deadline holds, but its memory is not limited, so a template that asks
@@ -27,6 +30,9 @@ use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// What a child process does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,40 +82,13 @@ impl Job {
             Job::Render => "rendering the templates",
         }
     }
-
-    /// Why a job might run past its deadline.
-    const fn slow_hint(self) -> &'static str {
-        match self {
-            Job::Typeset => {
-                "does a loop or a recursion of the template never end? Typst stops `while` loops \
-                 after 10000 rounds, but not `for` loops over huge ranges or recursion that branches"
-            }
-            Job::Render => {
-                "do loops of the templates nest over the results (each level multiplies the work), \
-                 or does a macro call itself?"
-            }
-        }
-    }
-
-    /// Why a job might need too much memory.
-    const fn memory_hint(self) -> &'static str {
-        match self {
-            Job::Typeset => {
-                "does the template build a huge value, such as `range(5000000000)` or \
-                 `\"x\" * 50000000000`, or grow an array without end?"
-            }
-            Job::Render => {
-                "does a template double a string again and again, such as \
-                 `{% set s = s ~ s %}` repeated, or build a huge list?"
-            }
-        }
-    }
 }
 
 /// What a child does for its job: `prepare` runs on a thread of its own as
 /// the child starts, to load what the input will need while it is on its
 /// way (given the words [`prestart`] was given: what to load); `answer`
-/// turns the input the parent sent into the answer.
+/// turns the input the parent sent into the answer, both CBOR (written
+/// with [`answer`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Work {
     /// Load what the job needs, before its input.
@@ -118,13 +97,48 @@ pub struct Work {
     pub answer: fn(&[u8]) -> Option<Vec<u8>>,
 }
 
-/// Why a job ended without an answer: the message and a hint.
+/// Why a job ended without an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The child could not be started.
+    Start,
+    /// It ran past its deadline and was stopped.
+    Deadline,
+    /// It needed more memory than its limit (or the machine had).
+    Memory,
+    /// It overflowed its stack.
+    Stack,
+    /// It crashed: a panic, a signal, an exception, an exit status.
+    Crash,
+    /// The input or the answer did not cross: a bug of the exchange.
+    Exchange,
+}
+
+/// Why a job ended without an answer: the cause, and what happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// What happened, lowercase.
+    /// The cause, for the caller to say what to look at.
+    pub cause: Cause,
+    /// What happened, lowercase: `typesetting needed more than 4096 MB of
+    /// memory and was stopped`.
     pub message: String,
-    /// What to look at.
-    pub hint: String,
+}
+
+impl Failure {
+    /// What to look at when the cause says nothing of what the job was
+    /// given (the caller knows better for [`Cause::Deadline`],
+    /// [`Cause::Memory`] and [`Cause::Stack`]).
+    pub fn hint(&self) -> &'static str {
+        match self.cause {
+            Cause::Start => "is the `report` binary still in place?",
+            Cause::Deadline => "raise the deadline if the input is this large",
+            Cause::Memory => "raise the memory limit if the input is this large",
+            Cause::Stack => "is something nested thousands of levels deep?",
+            Cause::Crash | Cause::Exchange => {
+                "this is a bug in report or the library it runs; please report it with the study"
+            }
+        }
+    }
 }
 
 /// Most bytes of the child's standard error kept, to explain a crash.
@@ -230,12 +244,40 @@ fn start(job: Job, memory_mb: u64) -> std::io::Result<Child> {
     }
 }
 
-/// Run `job` on `input` in a child process under its limits: the child's answer.
-pub fn run(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
+/// Run `job` on `input` in a child process under its limits: the child's
+/// answer, or why there is none. Both cross as CBOR (serde through ciborium).
+pub fn run<I: Serialize, A: DeserializeOwned>(job: Job, input: &I) -> Result<A, Failure> {
+    let mut bytes = Vec::new();
+    ciborium::into_writer(input, &mut bytes).map_err(|e| exchange(job, "its input", &e))?;
+    let answer = exchange_bytes(job, bytes)?;
+    ciborium::from_reader(answer.as_slice()).map_err(|e| exchange(job, "its answer", &e))
+}
+
+/// The child's side of [`run`]: `work` on the input read from `input`, its
+/// answer written; `None` for input that is not an `I`.
+pub fn answer<I: DeserializeOwned, A: Serialize>(
+    input: &[u8],
+    work: impl FnOnce(I) -> A,
+) -> Option<Vec<u8>> {
+    let input: I = ciborium::from_reader(input).ok()?;
+    let mut out = Vec::new();
+    ciborium::into_writer(&work(input), &mut out).ok()?;
+    Some(out)
+}
+
+/// A failure to encode or decode what crosses: a bug.
+fn exchange(job: Job, what: &str, err: &dyn std::fmt::Display) -> Failure {
+    let message = format!("the process for {} could not read {what}: {err}", job.doing());
+    Failure { cause: Cause::Exchange, message }
+}
+
+/// Run `job` on the bytes `input` in a child process under its limits: the
+/// bytes of its answer.
+fn exchange_bytes(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
     let (deadline, memory_mb) = limits(job);
     let mut child = start(job, memory_mb).map_err(|e| Failure {
+        cause: Cause::Start,
         message: format!("could not start the process for {}: {e}", job.doing()),
-        hint: "is the `report` binary still in place?".into(),
     })?;
     let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let writer = std::thread::spawn(move || {
@@ -270,8 +312,8 @@ pub fn run(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
         Ok(status) if status.success() => Ok(out),
         Ok(status) => Err(crashed(job, status, &stderr, memory_mb)),
         Err(e) => Err(Failure {
+            cause: Cause::Crash,
             message: format!("lost the process for {}: {e}", job.doing()),
-            hint: "try again".into(),
         }),
     }
 }
@@ -310,7 +352,7 @@ fn timed_out(job: Job, child: &mut Child, deadline: Duration) -> Failure {
     let _ = child.wait();
     let message =
         format!("{} took longer than {} s and was stopped", job.doing(), deadline.as_secs());
-    Failure { message, hint: job.slow_hint().into() }
+    Failure { cause: Cause::Deadline, message }
 }
 
 /// What a child that ended badly tells, from its exit status and standard error.
@@ -318,20 +360,21 @@ fn crashed(job: Job, status: ExitStatus, stderr: &str, memory_mb: u64) -> Failur
     let doing = job.doing();
     if stderr.contains("memory allocation of") || stderr.contains("capacity overflow") {
         let message = format!("{doing} needed more than {memory_mb} MB of memory and was stopped");
-        return Failure { message, hint: job.memory_hint().into() };
+        return Failure { cause: Cause::Memory, message };
     }
     if stderr.contains("has overflowed its stack") {
-        return Failure {
-            message: format!("{doing} overflowed the stack and was stopped"),
-            hint: "is something in the template nested thousands of levels deep?".into(),
-        };
+        let message = format!("{doing} overflowed the stack and was stopped");
+        return Failure { cause: Cause::Stack, message };
     }
     let message = match stderr.lines().find(|l| l.contains("panicked")) {
         Some(panic) => format!("{doing} crashed: {}", panic.trim()),
         None => ended(doing, status, stderr),
     };
-    let hint = "this is a bug in report or the library it runs; please report it with the template";
-    Failure { message, hint: hint.into() }
+    // Signal 9 is the kernel's out-of-memory killer (or someone's `kill -9`);
+    // Windows names its own.
+    let memory = signal(status) == Some(9)
+        || status.code().and_then(exception).is_some_and(|e| e.ends_with("out of memory"));
+    Failure { cause: if memory { Cause::Memory } else { Cause::Crash }, message }
 }
 
 /// How a child that said nothing of a panic ended: a signal on Unix, an
@@ -369,6 +412,105 @@ fn exception(code: i32) -> Option<String> {
         _ => "",
     };
     Some(format!("exception 0x{code:08X}{name}"))
+}
+
+/// Byte strings as CBOR byte strings, for what crosses to a child: serde
+/// writes a `Vec<u8>` as a list of numbers, bigger and slower to read.
+/// `#[serde(with = "sandbox::bytes")]` on a `Vec<u8>`, `bytes::map` on
+/// files by name, `bytes::pairs` on a list of named files.
+pub mod bytes {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+
+    /// Write `bytes` as one byte string.
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(bytes)
+    }
+
+    /// Read one byte string.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        deserializer.deserialize_byte_buf(Visitor)
+    }
+
+    /// Reads a byte string.
+    struct Visitor;
+
+    impl de::Visitor<'_> for Visitor {
+        type Value = Vec<u8>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a byte string")
+        }
+
+        fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+            Ok(bytes.to_vec())
+        }
+
+        fn visit_byte_buf<E: de::Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
+            Ok(bytes)
+        }
+    }
+
+    /// A byte string inside a map or a list, to write.
+    struct Borrowed<'a>(&'a [u8]);
+
+    impl Serialize for Borrowed<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_bytes(self.0)
+        }
+    }
+
+    /// A byte string inside a map or a list, read.
+    struct Owned(Vec<u8>);
+
+    impl<'de> Deserialize<'de> for Owned {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_byte_buf(Visitor).map(Owned)
+        }
+    }
+
+    /// Files by name, each a byte string.
+    pub mod map {
+        use super::*;
+
+        /// Write `files` as a map of byte strings.
+        pub fn serialize<S: Serializer>(
+            files: &BTreeMap<String, Vec<u8>>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(files.iter().map(|(name, b)| (name, Borrowed(b))))
+        }
+
+        /// Read a map of byte strings.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<BTreeMap<String, Vec<u8>>, D::Error> {
+            let files = BTreeMap::<String, Owned>::deserialize(deserializer)?;
+            Ok(files.into_iter().map(|(name, b)| (name, b.0)).collect())
+        }
+    }
+
+    /// Named files in order, each a byte string.
+    pub mod pairs {
+        use super::*;
+
+        /// Write `files` as a list of names and byte strings.
+        pub fn serialize<S: Serializer>(
+            files: &[(String, Vec<u8>)],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(files.iter().map(|(name, b)| (name, Borrowed(b))))
+        }
+
+        /// Read a list of names and byte strings.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<(String, Vec<u8>)>, D::Error> {
+            let files = Vec::<(String, Owned)>::deserialize(deserializer)?;
+            Ok(files.into_iter().map(|(name, b)| (name, b.0)).collect())
+        }
+    }
 }
 
 #[cfg(unix)]

@@ -40,6 +40,30 @@ impl Format for Lammps {
         "lammps"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn LAMMPS logs into rows of results/lammps.csv, one per run"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  # 160 logs whose paths give the environment, nodes, ranks and run:
+  report import lammps --pattern '{env}/lammps-{nodes}-{procs}-{run}.out' logs/
+  # Any file name under any folder of each environment (* one path part, ** any):
+  report import lammps --pattern '{env}/**/*.out' logs/
+  # A Metrics Operator capture (JSON) of five runs: five rows:
+  report import lammps --env kubernetes --nodes 16 crd-lammps.json
+  # See the rows without writing them:
+  report import lammps --env bare-metal --dry-run run-7.out"
+    }
+
+    fn columns(&self) -> &'static str {
+        "One row per `Loop time` line, in plain logs, concatenated logs, job output (Slurm, Flux, LSF, ReFrame, kubectl logs) or JSON and YAML documents whose strings hold the log. Ranks come from the log, nodes from --nodes, the pattern, or the launcher line (srun -N, flux run -N, jsrun -r)."
+    }
+
+    fn programs(&self) -> &'static [&'static str] {
+        &["lmp", "lammps"]
+    }
+
     fn labelling(&self) -> Labelling {
         Labelling::Mpi { default_procs: None }
     }

@@ -21,6 +21,28 @@ impl Format for Osu {
         "osu"
     }
 
+    fn about(&self) -> &'static str {
+        "Turn OSU micro-benchmark output into rows of results/osu_BENCHMARK.csv, one per run and message size"
+    }
+
+    fn examples(&self) -> &'static str {
+        "Examples:
+  # Output of one environment between two nodes:
+  report import osu --env kubernetes --nodes 2 osu-output/
+  # Job output of many benchmarks and runs, ranks and nodes from each `jsrun -n 4 -r 1` line:
+  report import osu --env lassen lassen_osu_4_nodes.out
+  # Files named osu_latency-3.out or osu-latency-32-3.out, in a folder per environment:
+  report import osu --nodes 2 --pattern '{env}/*-{run}.out' osu/"
+    }
+
+    fn columns(&self) -> &'static str {
+        "Every benchmark of the suite goes to its own file, results/osu_BENCHMARK.csv (osu_latency, osu_bw, osu_mbw_mr, osu_barrier, ...), with a `benchmark` column and every column its table prints. Ranks come from --procs, the pattern, or the launcher line (mpirun -np, mpiexec -n, srun -n, flux run -n, jsrun -n), else 2."
+    }
+
+    fn programs(&self) -> &'static [&'static str] {
+        &["osu_"]
+    }
+
     fn labelling(&self) -> Labelling {
         Labelling::Mpi { default_procs: Some(DEFAULT_PROCS) }
     }

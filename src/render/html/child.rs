@@ -1,8 +1,9 @@
 //! Rendering the study's own templates in a child process
 //! ([`crate::render::sandbox`]): a Tera template can nest loops over the
 //! results or double a string until memory runs out, which no check before
-//! rendering can rule out. The pages' contexts go to the child as JSON; the
-//! pages, or the errors located in the templates, come back as JSON.
+//! rendering can rule out. The pages' contexts go to the child, and the
+//! pages or the errors located in the templates come back, in the
+//! sandbox's one framing.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use tera::Context;
 use super::load::Templates;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
-use crate::render::sandbox::{self, Job};
+use crate::render::sandbox::{self, Cause, Job};
 
 /// One template file of the study.
 #[derive(Serialize, Deserialize)]
@@ -65,25 +66,37 @@ pub fn render(
         .map(|f| Ok(Template { path: f.path.clone(), text: f.text()?.to_string() }))
         .collect::<Result<Vec<_>, Diagnostic>>()?;
     let pages = pages.into_iter().map(|(file, c)| Page { file, context: c.into_json() }).collect();
-    let input = serde_json::to_vec(&Input { templates, pages }).map_err(|e| unexpected(&e))?;
-    let answer = sandbox::run(Job::Render, input).map_err(|failed| {
+    let answer = sandbox::run(Job::Render, &Input { templates, pages }).map_err(|failed| {
         let at = Location::file("templates");
-        Diagnostic::new(at, format!("template: {}", failed.message)).hint(failed.hint)
+        Diagnostic::new(at, format!("template: {}", failed.message)).hint(hint(&failed))
     })?;
-    match serde_json::from_slice(&answer).map_err(|e| unexpected(&e))? {
+    match answer {
         Answer::Pages(pages) => Ok(pages),
         Answer::Errors(errors) => Err(Diagnostics(errors.into_iter().map(from_wire).collect())),
     }
 }
 
+/// What to look at when the child failed: the study's templates, which are
+/// what runs there (the pages' contexts are the results, already checked).
+fn hint(failed: &sandbox::Failure) -> String {
+    match failed.cause {
+        Cause::Deadline => "do loops of the templates nest over the results (each level \
+                            multiplies the work), or does a macro call itself?"
+            .into(),
+        Cause::Memory => "does a template double a string again and again, such as \
+                          `{% set s = s ~ s %}` repeated, or build a huge list?"
+            .into(),
+        Cause::Stack => "is something in the templates nested thousands of levels deep?".into(),
+        _ => failed.hint().into(),
+    }
+}
+
 /// The child's work: the input in, the answer out.
 pub fn answer(input: &[u8]) -> Option<Vec<u8>> {
-    let input: Input = serde_json::from_slice(input).ok()?;
-    let answer = match render_here(input) {
+    sandbox::answer(input, |input: Input| match render_here(input) {
         Ok(pages) => Answer::Pages(pages),
         Err(errors) => Answer::Errors(errors.0.into_iter().map(to_wire).collect()),
-    };
-    serde_json::to_vec(&answer).ok()
+    })
 }
 
 fn render_here(input: Input) -> Result<BTreeMap<String, String>, Diagnostics> {

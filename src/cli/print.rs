@@ -1,0 +1,67 @@
+//! How results reach the terminal: an error chain printed once, each
+//! diagnostic rendered with its source line (coloured as `--color` says),
+//! or with `--message-format json` one array on standard output.
+
+use std::sync::OnceLock;
+
+use report::diagnostic::render::{self, Format, Level};
+use report::diagnostic::{Diagnostic, Diagnostics};
+
+/// Whether diagnostics on standard error are coloured, decided once.
+static COLOR: OnceLock<bool> = OnceLock::new();
+
+/// Decide, once, whether diagnostics on standard error are coloured.
+pub fn set_color(color: bool) {
+    let _ = COLOR.set(color);
+}
+
+/// Print the error chain once: each diagnostic rendered, or anyhow's chain.
+pub fn error(err: &anyhow::Error, format: Format) {
+    match err.downcast_ref::<Diagnostics>() {
+        Some(diagnostics) => {
+            let diagnostics = diagnostics.clone().grouped();
+            diagnostics_of(
+                &diagnostics.0.iter().map(|d| (Level::Error, d)).collect::<Vec<_>>(),
+                format,
+            );
+            if diagnostics.total() > 1 && format != Format::Json {
+                eprintln!("error: {}; nothing was written", diagnostics.summary());
+            }
+        }
+        None if format == Format::Json => {
+            println!("{}", serde_json::json!([{ "level": "error", "message": format!("{err:#}") }]))
+        }
+        None => eprintln!("error: {err:#}"),
+    }
+}
+
+/// The warnings of a command that succeeded: with `--message-format json`,
+/// always one array on standard output (`[]` when there are none).
+pub fn finish(warnings: &[Diagnostic], format: Format) {
+    if format == Format::Json && warnings.is_empty() {
+        println!("[]");
+    } else {
+        warnings_of(warnings, format);
+    }
+}
+
+/// Print `warnings` as warnings, one per cause.
+pub fn warnings_of(warnings: &[Diagnostic], format: Format) {
+    let warnings = Diagnostics(warnings.to_vec()).grouped();
+    diagnostics_of(&warnings.0.iter().map(|w| (Level::Warning, w)).collect::<Vec<_>>(), format);
+}
+
+/// Print diagnostics with the source lines they carry: JSON on standard
+/// output, anything else on standard error, coloured as `--color` says.
+pub fn diagnostics_of(diagnostics: &[(Level, &Diagnostic)], format: Format) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    if format == Format::Json {
+        print!("{}", render::render(diagnostics, format, false));
+    } else {
+        let color = format == Format::Human && COLOR.get().copied().unwrap_or(false);
+        let text = render::render(diagnostics, format, color);
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
+    }
+}
