@@ -3,13 +3,13 @@
 //! drawn with the series' dash and marker, then the ideal line; entries wrap
 //! onto as many rows as the chart's width needs.
 
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::canvas::{GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
+use super::canvas::{Area, DrawResult, GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
 use super::marks;
 use super::numbers::ChartData;
 use super::spec::{ChartSpec, Kind};
+use super::svg::{INK, Svg};
 use super::ticks;
 
 /// Width of a swatch, in SVG pixels.
@@ -90,48 +90,47 @@ fn label(spec: &ChartSpec, series: &super::numbers::Series) -> String {
     }
 }
 
-/// Draw `entries` on `root`, from its top margin.
-pub fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, plotters::coord::Shift>,
-    entries: &[Entry],
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+/// Draw `entries` on `root`, from its top margin, in a group of class `legend`.
+pub(super) fn draw(root: &Area, svg: &Svg, entries: &[Entry]) -> DrawResult {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    svg.open(&[("class", "legend")]);
     for e in entries {
         let left = f64::from(MARGIN) + e.x;
         let mid = f64::from(MARGIN) + (e.row as f64 + 0.5) * ROW;
-        let (x0, x1, y) = (left as i32, (left + SWATCH) as i32, mid as i32);
-        match e.swatch {
-            Swatch::Line(style) => {
-                let stroke = colour(style).stroke_width(2);
-                if style.is_multiple_of(2) {
-                    root.draw(&PathElement::new(vec![(x0, y), (x1, y)], stroke))?;
-                } else {
-                    root.draw(&DashedPathElement::new(vec![(x0, y), (x1, y)], 7, 4, stroke))?;
-                }
-                root.draw(&marks::marker_at((x0 + x1) / 2, y, style))?;
-            }
-            Swatch::Bar(style) => {
-                root.draw(&Rectangle::new(
-                    [(x0 + 4, y - 7), (x1 - 4, y + 7)],
-                    colour(style).filled(),
-                ))?;
-            }
-            Swatch::Ideal => {
-                root.draw(&DashedPathElement::new(
-                    vec![(x0, y), (x1, y)],
-                    6,
-                    4,
-                    GREY.stroke_width(2),
-                ))?;
-            }
-        }
-        let text_at = ((left + SWATCH + GAP) as i32, y);
+        swatch(root, svg, e.swatch, (left as i32, (left + SWATCH) as i32), mid as i32)?;
+        let text_at = ((left + SWATCH + GAP) as i32, mid as i32);
         let style = TextStyle::from(font(TEXT).into_font())
             .pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Left,
                 plotters::style::text_anchor::VPos::Center,
             ))
-            .color(&BLACK);
+            .color(&INK);
         root.draw(&Text::new(e.label.clone(), text_at, style))?;
+    }
+    svg.close();
+    Ok(())
+}
+
+/// The swatch `swatch` from `x0` to `x1` at height `y`.
+fn swatch(root: &Area, svg: &Svg, swatch: Swatch, (x0, x1): (i32, i32), y: i32) -> DrawResult {
+    match swatch {
+        Swatch::Line(style) => {
+            let stroke = colour(style).stroke_width(2);
+            marks::styled_line(svg, style, || {
+                root.draw(&PathElement::new(vec![(x0, y), (x1, y)], stroke))
+            })?;
+            root.draw(&marks::marker_at((x0 + x1) / 2, y, style))?;
+        }
+        Swatch::Bar(style) => {
+            root.draw(&Rectangle::new([(x0 + 4, y - 7), (x1 - 4, y + 7)], colour(style).filled()))?;
+        }
+        Swatch::Ideal => {
+            svg.open(&[("stroke-dasharray", super::draw::IDEAL_DASH)]);
+            root.draw(&PathElement::new(vec![(x0, y), (x1, y)], GREY.stroke_width(2)))?;
+            svg.close();
+        }
     }
     Ok(())
 }

@@ -1,13 +1,14 @@
-//! The marks of a chart's series: lines with their markers, error bars and
-//! peak rings, or bars with their intervals and "n.s." labels; each point
-//! drawn leaves a [`Hover`] with its pixel position and text. Legends are
-//! drawn apart, above the plot (see `legend`).
+//! The marks of a chart's series, each series in its group (class `sN`):
+//! lines with their markers, error bars and peak rings, or bars with their
+//! intervals and "n.s." labels; each point drawn gets its hover target in
+//! the SVG. Legends are drawn apart, above the plot (see `legend`).
 
 use plotters::prelude::*;
 
-use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
+use super::canvas::{Chart, DrawResult, TEXT, colour, font};
 use super::numbers::{ChartData, Point};
 use super::spec::ChartSpec;
+use super::svg::{Backend, INK, Svg};
 use super::ticks;
 use crate::format;
 
@@ -15,25 +16,21 @@ use crate::format;
 /// markers and, if asked, its peak; `at` maps data to drawn coordinates.
 pub(super) fn lines(
     chart: &mut Chart,
+    svg: &Svg,
     spec: &ChartSpec,
     data: &ChartData,
     at: &dyn Fn(f64, f64) -> (f64, f64),
-    hovers: &mut Vec<Hover>,
 ) -> DrawResult {
     for series in &data.series {
+        svg.open_series(series.style);
         let points: Vec<(f64, f64)> = series.points.iter().map(|p| at(p.x, p.y)).collect();
-        line(chart, series.style, points.clone())?;
+        line(chart, svg, series.style, points.clone())?;
         for p in &series.points {
             if let Some(ci) = p.ci {
                 line_error_bar(chart, spec, series.style, p, ci, at)?;
             }
-            let xy = at(p.x, p.y);
-            hovers.push(Hover {
-                px: chart.backend_coord(&xy).0,
-                py: chart.backend_coord(&xy).1,
-                text: hover_text(spec, data, &series.label, p),
-                style: series.style,
-            });
+            let text = hover_text(spec, data, &series.label, p);
+            svg.point(chart.backend_coord(&at(p.x, p.y)), series.style, &text);
         }
         chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
         if spec.mark_peak
@@ -42,21 +39,42 @@ pub(super) fn lines(
             let ring = Circle::new(at(peak.x, peak.y), 9, colour(series.style).stroke_width(2));
             chart.draw_series(std::iter::once(ring))?;
         }
+        svg.close();
     }
+    Ok(())
+}
+
+/// The dashes of the lines of odd styles: 7 drawn, 4 left out, in SVG pixels.
+pub(super) const DASH: &str = "7 4";
+
+/// Draw the line of style `style` with `draw`: solid for even styles, in a
+/// dashed group for odd ones.
+pub(super) fn styled_line(
+    svg: &Svg,
+    style: usize,
+    draw: impl FnOnce() -> DrawResult,
+) -> DrawResult {
+    if style.is_multiple_of(2) {
+        return draw();
+    }
+    svg.open(&[("stroke-dasharray", DASH)]);
+    draw()?;
+    svg.close();
     Ok(())
 }
 
 /// The line through `points` (drawn coordinates): solid for even styles,
 /// dashed for odd ones.
-pub(super) fn line(chart: &mut Chart, style: usize, points: Vec<(f64, f64)>) -> DrawResult {
-    let dashed = !style.is_multiple_of(2);
-    let style = colour(style).stroke_width(2);
-    if !dashed {
-        chart.draw_series(LineSeries::new(points, style))?;
-    } else {
-        chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?;
-    }
-    Ok(())
+pub(super) fn line(
+    chart: &mut Chart,
+    svg: &Svg,
+    style: usize,
+    points: Vec<(f64, f64)>,
+) -> DrawResult {
+    styled_line(svg, style, || {
+        chart.draw_series(LineSeries::new(points, colour(style).stroke_width(2)))?;
+        Ok(())
+    })
 }
 
 /// The error bar of `p` from `lo` to `hi`; on a log scale, a lower end at or
@@ -90,10 +108,7 @@ fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
 }
 
 /// The marker of a line's points: circle, triangle or cross by style.
-pub(super) fn marker<'b>(
-    xy: (f64, f64),
-    style: usize,
-) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
+pub(super) fn marker(xy: (f64, f64), style: usize) -> DynElement<'static, Backend, (f64, f64)> {
     let c = colour(style);
     match style % 3 {
         0 => Circle::new(xy, 4, c.filled()).into_dyn(),
@@ -118,31 +133,23 @@ pub(super) fn marker_at<DB: DrawingBackend>(
 
 /// Draw every series as bars side by side in each x value's slot, above or
 /// below a zero line.
-pub(super) fn bars(
-    chart: &mut Chart,
-    data: &ChartData,
-    xs: &[f64],
-    hovers: &mut Vec<Hover>,
-) -> DrawResult {
+pub(super) fn bars(chart: &mut Chart, svg: &Svg, data: &ChartData, xs: &[f64]) -> DrawResult {
     let count = data.series.len().max(1) as f64;
     let width = 0.7 / count;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(-0.5, 0.0), (xs.len() as f64 - 0.5, 0.0)],
-        BLACK.stroke_width(1),
+        INK.stroke_width(1),
     )))?;
     for (i, series) in data.series.iter().enumerate() {
+        svg.open_series(series.style);
         for p in &series.points {
             let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
             let left = slot as f64 - 0.35 + width * i as f64;
             bar(chart, series.style, p, left, width)?;
-            let (px, py) = chart.backend_coord(&(left + width / 2.0, p.y));
-            hovers.push(Hover {
-                px,
-                py,
-                text: relative_text(&series.label, p),
-                style: series.style,
-            });
+            let centre = chart.backend_coord(&(left + width / 2.0, p.y));
+            svg.point(centre, series.style, &relative_text(&series.label, p));
         }
+        svg.close();
     }
     Ok(())
 }
@@ -165,7 +172,7 @@ fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> Dra
             lo,
             p.y,
             hi,
-            BLACK.stroke_width(1),
+            INK.stroke_width(1),
             8,
         )))?;
     }

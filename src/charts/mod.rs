@@ -1,5 +1,6 @@
 //! The charts stage: chart directives of the content, computed from the results
-//! and drawn as SVG with plotters. The same SVG goes into the page and the paper.
+//! and drawn with plotters through a backend of our own that writes the
+//! SVG (`svg`). The same SVG goes into the page and the paper.
 
 pub mod canvas;
 pub mod data;
@@ -90,20 +91,19 @@ fn chart(
     config: &Config,
 ) -> Result<Chart, Diagnostic> {
     let data = data::compute(spec, results, config)?;
-    let (raw, hovers) = draw::draw(spec, &data).map_err(|e| {
-        Diagnostic::new(spec.at(), format!("chart `{}`: cannot draw: {e}", spec.id))
-            .hint("check the chart's data and scales")
-    })?;
     let title = spec
         .title
         .clone()
         .or_else(|| spec.caption.clone())
         .unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));
     let description = describe(spec, &data);
+    let labels = svg::Labels { id: &spec.id, title: &title, description: &description };
+    let svg = draw::draw(spec, &data, labels).map_err(|e| {
+        Diagnostic::new(spec.at(), format!("chart `{}`: cannot draw: {e}", spec.id))
+            .hint("check the chart's data and scales")
+    })?;
     let series: Vec<(usize, String)> =
         data.series.iter().map(|s| (s.style, s.label.clone())).collect();
-    let svg = svg::finish(&raw, &spec.id, &title, &description, &hovers);
-    let svg = svg::tag_series(&svg, &series.iter().map(|(style, _)| *style).collect::<Vec<_>>());
     Ok(Chart {
         spec: spec.clone(),
         number,

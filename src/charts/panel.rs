@@ -5,9 +5,10 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{Area, Axis, Chart, DrawResult, Hover, MARGIN, TEXT, colour, font};
+use super::canvas::{Area, Axis, Chart, DrawResult, MARGIN, TEXT, colour, font};
 use super::numbers::{ChartData, Point, RatioPanel};
 use super::spec::{ChartSpec, Scale};
+use super::svg::{INK, Svg};
 use super::ticks::{axes, y_label_area};
 use super::{marks, ticks};
 use crate::format;
@@ -39,7 +40,7 @@ pub(super) fn plot(
     panel: &RatioPanel,
     area: &Area,
     y_area: u32,
-    hovers: &mut Vec<Hover>,
+    svg: &Svg,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let (x_axis, _) = axes(spec, data, &ticks::x_values(data), Scale::Linear);
     let y = y_axis(panel);
@@ -52,32 +53,33 @@ pub(super) fn plot(
         .y_label_area_size(y_area)
         .caption(&panel.label, font(TEXT));
     let mut chart = builder.build_cartesian_2d(x_axis.clone(), y)?;
-    mesh(&mut chart, spec, data)?;
+    mesh(&mut chart, svg, spec, data)?;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(x_axis.range.start, 1.0), (x_axis.range.end, 1.0)],
-        BLACK.stroke_width(1),
+        INK.stroke_width(1),
     )))?;
     let at = |p: &Point| (spec.x_scale.forward(p.x), p.y);
-    marks::line(&mut chart, panel.style, panel.points.iter().map(at).collect())?;
+    svg.open_series(panel.style);
+    marks::line(&mut chart, svg, panel.style, panel.points.iter().map(at).collect())?;
     for p in &panel.points {
         if let Some([lo, hi]) = p.ci {
             let (x, y) = at(p);
             let stroke = colour(panel.style).stroke_width(1);
             chart.draw_series(std::iter::once(ErrorBar::new_vertical(x, lo, y, hi, stroke, 8)))?;
         }
-        let (px, py) = chart.backend_coord(&at(p));
-        hovers.push(Hover { px, py, text: hover_text(spec, data, panel, p), style: panel.style });
+        svg.point(chart.backend_coord(&at(p)), panel.style, &hover_text(spec, data, panel, p));
     }
     chart.draw_series(panel.points.iter().map(|p| marks::marker(at(p), panel.style)))?;
+    svg.close();
     Ok(())
 }
 
 /// The panel's axes: the chart's x labels and name, the ratio's ticks.
-fn mesh(chart: &mut Chart, spec: &ChartSpec, data: &ChartData) -> DrawResult {
+fn mesh(chart: &mut Chart, svg: &Svg, spec: &ChartSpec, data: &ChartData) -> DrawResult {
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| ticks::label(spec.x_scale.inverse(*v), x_unit);
     let y_format = |v: &f64| ticks::value(*v);
-    super::canvas::mesh(chart, [&data.x_label, Y_LABEL], &x_format, &y_format)
+    super::canvas::mesh(chart, svg, [&data.x_label, Y_LABEL], &x_format, &y_format)
 }
 
 /// The hover title of a ratio: what is divided, x with its axis name, the
