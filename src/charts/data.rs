@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::numbers::{ChartData, Point, Samples, Series, x_of};
-use super::spec::{Aggregate, ChartSpec, Kind};
+use super::kinds::Runs;
+use super::numbers::{ChartData, Samples, Series};
+use super::spec::ChartSpec;
 use crate::analysis::filter::{self, Grouped};
 use crate::analysis::stats::Summary;
-use crate::config::{Better, Config};
+use crate::config::Config;
 use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
 
@@ -23,7 +24,9 @@ pub fn compute(
     check_log_scales(spec, table).map_err(|(key, m)| key_error(spec, key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
-    let series = series(spec, &summaries(&groups), config, &mut models)?;
+    let summaries = summaries(&groups);
+    let runs = Runs { summaries: &summaries, groups: &groups, config };
+    let series = series(spec, &runs, &mut models)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
     let ratio = super::ratio::compute(spec, &groups, &series, config)?;
     let data = ChartData {
@@ -57,12 +60,12 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
 }
 
 /// A problem with the chart as a whole, at its directive.
-fn chart_error(spec: &ChartSpec, message: String, hint: String) -> Diagnostic {
+pub(super) fn chart_error(spec: &ChartSpec, message: String, hint: String) -> Diagnostic {
     Diagnostic::new(spec.at(), format!("chart `{}`: {message}", spec.id)).hint(hint)
 }
 
 /// A problem with the chart's `key`, at its value in the directive.
-fn key_error(spec: &ChartSpec, key: &str, message: String, hint: String) -> Diagnostic {
+pub(super) fn key_error(spec: &ChartSpec, key: &str, message: String, hint: String) -> Diagnostic {
     Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
 }
 
@@ -136,31 +139,18 @@ fn selected_groups(
 
 /// The points of every series as the chart's kind plots them, each series
 /// with its environment's label and style.
-/// The models of the intervals a `relative` chart draws go into `models`.
+/// The models of the intervals the chart draws go into `models`.
 fn series(
     spec: &ChartSpec,
-    samples: &Samples,
-    config: &Config,
+    runs: &Runs,
     models: &mut BTreeSet<&'static str>,
 ) -> Result<Vec<Series>, Diagnostic> {
-    let styles = style_order(config, samples);
+    let config = runs.config;
+    let styles = style_order(config, runs.summaries);
     let label = |key: &str| {
         config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
     };
-    let series = match spec.kind {
-        Kind::Line => line(spec, samples),
-        Kind::Relative => super::relative::relative(samples, &config.study.baseline, models).map_err(|m| match m {
-            None => chart_error(
-                spec,
-                format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
-                "keep the baseline's rows in `where`".into(),
-            ),
-            Some(m) => key_error(spec, "y", m, "a relative difference divides by the baseline's mean: plot a column whose baseline is not zero, or a `line` chart".into()),
-        })?,
-        Kind::Speedup | Kind::Efficiency => scaling(spec, samples).map_err(|m| {
-            key_error(spec, "y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
-        })?,
-    };
+    let series = spec.kind.chart().series(spec, runs, models)?;
     let mut series: Vec<Series> = series
         .into_iter()
         .map(|(key, points)| Series {
@@ -198,81 +188,17 @@ fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }
 
-/// Each series' mean (with its interval, if error bars are on) or median per x.
-fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
-    samples
-        .iter()
-        .map(|(key, by_x)| {
-            let points = by_x
-                .iter()
-                .map(|(x, s)| {
-                    let (y, ci) = match spec.aggregate {
-                        Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
-                        Aggregate::Median => (s.median, None),
-                    };
-                    Point { x: x_of(x), y, ci, n: s.n, significant: None }
-                })
-                .collect();
-            (key.clone(), points)
-        })
-        .collect()
-}
-
-/// Speedup (or efficiency) of the mean against the smallest x, per series;
-/// an error where a mean it divides by is zero.
-fn scaling(spec: &ChartSpec, samples: &Samples) -> Result<Vec<(String, Vec<Point>)>, String> {
-    let mut all = Vec::new();
-    for (key, by_x) in samples {
-        let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
-        let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else {
-            all.push((key.clone(), Vec::new()));
-            continue;
-        };
-        // Throughputs divide by the first mean, times by each mean.
-        let zero = match spec.better {
-            Better::Higher => (m0 == 0.0).then_some(x0),
-            Better::Lower => means.iter().find(|(_, s)| s.mean == 0.0).map(|(x, _)| *x),
-        };
-        if let Some(x) = zero {
-            let x = crate::format::plain(x);
-            return Err(format!(
-                "the mean of `{key}` at x = {x} is 0, and a speedup divides by it"
-            ));
-        }
-        let points = means
-            .iter()
-            .map(|(x, s)| {
-                let speedup = match spec.better {
-                    Better::Higher => s.mean / m0,
-                    Better::Lower => m0 / s.mean,
-                };
-                let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
-                Point { x: *x, y, ci: None, n: s.n, significant: None }
-            })
-            .collect();
-        all.push((key.clone(), points));
-    }
-    Ok(all)
-}
-
-/// Ideal linear scaling from the smallest x: of the baseline series for `line`.
+/// Ideal scaling from the smallest x of the baseline series (or the first).
 fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f64, f64)>> {
     let reference = series.iter().find(|s| s.key == config.study.baseline).or(series.first())?;
-    let (x0, y0) = reference.points.first().map(|p| (p.x, p.y))?;
-    let xs = reference.points.iter().map(|p| p.x);
-    Some(match spec.kind {
-        Kind::Line => xs.map(|x| (x, y0 * x / x0)).collect(),
-        Kind::Speedup => xs.map(|x| (x, x / x0)).collect(),
-        Kind::Efficiency => xs.map(|x| (x, 1.0)).collect(),
-        Kind::Relative => return None,
-    })
+    spec.kind.chart().ideal(&reference.points)
 }
 
 /// The scale's key and an error naming the first selected row whose value a logarithmic
 /// axis cannot show (zero or less); y values are checked here on line charts only.
 fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str, String)> {
     for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
-        if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
+        if !scale.is_log() || (axis == "y" && !spec.kind.chart().measures_y()) {
             continue;
         }
         if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
@@ -299,11 +225,5 @@ fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
 
 /// The y axis label: as written, else what the chart's kind plots.
 fn y_label(spec: &ChartSpec) -> String {
-    match (spec.kind, spec.y_label.as_deref()) {
-        (_, Some(label)) => label.to_string(),
-        (Kind::Line, None) => spec.y.clone(),
-        (Kind::Relative, None) => format!("{} vs baseline (%)", spec.y),
-        (Kind::Speedup, None) => "speedup (×)".into(),
-        (Kind::Efficiency, None) => "parallel efficiency".into(),
-    }
+    spec.y_label.clone().unwrap_or_else(|| spec.kind.chart().y_label(spec))
 }

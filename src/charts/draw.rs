@@ -4,11 +4,12 @@
 use plotters::prelude::*;
 
 use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, MARGIN, TEXT, font};
+use super::kinds::Plot;
 use super::numbers::ChartData;
-use super::spec::{ChartSpec, Kind, Scale};
+use super::spec::{ChartSpec, Scale};
 use super::svg::{Labels, Svg};
 use super::ticks::{axes, y_label_area};
-use super::{legend, marks, panel, ticks};
+use super::{legend, panel, ticks};
 
 /// Draw `data` as the SVG document named and described by `labels`. The
 /// legend ends the drawing in a `<g class="legend">`, so that the page (and
@@ -46,14 +47,9 @@ struct Frame {
     x_labels: bool,
 }
 
-/// The y scale a chart's plot is drawn on: linear for bars.
-fn y_scale_of(spec: &ChartSpec) -> Scale {
-    if spec.kind == Kind::Relative { Scale::Linear } else { spec.y_scale }
-}
-
 /// The room the main plot's y labels and axis name need.
 fn main_y_area(spec: &ChartSpec, data: &ChartData) -> u32 {
-    let y_scale = y_scale_of(spec);
+    let y_scale = spec.kind.chart().y_scale(spec);
     let (_, y_axis) = axes(spec, data, &ticks::x_values(data), y_scale);
     y_label_area(&y_axis, y_scale)
 }
@@ -68,9 +64,10 @@ fn plot(
     frame: Frame,
     svg: &Svg,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let categorical = spec.kind == Kind::Relative;
+    let kind = spec.kind.chart();
+    let slots = kind.slots();
     let xs = ticks::x_values(data);
-    let y_scale = y_scale_of(spec);
+    let y_scale = kind.y_scale(spec);
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
     let mut builder = ChartBuilder::on(root);
     builder
@@ -87,17 +84,11 @@ fn plot(
     }
     let mut chart = builder.build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
     mesh(&mut chart, svg, spec, data, &xs, y_scale)?;
-    let at = |x: f64, y: f64| {
-        (if categorical { x } else { spec.x_scale.forward(x) }, y_scale.forward(y))
-    };
+    let at = |x: f64, y: f64| (if slots { x } else { spec.x_scale.forward(x) }, y_scale.forward(y));
     if let Some(ideal) = &data.ideal {
         ideal_line(&mut chart, svg, ideal, &at, &x_axis, &y_axis)?;
     }
-    if categorical {
-        marks::bars(&mut chart, svg, data, &xs)?;
-    } else {
-        marks::lines(&mut chart, svg, spec, data, &at)?;
-    }
+    kind.draw(&mut chart, svg, &Plot { spec, data, xs: &xs, at: &at })?;
     Ok(())
 }
 
@@ -111,10 +102,10 @@ fn mesh(
     xs: &[f64],
     y_scale: Scale,
 ) -> DrawResult {
-    let categorical = spec.kind == Kind::Relative;
+    let slots = spec.kind.chart().slots();
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| {
-        if categorical {
+        if slots {
             ticks::label_category(*v, xs, x_unit)
         } else {
             ticks::label(spec.x_scale.inverse(*v), x_unit)

@@ -35,7 +35,7 @@ pub(super) fn check(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic
             }
         }
     }
-    let log_y = spec.y_scale.is_log() && spec.kind != super::spec::Kind::Relative;
+    let log_y = spec.kind.chart().y_scale(spec).is_log();
     if let Some((s, p)) = data
         .series
         .iter()

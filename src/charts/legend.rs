@@ -8,9 +8,8 @@ use plotters::prelude::*;
 use super::canvas::{Area, DrawResult, GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
 use super::marks;
 use super::numbers::ChartData;
-use super::spec::{ChartSpec, Kind};
+use super::spec::ChartSpec;
 use super::svg::{INK, Svg};
-use super::ticks;
 
 /// Width of a swatch, in SVG pixels.
 const SWATCH: f64 = 26.0;
@@ -21,7 +20,7 @@ pub const ROW: f64 = TEXT * 1.45;
 
 /// What an entry's swatch shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Swatch {
+pub enum Swatch {
     /// A series' line with its dash and marker.
     Line(usize),
     /// A series' bar.
@@ -45,14 +44,7 @@ pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     let mut items: Vec<(Swatch, String)> = data
         .series
         .iter()
-        .map(|s| {
-            let swatch = if spec.kind == Kind::Relative {
-                Swatch::Bar(s.style)
-            } else {
-                Swatch::Line(s.style)
-            };
-            (swatch, label(spec, s))
-        })
+        .map(|s| (spec.kind.chart().swatch(s.style), spec.kind.chart().legend_label(spec, s)))
         .collect();
     if data.ideal.is_some() {
         items.push((Swatch::Ideal, "ideal scaling".to_string()));
@@ -77,17 +69,6 @@ pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
 /// The height the legend takes above the plot.
 pub fn height(entries: &[Entry]) -> u32 {
     entries.last().map_or(0, |e| ((e.row + 1) as f64 * ROW).ceil() as u32)
-}
-
-/// A series' legend label: its environment, and its peak when marked.
-fn label(spec: &ChartSpec, series: &super::numbers::Series) -> String {
-    let peak = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y));
-    match peak {
-        Some(p) if spec.mark_peak && spec.kind == Kind::Line => {
-            format!("{} (peak at {})", series.label, ticks::label(p.x, spec.x_unit.as_deref()))
-        }
-        _ => series.label.clone(),
-    }
 }
 
 /// Draw `entries` on `root`, from its top margin, in a group of class `legend`.

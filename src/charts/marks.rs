@@ -1,14 +1,14 @@
-//! The marks of a chart's series, each series in its group (class `sN`):
-//! lines with their markers, error bars and peak rings, or bars with their
-//! intervals and "n.s." labels; each point drawn gets its hover target in
-//! the SVG. Legends are drawn apart, above the plot (see `legend`).
+//! The marks of a chart's lines, each series in its group (class `sN`):
+//! the line with its markers, error bars and peak ring; each point drawn
+//! gets its hover target in the SVG. Legends are drawn apart, above the
+//! plot (see `legend`).
 
 use plotters::prelude::*;
 
-use super::canvas::{Chart, DrawResult, TEXT, colour, font};
+use super::canvas::{Chart, DrawResult, colour};
 use super::numbers::{ChartData, Point};
 use super::spec::ChartSpec;
-use super::svg::{Backend, INK, Svg};
+use super::svg::{Backend, Svg};
 use super::ticks;
 use crate::format;
 
@@ -100,13 +100,6 @@ fn line_error_bar(
     Ok(())
 }
 
-/// Pixel position of `xy` inside the plotting area (for text drawn on it).
-fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
-    let (px, py) = chart.backend_coord(&xy);
-    let (bx, by) = chart.plotting_area().get_base_pixel();
-    (px - bx, py - by)
-}
-
 /// The marker of a line's points: circle, triangle or cross by style.
 pub(super) fn marker(xy: (f64, f64), style: usize) -> DynElement<'static, Backend, (f64, f64)> {
     let c = colour(style);
@@ -131,65 +124,6 @@ pub(super) fn marker_at<DB: DrawingBackend>(
     }
 }
 
-/// Draw every series as bars side by side in each x value's slot, above or
-/// below a zero line.
-pub(super) fn bars(chart: &mut Chart, svg: &Svg, data: &ChartData, xs: &[f64]) -> DrawResult {
-    let count = data.series.len().max(1) as f64;
-    let width = 0.7 / count;
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![(-0.5, 0.0), (xs.len() as f64 - 0.5, 0.0)],
-        INK.stroke_width(1),
-    )))?;
-    for (i, series) in data.series.iter().enumerate() {
-        svg.open_series(series.style);
-        for p in &series.points {
-            let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
-            let left = slot as f64 - 0.35 + width * i as f64;
-            bar(chart, series.style, p, left, width)?;
-            let centre = chart.backend_coord(&(left + width / 2.0, p.y));
-            svg.point(centre, series.style, &relative_text(&series.label, p));
-        }
-        svg.close();
-    }
-    Ok(())
-}
-
-/// One bar from zero to `p.y`, `width` wide from `left`: filled if the
-/// difference is significant, pale and labelled "n.s." if not, with its interval.
-fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> DrawResult {
-    let c = colour(style);
-    let significant = p.significant.unwrap_or(false);
-    let fill = if significant { c.filled() } else { c.mix(0.3).filled() };
-    chart.draw_series(std::iter::once(Rectangle::new([(left, 0.0), (left + width, p.y)], fill)))?;
-    chart.draw_series(std::iter::once(Rectangle::new(
-        [(left, 0.0), (left + width, p.y)],
-        c.stroke_width(1),
-    )))?;
-    let centre = left + width / 2.0;
-    if let Some([lo, hi]) = p.ci {
-        chart.draw_series(std::iter::once(ErrorBar::new_vertical(
-            centre,
-            lo,
-            p.y,
-            hi,
-            INK.stroke_width(1),
-            8,
-        )))?;
-    }
-    if !significant {
-        let top = p.ci.map_or(p.y, |[lo, hi]| if p.y >= 0.0 { hi } else { lo });
-        let (px, py) = local(chart, (centre, top));
-        let dy = if p.y >= 0.0 { -(TEXT as i32) - 4 } else { 4 };
-        let style =
-            TextStyle::from(font(TEXT).into_font()).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Top,
-            ));
-        chart.plotting_area().strip_coord_spec().draw(&Text::new("n.s.", (px, py + dy), style))?;
-    }
-    Ok(())
-}
-
 /// The hover title of a line chart's point: series, x and y with their axis
 /// names, interval and runs.
 fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> String {
@@ -202,27 +136,6 @@ fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> Str
         data.x_label,
         data.y_label,
         format::value(p.y),
-        p.n
-    )
-}
-
-/// The hover title of a bar: series, x, difference in %, interval, runs and
-/// whether the difference is significant.
-fn relative_text(label: &str, p: &Point) -> String {
-    let ci =
-        p.ci.map(|[lo, hi]| {
-            format!(
-                ", 95% CI {} to {}%",
-                crate::format::signed(lo, 1),
-                crate::format::signed(hi, 1)
-            )
-        })
-        .unwrap_or_default();
-    let sig = if p.significant == Some(false) { "; not statistically significant" } else { "" };
-    format!(
-        "{label} at {}: {}%{ci}, n = {}{sig}",
-        crate::format::plain(p.x),
-        crate::format::signed(p.y, 1),
         p.n
     )
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::numbers::{Point, RatioPanel, Series};
-use super::spec::{Aggregate, ChartSpec, Kind};
+use super::spec::{Aggregate, ChartSpec};
 use crate::analysis::filter::{Grouped, KeyPart};
 use crate::analysis::model::{self, Estimator, Sample};
 use crate::config::Config;
@@ -22,7 +22,7 @@ pub(super) fn compute(
     if !spec.ratio {
         return Ok(None);
     }
-    if spec.kind != Kind::Line {
+    if !spec.kind.chart().ratio_panel() {
         return Err(error(
             spec,
             "`ratio` draws a panel under a `line` chart only".into(),

@@ -9,13 +9,15 @@ use crate::config::spans::Spans;
 use crate::config::{Better, FilterValue};
 use crate::diagnostic::Location;
 
+pub use super::kinds::Kind;
+
 /// One chart, as the author wrote it. Every key is documented in docs/charts.md.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ChartSpec {
     /// Identifier: lowercase letters, digits and `-`; referenced as `@fig-ID`.
     pub id: String,
-    /// `line`, `relative`, `speedup` or `efficiency`.
+    /// What the chart shows: one of the kinds below.
     pub kind: Kind,
     /// Results file: a stem (`lammps`) or file name (`lammps.csv`).
     pub data: String,
@@ -110,20 +112,6 @@ fn higher() -> Better {
     Better::Higher
 }
 
-/// What a chart shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// y against x, one line per series, with CI error bars.
-    Line,
-    /// Bars of each candidate environment against the baseline in %, per x.
-    Relative,
-    /// Speedup against the smallest x, per environment.
-    Speedup,
-    /// Parallel efficiency against the smallest x, per environment.
-    Efficiency,
-}
-
 /// How runs are combined into one point.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -202,16 +190,7 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
         )
         .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
     }
-    if spec.kind == Kind::Relative && spec.y_scale.is_log() {
-        return Err(crate::diagnostic::Diagnostic::new(
-            spec.key_location("y-scale"),
-            format!(
-                "chart `{}`: a `relative` chart's y axis cannot be logarithmic: its bars cross zero",
-                spec.id
-            ),
-        )
-        .hint("remove `y-scale`; to see the ratio under the measured values, draw a `line` chart with `ratio = true`"));
-    }
+    spec.kind.chart().check(&spec)?;
     Ok(spec)
 }
 
@@ -233,9 +212,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains(
-                "unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"
-            ),
+            err.contains("unknown variant `pie`, expected one of `line`, `relative`, `speedup`"),
             "{err}"
         );
     }
