@@ -194,7 +194,8 @@ mod tests {
             &at,
         )
         .unwrap();
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         let data = ChartData {
             series: vec![Series {
                 key: "a".into(),
@@ -219,7 +220,8 @@ mod tests {
         let body = "id = \"e\"\nkind = \"speedup\"\ndata = \"d\"\nx = \"p\"\ny = \"r\"\n\
                     x-scale = \"log2\"\ny-scale = \"log10\"\nideal = true\n";
         let spec = crate::charts::spec::parse(body, &at).unwrap();
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         let data = ChartData {
             series: vec![Series {
                 key: "a".into(),

@@ -28,6 +28,7 @@ pub(super) fn check(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic
             if let Some([lo, hi]) = point.ci {
                 numbers.extend([("y", "lower end of the 95% CI", lo), ("y", "upper end", hi)]);
             }
+            numbers.extend(point.runs.iter().map(|&run| ("y", "value of a run", run)));
             if let Some((key, what, number)) = numbers.into_iter().find(|n| !n.2.is_finite()) {
                 let x = crate::format::plain(point.x);
                 let message = format!("the {what} of `{}` at x = {x} is {number}", series.key);

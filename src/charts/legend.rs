@@ -122,7 +122,8 @@ mod tests {
     use crate::charts::numbers::{Point, Series};
 
     fn data(labels: &[&str]) -> ChartData {
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         ChartData {
             series: labels
                 .iter()

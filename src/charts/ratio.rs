@@ -103,7 +103,8 @@ fn point(
     };
     let n = c.summary.n.min(b.summary.n);
     let ci = e.ci.filter(|_| spec.error_bars);
-    Ok((Point { x, y: e.ratio, ci, n, significant: e.significant() }, e.model))
+    let runs = Vec::new();
+    Ok((Point { x, y: e.ratio, ci, n, significant: e.significant(), runs }, e.model))
 }
 
 /// The baseline and the one candidate among `series`, or an error naming

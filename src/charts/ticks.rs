@@ -19,11 +19,15 @@ pub fn x_values(data: &ChartData) -> Vec<f64> {
     xs
 }
 
-/// Every y the chart must show: points and interval ends (not the ideal
-/// line, which is clipped to them, so that it cannot squeeze the data).
+/// Every y the chart must show: points, interval ends and the runs drawn
+/// (not the ideal line, which is clipped to them, so that it cannot
+/// squeeze the data).
 pub fn y_values(data: &ChartData) -> impl Iterator<Item = f64> + '_ {
     let points = data.series.iter().flat_map(|s| s.points.iter());
-    points.flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
+    points.flat_map(|p| {
+        let ends = [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])];
+        ends.into_iter().flatten().chain(p.runs.iter().copied())
+    })
 }
 
 /// Every k-th tick, k the smallest of 1, 2, 5, 10, 20, 50, … for which the

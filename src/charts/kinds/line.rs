@@ -32,7 +32,7 @@ impl ChartKind for Line {
                             Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
                             Aggregate::Median => (s.median, None),
                         };
-                        Point { x: x_of(x), y, ci, n: s.n, significant: None }
+                        Point { x: x_of(x), y, ci, n: s.n, significant: None, runs: Vec::new() }
                     })
                     .collect();
                 (key.clone(), points)

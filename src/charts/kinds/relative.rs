@@ -125,6 +125,7 @@ fn relative(
                         ci,
                         n: c.n.min(b.n),
                         significant: e.significant(),
+                        runs: Vec::new(),
                     })
                 })
                 .collect();

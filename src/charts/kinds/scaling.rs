@@ -89,7 +89,7 @@ impl Scaling {
                     Better::Lower => m0 / s.mean,
                 };
                 let y = if self.efficiency { speedup * x0 / x } else { speedup };
-                Point { x: *x, y, ci: None, n: s.n, significant: None }
+                Point { x: *x, y, ci: None, n: s.n, significant: None, runs: Vec::new() }
             })
             .collect())
     }
