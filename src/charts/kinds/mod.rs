@@ -3,6 +3,7 @@
 //! the name `kind = "..."` gives it. A new kind is a module here, its
 //! variant of [`Kind`] and its arm in [`Kind::chart`].
 
+mod box_plot;
 mod line;
 mod relative;
 mod scaling;
@@ -33,6 +34,10 @@ pub enum Kind {
     Speedup,
     /// Parallel efficiency against the smallest x, per environment.
     Efficiency,
+    /// The runs of each x value, per environment, as a box (quartiles and
+    /// median) with whiskers at the most extreme runs within 1.5 IQR of the
+    /// quartiles and the runs beyond as rings.
+    BoxPlot,
 }
 
 impl Kind {
@@ -43,6 +48,7 @@ impl Kind {
             Kind::Relative => &relative::Relative,
             Kind::Speedup => &scaling::Scaling { efficiency: false },
             Kind::Efficiency => &scaling::Scaling { efficiency: true },
+            Kind::BoxPlot => &box_plot::BoxPlot,
         }
     }
 }
