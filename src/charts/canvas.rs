@@ -55,7 +55,11 @@ pub(super) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * 0.55 * size
 }
 
+/// The colour of the ideal line.
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
+
+/// The dashes of the ideal line: 6 drawn, 4 left out, in SVG pixels.
+pub(super) const IDEAL_DASH: &str = "6 4";
 
 /// Colour of a style index.
 pub fn colour(style: usize) -> RGBColor {

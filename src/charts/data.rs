@@ -1,5 +1,8 @@
 //! The numbers behind a chart: rows selected, grouped and aggregated into a few
-//! points per series, whatever the number of result rows.
+//! points per series, whatever the number of result rows; and their last
+//! check: every point, interval and ideal line is finite, so that no NaN or
+//! infinity reaches the SVG, its data table or its CSV download, and there
+//! are few enough points to draw.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,7 +24,7 @@ pub fn compute(
     let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
     let table = plotted_table(spec, results, series_column)?;
     let groups = selected_groups(spec, table, series_column)?;
-    check_log_scales(spec, table).map_err(|(key, m)| key_error(spec, key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    check_log_scales(spec, table).map_err(|(key, m)| spec.key_error(key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
     let summaries = summaries(&groups);
@@ -37,7 +40,7 @@ pub fn compute(
         y_label: y_label(spec),
         series,
     };
-    super::finite::check(spec, &data)?;
+    check_finite(spec, &data)?;
     Ok(data)
 }
 
@@ -46,8 +49,7 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
     let Some(row) = filter::first_row(table, &spec.filter, &spec.x, f64::is_nan) else {
         return Ok(());
     };
-    Err(key_error(
-        spec,
+    Err(spec.key_error(
         "x",
         format!(
             "`{}` is empty on {} of {}, and a point needs its x",
@@ -59,16 +61,6 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
     ))
 }
 
-/// A problem with the chart as a whole, at its directive.
-pub(super) fn chart_error(spec: &ChartSpec, message: String, hint: String) -> Diagnostic {
-    Diagnostic::new(spec.at(), format!("chart `{}`: {message}", spec.id)).hint(hint)
-}
-
-/// A problem with the chart's `key`, at its value in the directive.
-pub(super) fn key_error(spec: &ChartSpec, key: &str, message: String, hint: String) -> Diagnostic {
-    Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
-}
-
 /// The chart's data file, checked to have its x, y and series columns, x and y numeric.
 fn plotted_table<'r>(
     spec: &ChartSpec,
@@ -77,8 +69,7 @@ fn plotted_table<'r>(
 ) -> Result<&'r Table, Diagnostic> {
     let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
     let table = results.tables.get(stem).ok_or_else(|| {
-        key_error(
-            spec,
+        spec.key_error(
             "data",
             format!("unknown data file `{}`", spec.data),
             suggest(stem, results.tables.keys().map(String::as_str)),
@@ -89,16 +80,14 @@ fn plotted_table<'r>(
     {
         match table.column(column).map(|c| &c.values) {
             None => {
-                return Err(key_error(
-                    spec,
+                return Err(spec.key_error(
                     role,
                     format!("unknown {role} column `{column}` in {}", table.path.display()),
                     suggest(column, table.column_names()),
                 ));
             }
             Some(Values::Text(_)) if role != "series" => {
-                return Err(key_error(
-                    spec,
+                return Err(spec.key_error(
                     role,
                     format!("{role} column `{column}` is not numeric"),
                     "plot a numeric column; text columns can be a `series`".into(),
@@ -120,16 +109,14 @@ fn selected_groups(
     let groups =
         filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
             .map_err(|c| {
-                key_error(
-                    spec,
+                spec.key_error(
                     "where",
                     format!("unknown column `{c}` in `where`"),
                     suggest(&c, table.column_names()),
                 )
             })?;
     if groups.is_empty() {
-        return Err(chart_error(
-            spec,
+        return Err(spec.error(
             format!("no rows left after `where` ({})", filter::describe(&spec.filter)),
             "check the filter against the values in the file".into(),
         ));
@@ -226,4 +213,61 @@ fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
 /// The y axis label: as written, else what the chart's kind plots.
 fn y_label(spec: &ChartSpec) -> String {
     spec.y_label.clone().unwrap_or_else(|| spec.kind.chart().y_label(spec))
+}
+
+/// Most points a chart draws: each is an SVG mark with a hover title and a
+/// row of the data table, in the page and in the paper.
+pub const MAX_POINTS: usize = 10_000;
+
+/// An error at the chart's `x` or `y` for the first number of `data` that is
+/// not finite, naming its series and x; or at `x` for more than
+/// [`MAX_POINTS`] points.
+fn check_finite(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic> {
+    let points: usize = data.series.iter().map(|s| s.points.len()).sum();
+    if points > MAX_POINTS {
+        return Err(Diagnostic::new(
+            spec.key_location("x"),
+            format!("chart `{}` has {points} points; a chart draws at most {MAX_POINTS}", spec.id),
+        )
+        .hint("a point is one x value of one series: plot fewer x values (`where`), or a column with fewer distinct values"));
+    }
+    for series in &data.series {
+        for point in &series.points {
+            let mut numbers = vec![("x", "x", point.x), ("y", "y", point.y)];
+            if let Some([lo, hi]) = point.ci {
+                numbers.extend([("y", "lower end of the 95% CI", lo), ("y", "upper end", hi)]);
+            }
+            numbers.extend(point.runs.iter().map(|&run| ("y", "value of a run", run)));
+            if let Some((key, what, number)) = numbers.into_iter().find(|n| !n.2.is_finite()) {
+                let x = crate::format::plain(point.x);
+                let message = format!("the {what} of `{}` at x = {x} is {number}", series.key);
+                return Err(finite_error(spec, key, message));
+            }
+        }
+    }
+    let log_y = spec.kind.chart().y_scale(spec).is_log();
+    if let Some((s, p)) = data
+        .series
+        .iter()
+        .find_map(|s| s.points.iter().find(|p| log_y && p.y <= 0.0).map(|p| (s, p)))
+    {
+        let x = crate::format::plain(p.x);
+        let y = crate::format::minus(&crate::format::significant(p.y, 4));
+        let message = format!("the log y axis cannot show the {y} of `{}` at x = {x}", s.key);
+        return Err(finite_error(spec, "y-scale", message));
+    }
+    let ideal = data.ideal.iter().flatten();
+    if let Some((x, y)) = ideal.copied().find(|(x, y)| !x.is_finite() || !y.is_finite()) {
+        let message = format!("the ideal line at x = {x} is at y = {y}");
+        return Err(finite_error(spec, "ideal", message));
+    }
+    Ok(())
+}
+
+/// The error `message` at `key` of the chart, whose numbers are not finite.
+fn finite_error(spec: &ChartSpec, key: &str, message: String) -> Diagnostic {
+    Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(
+        "a chart plots finite numbers only: its values overflow, or it divides by zero \
+         (an x of 0 on an efficiency chart, a mean of 0): leave those rows out with `where`",
+    )
 }

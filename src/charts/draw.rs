@@ -3,13 +3,13 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, MARGIN, TEXT, font};
+use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, IDEAL_DASH, MARGIN, TEXT, font};
 use super::kinds::Plot;
 use super::numbers::ChartData;
 use super::spec::{ChartSpec, Scale};
 use super::svg::{Labels, Svg};
 use super::ticks::{axes, y_label_area};
-use super::{legend, panel, ticks};
+use super::{legend, ratio, ticks};
 
 /// Draw `data` as the SVG document named and described by `labels`. The
 /// legend ends the drawing in a `<g class="legend">`, so that the page (and
@@ -27,10 +27,10 @@ pub fn draw(spec: &ChartSpec, data: &ChartData, labels: Labels) -> Result<String
             Some(ratio) => {
                 // The plot and the panel share the x axis: the same left edge, the
                 // panel carrying the x ticks' labels and the axis name.
-                let y_area = main_y_area(spec, data).max(panel::y_area(ratio));
+                let y_area = main_y_area(spec, data).max(ratio::y_area(ratio));
                 let (top, bottom) = root.split_vertically(canvas::MAIN_HEIGHT);
                 plot(spec, data, &entries, &top, Frame { y_area, x_labels: false }, &svg)
-                    .and_then(|()| panel::plot(spec, data, ratio, &bottom, y_area, &svg))
+                    .and_then(|()| ratio::plot(spec, data, ratio, &bottom, y_area, &svg))
             }
         }
         .map_err(|e| e.to_string())?;
@@ -133,9 +133,6 @@ fn ideal_line(
     svg.close();
     Ok(())
 }
-
-/// The dashes of the ideal line: 6 drawn, 4 left out, in SVG pixels.
-pub(super) const IDEAL_DASH: &str = "6 4";
 
 /// The parts of the polyline `points` inside the box `xr` × `yr`: each segment
 /// cut where it crosses the box's edges (Liang–Barsky).

@@ -108,7 +108,7 @@ fn swatch(root: &Area, svg: &Svg, swatch: Swatch, (x0, x1): (i32, i32), y: i32) 
             root.draw(&Rectangle::new([(x0 + 4, y - 7), (x1 - 4, y + 7)], colour(style).filled()))?;
         }
         Swatch::Ideal => {
-            svg.open(&[("stroke-dasharray", super::draw::IDEAL_DASH)]);
+            svg.open(&[("stroke-dasharray", super::canvas::IDEAL_DASH)]);
             root.draw(&PathElement::new(vec![(x0, y), (x1, y)], GREY.stroke_width(2)))?;
             svg.close();
         }

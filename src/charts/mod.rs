@@ -5,12 +5,10 @@
 pub mod canvas;
 pub mod data;
 pub mod draw;
-mod finite;
 mod kinds;
 mod legend;
 mod marks;
 pub mod numbers;
-mod panel;
 pub mod ratio;
 pub mod spec;
 pub mod svg;

@@ -7,9 +7,7 @@ use serde::Deserialize;
 
 use crate::config::spans::Spans;
 use crate::config::{Better, FilterValue};
-use crate::diagnostic::Location;
-
-pub use super::kinds::Kind;
+use crate::diagnostic::{Diagnostic, Location};
 
 /// One chart, as the author wrote it. Every key is documented in docs/charts.md.
 #[derive(Debug, Clone, Deserialize)]
@@ -102,6 +100,17 @@ impl ChartSpec {
     pub fn key_location(&self, key: &str) -> Location {
         self.key_at.or(key, &self.at())
     }
+
+    /// A problem with the chart as a whole, at its directive.
+    pub(super) fn error(&self, message: String, hint: String) -> Diagnostic {
+        Diagnostic::new(self.at(), format!("chart `{}`: {message}", self.id)).hint(hint)
+    }
+
+    /// A problem with the chart's `key`, at its value in the directive.
+    pub(super) fn key_error(&self, key: &str, message: String, hint: String) -> Diagnostic {
+        Diagnostic::new(self.key_location(key), format!("chart `{}`: {message}", self.id))
+            .hint(hint)
+    }
 }
 
 fn yes() -> bool {
@@ -110,6 +119,24 @@ fn yes() -> bool {
 
 fn higher() -> Better {
     Better::Higher
+}
+
+/// What a chart shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// y against x, one line per series, with CI error bars.
+    Line,
+    /// Bars of each candidate environment against the baseline in %, per x.
+    Relative,
+    /// Speedup against the smallest x, per environment.
+    Speedup,
+    /// Parallel efficiency against the smallest x, per environment.
+    Efficiency,
+    /// The runs of each x value, per environment, as a box (quartiles and
+    /// median) with whiskers at the most extreme runs within 1.5 IQR of the
+    /// quartiles and the runs beyond as rings.
+    BoxPlot,
 }
 
 /// How runs are combined into one point.

@@ -1,7 +1,7 @@
 //! The kinds of chart: each is one module behind [`ChartKind`] (its data,
-//! axes, drawing, table and description), and [`Kind`] registers it under
-//! the name `kind = "..."` gives it. A new kind is a module here, its
-//! variant of [`Kind`] and its arm in [`Kind::chart`].
+//! axes, drawing, table and description), registered by its arm in
+//! [`Kind::chart`] under the name `kind = "..."` gives it ([`Kind`], whose
+//! variant and doc comment document it in docs/charts.md).
 
 mod box_plot;
 mod line;
@@ -10,38 +10,18 @@ mod scaling;
 
 use std::collections::BTreeSet;
 
-use serde::Deserialize;
-
 use super::canvas::{Chart, DrawResult};
 use super::legend::Swatch;
 use super::numbers::{ChartData, Point, Samples, Series};
-use super::spec::{ChartSpec, Scale};
+use super::spec::{ChartSpec, Kind, Scale};
 use super::svg::Svg;
 use super::table::DataTable;
 use crate::analysis::filter::Grouped;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 
-/// What a chart shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// y against x, one line per series, with CI error bars.
-    Line,
-    /// Bars of each candidate environment against the baseline in %, per x.
-    Relative,
-    /// Speedup against the smallest x, per environment.
-    Speedup,
-    /// Parallel efficiency against the smallest x, per environment.
-    Efficiency,
-    /// The runs of each x value, per environment, as a box (quartiles and
-    /// median) with whiskers at the most extreme runs within 1.5 IQR of the
-    /// quartiles and the runs beyond as rings.
-    BoxPlot,
-}
-
 impl Kind {
-    /// The module that draws this kind.
+    /// The module that draws this kind: the registry of kinds.
     pub fn chart(self) -> &'static dyn ChartKind {
         match self {
             Kind::Line => &line::Line,

@@ -10,7 +10,6 @@ use plotters::prelude::*;
 use super::{ChartKind, Plot, Runs};
 use crate::analysis::model;
 use crate::charts::canvas::{Chart, DrawResult, TEXT, colour, font};
-use crate::charts::data::{chart_error, key_error};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, Samples, x_of};
 use crate::charts::spec::{ChartSpec, Scale};
@@ -30,12 +29,10 @@ impl ChartKind for Relative {
     ) -> Result<Vec<(String, Vec<Point>)>, Diagnostic> {
         let baseline = &runs.config.study.baseline;
         relative(runs.summaries, baseline, models).map_err(|m| match m {
-            None => chart_error(
-                spec,
-                format!("`relative` needs the baseline `{baseline}` in the data"),
+            None => spec.error(format!("`relative` needs the baseline `{baseline}` in the data"),
                 "keep the baseline's rows in `where`".into(),
             ),
-            Some(m) => key_error(spec, "y", m, "a relative difference divides by the baseline's mean: plot a column whose baseline is not zero, or a `line` chart".into()),
+            Some(m) => spec.key_error("y", m, "a relative difference divides by the baseline's mean: plot a column whose baseline is not zero, or a `line` chart".into()),
         })
     }
 

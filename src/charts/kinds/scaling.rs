@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 
 use super::{ChartKind, Runs};
 use crate::analysis::stats::Summary;
-use crate::charts::data::key_error;
 use crate::charts::numbers::{ChartData, Point, x_of};
 use crate::charts::spec::ChartSpec;
 use crate::config::Better;
@@ -30,7 +29,7 @@ impl ChartKind for Scaling {
         for (key, by_x) in runs.summaries {
             let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
             let points = self.points(spec, key, &means).map_err(|m| {
-                key_error(spec, "y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
+                spec.key_error("y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
             })?;
             all.push((key.clone(), points));
         }
