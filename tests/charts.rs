@@ -218,3 +218,140 @@ fn a_million_rows_make_a_small_chart() {
     assert_eq!(points, 12, "two environments × six process counts");
     assert!(svg.matches('<').count() < 500, "{} elements", svg.matches('<').count());
 }
+
+/// A box plot of the fixture's runs, with an outlier: drawn, described and
+/// tabled like the other kinds.
+#[test]
+fn a_box_plot_shows_every_run() {
+    let study = fixture("charts");
+    let chart = "\n```chart\nid = \"box\"\nkind = \"box-plot\"\ndata = \"runs\"\nx = \"procs\"\ny = \"rate\"\ncaption = \"Rate by processes, every run.\"\n```\n";
+    let content = study.path().join("content/index.md");
+    let text = fs::read_to_string(&content).unwrap();
+    fs::write(&content, text + chart).unwrap();
+    // Five runs of base at 4 processes: 35.5, 36, 36.5, 37 and 60. Q1 36,
+    // median 36.5, Q3 37 (numpy's linear percentiles), IQR 1: the upper
+    // whisker stops at 37, and 60 lies beyond.
+    let runs = study.path().join("results/runs.csv");
+    let text = fs::read_to_string(&runs).unwrap();
+    fs::write(&runs, text + "base,4,4,37\nbase,4,5,60\n").unwrap();
+    let site = build(study.path());
+    let svg = fs::read_to_string(site.join("charts/box.svg")).unwrap();
+    assert!(svg.contains("<title>Base at 4: median 36.5, quartiles 36.0 to 37.0, whiskers 35.5 to 37.0, n = 5, 1 run beyond the whiskers</title>"), "{svg}");
+    insta::assert_snapshot!("svg_box", svg);
+    let csv = fs::read_to_string(site.join("data/charts/box.csv")).unwrap();
+    assert!(csv.starts_with("Environment,procs,\"rate, lower whisker\",\"rate, Q1\",\"rate, median\",\"rate, Q3\",\"rate, upper whisker\",Runs beyond the whiskers,Runs (n)\n"), "{csv}");
+    assert!(csv.contains("\nBase,4,35.5,36,36.5,37,37,1,5\n"), "{csv}");
+    let html = fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(html.contains("whiskers at the most extreme runs within 1.5 IQR of the quartiles, the runs beyond them as rings; 3 to 5 runs per box."), "the caption states the whisker rule");
+}
+
+impl Seeded {
+    /// `n` runs of shape `shape`: uniform, on a coarse grid (ties), with
+    /// far outliers, negative, or all equal.
+    fn sample(&mut self, n: usize, shape: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let u = self.next();
+                match shape % 5 {
+                    0 => 100.0 + 20.0 * u,
+                    1 => (10.0 * u).round() / 2.0,
+                    2 if i % 4 == 0 => 1000.0 * (1.0 + u),
+                    2 => 5.0 + u,
+                    3 => -50.0 + 30.0 * u,
+                    _ => 7.25,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Runs of every size and shape, by environment and x, from a fixed seed,
+/// as a results table `r` (columns `environment`, `p`, `t`).
+fn seeded_runs() -> (Vec<(&'static str, f64, f64)>, report::results::ResultSet) {
+    use report::results::{Column, ResultSet, Table, Values};
+    let mut rng = Seeded(31);
+    let mut rows: Vec<(&str, f64, f64)> = Vec::new();
+    for (shape, n) in [1, 2, 3, 4, 5, 6, 7, 10, 17, 31, 64, 100].into_iter().enumerate() {
+        for env in ["base", "cand"] {
+            let x = f64::from(1u32 << shape);
+            let sample = rng.sample(n, shape + usize::from(env == "cand"));
+            rows.extend(sample.into_iter().map(|v| (env, x, v)));
+        }
+    }
+    let column = |name: &str, values| Column { name: name.into(), values };
+    let table = Table {
+        name: "r".into(),
+        path: "results/r.csv".into(),
+        columns: vec![
+            column("environment", Values::Text(rows.iter().map(|r| r.0).collect())),
+            column("p", Values::Number(rows.iter().map(|r| r.1).collect())),
+            column("t", Values::Number(rows.iter().map(|r| r.2).collect())),
+        ],
+        lines: (2..rows.len() as u32 + 2).collect(),
+    };
+    (rows, ResultSet { tables: [("r".to_string(), table)].into() })
+}
+
+/// numpy's box of every environment and x of `rows`, sorted by both:
+/// x, lower whisker, Q1, median, Q3, upper whisker, runs beyond, n.
+fn numpy_boxes(python: &str, rows: &[(&str, f64, f64)]) -> Vec<Vec<f64>> {
+    let input: String = rows.iter().map(|(e, x, v)| format!("{e} {x:?} {v:?}\n")).collect();
+    let script = r#"
+import sys, numpy as np
+groups = {}
+for line in sys.stdin:
+    e, x, v = line.split()
+    groups.setdefault((e, float(x)), []).append(float(v))
+for (e, x), v in sorted(groups.items()):
+    v = np.sort(np.array(v))
+    q1, med, q3 = np.percentile(v, [25, 50, 75])
+    reach = 1.5 * (q3 - q1)
+    inside = v[(v >= q1 - reach) & (v <= q3 + reach)]
+    low, high = inside.min(), inside.max()
+    beyond = int(((v < low) | (v > high)).sum())
+    print(*map(repr, [x, float(low), float(q1), float(med), float(q3), float(high), beyond, len(v)]))
+"#;
+    let mut child = std::process::Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect()
+}
+
+/// The box plot's quartiles and whiskers against numpy (`np.percentile`,
+/// linear, and Tukey's whiskers written out in Python) on runs of many
+/// sizes and shapes, from a fixed seed.
+#[test]
+fn box_plots_match_numpy_on_seeded_runs() {
+    let Some(python) = python() else { return };
+    let (rows, results) = seeded_runs();
+    let book = fs::read_to_string(repo().join("tests/fixtures/charts/book.toml")).unwrap();
+    let config = report::config::parse(Path::new("book.toml"), &book).unwrap();
+    let body = "id = \"b\"\nkind = \"box-plot\"\ndata = \"r\"\nx = \"p\"\ny = \"t\"\n";
+    let at = report::diagnostic::Location::new("c.md", 1, 1);
+    let spec = report::charts::spec::parse(body, &at).unwrap();
+    let set = report::charts::render(&[spec], &results, &config).unwrap();
+    let table = &set.charts[0].table.rows;
+    let ours: Vec<Vec<f64>> =
+        table.iter().map(|r| r.values.iter().map(|v| v.unwrap()).collect()).collect();
+    // Python sorts by environment then x, as the table does (series in
+    // book.toml's order, base first, then x ascending).
+    let numpy = numpy_boxes(python, &rows);
+    assert_eq!((ours.len(), numpy.len()), (24, 24));
+    for (a, b) in ours.iter().zip(&numpy) {
+        assert_eq!(a.len(), b.len(), "{a:?} {b:?}");
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "ours {a:?}\nnumpy {b:?}");
+        }
+    }
+    let caption = &set.charts[0].intervals;
+    let rule = "whiskers at the most extreme runs within 1.5 IQR of the quartiles";
+    assert!(caption.contains(rule) && caption.contains("1 to 100 runs per box"), "{caption}");
+}

@@ -26,17 +26,7 @@ key = ["environment", "case", "run"]
 group-by = ["case"]
 "#;
 
-/// A seeded generator (SplitMix64), uniform in [0, 1).
-struct Seeded(u64);
-
 impl Seeded {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
     fn normal(&mut self) -> f64 {
         let (u, v) = (self.next().max(1e-12), self.next());
         (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()

@@ -1,8 +1,10 @@
-//! What every chart is drawn with: its size, font and colours, the axes in
-//! drawn space, and the points kept for hover titles.
+//! What every chart is drawn with: its size, font and colours, and the axes
+//! in drawn space.
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
+
+use super::svg::{Backend, INK, Svg};
 
 /// Width and height of every chart, in SVG pixels. The chart is drawn small
 /// with large text so that, scaled to the width it gets on a phone (about
@@ -53,43 +55,37 @@ pub(super) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * 0.55 * size
 }
 
+/// The colour of the ideal line.
 pub(super) const GREY: RGBColor = RGBColor(0x80, 0x80, 0x80);
 
-/// A point drawn, for its hover title: pixel position and text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hover {
-    /// Pixel x.
-    pub px: i32,
-    /// Pixel y.
-    pub py: i32,
-    /// What the point shows.
-    pub text: String,
-    /// Style index of the point's series.
-    pub style: usize,
-}
+/// The dashes of the ideal line: 6 drawn, 4 left out, in SVG pixels.
+pub(super) const IDEAL_DASH: &str = "6 4";
 
 /// Colour of a style index.
 pub fn colour(style: usize) -> RGBColor {
     PALETTE[style % PALETTE.len()]
 }
 
-/// What drawing on the chart gives.
-pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+/// What drawing on the chart gives (writing into a string cannot fail).
+pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::convert::Infallible>>;
 
 /// The area a chart (or its ratio panel) is drawn on.
-pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+pub(super) type Area = DrawingArea<Backend, plotters::coord::Shift>;
 
 /// A chart being drawn, on our axes.
-pub(super) type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Axis, Axis>>;
+pub(super) type Chart<'a> = ChartContext<'a, Backend, Cartesian2d<Axis, Axis>>;
 
-/// Draw the axes of `chart` in the charts' one style: the axis names, the
-/// tick labels `x_format` and `y_format` give, and the faint grid.
+/// Draw the axes of `chart` in the charts' one style, in a group of class
+/// `axes`: the axis names, the tick labels `x_format` and `y_format` give,
+/// and the faint grid.
 pub(super) fn mesh(
     chart: &mut Chart,
+    svg: &Svg,
     [x_desc, y_desc]: [&str; 2],
     x_format: &dyn Fn(&f64) -> String,
     y_format: &dyn Fn(&f64) -> String,
 ) -> DrawResult {
+    svg.open(&[("class", "axes")]);
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -99,8 +95,11 @@ pub(super) fn mesh(
         .x_label_formatter(x_format)
         .y_label_formatter(y_format)
         .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.12))
-        .draw()
+        .axis_style(INK)
+        .bold_line_style(INK.mix(0.12))
+        .draw()?;
+    svg.close();
+    Ok(())
 }
 
 /// A linear axis in drawn space with exactly the ticks we chose.

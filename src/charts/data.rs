@@ -1,13 +1,17 @@
 //! The numbers behind a chart: rows selected, grouped and aggregated into a few
-//! points per series, whatever the number of result rows.
+//! points per series, whatever the number of result rows; and their last
+//! check: every point, interval and ideal line is finite, so that no NaN or
+//! infinity reaches the SVG, its data table or its CSV download, and there
+//! are few enough points to draw.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::numbers::{ChartData, Point, Samples, Series, x_of};
-use super::spec::{Aggregate, ChartSpec, Kind};
+use super::kinds::Runs;
+use super::numbers::{ChartData, Samples, Series};
+use super::spec::ChartSpec;
 use crate::analysis::filter::{self, Grouped};
 use crate::analysis::stats::Summary;
-use crate::config::{Better, Config};
+use crate::config::Config;
 use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
 
@@ -20,10 +24,12 @@ pub fn compute(
     let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
     let table = plotted_table(spec, results, series_column)?;
     let groups = selected_groups(spec, table, series_column)?;
-    check_log_scales(spec, table).map_err(|(key, m)| key_error(spec, key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
+    check_log_scales(spec, table).map_err(|(key, m)| spec.key_error(key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
-    let series = series(spec, &summaries(&groups), config, &mut models)?;
+    let summaries = summaries(&groups);
+    let runs = Runs { summaries: &summaries, groups: &groups, config };
+    let series = series(spec, &runs, &mut models)?;
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
     let ratio = super::ratio::compute(spec, &groups, &series, config)?;
     let data = ChartData {
@@ -34,7 +40,7 @@ pub fn compute(
         y_label: y_label(spec),
         series,
     };
-    super::finite::check(spec, &data)?;
+    check_finite(spec, &data)?;
     Ok(data)
 }
 
@@ -43,8 +49,7 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
     let Some(row) = filter::first_row(table, &spec.filter, &spec.x, f64::is_nan) else {
         return Ok(());
     };
-    Err(key_error(
-        spec,
+    Err(spec.key_error(
         "x",
         format!(
             "`{}` is empty on {} of {}, and a point needs its x",
@@ -56,16 +61,6 @@ fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
     ))
 }
 
-/// A problem with the chart as a whole, at its directive.
-fn chart_error(spec: &ChartSpec, message: String, hint: String) -> Diagnostic {
-    Diagnostic::new(spec.at(), format!("chart `{}`: {message}", spec.id)).hint(hint)
-}
-
-/// A problem with the chart's `key`, at its value in the directive.
-fn key_error(spec: &ChartSpec, key: &str, message: String, hint: String) -> Diagnostic {
-    Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(hint)
-}
-
 /// The chart's data file, checked to have its x, y and series columns, x and y numeric.
 fn plotted_table<'r>(
     spec: &ChartSpec,
@@ -74,8 +69,7 @@ fn plotted_table<'r>(
 ) -> Result<&'r Table, Diagnostic> {
     let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
     let table = results.tables.get(stem).ok_or_else(|| {
-        key_error(
-            spec,
+        spec.key_error(
             "data",
             format!("unknown data file `{}`", spec.data),
             suggest(stem, results.tables.keys().map(String::as_str)),
@@ -86,16 +80,14 @@ fn plotted_table<'r>(
     {
         match table.column(column).map(|c| &c.values) {
             None => {
-                return Err(key_error(
-                    spec,
+                return Err(spec.key_error(
                     role,
                     format!("unknown {role} column `{column}` in {}", table.path.display()),
                     suggest(column, table.column_names()),
                 ));
             }
             Some(Values::Text(_)) if role != "series" => {
-                return Err(key_error(
-                    spec,
+                return Err(spec.key_error(
                     role,
                     format!("{role} column `{column}` is not numeric"),
                     "plot a numeric column; text columns can be a `series`".into(),
@@ -117,16 +109,14 @@ fn selected_groups(
     let groups =
         filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
             .map_err(|c| {
-                key_error(
-                    spec,
+                spec.key_error(
                     "where",
                     format!("unknown column `{c}` in `where`"),
                     suggest(&c, table.column_names()),
                 )
             })?;
     if groups.is_empty() {
-        return Err(chart_error(
-            spec,
+        return Err(spec.error(
             format!("no rows left after `where` ({})", filter::describe(&spec.filter)),
             "check the filter against the values in the file".into(),
         ));
@@ -136,31 +126,18 @@ fn selected_groups(
 
 /// The points of every series as the chart's kind plots them, each series
 /// with its environment's label and style.
-/// The models of the intervals a `relative` chart draws go into `models`.
+/// The models of the intervals the chart draws go into `models`.
 fn series(
     spec: &ChartSpec,
-    samples: &Samples,
-    config: &Config,
+    runs: &Runs,
     models: &mut BTreeSet<&'static str>,
 ) -> Result<Vec<Series>, Diagnostic> {
-    let styles = style_order(config, samples);
+    let config = runs.config;
+    let styles = style_order(config, runs.summaries);
     let label = |key: &str| {
         config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
     };
-    let series = match spec.kind {
-        Kind::Line => line(spec, samples),
-        Kind::Relative => super::relative::relative(samples, &config.study.baseline, models).map_err(|m| match m {
-            None => chart_error(
-                spec,
-                format!("`relative` needs the baseline `{}` in the data", config.study.baseline),
-                "keep the baseline's rows in `where`".into(),
-            ),
-            Some(m) => key_error(spec, "y", m, "a relative difference divides by the baseline's mean: plot a column whose baseline is not zero, or a `line` chart".into()),
-        })?,
-        Kind::Speedup | Kind::Efficiency => scaling(spec, samples).map_err(|m| {
-            key_error(spec, "y", m, "a speedup divides by a mean: plot a throughput or a time whose means are not zero".into())
-        })?,
-    };
+    let series = spec.kind.chart().series(spec, runs, models)?;
     let mut series: Vec<Series> = series
         .into_iter()
         .map(|(key, points)| Series {
@@ -198,81 +175,17 @@ fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }
 
-/// Each series' mean (with its interval, if error bars are on) or median per x.
-fn line(spec: &ChartSpec, samples: &Samples) -> Vec<(String, Vec<Point>)> {
-    samples
-        .iter()
-        .map(|(key, by_x)| {
-            let points = by_x
-                .iter()
-                .map(|(x, s)| {
-                    let (y, ci) = match spec.aggregate {
-                        Aggregate::Mean => (s.mean, s.ci.filter(|_| spec.error_bars)),
-                        Aggregate::Median => (s.median, None),
-                    };
-                    Point { x: x_of(x), y, ci, n: s.n, significant: None }
-                })
-                .collect();
-            (key.clone(), points)
-        })
-        .collect()
-}
-
-/// Speedup (or efficiency) of the mean against the smallest x, per series;
-/// an error where a mean it divides by is zero.
-fn scaling(spec: &ChartSpec, samples: &Samples) -> Result<Vec<(String, Vec<Point>)>, String> {
-    let mut all = Vec::new();
-    for (key, by_x) in samples {
-        let means: Vec<(f64, &Summary)> = by_x.iter().map(|(x, s)| (x_of(x), s)).collect();
-        let Some((x0, m0)) = means.first().map(|(x, s)| (*x, s.mean)) else {
-            all.push((key.clone(), Vec::new()));
-            continue;
-        };
-        // Throughputs divide by the first mean, times by each mean.
-        let zero = match spec.better {
-            Better::Higher => (m0 == 0.0).then_some(x0),
-            Better::Lower => means.iter().find(|(_, s)| s.mean == 0.0).map(|(x, _)| *x),
-        };
-        if let Some(x) = zero {
-            let x = crate::format::plain(x);
-            return Err(format!(
-                "the mean of `{key}` at x = {x} is 0, and a speedup divides by it"
-            ));
-        }
-        let points = means
-            .iter()
-            .map(|(x, s)| {
-                let speedup = match spec.better {
-                    Better::Higher => s.mean / m0,
-                    Better::Lower => m0 / s.mean,
-                };
-                let y = if spec.kind == Kind::Efficiency { speedup * x0 / x } else { speedup };
-                Point { x: *x, y, ci: None, n: s.n, significant: None }
-            })
-            .collect();
-        all.push((key.clone(), points));
-    }
-    Ok(all)
-}
-
-/// Ideal linear scaling from the smallest x: of the baseline series for `line`.
+/// Ideal scaling from the smallest x of the baseline series (or the first).
 fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f64, f64)>> {
     let reference = series.iter().find(|s| s.key == config.study.baseline).or(series.first())?;
-    let (x0, y0) = reference.points.first().map(|p| (p.x, p.y))?;
-    let xs = reference.points.iter().map(|p| p.x);
-    Some(match spec.kind {
-        Kind::Line => xs.map(|x| (x, y0 * x / x0)).collect(),
-        Kind::Speedup => xs.map(|x| (x, x / x0)).collect(),
-        Kind::Efficiency => xs.map(|x| (x, 1.0)).collect(),
-        Kind::Relative => return None,
-    })
+    spec.kind.chart().ideal(&reference.points)
 }
 
 /// The scale's key and an error naming the first selected row whose value a logarithmic
 /// axis cannot show (zero or less); y values are checked here on line charts only.
 fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str, String)> {
     for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
-        if !scale.is_log() || (axis == "y" && spec.kind != Kind::Line) {
+        if !scale.is_log() || (axis == "y" && !spec.kind.chart().measures_y()) {
             continue;
         }
         if let Some(row) = filter::first_row(table, &spec.filter, column, |v| v <= 0.0) {
@@ -299,11 +212,62 @@ fn axis_label(label: Option<&str>, column: &str, unit: Option<&str>) -> String {
 
 /// The y axis label: as written, else what the chart's kind plots.
 fn y_label(spec: &ChartSpec) -> String {
-    match (spec.kind, spec.y_label.as_deref()) {
-        (_, Some(label)) => label.to_string(),
-        (Kind::Line, None) => spec.y.clone(),
-        (Kind::Relative, None) => format!("{} vs baseline (%)", spec.y),
-        (Kind::Speedup, None) => "speedup (×)".into(),
-        (Kind::Efficiency, None) => "parallel efficiency".into(),
+    spec.y_label.clone().unwrap_or_else(|| spec.kind.chart().y_label(spec))
+}
+
+/// Most points a chart draws: each is an SVG mark with a hover title and a
+/// row of the data table, in the page and in the paper.
+pub const MAX_POINTS: usize = 10_000;
+
+/// An error at the chart's `x` or `y` for the first number of `data` that is
+/// not finite, naming its series and x; or at `x` for more than
+/// [`MAX_POINTS`] points.
+fn check_finite(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic> {
+    let points: usize = data.series.iter().map(|s| s.points.len()).sum();
+    if points > MAX_POINTS {
+        return Err(Diagnostic::new(
+            spec.key_location("x"),
+            format!("chart `{}` has {points} points; a chart draws at most {MAX_POINTS}", spec.id),
+        )
+        .hint("a point is one x value of one series: plot fewer x values (`where`), or a column with fewer distinct values"));
     }
+    for series in &data.series {
+        for point in &series.points {
+            let mut numbers = vec![("x", "x", point.x), ("y", "y", point.y)];
+            if let Some([lo, hi]) = point.ci {
+                numbers.extend([("y", "lower end of the 95% CI", lo), ("y", "upper end", hi)]);
+            }
+            numbers.extend(point.runs.iter().map(|&run| ("y", "value of a run", run)));
+            if let Some((key, what, number)) = numbers.into_iter().find(|n| !n.2.is_finite()) {
+                let x = crate::format::plain(point.x);
+                let message = format!("the {what} of `{}` at x = {x} is {number}", series.key);
+                return Err(finite_error(spec, key, message));
+            }
+        }
+    }
+    let log_y = spec.kind.chart().y_scale(spec).is_log();
+    if let Some((s, p)) = data
+        .series
+        .iter()
+        .find_map(|s| s.points.iter().find(|p| log_y && p.y <= 0.0).map(|p| (s, p)))
+    {
+        let x = crate::format::plain(p.x);
+        let y = crate::format::minus(&crate::format::significant(p.y, 4));
+        let message = format!("the log y axis cannot show the {y} of `{}` at x = {x}", s.key);
+        return Err(finite_error(spec, "y-scale", message));
+    }
+    let ideal = data.ideal.iter().flatten();
+    if let Some((x, y)) = ideal.copied().find(|(x, y)| !x.is_finite() || !y.is_finite()) {
+        let message = format!("the ideal line at x = {x} is at y = {y}");
+        return Err(finite_error(spec, "ideal", message));
+    }
+    Ok(())
+}
+
+/// The error `message` at `key` of the chart, whose numbers are not finite.
+fn finite_error(spec: &ChartSpec, key: &str, message: String) -> Diagnostic {
+    Diagnostic::new(spec.key_location(key), format!("chart `{}`: {message}", spec.id)).hint(
+        "a chart plots finite numbers only: its values overflow, or it divides by zero \
+         (an x of 0 on an efficiency chart, a mean of 0): leave those rows out with `where`",
+    )
 }

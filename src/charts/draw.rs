@@ -1,57 +1,42 @@
-//! Drawing a chart with plotters into SVG text: axes, series, error bars,
-//! ideal lines, peaks, bars. Pixel positions of the points are returned so that
-//! hover titles can be added afterwards.
+//! Drawing a chart with plotters into its SVG document: axes, series, error
+//! bars, ideal lines, peaks, bars, and the legend above the plot.
 
 use plotters::prelude::*;
 
-use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, Hover, MARGIN, SIZE, TEXT, font};
+use super::canvas::{self, Area, Axis, Chart, DrawResult, GREY, IDEAL_DASH, MARGIN, TEXT, font};
+use super::kinds::Plot;
 use super::numbers::ChartData;
-use super::spec::{ChartSpec, Kind, Scale};
+use super::spec::{ChartSpec, Scale};
+use super::svg::{Labels, Svg};
 use super::ticks::{axes, y_label_area};
-use super::{legend, marks, panel, ticks};
+use super::{legend, ratio, ticks};
 
-/// Draw `data` as SVG; returns the SVG text and the points to annotate. The
-/// legend, drawn apart, ends the SVG in a `<g class="legend">`, so that the
-/// page (and its tests) can tell it from the data.
-pub fn draw(spec: &ChartSpec, data: &ChartData) -> Result<(String, Vec<Hover>), String> {
-    let mut svg = String::new();
-    let mut hovers = Vec::new();
+/// Draw `data` as the SVG document named and described by `labels`. The
+/// legend ends the drawing in a `<g class="legend">`, so that the page (and
+/// its tests) can tell it from the data.
+pub fn draw(spec: &ChartSpec, data: &ChartData, labels: Labels) -> Result<String, String> {
+    let svg = Svg::new(canvas::size(data));
     let entries = legend::layout(spec, data);
     {
-        let root = SVGBackend::with_string(&mut svg, canvas::size(data)).into_drawing_area();
+        let root = svg.backend().into_drawing_area();
         match &data.ratio {
             None => {
                 let frame = Frame { y_area: main_y_area(spec, data), x_labels: true };
-                plot(spec, data, &entries, &root, frame, &mut hovers)
+                plot(spec, data, &entries, &root, frame, &svg)
             }
             Some(ratio) => {
                 // The plot and the panel share the x axis: the same left edge, the
                 // panel carrying the x ticks' labels and the axis name.
-                let y_area = main_y_area(spec, data).max(panel::y_area(ratio));
+                let y_area = main_y_area(spec, data).max(ratio::y_area(ratio));
                 let (top, bottom) = root.split_vertically(canvas::MAIN_HEIGHT);
-                plot(spec, data, &entries, &top, Frame { y_area, x_labels: false }, &mut hovers)
-                    .and_then(|()| panel::plot(spec, data, ratio, &bottom, y_area, &mut hovers))
+                plot(spec, data, &entries, &top, Frame { y_area, x_labels: false }, &svg)
+                    .and_then(|()| ratio::plot(spec, data, ratio, &bottom, y_area, &svg))
             }
         }
         .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+        legend::draw(&root, &svg, &entries).map_err(|e| e.to_string())?;
     }
-    if entries.is_empty() {
-        return Ok((svg, hovers));
-    }
-    let mut legend_svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut legend_svg, SIZE).into_drawing_area();
-        legend::draw(&root, &entries).map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    let inner = legend_svg
-        .find('>')
-        .and_then(|open| legend_svg.rfind("</svg>").map(|close| &legend_svg[open + 1..close]))
-        .unwrap_or_default();
-    let close = svg.rfind("</svg>").unwrap_or(svg.len());
-    svg.replace_range(close.., &format!("<g class=\"legend\">{inner}</g>\n</svg>\n"));
-    Ok((svg, hovers))
+    Ok(svg.finish(labels))
 }
 
 /// The room the plot leaves around its data: the width of the y axis's labels,
@@ -62,14 +47,9 @@ struct Frame {
     x_labels: bool,
 }
 
-/// The y scale a chart's plot is drawn on: linear for bars.
-fn y_scale_of(spec: &ChartSpec) -> Scale {
-    if spec.kind == Kind::Relative { Scale::Linear } else { spec.y_scale }
-}
-
 /// The room the main plot's y labels and axis name need.
 fn main_y_area(spec: &ChartSpec, data: &ChartData) -> u32 {
-    let y_scale = y_scale_of(spec);
+    let y_scale = spec.kind.chart().y_scale(spec);
     let (_, y_axis) = axes(spec, data, &ticks::x_values(data), y_scale);
     y_label_area(&y_axis, y_scale)
 }
@@ -82,11 +62,12 @@ fn plot(
     entries: &[legend::Entry],
     root: &Area,
     frame: Frame,
-    hovers: &mut Vec<Hover>,
+    svg: &Svg,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let categorical = spec.kind == Kind::Relative;
+    let kind = spec.kind.chart();
+    let slots = kind.slots();
     let xs = ticks::x_values(data);
-    let y_scale = y_scale_of(spec);
+    let y_scale = kind.y_scale(spec);
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
     let mut builder = ChartBuilder::on(root);
     builder
@@ -102,18 +83,12 @@ fn plot(
         builder.margin_top(MARGIN + top + 6);
     }
     let mut chart = builder.build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
-    mesh(&mut chart, spec, data, &xs, y_scale)?;
-    let at = |x: f64, y: f64| {
-        (if categorical { x } else { spec.x_scale.forward(x) }, y_scale.forward(y))
-    };
+    mesh(&mut chart, svg, spec, data, &xs, y_scale)?;
+    let at = |x: f64, y: f64| (if slots { x } else { spec.x_scale.forward(x) }, y_scale.forward(y));
     if let Some(ideal) = &data.ideal {
-        ideal_line(&mut chart, ideal, &at, &x_axis, &y_axis)?;
+        ideal_line(&mut chart, svg, ideal, &at, &x_axis, &y_axis)?;
     }
-    if categorical {
-        marks::bars(&mut chart, data, &xs, hovers)?;
-    } else {
-        marks::lines(&mut chart, spec, data, &at, hovers)?;
-    }
+    kind.draw(&mut chart, svg, &Plot { spec, data, xs: &xs, at: &at })?;
     Ok(())
 }
 
@@ -121,36 +96,41 @@ fn plot(
 /// values) and the grid.
 fn mesh(
     chart: &mut Chart,
+    svg: &Svg,
     spec: &ChartSpec,
     data: &ChartData,
     xs: &[f64],
     y_scale: Scale,
 ) -> DrawResult {
-    let categorical = spec.kind == Kind::Relative;
+    let slots = spec.kind.chart().slots();
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| {
-        if categorical {
+        if slots {
             ticks::label_category(*v, xs, x_unit)
         } else {
             ticks::label(spec.x_scale.inverse(*v), x_unit)
         }
     };
     let y_format = |v: &f64| ticks::label(y_scale.inverse(*v), None);
-    canvas::mesh(chart, [&data.x_label, &data.y_label], &x_format, &y_format)
+    canvas::mesh(chart, svg, [&data.x_label, &data.y_label], &x_format, &y_format)
 }
 
-/// The dashed grey line of ideal scaling, clipped to the axes' ranges.
+/// The dashed grey line of ideal scaling, clipped to the axes' ranges, in a
+/// group of class `ideal`.
 fn ideal_line(
     chart: &mut Chart,
+    svg: &Svg,
     ideal: &[(f64, f64)],
     at: &dyn Fn(f64, f64) -> (f64, f64),
     x: &Axis,
     y: &Axis,
 ) -> DrawResult {
     let drawn: Vec<(f64, f64)> = ideal.iter().map(|&(px, py)| at(px, py)).collect();
+    svg.open(&[("class", "ideal"), ("stroke-dasharray", IDEAL_DASH)]);
     for piece in clip(&drawn, &x.range, &y.range) {
-        chart.draw_series(DashedLineSeries::new(piece, 6, 4, GREY.stroke_width(2)))?;
+        chart.draw_series(LineSeries::new(piece, GREY.stroke_width(2)))?;
     }
+    svg.close();
     Ok(())
 }
 
@@ -211,7 +191,8 @@ mod tests {
             &at,
         )
         .unwrap();
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         let data = ChartData {
             series: vec![Series {
                 key: "a".into(),
@@ -236,7 +217,8 @@ mod tests {
         let body = "id = \"e\"\nkind = \"speedup\"\ndata = \"d\"\nx = \"p\"\ny = \"r\"\n\
                     x-scale = \"log2\"\ny-scale = \"log10\"\nideal = true\n";
         let spec = crate::charts::spec::parse(body, &at).unwrap();
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         let data = ChartData {
             series: vec![Series {
                 key: "a".into(),

@@ -3,14 +3,13 @@
 //! drawn with the series' dash and marker, then the ideal line; entries wrap
 //! onto as many rows as the chart's width needs.
 
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::canvas::{GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
+use super::canvas::{Area, DrawResult, GREY, MARGIN, SIZE, TEXT, colour, font, text_width};
 use super::marks;
 use super::numbers::ChartData;
-use super::spec::{ChartSpec, Kind};
-use super::ticks;
+use super::spec::ChartSpec;
+use super::svg::{INK, Svg};
 
 /// Width of a swatch, in SVG pixels.
 const SWATCH: f64 = 26.0;
@@ -21,7 +20,7 @@ pub const ROW: f64 = TEXT * 1.45;
 
 /// What an entry's swatch shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Swatch {
+pub enum Swatch {
     /// A series' line with its dash and marker.
     Line(usize),
     /// A series' bar.
@@ -45,14 +44,7 @@ pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     let mut items: Vec<(Swatch, String)> = data
         .series
         .iter()
-        .map(|s| {
-            let swatch = if spec.kind == Kind::Relative {
-                Swatch::Bar(s.style)
-            } else {
-                Swatch::Line(s.style)
-            };
-            (swatch, label(spec, s))
-        })
+        .map(|s| (spec.kind.chart().swatch(s.style), spec.kind.chart().legend_label(spec, s)))
         .collect();
     if data.ideal.is_some() {
         items.push((Swatch::Ideal, "ideal scaling".to_string()));
@@ -79,59 +71,47 @@ pub fn height(entries: &[Entry]) -> u32 {
     entries.last().map_or(0, |e| ((e.row + 1) as f64 * ROW).ceil() as u32)
 }
 
-/// A series' legend label: its environment, and its peak when marked.
-fn label(spec: &ChartSpec, series: &super::numbers::Series) -> String {
-    let peak = series.points.iter().max_by(|a, b| a.y.total_cmp(&b.y));
-    match peak {
-        Some(p) if spec.mark_peak && spec.kind == Kind::Line => {
-            format!("{} (peak at {})", series.label, ticks::label(p.x, spec.x_unit.as_deref()))
-        }
-        _ => series.label.clone(),
+/// Draw `entries` on `root`, from its top margin, in a group of class `legend`.
+pub(super) fn draw(root: &Area, svg: &Svg, entries: &[Entry]) -> DrawResult {
+    if entries.is_empty() {
+        return Ok(());
     }
-}
-
-/// Draw `entries` on `root`, from its top margin.
-pub fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, plotters::coord::Shift>,
-    entries: &[Entry],
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    svg.open(&[("class", "legend")]);
     for e in entries {
         let left = f64::from(MARGIN) + e.x;
         let mid = f64::from(MARGIN) + (e.row as f64 + 0.5) * ROW;
-        let (x0, x1, y) = (left as i32, (left + SWATCH) as i32, mid as i32);
-        match e.swatch {
-            Swatch::Line(style) => {
-                let stroke = colour(style).stroke_width(2);
-                if style.is_multiple_of(2) {
-                    root.draw(&PathElement::new(vec![(x0, y), (x1, y)], stroke))?;
-                } else {
-                    root.draw(&DashedPathElement::new(vec![(x0, y), (x1, y)], 7, 4, stroke))?;
-                }
-                root.draw(&marks::marker_at((x0 + x1) / 2, y, style))?;
-            }
-            Swatch::Bar(style) => {
-                root.draw(&Rectangle::new(
-                    [(x0 + 4, y - 7), (x1 - 4, y + 7)],
-                    colour(style).filled(),
-                ))?;
-            }
-            Swatch::Ideal => {
-                root.draw(&DashedPathElement::new(
-                    vec![(x0, y), (x1, y)],
-                    6,
-                    4,
-                    GREY.stroke_width(2),
-                ))?;
-            }
-        }
-        let text_at = ((left + SWATCH + GAP) as i32, y);
+        swatch(root, svg, e.swatch, (left as i32, (left + SWATCH) as i32), mid as i32)?;
+        let text_at = ((left + SWATCH + GAP) as i32, mid as i32);
         let style = TextStyle::from(font(TEXT).into_font())
             .pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Left,
                 plotters::style::text_anchor::VPos::Center,
             ))
-            .color(&BLACK);
+            .color(&INK);
         root.draw(&Text::new(e.label.clone(), text_at, style))?;
+    }
+    svg.close();
+    Ok(())
+}
+
+/// The swatch `swatch` from `x0` to `x1` at height `y`.
+fn swatch(root: &Area, svg: &Svg, swatch: Swatch, (x0, x1): (i32, i32), y: i32) -> DrawResult {
+    match swatch {
+        Swatch::Line(style) => {
+            let stroke = colour(style).stroke_width(2);
+            marks::styled_line(svg, style, || {
+                root.draw(&PathElement::new(vec![(x0, y), (x1, y)], stroke))
+            })?;
+            root.draw(&marks::marker_at((x0 + x1) / 2, y, style))?;
+        }
+        Swatch::Bar(style) => {
+            root.draw(&Rectangle::new([(x0 + 4, y - 7), (x1 - 4, y + 7)], colour(style).filled()))?;
+        }
+        Swatch::Ideal => {
+            svg.open(&[("stroke-dasharray", super::canvas::IDEAL_DASH)]);
+            root.draw(&PathElement::new(vec![(x0, y), (x1, y)], GREY.stroke_width(2)))?;
+            svg.close();
+        }
     }
     Ok(())
 }
@@ -142,7 +122,8 @@ mod tests {
     use crate::charts::numbers::{Point, Series};
 
     fn data(labels: &[&str]) -> ChartData {
-        let point = |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None };
+        let point =
+            |x: f64, y: f64| Point { x, y, ci: None, n: 3, significant: None, runs: Vec::new() };
         ChartData {
             series: labels
                 .iter()

@@ -1,13 +1,14 @@
-//! The marks of a chart's series: lines with their markers, error bars and
-//! peak rings, or bars with their intervals and "n.s." labels; each point
-//! drawn leaves a [`Hover`] with its pixel position and text. Legends are
-//! drawn apart, above the plot (see `legend`).
+//! The marks of a chart's lines, each series in its group (class `sN`):
+//! the line with its markers, error bars and peak ring; each point drawn
+//! gets its hover target in the SVG. Legends are drawn apart, above the
+//! plot (see `legend`).
 
 use plotters::prelude::*;
 
-use super::canvas::{Chart, DrawResult, Hover, TEXT, colour, font};
+use super::canvas::{Chart, DrawResult, colour};
 use super::numbers::{ChartData, Point};
 use super::spec::ChartSpec;
+use super::svg::{Backend, Svg};
 use super::ticks;
 use crate::format;
 
@@ -15,25 +16,21 @@ use crate::format;
 /// markers and, if asked, its peak; `at` maps data to drawn coordinates.
 pub(super) fn lines(
     chart: &mut Chart,
+    svg: &Svg,
     spec: &ChartSpec,
     data: &ChartData,
     at: &dyn Fn(f64, f64) -> (f64, f64),
-    hovers: &mut Vec<Hover>,
 ) -> DrawResult {
     for series in &data.series {
+        svg.open_series(series.style);
         let points: Vec<(f64, f64)> = series.points.iter().map(|p| at(p.x, p.y)).collect();
-        line(chart, series.style, points.clone())?;
+        line(chart, svg, series.style, points.clone())?;
         for p in &series.points {
             if let Some(ci) = p.ci {
                 line_error_bar(chart, spec, series.style, p, ci, at)?;
             }
-            let xy = at(p.x, p.y);
-            hovers.push(Hover {
-                px: chart.backend_coord(&xy).0,
-                py: chart.backend_coord(&xy).1,
-                text: hover_text(spec, data, &series.label, p),
-                style: series.style,
-            });
+            let text = hover_text(spec, data, &series.label, p);
+            svg.point(chart.backend_coord(&at(p.x, p.y)), series.style, &text);
         }
         chart.draw_series(points.iter().map(|&xy| marker(xy, series.style)))?;
         if spec.mark_peak
@@ -42,21 +39,42 @@ pub(super) fn lines(
             let ring = Circle::new(at(peak.x, peak.y), 9, colour(series.style).stroke_width(2));
             chart.draw_series(std::iter::once(ring))?;
         }
+        svg.close();
     }
+    Ok(())
+}
+
+/// The dashes of the lines of odd styles: 7 drawn, 4 left out, in SVG pixels.
+pub(super) const DASH: &str = "7 4";
+
+/// Draw the line of style `style` with `draw`: solid for even styles, in a
+/// dashed group for odd ones.
+pub(super) fn styled_line(
+    svg: &Svg,
+    style: usize,
+    draw: impl FnOnce() -> DrawResult,
+) -> DrawResult {
+    if style.is_multiple_of(2) {
+        return draw();
+    }
+    svg.open(&[("stroke-dasharray", DASH)]);
+    draw()?;
+    svg.close();
     Ok(())
 }
 
 /// The line through `points` (drawn coordinates): solid for even styles,
 /// dashed for odd ones.
-pub(super) fn line(chart: &mut Chart, style: usize, points: Vec<(f64, f64)>) -> DrawResult {
-    let dashed = !style.is_multiple_of(2);
-    let style = colour(style).stroke_width(2);
-    if !dashed {
-        chart.draw_series(LineSeries::new(points, style))?;
-    } else {
-        chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?;
-    }
-    Ok(())
+pub(super) fn line(
+    chart: &mut Chart,
+    svg: &Svg,
+    style: usize,
+    points: Vec<(f64, f64)>,
+) -> DrawResult {
+    styled_line(svg, style, || {
+        chart.draw_series(LineSeries::new(points, colour(style).stroke_width(2)))?;
+        Ok(())
+    })
 }
 
 /// The error bar of `p` from `lo` to `hi`; on a log scale, a lower end at or
@@ -82,18 +100,8 @@ fn line_error_bar(
     Ok(())
 }
 
-/// Pixel position of `xy` inside the plotting area (for text drawn on it).
-fn local(chart: &Chart, xy: (f64, f64)) -> (i32, i32) {
-    let (px, py) = chart.backend_coord(&xy);
-    let (bx, by) = chart.plotting_area().get_base_pixel();
-    (px - bx, py - by)
-}
-
 /// The marker of a line's points: circle, triangle or cross by style.
-pub(super) fn marker<'b>(
-    xy: (f64, f64),
-    style: usize,
-) -> DynElement<'static, SVGBackend<'b>, (f64, f64)> {
+pub(super) fn marker(xy: (f64, f64), style: usize) -> DynElement<'static, Backend, (f64, f64)> {
     let c = colour(style);
     match style % 3 {
         0 => Circle::new(xy, 4, c.filled()).into_dyn(),
@@ -116,73 +124,6 @@ pub(super) fn marker_at<DB: DrawingBackend>(
     }
 }
 
-/// Draw every series as bars side by side in each x value's slot, above or
-/// below a zero line.
-pub(super) fn bars(
-    chart: &mut Chart,
-    data: &ChartData,
-    xs: &[f64],
-    hovers: &mut Vec<Hover>,
-) -> DrawResult {
-    let count = data.series.len().max(1) as f64;
-    let width = 0.7 / count;
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![(-0.5, 0.0), (xs.len() as f64 - 0.5, 0.0)],
-        BLACK.stroke_width(1),
-    )))?;
-    for (i, series) in data.series.iter().enumerate() {
-        for p in &series.points {
-            let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
-            let left = slot as f64 - 0.35 + width * i as f64;
-            bar(chart, series.style, p, left, width)?;
-            let (px, py) = chart.backend_coord(&(left + width / 2.0, p.y));
-            hovers.push(Hover {
-                px,
-                py,
-                text: relative_text(&series.label, p),
-                style: series.style,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// One bar from zero to `p.y`, `width` wide from `left`: filled if the
-/// difference is significant, pale and labelled "n.s." if not, with its interval.
-fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> DrawResult {
-    let c = colour(style);
-    let significant = p.significant.unwrap_or(false);
-    let fill = if significant { c.filled() } else { c.mix(0.3).filled() };
-    chart.draw_series(std::iter::once(Rectangle::new([(left, 0.0), (left + width, p.y)], fill)))?;
-    chart.draw_series(std::iter::once(Rectangle::new(
-        [(left, 0.0), (left + width, p.y)],
-        c.stroke_width(1),
-    )))?;
-    let centre = left + width / 2.0;
-    if let Some([lo, hi]) = p.ci {
-        chart.draw_series(std::iter::once(ErrorBar::new_vertical(
-            centre,
-            lo,
-            p.y,
-            hi,
-            BLACK.stroke_width(1),
-            8,
-        )))?;
-    }
-    if !significant {
-        let top = p.ci.map_or(p.y, |[lo, hi]| if p.y >= 0.0 { hi } else { lo });
-        let (px, py) = local(chart, (centre, top));
-        let dy = if p.y >= 0.0 { -(TEXT as i32) - 4 } else { 4 };
-        let style =
-            TextStyle::from(font(TEXT).into_font()).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Top,
-            ));
-        chart.plotting_area().strip_coord_spec().draw(&Text::new("n.s.", (px, py + dy), style))?;
-    }
-    Ok(())
-}
-
 /// The hover title of a line chart's point: series, x and y with their axis
 /// names, interval and runs.
 fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> String {
@@ -195,27 +136,6 @@ fn hover_text(spec: &ChartSpec, data: &ChartData, label: &str, p: &Point) -> Str
         data.x_label,
         data.y_label,
         format::value(p.y),
-        p.n
-    )
-}
-
-/// The hover title of a bar: series, x, difference in %, interval, runs and
-/// whether the difference is significant.
-fn relative_text(label: &str, p: &Point) -> String {
-    let ci =
-        p.ci.map(|[lo, hi]| {
-            format!(
-                ", 95% CI {} to {}%",
-                crate::format::signed(lo, 1),
-                crate::format::signed(hi, 1)
-            )
-        })
-        .unwrap_or_default();
-    let sig = if p.significant == Some(false) { "; not statistically significant" } else { "" };
-    format!(
-        "{label} at {}: {}%{ci}, n = {}{sig}",
-        crate::format::plain(p.x),
-        crate::format::signed(p.y, 1),
         p.n
     )
 }

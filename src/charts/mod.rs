@@ -1,16 +1,15 @@
 //! The charts stage: chart directives of the content, computed from the results
-//! and drawn as SVG with plotters. The same SVG goes into the page and the paper.
+//! and drawn with plotters through a backend of our own that writes the
+//! SVG (`svg`). The same SVG goes into the page and the paper.
 
 pub mod canvas;
 pub mod data;
 pub mod draw;
-mod finite;
+mod kinds;
 mod legend;
 mod marks;
 pub mod numbers;
-mod panel;
 pub mod ratio;
-mod relative;
 pub mod spec;
 pub mod svg;
 pub mod table;
@@ -90,40 +89,35 @@ fn chart(
     config: &Config,
 ) -> Result<Chart, Diagnostic> {
     let data = data::compute(spec, results, config)?;
-    let (raw, hovers) = draw::draw(spec, &data).map_err(|e| {
-        Diagnostic::new(spec.at(), format!("chart `{}`: cannot draw: {e}", spec.id))
-            .hint("check the chart's data and scales")
-    })?;
     let title = spec
         .title
         .clone()
         .or_else(|| spec.caption.clone())
         .unwrap_or_else(|| format!("{} against {}", data.y_label, data.x_label));
-    let description = describe(spec, &data);
+    let kind = spec.kind.chart();
+    let description = kind.describe(spec, &data);
+    let labels = svg::Labels { id: &spec.id, title: &title, description: &description };
+    let svg = draw::draw(spec, &data, labels).map_err(|e| {
+        Diagnostic::new(spec.at(), format!("chart `{}`: cannot draw: {e}", spec.id))
+            .hint("check the chart's data and scales")
+    })?;
     let series: Vec<(usize, String)> =
         data.series.iter().map(|s| (s.style, s.label.clone())).collect();
-    let svg = svg::finish(&raw, &spec.id, &title, &description, &hovers);
-    let svg = svg::tag_series(&svg, &series.iter().map(|(style, _)| *style).collect::<Vec<_>>());
     Ok(Chart {
         spec: spec.clone(),
         number,
         svg,
         title,
         description,
-        table: table::DataTable::of(spec, &data),
-        intervals: intervals(spec, &data),
+        table: kind.table(spec, &data),
+        intervals: kind.intervals(spec, &data),
         series,
     })
 }
 
-/// A sentence per series: its range of values.
-fn describe(spec: &ChartSpec, data: &numbers::ChartData) -> String {
-    let kind = match spec.kind {
-        spec::Kind::Line => "Line chart",
-        spec::Kind::Relative => "Bar chart of the difference from the baseline",
-        spec::Kind::Speedup => "Speedup chart",
-        spec::Kind::Efficiency => "Parallel-efficiency chart",
-    };
+/// What a chart of points is (`kind`: "Line chart") and a sentence per
+/// series: its range of values.
+fn describe(kind: &str, spec: &ChartSpec, data: &numbers::ChartData) -> String {
     let mut text = format!("{kind} of {} against {}.", data.y_label, data.x_label);
     // "first y at first x to last y at last x", of a series or the panel.
     let span = |points: &[numbers::Point]| {
@@ -158,9 +152,16 @@ fn ratio_sentence(data: &numbers::ChartData) -> String {
     })
 }
 
-/// What the error bars of the chart show, from its points: "Error bars: 95%
-/// CI of the mean (Student's t), 3 to 5 runs per point." or that it has none.
-fn intervals(spec: &ChartSpec, data: &numbers::ChartData) -> String {
+/// What the error bars of a chart of points show (`what`: "95% CI of the
+/// mean (Student's t)"), from its points: "Error bars: 95% CI of the mean
+/// (Student's t), 3 to 5 runs per point.", or that it has none (`none`, by
+/// default in words of the chart's `aggregate`).
+fn intervals(
+    spec: &ChartSpec,
+    data: &numbers::ChartData,
+    what: &str,
+    none: Option<&str>,
+) -> String {
     let points: Vec<&numbers::Point> = data.series.iter().flat_map(|s| &s.points).collect();
     let (lo, hi) = points.iter().fold((usize::MAX, 0), |(a, b), p| (a.min(p.n), b.max(p.n)));
     let runs = match (lo, hi) {
@@ -169,20 +170,11 @@ fn intervals(spec: &ChartSpec, data: &numbers::ChartData) -> String {
         (lo, hi) => format!("{lo} to {hi} runs per point"),
     };
     let with_ci = points.iter().filter(|p| p.ci.is_some()).count();
-    let what = match spec.kind {
-        spec::Kind::Relative => {
-            let models: Vec<&str> = data.models.iter().copied().collect();
-            format!("95% CI of the difference ({})", models.join("; "))
-        }
-        _ => "95% CI of the mean (Student's t)".to_string(),
-    };
     let bars = if with_ci == 0 {
-        match (spec.kind, spec.aggregate) {
-            (spec::Kind::Speedup | spec::Kind::Efficiency, _) => {
-                "No error bars: each point is a ratio of means".to_string()
-            }
-            (_, spec::Aggregate::Median) => "Points are medians, without error bars".to_string(),
-            _ => "No error bars".to_string(),
+        match (none, spec.aggregate) {
+            (Some(none), _) => none.to_string(),
+            (None, spec::Aggregate::Median) => "Points are medians, without error bars".to_string(),
+            (None, spec::Aggregate::Mean) => "No error bars".to_string(),
         }
     } else if with_ci < points.len() {
         format!("Error bars: {what}, where a point has at least two runs")

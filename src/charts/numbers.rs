@@ -19,6 +19,9 @@ pub struct Point {
     pub n: usize,
     /// For `relative`: whether the CI excludes zero.
     pub significant: Option<bool>,
+    /// The values of the runs, ascending, for a kind that draws them (a
+    /// box plot); empty for the others. The y axis shows them all.
+    pub runs: Vec<f64>,
 }
 
 /// One line or set of bars.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::config::spans::Spans;
 use crate::config::{Better, FilterValue};
-use crate::diagnostic::Location;
+use crate::diagnostic::{Diagnostic, Location};
 
 /// One chart, as the author wrote it. Every key is documented in docs/charts.md.
 #[derive(Debug, Clone, Deserialize)]
@@ -15,7 +15,7 @@ use crate::diagnostic::Location;
 pub struct ChartSpec {
     /// Identifier: lowercase letters, digits and `-`; referenced as `@fig-ID`.
     pub id: String,
-    /// `line`, `relative`, `speedup` or `efficiency`.
+    /// What the chart shows: one of the kinds below.
     pub kind: Kind,
     /// Results file: a stem (`lammps`) or file name (`lammps.csv`).
     pub data: String,
@@ -100,6 +100,17 @@ impl ChartSpec {
     pub fn key_location(&self, key: &str) -> Location {
         self.key_at.or(key, &self.at())
     }
+
+    /// A problem with the chart as a whole, at its directive.
+    pub(super) fn error(&self, message: String, hint: String) -> Diagnostic {
+        Diagnostic::new(self.at(), format!("chart `{}`: {message}", self.id)).hint(hint)
+    }
+
+    /// A problem with the chart's `key`, at its value in the directive.
+    pub(super) fn key_error(&self, key: &str, message: String, hint: String) -> Diagnostic {
+        Diagnostic::new(self.key_location(key), format!("chart `{}`: {message}", self.id))
+            .hint(hint)
+    }
 }
 
 fn yes() -> bool {
@@ -122,6 +133,10 @@ pub enum Kind {
     Speedup,
     /// Parallel efficiency against the smallest x, per environment.
     Efficiency,
+    /// The runs of each x value, per environment, as a box (quartiles and
+    /// median) with whiskers at the most extreme runs within 1.5 IQR of the
+    /// quartiles and the runs beyond as rings.
+    BoxPlot,
 }
 
 /// How runs are combined into one point.
@@ -202,16 +217,7 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
         )
         .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
     }
-    if spec.kind == Kind::Relative && spec.y_scale.is_log() {
-        return Err(crate::diagnostic::Diagnostic::new(
-            spec.key_location("y-scale"),
-            format!(
-                "chart `{}`: a `relative` chart's y axis cannot be logarithmic: its bars cross zero",
-                spec.id
-            ),
-        )
-        .hint("remove `y-scale`; to see the ratio under the measured values, draw a `line` chart with `ratio = true`"));
-    }
+    spec.kind.chart().check(&spec)?;
     Ok(spec)
 }
 
@@ -233,9 +239,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains(
-                "unknown variant `pie`, expected one of `line`, `relative`, `speedup`, `efficiency`"
-            ),
+            err.contains("unknown variant `pie`, expected one of `line`, `relative`, `speedup`"),
             "{err}"
         );
     }

@@ -6,7 +6,7 @@
 
 use super::numbers::ChartData;
 use super::numbers::RatioPanel;
-use super::spec::{ChartSpec, Kind};
+use super::spec::ChartSpec;
 use crate::format;
 
 /// Significant digits of a value in the CSV download.
@@ -43,8 +43,9 @@ pub struct DataTable {
 }
 
 impl DataTable {
-    /// The table of `data` drawn for `spec`.
-    pub fn of(spec: &ChartSpec, data: &ChartData) -> DataTable {
+    /// The table of the points of `data` drawn for `spec`, the runs behind
+    /// each under `runs` ("Runs (n)").
+    pub fn of(spec: &ChartSpec, data: &ChartData, runs: &str) -> DataTable {
         let has_ci = data.series.iter().flat_map(|s| &s.points).any(|p| p.ci.is_some());
         let csv_x_header = match spec.x_unit.as_deref() {
             Some(unit) if !data.x_label.contains('(') => format!("{} ({unit})", data.x_label),
@@ -70,9 +71,7 @@ impl DataTable {
             header.extend(["Ratio 95% CI, low".to_string(), "Ratio 95% CI, high".to_string()]);
         }
         let ratio_columns = data.ratio.as_ref().map(|_| ratio_start..header.len());
-        header.push(
-            if spec.kind == Kind::Relative { "Runs (n, smaller side)" } else { "Runs (n)" }.into(),
-        );
+        header.push(runs.to_string());
         let rows = data
             .series
             .iter()

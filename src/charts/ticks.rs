@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::canvas::{Axis, SIZE, TEXT, text_width};
 use super::numbers::ChartData;
-use super::spec::{ChartSpec, Kind, Scale};
+use super::spec::{ChartSpec, Scale};
 use crate::format;
 
 /// Most ticks on an axis.
@@ -19,11 +19,15 @@ pub fn x_values(data: &ChartData) -> Vec<f64> {
     xs
 }
 
-/// Every y the chart must show: points and interval ends (not the ideal
-/// line, which is clipped to them, so that it cannot squeeze the data).
+/// Every y the chart must show: points, interval ends and the runs drawn
+/// (not the ideal line, which is clipped to them, so that it cannot
+/// squeeze the data).
 pub fn y_values(data: &ChartData) -> impl Iterator<Item = f64> + '_ {
     let points = data.series.iter().flat_map(|s| s.points.iter());
-    points.flat_map(|p| [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])].into_iter().flatten())
+    points.flat_map(|p| {
+        let ends = [Some(p.y), p.ci.map(|c| c[0]), p.ci.map(|c| c[1])];
+        ends.into_iter().flatten().chain(p.runs.iter().copied())
+    })
 }
 
 /// Every k-th tick, k the smallest of 1, 2, 5, 10, 20, 50, … for which the
@@ -39,7 +43,7 @@ pub fn thin(ticks: Vec<f64>, width: impl Fn(f64) -> f64, room: f64) -> Vec<f64> 
     ticks.into_iter().step_by(k).collect()
 }
 
-/// One slot per x value, for bar charts.
+/// One slot per x value, for bars and boxes.
 pub fn categories(xs: &[f64]) -> (Range<f64>, Vec<f64>) {
     (-0.5..xs.len() as f64 - 0.5, (0..xs.len()).map(|i| i as f64).collect())
 }
@@ -151,11 +155,12 @@ pub(super) fn y_label_area(y: &Axis, scale: Scale) -> u32 {
 }
 
 /// The x and y axes in drawn space, with their ticks: one slot per x value for
-/// a bar chart, else ranges covering every point on the chart's scales (an
+/// a kind of chart that draws in slots (bars), else ranges covering every point on the chart's scales (an
 /// ideal line never widens them: it is clipped); y starts from zero except on
 /// a logarithmic axis (a log–log speedup chart with `y-scale`). x ticks are thinned until their labels fit.
 pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scale) -> (Axis, Axis) {
-    let (x_axis, x_ticks) = if spec.kind == Kind::Relative {
+    let slots = spec.kind.chart().slots();
+    let (x_axis, x_ticks) = if slots {
         categories(xs)
     } else {
         axis(data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)), spec.x_scale, false)
@@ -163,7 +168,7 @@ pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scal
     let include_zero = !y_scale.is_log();
     let (y_axis, y_ticks) = axis(y_values(data), y_scale, include_zero);
     let x_label = |t: f64| {
-        if spec.kind == Kind::Relative {
+        if slots {
             label_category(t, xs, spec.x_unit.as_deref())
         } else {
             label(spec.x_scale.inverse(t), spec.x_unit.as_deref())

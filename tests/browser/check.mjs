@@ -244,7 +244,8 @@ async function checkChartText(tab, label) {
 }
 
 // Legends and annotations ("n.s.") never cover a data mark: a line, marker,
-// error bar, bar or point of a series (elements with class sN).
+// error bar, bar or point of a series (the shapes of a series' group, class
+// sN, and its points' hover targets).
 async function checkLegends(tab, label) {
   const problems = await tab.evaluate(() => {
     const out = [];
@@ -256,7 +257,7 @@ async function checkLegends(tab, label) {
       const series = JSON.parse(chart.dataset.series || "[]");
       const legend = svg.querySelector(".legend");
       if (series.length > 1 && !legend) out.push(`${id}: no legend outside the plot`);
-      const marks = [...svg.querySelectorAll("[class^='s']")].filter((e) => !e.closest(".legend") && /^s\d+$/.test(e.getAttribute("class")));
+      const marks = [...svg.querySelectorAll("[class^='s'], [class^='s'] *")].filter((e) => !e.closest(".legend") && !["g", "text", "title"].includes(e.localName) && /^s\d+$/.test(e.closest("[class^='s']").getAttribute("class")));
       const notes = [...svg.querySelectorAll("text")].filter((t) => !t.closest(".legend") && t.textContent.trim() === "n.s.");
       const boxes = (legend ? [["legend", box(legend)]] : []).concat(notes.map((n) => ["n.s. label", box(n)]));
       for (const [what, b] of boxes) {
@@ -305,8 +306,8 @@ async function checkContrast(tab, label) {
       return [255, 255, 255];
     };
     const out = new Set();
-    for (const e of document.querySelectorAll("div.chart svg [class^='s']")) {
-      if (!/^s\d+$/.test(e.getAttribute("class"))) continue;
+    for (const e of document.querySelectorAll("div.chart svg [class^='s'], div.chart svg [class^='s'] *")) {
+      if (["g", "text", "title"].includes(e.localName) || !/^s\d+$/.test(e.closest("[class^='s']").getAttribute("class"))) continue;
       const style = getComputedStyle(e);
       const stroked = style.stroke !== "none" && parseFloat(style.strokeOpacity) > 0;
       const paint = stroked ? style.stroke : parseFloat(style.fillOpacity) > 0 ? style.fill : "none";
