@@ -167,6 +167,9 @@ pub fn significance(m: &MetricValue) -> String {
     match (m.significant, m.compare) {
         _ if m.exact => "exact: the same in every run".into(),
         (Some(true), _) => "statistically significant".into(),
+        (Some(false), _) if m.p_holm.is_some() && m.p_value.is_some_and(|p| p < 0.05) => {
+            "not statistically significant after Holm's correction for its family".into()
+        }
         (Some(false), _) => "not statistically significant".into(),
         (None, Compare::Summary) => "not a comparison".into(),
         (None, _) => {
@@ -245,6 +248,7 @@ mod tests {
             factor: "environment".into(),
             member: None,
             p_holm: None,
+            baseline_selected: None,
             name: "m".into(),
             label: "m".into(),
             definition: None,
