@@ -172,6 +172,9 @@ caption = "Mean time"
     assert!(output.status.success(), "{}", stderr(&output));
     let html =
         std::fs::read_to_string(dir.path().join("site/index.html")).unwrap().replace('−', "-");
+    // A number and its unit are joined by a no-break space.
+    assert!(html.contains("4.0\u{a0}s"), "{html}");
+    let html = html.replace('\u{a0}', " ");
     for text in [
         "Table 1.",
         "Table 2.",

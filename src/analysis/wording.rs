@@ -184,7 +184,8 @@ pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
 }
 
 /// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
-/// (the table's caption says the parentheses hold the 95% CI).
+/// (the table's caption says the parentheses hold the 95% CI), the value
+/// and the interval each unbreakable.
 pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
     use super::tables::Verdict;
     let word = match verdict {
@@ -195,9 +196,12 @@ pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
         Verdict::Unclear => "no significant difference",
         Verdict::Same => "no change",
     };
+    // No-break spaces keep the value and the interval whole: a narrow
+    // column wraps the cell between them and before the verdict only.
+    let whole = |text: String| text.replace(' ', "\u{a0}");
     match ci_ends(m) {
-        None => format!("{}, {word}", metric_value(m)),
-        Some(ends) => format!("{} ({ends}), {word}", metric_value(m)),
+        None => format!("{}, {word}", whole(metric_value(m))),
+        Some(ends) => format!("{} ({}), {word}", whole(metric_value(m)), whole(ends)),
     }
 }
 
