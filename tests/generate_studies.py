@@ -17,7 +17,14 @@ sides, wild values, one wild run in every configuration (influential),
 runs whose coefficient of variation is 1/19, exactly 5% or 1/21, two or
 three environments; 1 to 4 metrics (sometimes 6 to 12, for Holm's
 correction) of every `compare`, `estimator`, `per`, `average` and
-`within-run`; some studies exclude one or two sets of runs.
+`within-run`; some studies exclude one or two sets of runs. One study in
+four is factorial instead (docs/factors.md): 2 to 4 compressors (text
+levels, the environment column) × 1 to 3 levels × 1 to 3 sizes (numbers)
+× 1 or 2 modes (text), every configuration in every run; 1 to 3 metrics
+along any factor, with one candidate, `candidates = "*"` or a list, the
+baseline named or `"best"` (the best of the others), the other factors
+fixed by `where` or one of them `per` (averaged, or `each` with Holm's
+correction across the family).
 """
 import json
 import math
