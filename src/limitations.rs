@@ -110,6 +110,8 @@ fn per_metric(m: &MetricValue, config: &Config, labels: &Labels) -> Vec<(Rank, L
         disagreeing(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::EstimatorsDisagree, t))),
         sign_change(m, labels).map(|t| (Rank::Meaning, one(CaveatKind::SignChange, t))),
         coarse(m, labels).map(|t| (Rank::Power, one(CaveatKind::Resolution, t))),
+        crate::analysis::selected_baseline(m)
+            .map(|c| (Rank::Meaning, one(CaveatKind::SelectedBaseline, c.text))),
     ]
     .into_iter()
     .flatten()

@@ -15,8 +15,10 @@
 //! of its height and the data's provenance label stands beside the title; at
 //! 1440 px no number in the text or a tooltip carries a hyphen-minus and no
 //! column id of the data appears in the prose; hovering a point shows every
-//! series at its x. Links are followed: the site is built as the Pages
-//! workflow publishes it, with examples/usernetes under examples/.
+//! series at its x; each computed table sorts by every column (header
+//! buttons, aria-sort) and reads as written without JavaScript. Links are
+//! followed: the site is built as the Pages workflow publishes it, with
+//! examples/usernetes and examples/compressors under examples/.
 //! Screenshots go to target/screenshots/. Slow (about two minutes), so
 //! `cargo test -- --ignored` runs it, as CI does.
 
@@ -51,6 +53,11 @@ fn the_site_passes_in_a_real_browser() {
     let example = study.path().join("site/examples/usernetes");
     let out = example.to_str().unwrap();
     let output = report(&repo().join("examples/usernetes"), &["build", "--out", out]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The compressors study too: its computed tables sort by column.
+    let compressors = study.path().join("site/examples/compressors");
+    let out = compressors.to_str().unwrap();
+    let output = report(&repo().join("examples/compressors"), &["build", "--out", out]);
     assert!(output.status.success(), "{}", stderr(&output));
     let shots = repo().join("target/screenshots");
     let check = Command::new("node")

@@ -73,4 +73,21 @@ fn builds_with_tables_that_agree_with_the_raw_data() {
         assert!(!page.contains(word), "`{word}` in the page");
         assert!(!paper.contains(word), "`{word}` in the paper");
     }
+    grid_cells_wrap_whole(&paper);
+}
+
+/// The paper's verdict grid wraps a long cell between its value, its
+/// interval and its verdict only: each interval on one line, no word
+/// hyphenated (the intervals as the page prints them).
+fn grid_cells_wrap_whole(paper: &str) {
+    let lines: Vec<&str> = paper.lines().collect();
+    for interval in ["(+376.3 to +587.7%),", "(+1,100.9 to +1,514.2%),", "(+52.9 to +118.9%),"] {
+        assert!(lines.iter().any(|l| l.contains(interval)), "{interval} split in the paper");
+    }
+    let table = lines.iter().skip_while(|l| !l.starts_with("Table 3.")).take(20);
+    for line in table {
+        let hyphenated =
+            line.trim_end().strip_suffix('-').is_some_and(|l| l.ends_with(char::is_alphabetic));
+        assert!(!hyphenated, "a word hyphenated in the grid: {line}");
+    }
 }

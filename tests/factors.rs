@@ -172,6 +172,9 @@ caption = "Mean time"
     assert!(output.status.success(), "{}", stderr(&output));
     let html =
         std::fs::read_to_string(dir.path().join("site/index.html")).unwrap().replace('−', "-");
+    // A number and its unit are joined by a no-break space.
+    assert!(html.contains("4.0\u{a0}s"), "{html}");
+    let html = html.replace('\u{a0}', " ");
     for text in [
         "Table 1.",
         "Table 2.",
@@ -214,18 +217,23 @@ fn factor_keys_are_checked_at_their_place() {
         ("candidate = \"Xz\"", "candidate `Xz` is not an environment", "xz"),
     ];
     for (keys, message, hint) in cases {
-        let metrics = format!(
-            "\n[[metrics]]\nname = \"m\"\nlabel = \"M\"\ndata = \"runs\"\nvalue = \"time_s\"\nwhere = {{ level = 1 }}\nbetter = \"lower\"\n{keys}\n"
-        );
-        let dir = study(&metrics, "# C\n");
-        let output = report(dir.path(), &["build"]);
-        let err = stderr(&output);
-        assert!(
-            !output.status.success() && err.contains(message) && err.contains(hint),
-            "{keys}: {err}"
-        );
+        let err = failure(&format!("where = {{ level = 1 }}\n{keys}"), message, hint);
         assert!(err.contains("book.toml:"), "{keys}: not located: {err}");
     }
+}
+
+/// The build's errors for a metric `m` of `time_s` with `keys`, which must
+/// fail with `message` and `hint`.
+fn failure(keys: &str, message: &str, hint: &str) -> String {
+    let metrics = format!(
+        "\n[[metrics]]\nname = \"m\"\nlabel = \"M\"\ndata = \"runs\"\nvalue = \"time_s\"\nbetter = \"lower\"\n{keys}\n"
+    );
+    let dir = study(&metrics, "# C\n");
+    let output = report(dir.path(), &["build"]);
+    let err = stderr(&output);
+    let failed = !output.status.success() && err.contains(message) && err.contains(hint);
+    assert!(failed, "{keys}: {err}");
+    err
 }
 
 /// A member of a family that prose names wrongly is an error listing the
@@ -298,4 +306,101 @@ fn a_declared_environment_without_rows_is_a_warning() {
     assert!(output.status.success(), "{err}");
     assert!(err.contains("warning") && err.contains("environment `brotli` has no rows"), "{err}");
     assert!(err.contains("book.toml:"), "{err}");
+}
+
+/// `baseline = "best"`: the best of the other levels by the metric's
+/// direction. By hand, at level 1 the means are gzip 4, zstd 2, xz 8: gzip
+/// against the lowest of zstd and xz (zstd) is 4 / 2 − 1 = +100%; against
+/// the highest (xz), 4 / 8 − 1 = −50%. In a family each candidate has its
+/// own best of the others: zstd against gzip (−50%), xz against zstd
+/// (+300%). With `per = "level"` the scores are geometric means over the
+/// levels (zstd √(2·4) ≈ 2.83, xz √(8·16) ≈ 11.3): zstd, and gzip's ratios
+/// 4/2 and 8/4 average to 2 (+100%).
+#[test]
+fn a_level_against_the_best_of_the_others() {
+    let define = |name: &str, keys: &str| {
+        format!(
+            "\n[[metrics]]\nname = \"{name}\"\nlabel = \"{name}\"\ndata = \"runs\"\nvalue = \"time_s\"\nbaseline = \"best\"\n{keys}\n"
+        )
+    };
+    let metrics = [
+        define("low", "candidate = \"gzip\"\nwhere = { level = 1 }\nbetter = \"lower\""),
+        define("high", "candidate = \"gzip\"\nwhere = { level = 1 }\nbetter = \"higher\""),
+        define("each", "candidates = \"*\"\nwhere = { level = 1 }\nbetter = \"lower\""),
+        define("per", "candidate = \"gzip\"\nper = \"level\"\nbetter = \"lower\"\nheadline = true"),
+    ]
+    .concat();
+    let dir = study(&metrics, "# C\n");
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stats = built_stats(dir.path());
+    let cases = [
+        ("low", None, "zstd", 1.0),
+        ("high", None, "xz", -0.5),
+        ("each", Some("gzip"), "zstd", 1.0),
+        ("each", Some("zstd"), "gzip", -0.5),
+        ("each", Some("xz"), "zstd", 3.0),
+        ("per", None, "zstd", 1.0),
+    ];
+    for (name, candidate, best, want) in cases {
+        let m = metric(&stats, name, candidate);
+        assert_eq!(m["baseline"]["environment"], best, "{name} {candidate:?}");
+        assert_eq!(m["baseline_selected"]["level"], best, "{name} {candidate:?}");
+        let value = m["value"].as_f64().unwrap();
+        assert!((value - want).abs() < 1e-12, "{name} {candidate:?}: {value}");
+        assert!(
+            m["model"].as_str().unwrap().contains(&format!("the baseline, {best}, is the best"))
+        );
+    }
+    let scores = &metric(&stats, "per", None)["baseline_selected"];
+    assert_eq!(scores["among"], serde_json::json!(["xz", "zstd"]));
+    let want = [(8.0f64 * 16.0).sqrt(), (2.0f64 * 4.0).sqrt()];
+    for (got, want) in scores["scores"].as_array().unwrap().iter().zip(want) {
+        assert!((got.as_f64().unwrap() - want).abs() < 1e-12, "{got} vs {want}");
+    }
+    selected_caveat(&stats);
+}
+
+/// The choice of the best is a caveat of the metric, word for word.
+fn selected_caveat(stats: &serde_json::Value) {
+    let caveat = stats["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "selected-baseline" && c["metric"] == "low")
+        .unwrap();
+    assert_eq!(
+        caveat["text"],
+        "low: its baseline, zstd, is the best of xz and zstd by their means on the same runs it is \
+         then compared with. Choosing the best on these data favours it (the winner's curse): the \
+         difference against it is biased against gzip, and its interval and p-value do not account \
+         for the choice among 2 levels."
+    );
+}
+
+/// Misuse of `baseline = "best"`: on a summary, without another level, and
+/// on a factor with a level named `best`; each at its line.
+#[test]
+fn the_best_of_the_others_is_checked_at_its_place() {
+    let cases = [
+        ("compare = \"summary\"\ncandidate = \"xz\"", "`baseline` cannot be used here", "summary"),
+        (
+            "candidate = \"xz\"\nwhere = { level = 1, compressor = \"xz\" }",
+            "no level of `compressor` but `xz` has runs",
+            "other levels",
+        ),
+    ];
+    for (keys, message, hint) in cases {
+        let err = failure(&format!("baseline = \"best\"\n{keys}"), message, hint);
+        // At the line of `baseline = "best"`: the 8th of the metric's.
+        let line = BOOK.lines().count() + 8;
+        assert!(err.contains(&format!("book.toml:{line}:")), "{keys}: not located: {err}");
+    }
+    let book = BOOK
+        .replace("[environments.xz]", "[environments.best]\nlabel = \"B\"\n\n[environments.xz]");
+    let metric = "\n[[metrics]]\nname = \"m\"\nlabel = \"M\"\ndata = \"runs\"\nvalue = \"time_s\"\nbetter = \"lower\"\nbaseline = \"best\"\ncandidate = \"xz\"\n";
+    let csv = results() + "best,1,1,3,70\nbest,1,2,3,70\n";
+    let dir = written_study(&format!("{book}{metric}"), &[("runs.csv", &csv)], "# C\n");
+    let err = stderr(&report(dir.path(), &["build"]));
+    assert!(err.contains("has a level named `best`") && err.contains("book.toml:"), "{err}");
 }

@@ -17,7 +17,14 @@ sides, wild values, one wild run in every configuration (influential),
 runs whose coefficient of variation is 1/19, exactly 5% or 1/21, two or
 three environments; 1 to 4 metrics (sometimes 6 to 12, for Holm's
 correction) of every `compare`, `estimator`, `per`, `average` and
-`within-run`; some studies exclude one or two sets of runs.
+`within-run`; some studies exclude one or two sets of runs. One study in
+four is factorial instead (docs/factors.md): 2 to 4 compressors (text
+levels, the environment column) × 1 to 3 levels × 1 to 3 sizes (numbers)
+× 1 or 2 modes (text), every configuration in every run; 1 to 3 metrics
+along any factor, with one candidate, `candidates = "*"` or a list, the
+baseline named or `"best"` (the best of the others), the other factors
+fixed by `where` or one of them `per` (averaged, or `each` with Holm's
+correction across the family).
 """
 import json
 import math
@@ -196,11 +203,105 @@ def study(rng, path):
         f.write("# Generated\n\nA generated study.\n")
 
 
+def literal(level):
+    """A level as TOML: a number bare, text quoted."""
+    return str(level) if isinstance(level, int) else f'"{level}"'
+
+
+def factor_metric(rng, i, dims):
+    """A comparison along one factor of a factorial study (docs/factors.md):
+    two levels, several candidates (`*` or a list), or one per value of
+    another factor (`per` with `each`), matched on every other factor, each
+    fixed by `where` (or averaged over with `per`)."""
+    factor = rng.choice([f for f, levels in dims.items() if len(levels) >= 2])
+    levels = dims[factor]
+    lines = ["[[metrics]]", f'name = "f{i}"', f'label = "Factor metric {i}"', 'data = "runs"',
+             'value = "t"', f'compare = "{rng.choice(["relative", "slowdown", "ratio"])}"',
+             f'estimator = "{rng.choice(["mean", "median"])}"',
+             f'better = "{rng.choice(["lower", "higher"])}"', f'headline = {rng.choice(["true", "false"])}']
+    base = levels[0] if factor == "environment" and rng.random() < 0.6 else rng.choice(levels)
+    if factor != "environment" or rng.random() < 0.3:
+        lines.append(f'factor = "{factor}"')
+    if factor != "environment" or base != levels[0] or rng.random() < 0.3:
+        lines.append(f"baseline = {literal(base)}")
+    others = [v for v in levels if v != base]
+    if rng.random() < 0.2:
+        # Against the best of the others, chosen from the data.
+        lines = [line for line in lines if not line.startswith("baseline")] + ['baseline = "best"']
+        others = levels
+    kind = rng.random()
+    if kind < 0.35:
+        lines.append(f"candidate = {literal(rng.choice(others))}")
+    elif kind < 0.7:
+        lines.append('candidates = "*"')
+    else:
+        chosen = rng.sample(others, rng.randint(1, len(others)))
+        lines.append(f'candidates = [{", ".join(literal(v) for v in chosen)}]')
+    rest = [f for f in dims if f != factor]
+    spread = [f for f in rest if len(dims[f]) >= 2]
+    per = rng.choice(spread) if spread and rng.random() < 0.5 else None
+    where = {f: rng.choice(dims[f]) for f in rest if f != per}
+    if per:
+        lines.append(f'per = "{per}"')
+        if rng.random() < 0.5:
+            lines.append("each = true")
+        else:
+            lines.append(f'average = "{rng.choice(["geometric", "arithmetic"])}"')
+            if factor == "environment" and rng.random() < 0.3:
+                lines.append("within-run = true")
+    if where:
+        lines.append("where = { " + ", ".join(f"{f} = {literal(v)}" for f, v in where.items()) + " }")
+    return "\n".join(lines) + "\n"
+
+
+def factor_study(rng, path):
+    """A factorial study: compressors (text levels; the environment column)
+    × level × size (numbers) × mode (text), every configuration measured by
+    every run, each compressor's runs of its own shape."""
+    dims = {"environment": ["gz", "zs", "xz", "bz"][: rng.randint(2, 4)],
+            "level": sorted(rng.sample([1, 3, 6, 9, 19], rng.randint(1, 3))),
+            "size": sorted(rng.sample([1, 4, 16], rng.choice([1, 1, 2, 3]))),
+            "mode": ["cold", "warm"][: rng.choice([1, 2])]}
+    envs = dims["environment"]
+    configs = [(lv, sz, md) for lv in dims["level"] for sz in dims["size"] for md in dims["mode"]]
+    sizes = draw_sizes(rng, envs, len(configs))
+    shapes = {e: draw_shape(rng, sizes[e]) for e in envs}
+    grid = rng.choice([None, None, ("relative", 0.05), ("decimal", Decimal("0.01"))])
+    scale = {c: 10 ** rng.uniform(-1, 2) for c in configs}
+    # Each compressor's own effect at each configuration: none, or up to ±30%.
+    effect = {(e, c): rng.choice([1.0, math.exp(rng.gauss(0, 0.15))]) for e in envs for c in configs}
+    os.makedirs(f"{path}/results")
+    os.makedirs(f"{path}/content")
+    with open(f"{path}/results/runs.csv", "w") as f:
+        f.write("environment,level,size,mode,run,t\n")
+        for e in envs:
+            for run in range(1, sizes[e] + 1):
+                for c in configs:
+                    v = value(rng, scale[c] * effect[(e, c)], shapes[e], grid, run)
+                    f.write(f"{e},{c[0]},{c[1]},{c[2]},{run},{v}\n")
+    book = ['[book]\ntitle = "Generated factorial study"\ndate = "2024-01-02"\n',
+            f'[study]\nbaseline = "{envs[0]}"\nfactors = ["level", "size", "mode"]\n']
+    book += [f'[environments.{e}]\nlabel = "{e.upper()}"\n' for e in envs]
+    book.append('[data.runs]\nkey = ["environment", "level", "size", "mode", "run"]\n'
+                'group-by = ["level", "size", "mode"]\n'
+                'columns = { environment = "text", level = "integer", size = "integer", mode = "text", '
+                'run = "integer", t = "positive" }\n')
+    book += [factor_metric(rng, i, dims) for i in range(rng.randint(1, 3))]
+    with open(f"{path}/book.toml", "w") as f:
+        f.write("\n".join(book))
+    with open(f"{path}/content/index.md", "w") as f:
+        f.write("# Generated\n\nA generated factorial study.\n")
+
+
 def one(job):
     """Draw study `i` of `seed` into OUT/NNNN; the oracle's figures, as JSON."""
     seed, i, out = job
     rng = random.Random(f"{seed}/{i}")
-    study(rng, f"{out}/{i:04}")
+    # One study in four is factorial; the others draw as they always have.
+    if random.Random(f"{seed}/{i}/kind").random() < 0.25:
+        factor_study(rng, f"{out}/{i:04}")
+    else:
+        study(rng, f"{out}/{i:04}")
     return json.dumps(independent_stats.compute(f"{out}/{i:04}"), default=float)
 
 

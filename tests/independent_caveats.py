@@ -65,16 +65,18 @@ def derive(S, out, groups, compared):
             used.append((m["data"], m["value"]))
     out["caveats"] = {
         "few_runs_groups": few_run_groups(groups, compared),
-        "few_runs_pairs": few_run_pairs(S, metrics),
+        "few_runs_pairs": few_run_pairs(S),
         "unmatched": unmatched(groups, compared),
         "columns": [column_caveats(f, c, [g for g in groups if (g["file"], g["column"]) == (f, c)])
                     for f, c in used],
-        "multiplicity": holm([out[m["name"]]["p"] for m in metrics]),
+        "multiplicity": holm([out[key]["p"] for key, _ in S.EVALUATED]),
         "excluded": excluded(S),
         "nodes_column": nodes_column(S),
     }
-    for m in metrics:
-        name = m["name"]
+    # A metric's own caveats; a family's members share its name, unchecked.
+    for name, m in S.EVALUATED:
+        if name != m["name"]:
+            continue
         summary = m.get("compare", "relative") == "summary"
         out[name]["resolution_caveat"] = False if summary else coarse(S, m, out[name])
         carried = {"carries": False, "flips": False, "run": False} if summary else influence(S, m, out[name])
@@ -101,14 +103,14 @@ def few_run_groups(groups, compared):
     return {f: [len(s), min(s.values())] for f, s in small.items()}
 
 
-def few_run_pairs(S, metrics):
+def few_run_pairs(S):
     """The run counts (candidate, baseline) of the one-configuration
     comparisons where no rank test can reach p < 0.05 (the smallest
     two-sided p, 2 / C(m + n, m), is at least 0.05) or a side has fewer than
     6 runs, so that the median has no distribution-free interval."""
     pairs = set()
-    for m in metrics:
-        info = S.SAMPLES.get(m["name"])
+    for key, m in S.EVALUATED:
+        info = S.SAMPLES.get(key)
         if m.get("compare", "relative") == "summary" or info is None or len(info["pairs"]) != 1:
             continue
         c, b = info["pairs"][0][:2]
@@ -454,7 +456,7 @@ def influence(S, m, value):
                 if shift <= 1e-12 * max(1.0, abs(ratio)) and not flips:
                     rounding = True
                     continue
-                env = info["candidate"] if is_c else S.BASELINE
+                env = info["candidate"] if is_c else info["baseline"]
                 run = [env, float(x[idxs[j]]), float(S.express(m.get("compare", "relative"), r[j]))]
                 found.append((flips, shift, (hi[j] - lo[j]) / 2 if has[j] else None, run))
     if not found:

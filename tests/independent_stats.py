@@ -26,20 +26,24 @@ from scipy import stats
 Q = 0.975
 
 # Each comparison metric's samples by configuration, for the caveats
-# (tests/independent_caveats.py): name -> {"configs", "pairs", ...}.
+# (tests/independent_caveats.py): key -> {"configs", "pairs", ...}.
 SAMPLES = {}
+# Every comparison or summary computed, a family's members each: (key, metric).
+EVALUATED = []
 
 
 def use_study(path):
     """Make the study at `path` the one every function below reads."""
-    global root, config, BASELINE, ENV, NODES
+    global root, config, BASELINE, ENV, NODES, FACTORS
     SAMPLES.clear()
+    EVALUATED.clear()
     root = path
     config = tomllib.load(open(f"{root}/book.toml", "rb"))
     study = config.get("study", {})
     BASELINE = study["baseline"]
     ENV = study.get("environment-column", "environment")
     NODES = study.get("nodes-column", "nodes")
+    FACTORS = study.get("factors", [])
 
 
 def load(name):
@@ -417,7 +421,7 @@ def tie_exactly(sc, sb, c, b, geometric):
             scores[i] = first.setdefault(key(run), scores[i])
 
 
-def within_run(rows, metric, key, configs, candidate, estimates):
+def within_run(rows, metric, key, configs, candidate, estimates, baseline):
     """Runs as units: per-run scores over the configurations. By the mean:
     Welch on the log scale with the delta method; by the median: the
     average of the per-configuration Hodges–Lehmann ratios (`estimates`),
@@ -435,7 +439,7 @@ def within_run(rows, metric, key, configs, candidate, estimates):
         order = lambda item: tuple((num(v) is None, num(v) or 0, v) for v in item[0][1])
         return [[mean(at[s]) for s in configs] for (e, _), at in sorted(cells.items(), key=order) if e == env]
 
-    c, b = np.asarray(side(candidate)), np.asarray(side(BASELINE))
+    c, b = np.asarray(side(candidate)), np.asarray(side(baseline))
     mc, mb = c.mean(axis=0), b.mean(axis=0)
     ratios = mc / mb
     geometric = metric.get("average", "geometric") == "geometric"
@@ -456,7 +460,7 @@ def within_run(rows, metric, key, configs, candidate, estimates):
         else:
             score = lambda rows: [float(np.mean(r / mb)) for r in rows]
         sc, sb = score(c), score(b)
-        tie_exactly(sc, sb, side(candidate, exact_mean), side(BASELINE, exact_mean), geometric and positive)
+        tie_exactly(sc, sb, side(candidate, exact_mean), side(baseline, exact_mean), geometric and positive)
         if constant(sc) and constant(sb):
             return sc[0] / sb[0], None, None, True
         _, ci, opened = hodges_lehmann(np.asarray(sc), np.asarray(sb))
@@ -510,21 +514,126 @@ def verdict(ci, opened, p, compare):
     return bool(p < 0.05) if p is not None else not inside
 
 
-def metric_value(metric):
+def level_text(level):
+    """A level of book.toml (a number or text) as report names it."""
+    return key_text(repr(level)) if isinstance(level, (int, float)) else level
+
+
+def in_order(levels):
+    """Levels in a column's order: numbers by value, then text."""
+    return sorted(set(levels), key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
+
+
+def members(metric):
+    """The metrics `metric` stands for, each with its key in stats.json
+    (docs/factors.md): itself; or with `candidates` one per candidate (`*`:
+    every other level of the factor in the rows `where` selects), and with
+    `each` one per value of `per` too, the value fixed by `where`."""
+    name = metric["name"]
+    if "candidates" not in metric and not metric.get("each"):
+        return [(name, metric)]
+    factor, baseline = metric.get("factor", ENV), metric.get("baseline", BASELINE)
+    baseline = level_text(baseline)
+    rows = selected(load(metric["data"]), metric.get("where", {}))
+    wanted = metric.get("candidates")
+    if wanted == "*":
+        candidates = [v for v in in_order(key_text(r[factor]) for r in rows) if v != baseline]
+    elif wanted is not None:
+        candidates = [level_text(v) for v in wanted]
+    else:
+        candidates = [level_text(metric["candidate"])]
+    out = []
+    for cand in candidates:
+        one = {k: v for k, v in metric.items() if k != "candidates"}
+        one["candidate"] = cand
+        per = metric.get("per")
+        if not (per and metric.get("each")):
+            out.append((f"{name} candidate={cand}", one))
+            continue
+        # Against the best of the others: the candidate's own configurations.
+        pair = [r for r in rows if key_text(r[factor]) in (cand, baseline)]
+        for v in in_order(key_text(r[per]) for r in pair):
+            at = {k: x for k, x in one.items() if k not in ("per", "each", "average", "within-run")}
+            at["where"] = dict(metric.get("where", {}), **{per: num(v) if num(v) is not None else v})
+            out.append((f"{name} candidate={cand} at={per} = {v}", at))
+    return out
+
+
+def sides(metric):
+    """The factor a metric compares along, its baseline level and its
+    candidate level (defaults: the environment column, the study's
+    baseline, the one other environment)."""
+    factor = metric.get("factor", ENV)
+    baseline = level_text(metric["baseline"]) if "baseline" in metric else BASELINE
+    others = [e for e in config["environments"] if e != BASELINE]
+    candidate = metric.get("candidate")
+    candidate = level_text(candidate) if candidate is not None else (others[0] if len(others) == 1 else BASELINE)
+    return factor, baseline, candidate
+
+
+class Ambiguous(Exception):
+    """Two levels tie, within rounding, for the best of the others."""
+
+
+def best_of_others(metric, candidate):
+    """docs/factors.md, `baseline = "best"`: among the other levels of the
+    factor in the rows `where` selects, the lowest (`better = "lower"`) or
+    highest score: the mean of its runs (the median with `estimator =
+    "median"`), with `per` the geometric mean over its configurations
+    (arithmetic when one is not positive). Returns (level, among, scores);
+    raises Ambiguous when the best ties with another within 1e-9."""
+    factor = metric.get("factor", ENV)
+    rows = selected(load(metric["data"]), metric.get("where", {}))
+    among = [v for v in in_order(key_text(r[factor]) for r in rows) if v != candidate]
+    center = np.median if metric.get("estimator") == "median" else np.mean
+    scores = []
+    for level in among:
+        cells = defaultdict(list)
+        for r in rows:
+            if key_text(r[factor]) == level:
+                cells[key_text(r[metric["per"]]) if metric.get("per") else ""].append(float(r[metric["value"]]))
+        each = [float(center(x)) for x in cells.values()]
+        positive = all(v > 0 for v in each)
+        scores.append(math.exp(np.mean(np.log(each))) if positive else float(np.mean(each)))
+    sign = 1 if metric["better"] == "lower" else -1
+    best = min(range(len(among)), key=lambda i: sign * scores[i])
+    if any(i != best and abs(scores[i] - scores[best]) <= 1e-9 * abs(scores[best]) for i in range(len(among))):
+        raise Ambiguous()
+    return among[best], among, scores
+
+
+def holm_adjusted(ps):
+    """Holm (1979), step-down: the i-th smallest of m p-values is rejected
+    at α when every p_(j), j ≤ i, is at most α / (m − j + 1); its adjusted
+    p is the smallest such α, at most 1."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out, running = [None] * len(ps), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def metric_value(metric, key=None):
+    key = key or metric["name"]
     data, compare = metric["data"], metric.get("compare", "relative")
     rows = selected(load(data), metric.get("where", {}))
-    others = [e for e in config["environments"] if e != BASELINE]
-    candidate = metric.get("candidate") or (others[0] if len(others) == 1 else BASELINE)
-    values = lambda env, rs: [float(r[metric["value"]]) for r in rs if r[ENV] == env and num(r[metric["value"]]) is not None]
+    factor, base, candidate = sides(metric)
+    best = None
+    if base == "best":
+        best = best_of_others(metric, candidate)
+        base = best[0]
+    values = lambda env, rs: [float(r[metric["value"]]) for r in rs if key_text(r[factor]) == env and num(r[metric["value"]]) is not None]
+    EVALUATED.append((key, metric))
     if compare == "summary":
         # Over several configurations: the mean of their means, no interval.
         per = metric.get("per")
         cells = defaultdict(list)
         for r in rows:
             cells[key_text(r[per]) if per else ""].append(r)
-        sides = [summary(values(candidate, rs)) for rs in cells.values() if values(candidate, rs)]
-        ci = sides[0].get("ci") if len(sides) == 1 else None
-        return {"value": float(np.mean([s["mean"] for s in sides])), "ci": ci, "p": None, "exact": False,
+        sides_ = [summary(values(candidate, rs)) for rs in cells.values() if values(candidate, rs)]
+        ci = sides_[0].get("ci") if len(sides_) == 1 else None
+        return {"value": float(np.mean([s["mean"] for s in sides_])), "ci": ci, "p": None, "exact": False,
                 "open": None, "significant": None}
     per = metric.get("per")
     groups = defaultdict(list)
@@ -532,19 +641,18 @@ def metric_value(metric):
         groups[key_text(r[per]) if per else ""].append(r)
     configs = sorted(groups, key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
     estimator = metric.get("estimator", "mean")
-    estimates = [one_config(values(candidate, groups[k]), values(BASELINE, groups[k]), estimator) for k in configs]
-    texts = lambda env, rs: [r[metric["value"]] for r in rs if r[ENV] == env and num(r[metric["value"]]) is not None]
-    SAMPLES[metric["name"]] = {
-        "configs": configs, "estimates": estimates, "candidate": candidate,
-        "pairs": [(values(candidate, groups[k]), values(BASELINE, groups[k]),
-                   texts(candidate, groups[k]), texts(BASELINE, groups[k])) for k in configs],
+    estimates = [one_config(values(candidate, groups[k]), values(base, groups[k]), estimator) for k in configs]
+    texts = lambda env, rs: [r[metric["value"]] for r in rs if key_text(r[factor]) == env and num(r[metric["value"]]) is not None]
+    SAMPLES[key] = {
+        "configs": configs, "estimates": estimates, "candidate": candidate, "baseline": base,
+        "pairs": [(values(candidate, groups[k]), values(base, groups[k]),
+                   texts(candidate, groups[k]), texts(base, groups[k])) for k in configs],
         "within": bool(metric.get("within-run")) and len(configs) > 1,
     }
     if len(estimates) == 1:
         e = estimates[0]
     elif metric.get("within-run"):
-        key = config["data"][data]["key"]
-        e = within_run(rows, metric, key, configs, candidate, estimates)
+        e = within_run(rows, metric, config["data"][data]["key"], configs, candidate, estimates, base)
     else:
         e = averaged(estimates, metric.get("average", "geometric"))
     r, ci, p = e[0], e[1], e[2]
@@ -555,6 +663,9 @@ def metric_value(metric):
     out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p,
            "exact": bool(exact), "open": opened if ci is not None and any(opened) else None,
            "significant": verdict(ci, e[4] if len(e) > 4 else [False, False], p, compare)}
+    if best is not None:
+        out["best"] = {"level": best[0], "among": best[1], "scores": best[2]}
+    out["selected_caveat"] = best is not None
     null = 1.0 if compare == "ratio" else 0.0
     out["not_significant_caveat"] = bool(metric.get("headline")) and out["significant"] is False
     if len(estimates) > 1:
@@ -568,7 +679,7 @@ def metric_value(metric):
         # The other estimator's verdict, and whether the two disagree: in
         # significance, or both significant in opposite directions.
         k = configs[0]
-        o = one_config(values(candidate, groups[k]), values(BASELINE, groups[k]),
+        o = one_config(values(candidate, groups[k]), values(base, groups[k]),
                        "mean" if estimator == "median" else "median")
         o_open = o[4] if len(o) > 4 else [False, False]
         o_sig = verdict(o[1], o_open, o[2], compare)
@@ -578,6 +689,22 @@ def metric_value(metric):
         out["disagree_caveat"] = bool(a is not None and b is not None) and bool(
             a != b or (a and b and (out["value"] - null) * (out["other"]["value"] - null) < 0))
     return out
+
+
+def family_verdicts(out, keys):
+    """A family's Holm-adjusted p-values (over its members with a p-value),
+    and each such member's verdict by its adjusted p (docs/factors.md)."""
+    if any(out[k].get("ambiguous") for k in keys):
+        # Holm's correction depends on every member: none is checked.
+        for k in keys:
+            out[k]["ambiguous"] = True
+        return
+    tested = [k for k in keys if out[k]["p"] is not None]
+    for k, adjusted in zip(tested, holm_adjusted([out[k]["p"] for k in tested])):
+        out[k]["p_holm"] = adjusted
+        if out[k]["significant"] is not None:
+            out[k]["significant"] = bool(adjusted < 0.05)
+            out[k]["not_significant_caveat"] = None
 
 
 # -------------------------------------------------------------------- main
@@ -592,14 +719,21 @@ def compute(path):
 
     out, groups, compared = {}, [], set()
     for metric in config.get("metrics", []):
-        out[metric["name"]] = metric_value(metric)
+        family = members(metric)
+        for key, one in family:
+            try:
+                out[key] = metric_value(one, key)
+            except Ambiguous:
+                out[key] = {"ambiguous": True, "p": None}
+        if family[0][0] != metric["name"]:
+            family_verdicts(out, [key for key, _ in family])
 
     for path in sorted(glob.glob(f"{root}/results/*.csv")):
         name = os.path.basename(path)[:-4]
         rows = load(name)
         dataset = config.get("data", {}).get(name, {})
         by = group_by(name)
-        skip = set(by) | set(dataset.get("key", [])) | {NODES, ENV}
+        skip = set(by) | set(dataset.get("key", [])) | set(FACTORS) | {NODES, ENV}
         columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
                    and any(num(r[c]) is not None for r in rows)]
         for column in columns:
@@ -622,6 +756,9 @@ def compute(path):
 
     import independent_caveats
     independent_caveats.derive(sys.modules[__name__], out, groups, compared)
+    if any(v.get("ambiguous") for v in out.values() if isinstance(v, dict)):
+        # A metric left out leaves the study-wide counts unknown.
+        out["caveats"] = None
     return out
 
 

@@ -2,9 +2,12 @@
 //! runs a side, ties on coarse grids, constant sides, wild values and wild
 //! runs, normal and skewed runs of about 8, CVs of exactly 5%, unmatched
 //! configurations, 1 to 50 configurations, up to 12 metrics of every
-//! `compare`, `estimator`, `per`, `average`, `within-run`, and exclusions)
-//! built in process, every figure, interval end and verdict of stats.json,
-//! and every caveat's trigger, checked against the independent oracle.
+//! `compare`, `estimator`, `per`, `average`, `within-run`, and exclusions;
+//! one in four factorial, with comparisons along any factor, families of
+//! candidates or of `per` values with Holm's correction, and baselines
+//! chosen as the best of the others) built in process, every figure,
+//! interval end, p after Holm and verdict of stats.json, and every caveat's
+//! trigger, checked against the independent oracle.
 //! Both the oracle and the checks run one process or thread per core.
 //!
 //! The seed is `REPORT_ORACLE_SEED`, else the day's number (so that each

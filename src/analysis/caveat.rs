@@ -35,6 +35,8 @@ pub enum CaveatKind {
     Influential,
     /// Values on a grid as coarse as the effect or its interval.
     Resolution,
+    /// A baseline chosen on the same data as the best of several levels.
+    SelectedBaseline,
 }
 
 /// One caveat, in words, with the metric it qualifies.

@@ -30,6 +30,7 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
         caveats.extend(sign_change(m));
         caveats.extend(carried(m));
         caveats.extend(coarse(m));
+        caveats.extend(selected_baseline(m));
     }
     caveats.extend(small(metrics));
     caveats.extend(holm(metrics));
@@ -141,6 +142,29 @@ fn coarse(m: &MetricValue) -> Option<Caveat> {
     })
 }
 
+/// A baseline chosen as the best of the other levels on the very runs it
+/// is compared with: the choice favours it (the winner's curse).
+pub fn selected_baseline(m: &MetricValue) -> Option<Caveat> {
+    let s = m.baseline_selected.as_ref()?;
+    let by = match m.estimator {
+        Estimator::Mean => "means",
+        Estimator::Median => "medians",
+    };
+    let among = super::caveat::join(&s.among);
+    Some(Caveat {
+        kind: CaveatKind::SelectedBaseline,
+        metric: Some(m.name.clone()),
+        text: format!(
+            "{}: its baseline, {}, is the best of {} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): the difference against it is biased against {}, and its interval and p-value do not account for the choice among {} levels.",
+            m.label,
+            s.level,
+            among,
+            m.candidate.environment,
+            s.among.len()
+        ),
+    })
+}
+
 fn expressed(m: &MetricValue, v: f64) -> String {
     let mut copy = m.clone();
     copy.value = v;
@@ -232,6 +256,7 @@ mod tests {
             factor: "environment".into(),
             member: None,
             p_holm: None,
+            baseline_selected: None,
             name: "m".into(),
             label: "M".into(),
             definition: None,

@@ -47,6 +47,9 @@ pub struct MetricValue {
     /// the family; the family's verdicts use it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p_holm: Option<f64>,
+    /// With `baseline = "best"`: how the baseline was chosen from the data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_selected: Option<super::sides::Selected>,
     /// Short label.
     pub label: String,
     /// Definition in words.
@@ -273,6 +276,7 @@ fn described(
         factor: sides.factor.clone(),
         member: None,
         p_holm: None,
+        baseline_selected: None,
         label: metric.label.clone(),
         definition: metric.definition.clone(),
         compare: metric.compare,

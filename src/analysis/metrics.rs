@@ -31,7 +31,8 @@ pub(super) fn evaluate(
 }
 
 /// Holm's step-down correction within each family (the members of one
-/// metric, [`sides::adjusted`]). Members without p keep none.
+/// metric, [`sides::adjusted`]); a member's verdict is its adjusted p's.
+/// Members without p keep none.
 pub fn holm(values: &mut [MetricValue]) {
     let mut families: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, v) in values.iter().enumerate() {
@@ -42,7 +43,11 @@ pub fn holm(values: &mut [MetricValue]) {
     for family in families.into_values() {
         let ps: Vec<f64> = family.iter().map(|i| values[*i].p_value.unwrap_or(1.0)).collect();
         for (i, p) in family.into_iter().zip(sides::adjusted(&ps)) {
-            values[i].p_holm = Some(p);
+            let value = &mut values[i];
+            value.p_holm = Some(p);
+            if value.significant.is_some() {
+                value.significant = Some(p < 1.0 - super::CONFIDENCE);
+            }
         }
     }
 }
@@ -65,12 +70,40 @@ fn evaluate_family(
         return Err(blame.at("candidates", message, "check `where` and `candidates`".into()));
     }
     let mut values = Vec::new();
-    for (one, member) in members {
+    for (mut one, member) in members {
+        let selected = match sides::best_baseline(&one) {
+            true => Some(best_of_others(&one, table, config, &blame)?),
+            false => None,
+        };
+        if let Some(s) = &selected {
+            one.baseline = Some(crate::config::Level::Text(s.level.clone()));
+        }
         let mut value = evaluate_one(&one, results, config)?;
         value.member = member;
+        if let Some(s) = &selected {
+            let among = crate::analysis::caveat::join(&s.among);
+            value.model = format!(
+                "{}; the baseline, {}, is the best of {among} on these runs",
+                value.model, s.level
+            );
+        }
+        value.baseline_selected = selected;
         values.push(value);
     }
     Ok(values)
+}
+
+/// `baseline = "best"`: the best of the other levels than the candidate.
+fn best_of_others(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    blame: &Blame,
+) -> Result<sides::Selected, Diagnostic> {
+    let problem = |(key, message, hint): sides::Problem| blame.at(key, message, hint);
+    let probe = Metric { baseline: None, ..metric.clone() };
+    let candidate = sides::of(&probe, config).map_err(problem)?.candidate;
+    sides::best_of_others(metric, table, config, &candidate).map_err(problem)
 }
 
 /// One group's key with the candidate's sample and the baseline's, if any.
@@ -183,14 +216,16 @@ fn pooled(
     let mut both = metric.filter.clone();
     both.insert(sides.factor.clone(), sides::either(&sides.candidate, &sides.baseline));
     let fixed = |c: &&String| Some(*c) != metric.per.as_ref() && **c != sides.factor;
-    for column in dataset.group_by.iter().chain(&config.study.factors).filter(fixed) {
+    // Along another factor, the environment column is one to match on too.
+    let env = std::iter::once(&config.study.environment_column);
+    for column in dataset.group_by.iter().chain(&config.study.factors).chain(env).filter(fixed) {
         let groups = filter::aggregate(table, &both, &[column.as_str()], &[]).unwrap_or_default();
         if groups.len() > 1 {
             let values: Vec<String> = groups.iter().map(|g| g.key[0].to_string()).collect();
             return Err(blame.at(
                 "where",
                 format!(
-                    "the selected rows span {} values of the group-by column `{column}` ({}), which would be pooled",
+                    "the selected rows span {} values of the factor `{column}` ({}), which would be pooled",
                     values.len(),
                     list(values.iter().map(String::as_str))
                 ),

@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use caveat::{Caveat, CaveatKind, Limitation, join};
-pub use data_caveats::estimators_disagree;
+pub use data_caveats::{estimators_disagree, selected_baseline};
 pub use exclude::{Excluded, exclude};
 pub use metric_stats::{MetricValue, Side};
 pub use stats::Summary;

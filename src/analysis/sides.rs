@@ -1,4 +1,5 @@
-//! The factor a metric compares along and its two levels, and the family
+//! The factor a metric compares along and its two levels (the baseline
+//! possibly the best of the other levels, chosen from the data), the family
 //! of comparisons a metric with `candidates` or `each` expands into, and
 //! Holm's correction for a family.
 
@@ -7,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::filter::{self, KeyPart};
-use crate::config::{Candidates, Compare, Config, FilterValue, Level, Metric};
+use crate::config::{Better, Candidates, Compare, Config, Estimator, FilterValue, Level, Metric};
 use crate::results::Table;
 
 /// The factor column a metric compares along, and the candidate's and the
@@ -120,6 +121,98 @@ pub fn members(
         }
     }
     Ok(out)
+}
+
+/// `baseline = "best"`: the baseline chosen from the data as the best of
+/// the other levels.
+pub const BEST: &str = "best";
+
+/// How a baseline chosen as the best of the other levels was chosen: the
+/// levels it was chosen among and each one's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Selected {
+    /// The level chosen.
+    pub level: String,
+    /// The levels of the factor other than the candidate, in the column's order.
+    pub among: Vec<String>,
+    /// Each one's score: the mean (or, for `estimator = "median"`, the
+    /// median) of its runs; with `per`, the geometric mean of those of each
+    /// configuration (arithmetic when some is not positive).
+    pub scores: Vec<f64>,
+}
+
+/// Whether `metric` compares its candidate with the best of the others.
+pub fn best_baseline(metric: &Metric) -> bool {
+    matches!(&metric.baseline, Some(Level::Text(t)) if t == BEST)
+}
+
+/// The best of the levels of `metric`'s factor other than `candidate` in
+/// the rows its `where` selects, by its estimator and `better`; ties go to
+/// the first in the column's order.
+pub fn best_of_others(
+    metric: &Metric,
+    table: &Table,
+    config: &Config,
+    candidate: &str,
+) -> Result<Selected, Problem> {
+    let factor = metric.factor.as_deref().unwrap_or(&config.study.environment_column);
+    let all = levels(table, &metric.filter, factor)?;
+    if all.iter().any(|l| l.to_string() == BEST) {
+        let message = format!(
+            "`{factor}` has a level named `{BEST}`, so `baseline = \"{BEST}\"` is ambiguous"
+        );
+        return Err(("baseline", message, "rename that level in the results".into()));
+    }
+    let among: Vec<String> =
+        all.iter().map(ToString::to_string).filter(|l| l != candidate).collect();
+    let mut scores = Vec::new();
+    for level in &among {
+        let mut filter = metric.filter.clone();
+        filter.insert(factor.to_string(), text(level));
+        let per: Vec<&str> = metric.per.iter().map(String::as_str).collect();
+        let groups = filter::aggregate(table, &filter, &per, &[&metric.value]).unwrap_or_default();
+        scores.push(score(&groups, metric.estimator));
+    }
+    let better = |a: f64, b: f64| match metric.better {
+        Better::Lower => a < b,
+        Better::Higher => a > b,
+    };
+    let best = (0..among.len()).filter(|i| scores[*i].is_finite()).fold(
+        None,
+        |found: Option<usize>, i| match found {
+            Some(j) if !better(scores[i], scores[j]) => Some(j),
+            _ => Some(i),
+        },
+    );
+    let Some(best) = best else {
+        let message =
+            format!("no level of `{factor}` but `{candidate}` has runs to choose the best from");
+        return Err((
+            "baseline",
+            message,
+            "check `where`: the best is chosen among the other levels of the selected rows".into(),
+        ));
+    };
+    Ok(Selected { level: among[best].clone(), among, scores })
+}
+
+/// A level's score over its groups: each group's mean or median, their
+/// geometric mean when all are positive, else their arithmetic mean.
+fn score(groups: &[filter::Grouped], estimator: Estimator) -> f64 {
+    let each: Vec<f64> = groups
+        .iter()
+        .filter_map(|g| super::model::Sample::of(&g.samples[0]))
+        .map(|s| match estimator {
+            Estimator::Mean => s.summary.mean,
+            Estimator::Median => s.summary.median,
+        })
+        .collect();
+    let k = each.len() as f64;
+    if each.iter().all(|v| *v > 0.0) {
+        (each.iter().map(|v| v.ln()).sum::<f64>() / k).exp()
+    } else {
+        each.iter().sum::<f64>() / k
+    }
 }
 
 /// The values of `column` in the rows `filter` selects, in order.

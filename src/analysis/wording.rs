@@ -167,6 +167,9 @@ pub fn significance(m: &MetricValue) -> String {
     match (m.significant, m.compare) {
         _ if m.exact => "exact: the same in every run".into(),
         (Some(true), _) => "statistically significant".into(),
+        (Some(false), _) if m.p_holm.is_some() && m.p_value.is_some_and(|p| p < 0.05) => {
+            "not statistically significant after Holm's correction for its family".into()
+        }
         (Some(false), _) => "not statistically significant".into(),
         (None, Compare::Summary) => "not a comparison".into(),
         (None, _) => {
@@ -181,7 +184,8 @@ pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
 }
 
 /// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
-/// (the table's caption says the parentheses hold the 95% CI).
+/// (the table's caption says the parentheses hold the 95% CI), the value
+/// and the interval each unbreakable.
 pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
     use super::tables::Verdict;
     let word = match verdict {
@@ -192,9 +196,12 @@ pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
         Verdict::Unclear => "no significant difference",
         Verdict::Same => "no change",
     };
+    // No-break spaces keep the value and the interval whole: a narrow
+    // column wraps the cell between them and before the verdict only.
+    let whole = |text: String| text.replace(' ', "\u{a0}");
     match ci_ends(m) {
-        None => format!("{}, {word}", metric_value(m)),
-        Some(ends) => format!("{} ({ends}), {word}", metric_value(m)),
+        None => format!("{}, {word}", whole(metric_value(m))),
+        Some(ends) => format!("{} ({}), {word}", whole(metric_value(m)), whole(ends)),
     }
 }
 
@@ -245,6 +252,7 @@ mod tests {
             factor: "environment".into(),
             member: None,
             p_holm: None,
+            baseline_selected: None,
             name: "m".into(),
             label: "m".into(),
             definition: None,

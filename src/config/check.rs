@@ -181,7 +181,9 @@ fn levels(config: &Config, metric: &Metric, location: &Location, errors: &mut Di
     let given = given.into_iter().filter_map(|(k, l)| l.map(|l| (k, l))).chain(listed);
     for (key, level) in given.filter(|_| along_environments) {
         let level = level.to_string();
-        if !config.environments.contains_key(&level) {
+        // `baseline = "best"`: chosen from the data (analysis::sides).
+        let best = key == "baseline" && level == "best";
+        if !config.environments.contains_key(&level) && !best {
             let message = format!("{key} `{level}` is not an environment");
             errors.push(
                 Diagnostic::new(metric.at.or(key, location), message)
@@ -217,6 +219,12 @@ fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut
             "each",
             metric.each && metric.within_run,
             "`within-run` averages over `per`; drop one of `each` and `within-run`",
+        ),
+        (
+            "baseline",
+            metric.compare == super::Compare::Summary
+                && matches!(&metric.baseline, Some(super::Level::Text(t)) if t == "best"),
+            "a summary compares nothing, so it has no baseline to choose: drop `baseline`",
         ),
         (
             "baseline",

@@ -42,7 +42,9 @@ pub struct Metric {
     #[serde(default)]
     pub candidate: Option<Level>,
     /// The level of `factor` the candidate is compared with; default: the
-    /// study's baseline, when `factor` is the environment column.
+    /// study's baseline, when `factor` is the environment column. `"best"`:
+    /// the best of the other levels in the selected rows, chosen from the
+    /// data by `better` (see docs/factors.md for what that choice means).
     #[serde(default)]
     pub baseline: Option<Level>,
     /// Several candidates, each compared with the baseline: `"*"` (every

@@ -6,7 +6,7 @@
 // focus, the focused point's (its SVG <title>). Keyboard: Tab reaches a chart's first shown point (one tab stop per
 // chart, a roving tabindex); the arrow keys move to the next or previous
 // point (series by series, each in x order), Home and End to the first and
-// last; Escape hides the details.
+// last; Escape hides the details. Computed tables sort by any column.
 (function () {
   // The table of contents starts collapsed on a phone, open elsewhere.
   const toc = document.querySelector(".toc details");
@@ -115,6 +115,47 @@
       if (list.some(function (p) { return p.getAttribute("tabindex") === "0"; })) return;
       points.forEach(function (p) { p.setAttribute("tabindex", "-1"); });
       if (list[0]) list[0].setAttribute("tabindex", "0");
+    });
+  }
+  // A computed table (its cells classed by verdict or as cells) sorts by
+  // any column: its header holds a button, and aria-sort says the order.
+  // Numbers sort by value (a minus sign as U+2212, thousands apart), cells
+  // without one (the baseline, no runs) last; the first column by its text.
+  // Without the script the table reads in the author's order.
+  const number = function (cell) {
+    const text = cell.textContent.replace(/\u2212/g, "-").replace(/(\d)[,\s\u00a0\u2009\u202f](?=\d{3})/g, "$1");
+    const match = text.match(/[-+]?\d+(\.\d+)?(e[-+]?\d+)?/i);
+    return match ? parseFloat(match[0]) : null;
+  };
+  for (const table of document.querySelectorAll("figure.table table")) {
+    const head = table.tHead && table.tHead.rows[0];
+    const body = table.tBodies[0];
+    if (!head || !body || !table.querySelector("td.cell, td.verdict")) continue;
+    const authored = [...body.rows];
+    [...head.cells].forEach(function (th, column) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        const ascending = th.getAttribute("aria-sort") !== "ascending";
+        for (const other of head.cells) other.removeAttribute("aria-sort");
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        const key = function (row) {
+          const cell = row.cells[column];
+          return { text: cell ? cell.textContent.trim() : "", value: cell && column > 0 ? number(cell) : null };
+        };
+        const rows = authored.map(function (row) { return [key(row), row]; });
+        rows.sort(function (a, b) {
+          const x = a[0];
+          const y = b[0];
+          if ((x.value === null) !== (y.value === null)) return x.value === null ? 1 : -1;
+          const order = x.value !== null ? x.value - y.value : x.text.localeCompare(y.text, undefined, { numeric: true });
+          return ascending ? order : -order;
+        });
+        for (const entry of rows) body.appendChild(entry[1]);
+      });
     });
   }
 })();

@@ -91,7 +91,10 @@ fn markdown_table(table: &Computed, config: &Config) -> String {
     let spec = &table.spec;
     let cell = |s: &str| escape_markdown(s).replace('\n', " ");
     let heading = |level: &Option<crate::analysis::filter::KeyPart>| match (level, &spec.columns) {
-        (Some(level), Some(column)) => format!("{column} = {}", label(level, column, config)),
+        // Unbreakable, as a narrow column in the paper would split it.
+        (Some(level), Some(column)) => {
+            format!("{column}\u{a0}=\u{a0}{}", label(level, column, config))
+        }
         _ => spec.value.clone(),
     };
     let mut out = format!("| {} |", cell(&spec.rows));
@@ -120,7 +123,8 @@ fn markdown_table(table: &Computed, config: &Config) -> String {
 fn cell_text(c: &Cell, spec: &tables::TableSpec) -> String {
     match c {
         Cell::Statistic { value, .. } => {
-            wording::statistic(*value, spec.decimals, spec.unit.as_deref())
+            // A number and its unit stay together.
+            wording::statistic(*value, spec.decimals, spec.unit.as_deref()).replace(' ', "\u{a0}")
         }
         Cell::Baseline => "baseline".into(),
         Cell::Comparison(m) => wording::table_cell(m, tables::verdict(m)),

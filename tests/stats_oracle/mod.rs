@@ -72,6 +72,7 @@ const SHAPIRO: f64 = 1e-4;
 pub fn check(stats: &Value, want: &Value) -> [usize; 3] {
     let metrics = stats["metrics"].as_array().unwrap();
     metrics.iter().for_each(|m| check_metric(m, want));
+    assert_eq!(metrics.len(), metric_count(want), "metrics (a family's members each)");
     check_caveats(stats, want);
     let groups = stats["groups"].as_array().unwrap();
     groups.iter().for_each(|g| check_group(g, want));
@@ -85,9 +86,52 @@ pub fn check(stats: &Value, want: &Value) -> [usize; 3] {
     [metrics.len(), groups.len(), comparisons.len()]
 }
 
+/// The oracle's key of a metric: its name, and for a member of a family
+/// (docs/factors.md) its candidate and where it is made.
+fn key(m: &Value) -> String {
+    let name = m["name"].as_str().unwrap().to_string();
+    match (&m["member"]["candidate"], &m["member"]["at"]) {
+        (Value::String(c), Value::String(at)) => format!("{name} candidate={c} at={at}"),
+        (Value::String(c), _) => format!("{name} candidate={c}"),
+        _ => name,
+    }
+}
+
+/// The metrics (a family's members each) the oracle computed.
+fn metric_count(want: &Value) -> usize {
+    let keys = want.as_object().unwrap().keys();
+    let not_metrics = ["group:", "comparison:", "caveats"];
+    keys.filter(|k| !not_metrics.iter().any(|n| k.starts_with(n))).count()
+}
+
 fn check_metric(m: &Value, want: &Value) {
-    let name = m["name"].as_str().unwrap();
+    let name = &key(m);
     let w = &want[name];
+    assert!(w.is_object(), "{name}: the oracle has no such metric");
+    if w["ambiguous"] == true {
+        // Two levels tie for the best of the others within rounding.
+        return;
+    }
+    if let Some(best) = w["best"].as_object() {
+        assert_eq!(m["baseline"]["environment"], best["level"], "{name}: the best of the others");
+        // Each level chosen among with its score, in any order.
+        let scored = |s: &Value| -> std::collections::BTreeMap<String, Value> {
+            let among = s["among"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().into());
+            among.zip(s["scores"].as_array().unwrap().iter().cloned()).collect()
+        };
+        let (got, want) = (scored(&m["baseline_selected"]), scored(&w["best"]));
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>(),
+            "{name}: among"
+        );
+        for (level, score) in &want {
+            close(&got[level], score, VALUE, &format!("{name}: the score of {level}"));
+        }
+    }
+    if m["member"].is_object() || !w["p_holm"].is_null() {
+        close(&m["p_holm"], &w["p_holm"], P, &format!("{name} p after Holm"));
+    }
     close(&m["value"], &w["value"], VALUE, &format!("{name} value"));
     pair(&m["ci"], &w["ci"], VALUE, &format!("{name} ci"));
     close(&m["p_value"], &w["p"], P, &format!("{name} p"));
@@ -130,7 +174,7 @@ fn check_other(name: &str, m: &Value, w: &Value) {
 
 /// Every caveat kind report may write; a new kind fails [`check_caveats`]
 /// until tests/independent_caveats.py derives its trigger.
-const KINDS: [&str; 15] = [
+const KINDS: [&str; 16] = [
     "single-node",
     "node-counts",
     "nodes-unknown",
@@ -146,6 +190,7 @@ const KINDS: [&str; 15] = [
     "not-normal",
     "influential",
     "resolution",
+    "selected-baseline",
 ];
 
 /// The caveats of a study against the oracle's triggers
@@ -168,6 +213,7 @@ pub fn check_caveats(stats: &Value, want: &Value) {
             ("not-significant", "not_significant_caveat"),
             ("influential", "influential_caveat"),
             ("resolution", "resolution_caveat"),
+            ("selected-baseline", "selected_caveat"),
         ] {
             let expected = &want[name][field];
             assert!(expected.is_boolean() || expected.is_null(), "oracle's {field}: {expected}");
