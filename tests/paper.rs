@@ -120,7 +120,7 @@ proptest! {
     #[test]
     fn random_markdown_always_compiles(tokens in prop::collection::vec(token(), 0..40)) {
         let markdown = tokens.concat();
-        let found = parse::page(Path::new("x.md"), &markdown, &Default::default(), &[]);
+        let found = parse::page(Path::new("x.md"), &markdown, &Default::default(), None);
         prop_assume!(found.as_ref().is_ok_and(|(_, f)| f.references.is_empty() && f.citations.is_empty() && f.images.is_empty()));
         let result = compile(&markdown);
         prop_assert!(result.is_ok(), "{}", result.err().unwrap_or_default());

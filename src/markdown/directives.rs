@@ -123,6 +123,8 @@ pub struct Found {
     pub images: Vec<(String, Location)>,
     /// Links: their URL and location.
     pub links: Vec<(String, Location)>,
+    /// The computed tables (```` ```table ````), as written to the site.
+    pub computed: Vec<super::tables::Written>,
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ pub struct Page {
     pub front: front_matter::FrontMatter,
 }
 
-/// A page with its shortcodes and computed tables expanded, not yet parsed.
+/// A page with its shortcodes expanded, not yet parsed.
 #[derive(Debug)]
 struct Expanded {
     path: PathBuf,
@@ -121,21 +121,17 @@ pub fn expand(
     let caveats = callout(&analysis.limitations);
     let mut errors = Diagnostics::default();
     let mut expanded = Vec::new();
-    let mut computed = Vec::new();
     for file in content {
-        let page = expand_page(file, &fields, &caveats).and_then(|p| with_tables(p, known));
-        match page {
-            Ok((page, tables)) => {
-                expanded.push(page);
-                computed.extend(tables);
-            }
+        match expand_page(file, &fields, &caveats) {
+            Ok(page) => expanded.push(page),
             Err(e) => errors.0.extend(e.0),
         }
     }
     expanded.sort_by_key(|p| {
         (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
     });
-    let (mut pages, found) = parse_pages(expanded, &computed, &mut errors);
+    let tables = parse::Tables { results: known.results, config: known.config };
+    let (mut pages, found) = parse_pages(expanded, tables, &mut errors);
     if errors.is_empty() {
         let checks = [
             checks::check_references(&found.references, &found.charts, &found.tables),
@@ -150,7 +146,7 @@ pub fn expand(
         }
     }
     let warnings = checks::check_studies(&found.links, known.studies);
-    let directives::Found { charts, tables, citations, .. } = found;
+    let directives::Found { charts, tables, citations, computed, .. } = found;
     document::resolve(&mut pages, &charts, &tables);
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     let document = Document { pages, charts, tables, citations, computed, warnings };
@@ -160,13 +156,13 @@ pub fn expand(
 /// Parse every page, in page order, and gather what they refer to.
 fn parse_pages(
     expanded: Vec<Expanded>,
-    computed: &[tables::Written],
+    tables: parse::Tables,
     errors: &mut Diagnostics,
 ) -> (Vec<Page>, directives::Found) {
     let mut found = directives::Found::default();
     let mut pages = Vec::new();
     for page in expanded {
-        match parse::page(&page.path, &page.markdown, &page.source_map, computed) {
+        match parse::page(&page.path, &page.markdown, &page.source_map, Some(tables)) {
             Ok((body, f)) => {
                 found.charts.extend(f.charts);
                 found.tables.extend(f.tables);
@@ -174,6 +170,7 @@ fn parse_pages(
                 found.citations.extend(f.citations);
                 found.images.extend(f.images);
                 found.links.extend(f.links);
+                found.computed.extend(f.computed);
                 let title = (page.front.title.clone())
                     .or_else(|| body.first_heading())
                     .unwrap_or_else(|| page.slug.clone());
@@ -221,21 +218,6 @@ fn callout(caveats: &[crate::analysis::Limitation]) -> String {
         text.push_str(&format!("> - {}\n", expand::escape_markdown(&caveat.text)));
     }
     text
-}
-
-/// `page` with its table directives computed and written as tables.
-fn with_tables(
-    mut page: Expanded,
-    known: Known,
-) -> Result<(Expanded, Vec<tables::Written>), Diagnostics> {
-    let (markdown, map, tables) = tables::expand(
-        &page.path,
-        (&page.markdown, &page.source_map),
-        known.results,
-        known.config,
-    )?;
-    (page.markdown, page.source_map) = (markdown, map);
-    Ok((page, tables))
 }
 
 /// The author's answer (`[book] answer`, at `at` in book.toml) with its
@@ -295,8 +277,9 @@ mod tests {
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
         let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
         let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
-        let err =
-            parse::page(&page.path, &page.markdown, &page.source_map, &[]).unwrap_err().to_string();
+        let err = parse::page(&page.path, &page.markdown, &page.source_map, None)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
     }
 

@@ -6,31 +6,44 @@
 use std::ops::Range;
 use std::path::Path;
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
 
 use super::SourceMap;
 use super::directives::{Found, RefKind, Segment, split, split_spans};
 use super::document::{Body, ChartFigure, Citation, Inline, Item, Node, Reference, TableCaption};
 use super::sections::{self, Output};
-use super::tables::Written;
+use super::tables;
 use crate::charts::spec;
+use crate::config::Config;
 use crate::diagnostic::{Diagnostics, Location};
+use crate::results::ResultSet;
 
 /// A parsed event and its byte range in the Markdown.
 type Located<'a> = (Event<'a>, Range<usize>);
 
+/// What ```` ```table ```` directives are computed from: the results and
+/// the study's configuration. Without it, such a block is code.
+#[derive(Debug, Clone, Copy)]
+pub struct Tables<'a> {
+    /// The results.
+    pub results: &'a ResultSet,
+    /// The study's configuration.
+    pub config: &'a Config,
+}
+
 /// Parse the expanded Markdown `source` of the file `path` (located through
 /// `map`) once: its body, and the charts, tables, references, citations,
-/// images and links it holds. `computed` gives computed tables their verdicts.
+/// images and links it holds; its ```` ```table ```` directives are computed
+/// from `tables`.
 pub fn page(
     path: &Path,
     source: &str,
     map: &SourceMap,
-    computed: &[Written],
+    tables: Option<Tables>,
 ) -> Result<(Body, Found), Diagnostics> {
     let mut pass = Pass {
         locate: &|offset| map.locate(path, offset),
-        computed,
+        tables,
         body: Body::default(),
         found: Found::default(),
         errors: Diagnostics::default(),
@@ -46,7 +59,7 @@ pub fn text(source: &str) -> Body {
     let map = SourceMap::identity(source);
     let mut pass = Pass {
         locate: &|offset| map.locate(Path::new(""), offset),
-        computed: &[],
+        tables: None,
         body: Body::default(),
         found: Found::default(),
         errors: Diagnostics::default(),
@@ -179,8 +192,8 @@ struct Walk {
 struct Pass<'p> {
     /// A byte offset of the expanded Markdown as a location in the file.
     locate: &'p dyn Fn(usize) -> Location,
-    /// The document's computed tables.
-    computed: &'p [Written],
+    /// What computed tables are made of.
+    tables: Option<Tables<'p>>,
     body: Body,
     found: Found,
     errors: Diagnostics,
@@ -191,7 +204,6 @@ impl Pass<'_> {
     fn run(&mut self, events: Vec<Located<'_>>) {
         let captions = table_captions(&events);
         let (page, paper) = (shown(&events, Output::Page), shown(&events, Output::Paper));
-        self.found.tables = captions.iter().map(|c| c.id.clone()).collect();
         let mut walk = Walk::default();
         for (i, (event, range)) in events.into_iter().enumerate() {
             let node =
@@ -216,7 +228,8 @@ impl Pass<'_> {
         let node = |item| Node { item, ..like.clone() };
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if matches!(lang.as_ref(), "chart" | "environments") =>
+                if matches!(lang.as_ref(), "chart" | "environments")
+                    || (lang.as_ref() == "table" && self.tables.is_some()) =>
             {
                 walk.directive = Some((lang.to_string(), at, String::new()))
             }
@@ -225,6 +238,9 @@ impl Pass<'_> {
             }
             Event::End(TagEnd::CodeBlock) if walk.directive.is_some() => {
                 let (lang, start, body) = walk.directive.take().unwrap_or_default();
+                if lang == "table" {
+                    return self.computed(&body, Node { at: start, ..like });
+                }
                 let item = self.directive(&lang, start, &body);
                 return item.map(|item| Node { at: start, ..node(item) }).into_iter().collect();
             }
@@ -279,21 +295,63 @@ impl Pass<'_> {
         id.map(|id| Item::Chart(ChartFigure { id, caption }))
     }
 
-    /// A table's caption, its references recorded at the table.
+    /// A table's caption, numbered on the page.
     fn caption(&mut self, c: &Captioned) -> TableCaption {
-        let verdicts = self
-            .computed
-            .iter()
-            .find(|t| c.id.as_deref() == Some(t.id.as_str()))
-            .map(|t| t.verdicts.clone());
-        let number =
-            self.body.nodes.iter().filter(|n| matches!(n.item, Item::TableStart(_))).count();
-        TableCaption {
-            number: number + 1,
-            id: c.id.clone(),
-            caption: inlines(&c.caption),
-            verdicts,
+        self.found.tables.push(c.id.clone());
+        let number = self.found.tables.len();
+        TableCaption { number, id: c.id.clone(), caption: inlines(&c.caption), verdicts: None }
+    }
+
+    /// The nodes of a ```` ```table ```` directive with `body` (`like` gives
+    /// their place): the table computed, as a captioned table of text cells
+    /// with its verdicts, or nothing and its problem recorded.
+    fn computed(&mut self, body: &str, like: Node) -> Vec<Node> {
+        let Some(Tables { results, config }) = self.tables else { return Vec::new() };
+        let at = (self.locate)(like.at);
+        let table = match tables::compute(body, &at, results, config) {
+            Ok(table) => table,
+            Err(problem) => {
+                self.errors.push(problem);
+                return Vec::new();
+            }
+        };
+        let node = |item| Node { item, ..like.clone() };
+        let markdown = |event| node(Item::Markdown(event));
+        self.found.tables.push(Some(table.written.id.clone()));
+        let caption = TableCaption {
+            number: self.found.tables.len(),
+            id: Some(table.written.id.clone()),
+            caption: inlines(table.caption.trim()),
+            verdicts: Some(table.written.verdicts.clone()),
+        };
+        self.references(table.caption.trim(), 0, &|_| at.clone());
+        let mut alignments = vec![Alignment::Left];
+        alignments.resize(table.header.len().max(1), Alignment::Right);
+        let mut nodes =
+            vec![node(Item::TableStart(caption)), markdown(Event::Start(Tag::Table(alignments)))];
+        let rows = std::iter::once(&table.header).chain(&table.rows);
+        for (i, row) in rows.enumerate() {
+            let (open, close) = match i {
+                0 => (Tag::TableHead, TagEnd::TableHead),
+                _ => (Tag::TableRow, TagEnd::TableRow),
+            };
+            nodes.push(markdown(Event::Start(open)));
+            for cell in row {
+                nodes.push(markdown(Event::Start(Tag::TableCell)));
+                let text = cell.trim_matches([' ', '\t']);
+                if !text.is_empty() {
+                    self.references(text, 0, &|_| at.clone());
+                    let items = split_spans(text).into_iter();
+                    nodes.extend(items.map(|(s, range)| node(item(inline(s, &text[range])))));
+                }
+                nodes.push(markdown(Event::End(TagEnd::TableCell)));
+            }
+            nodes.push(markdown(Event::End(close)));
         }
+        nodes.push(markdown(Event::End(TagEnd::Table)));
+        nodes.push(node(Item::TableEnd));
+        self.found.computed.push(table.written);
+        nodes
     }
 
     /// The nodes of a text event that starts at `start`, its references and
@@ -301,11 +359,6 @@ impl Pass<'_> {
     fn prose(&mut self, text: &str, start: usize) -> Vec<(usize, Item)> {
         let locate = self.locate;
         self.references(text, start, locate);
-        let item = |inline| match inline {
-            Inline::Text(t) => Item::Markdown(Event::Text(t.into())),
-            Inline::Ref(r) => Item::Ref(r),
-            Inline::Cite(c) => Item::Cite(c),
-        };
         split_spans(text)
             .into_iter()
             .map(|(segment, range)| (start + range.start, item(inline(segment, &text[range]))))
@@ -334,6 +387,15 @@ impl Pass<'_> {
             self.found.references.push((kind, id.to_string(), locate(offset)));
             offset += id.len() + 5;
         }
+    }
+}
+
+/// An inline as a node's item.
+fn item(inline: Inline) -> Item {
+    match inline {
+        Inline::Text(t) => Item::Markdown(Event::Text(t.into())),
+        Inline::Ref(r) => Item::Ref(r),
+        Inline::Cite(c) => Item::Cite(c),
     }
 }
 
@@ -378,7 +440,7 @@ mod tests {
     fn finds_charts_and_references_with_locations() {
         let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
         let (body, found) =
-            page(Path::new("c.md"), source, &SourceMap::identity(source), &[]).unwrap();
+            page(Path::new("c.md"), source, &SourceMap::identity(source), None).unwrap();
         assert_eq!(found.charts[0].id, "a");
         assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
         assert_eq!(
