@@ -283,7 +283,8 @@ impl Targets<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse::text;
+    use super::super::parse::{page, text};
+    use super::*;
 
     #[test]
     fn first_paragraph_is_plain_text() {
@@ -304,5 +305,47 @@ mod tests {
             text("Intro.\n\n## See @fig-a `x`\n").first_heading().as_deref(),
             Some("See @fig-a x")
         );
+    }
+
+    /// Figures and tables are numbered across pages in page order, and a
+    /// figure on another page is linked at that page (worked by hand).
+    #[test]
+    fn references_resolve_across_pages() {
+        let a = "```chart\nid = \"x\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n\n\
+                 | a |\n|---|\n| 1 |\n\nTable: One {#tbl-one}\n\nHere @fig-x.\n";
+        let b =
+            "See @fig-x, @tbl-two and @tbl-one.\n\n| b |\n|---|\n| 2 |\n\nTable: Two {#tbl-two}\n";
+        let (mut pages, mut charts, mut tables) = (Vec::new(), Vec::new(), Vec::new());
+        for (slug, markdown) in [("a", a), ("b", b)] {
+            let path = std::path::PathBuf::from(format!("content/{slug}.md"));
+            let map = super::super::SourceMap::identity(markdown);
+            let (body, found) = page(&path, markdown, &map, None).unwrap();
+            charts.extend(found.charts);
+            tables.extend(found.tables);
+            let (slug, title) = (slug.to_string(), String::new());
+            let front = Default::default();
+            pages.push(super::super::Page { path, slug, title, body, source_map: map, front });
+        }
+        resolve(&mut pages, &charts, &tables);
+        let refs = |p: &super::super::Page| -> Vec<(usize, String)> {
+            let r = p.body.nodes.iter().filter_map(|n| match &n.item {
+                Item::Ref(r) => Some((r.number, r.href.clone())),
+                _ => None,
+            });
+            r.collect()
+        };
+        let numbers = |p: &super::super::Page| -> Vec<usize> {
+            let t = p.body.nodes.iter().filter_map(|n| match &n.item {
+                Item::TableStart(t) => Some(t.number),
+                _ => None,
+            });
+            t.collect()
+        };
+        assert_eq!(refs(&pages[0]), [(1, "#fig-x".to_string())]);
+        assert_eq!(
+            refs(&pages[1]),
+            [(1, "a.html#fig-x".into()), (2, "#tbl-two".into()), (1, "#tbl-one".into())]
+        );
+        assert_eq!((numbers(&pages[0]), numbers(&pages[1])), (vec![1], vec![2]));
     }
 }

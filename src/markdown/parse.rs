@@ -41,13 +41,8 @@ pub fn page(
     map: &SourceMap,
     tables: Option<Tables>,
 ) -> Result<(Body, Found), Diagnostics> {
-    let mut pass = Pass {
-        locate: &|offset| map.locate(path, offset),
-        tables,
-        body: Body::default(),
-        found: Found::default(),
-        errors: Diagnostics::default(),
-    };
+    let locate = |offset| map.locate(path, offset);
+    let mut pass = Pass::new(&locate, tables);
     pass.run(events(source));
     let Pass { body, found, errors, .. } = pass;
     errors.into_result((body, found))
@@ -57,13 +52,8 @@ pub fn page(
 /// its body, with nothing to resolve against and no problems reported.
 pub fn text(source: &str) -> Body {
     let map = SourceMap::identity(source);
-    let mut pass = Pass {
-        locate: &|offset| map.locate(Path::new(""), offset),
-        tables: None,
-        body: Body::default(),
-        found: Found::default(),
-        errors: Diagnostics::default(),
-    };
+    let locate = |offset| map.locate(Path::new(""), offset);
+    let mut pass = Pass::new(&locate, None);
     pass.run(events(source));
     pass.body
 }
@@ -199,7 +189,13 @@ struct Pass<'p> {
     errors: Diagnostics,
 }
 
-impl Pass<'_> {
+impl<'p> Pass<'p> {
+    /// A pass with nothing found yet.
+    fn new(locate: &'p dyn Fn(usize) -> Location, tables: Option<Tables<'p>>) -> Self {
+        let (body, found, errors) = Default::default();
+        Pass { locate, tables, body, found, errors }
+    }
+
     /// Walk the events: record what the page refers to, and build the body.
     fn run(&mut self, events: Vec<Located<'_>>) {
         let captions = table_captions(&events);
@@ -315,6 +311,13 @@ impl Pass<'_> {
                 return Vec::new();
             }
         };
+        self.table(table, like, &at)
+    }
+
+    /// The nodes of a computed table (`like` gives their place, `at` its
+    /// location): what a captioned Markdown table of its text would parse
+    /// to, its references recorded at `at`.
+    fn table(&mut self, table: tables::Worded, like: Node, at: &Location) -> Vec<Node> {
         let node = |item| Node { item, ..like.clone() };
         let markdown = |event| node(Item::Markdown(event));
         self.found.tables.push(Some(table.written.id.clone()));
@@ -496,5 +499,47 @@ mod tests {
         assert_eq!(cites[0].keys, ["a", "b"]);
         assert_eq!(cites[0].source, "[@a; @b]");
         assert!(body.nodes.iter().all(|n| !matches!(n.item, Item::Ref(_))));
+    }
+
+    /// A computed table's nodes are what pulldown-cmark makes of the
+    /// captioned Markdown table its text used to be written as (every ASCII
+    /// punctuation character escaped, cells and caption on one line).
+    #[test]
+    fn computed_tables_parse_as_their_markdown_would() {
+        let escape = super::super::expand::escape_markdown;
+        let header = ["rows", "np = 2", "x"].map(String::from).to_vec();
+        let rows = [
+            ["a|b", "+8.8% (95% CI 1 to 2)", " pad "],
+            ["*x* @fig-q [@k] me@fig-r", "", "<b>&amp; `c` \\ $y$"],
+        ];
+        let rows: Vec<Vec<String>> =
+            rows.iter().map(|r| r.iter().map(|c| c.to_string()).collect()).collect();
+        let caption = "Times, *in* s: see @tbl-t. [x] {#tbl-no} ok".to_string();
+        let line = |cells: &[String]| {
+            let cells: Vec<String> = cells.iter().map(|c| escape(c)).collect();
+            format!("| {} |\n", cells.join(" | "))
+        };
+        let markdown = format!(
+            "{}|:--|--:|--:|\n{}{}\nTable: {} {{#tbl-t}}\n\n",
+            line(&header),
+            line(&rows[0]),
+            line(&rows[1]),
+            escape(&caption)
+        );
+        let written = tables::Written { id: "t".into(), csv: String::new(), verdicts: vec![] };
+        let worded = tables::Worded { caption, header, rows, written };
+        let map = SourceMap::identity("");
+        let locate = |offset| map.locate(Path::new(""), offset);
+        let mut pass = Pass::new(&locate, None);
+        let like = Node { at: 0, page: true, paper: true, item: Item::TableEnd };
+        let ours: Vec<Item> =
+            pass.table(worded, like, &Location::file("x.md")).into_iter().map(|n| n.item).collect();
+        let mut theirs: Vec<Item> = text(&markdown).nodes.into_iter().map(|n| n.item).collect();
+        if let Item::TableStart(c) = &mut theirs[0] {
+            c.verdicts = Some(vec![]);
+        }
+        assert_eq!(ours, theirs);
+        assert_eq!(pass.found.references.len(), 2);
+        assert_eq!(pass.found.citations.len(), 1);
     }
 }
