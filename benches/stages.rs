@@ -94,20 +94,16 @@ fn stages(c: &mut Criterion) {
                 .unwrap()
         })
     });
-    let markdown = &prepared.document.pages[0].markdown;
+    let body = &prepared.document.pages[0].body;
     let refs = Refs {
         charts: &prepared.charts,
-        tables: &prepared.document.tables,
-        tables_before: 0,
         citations: &prepared.cited.citations,
         environments: &prepared.book.environments,
         raw_html: false,
-        here: "index",
-        computed: &prepared.document.computed,
         math: Refs::none().math,
     };
-    c.bench_function("markdown to html", |b| b.iter(|| html::to_html(markdown, refs)));
-    c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(markdown, &refs)));
+    c.bench_function("markdown to html", |b| b.iter(|| html::to_html(body, refs)));
+    c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(body, &refs)));
     c.bench_function("typst compile and pdf export", |b| {
         b.iter(|| pipeline::typeset(&study, &prepared).unwrap())
     });

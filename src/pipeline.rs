@@ -123,7 +123,7 @@ pub fn prepare(
     timings.lap("charts", &mut clock);
     let mut book = BookView::new(config, &analyzed.analysis, &cited);
     if book.summary.is_none() {
-        book.summary = document.pages.first().and_then(|p| markdown::first_paragraph(&p.markdown));
+        book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
     answer(config, &analyzed.analysis, &labels, &mut book)?;
     let stats = render::json::render(&analyzed.analysis, config);

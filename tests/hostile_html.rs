@@ -225,7 +225,7 @@ proptest! {
     #[test]
     fn no_spelling_of_a_script_url_reaches_the_page(links in prop::collection::vec(hostile_link(), 1..6)) {
         let markdown = links.join("\n\n");
-        let html = report::render::html::to_html(&markdown, report::render::Refs::none());
+        let html = report::render::html::to_html(&report::markdown::parse::text(&markdown), report::render::Refs::none());
         prop_assert_eq!(dangers(&html), Vec::<String>::new(), "{}\n{}", markdown, html);
     }
 }

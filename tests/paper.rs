@@ -9,12 +9,12 @@ use std::path::Path;
 use crate::common;
 use common::*;
 use proptest::prelude::*;
-use report::markdown::directives;
+use report::markdown::parse;
 use report::render::pdf::{self, PaperProject};
 use report::render::typst_markup;
 
 fn compile(markdown: &str) -> Result<Vec<u8>, String> {
-    let markup = typst_markup::convert(markdown, &report::render::Refs::none());
+    let markup = typst_markup::convert(&parse::text(markdown), &report::render::Refs::none());
     let project = PaperProject {
         main: markup.text.clone(),
         files: Default::default(),
@@ -120,8 +120,8 @@ proptest! {
     #[test]
     fn random_markdown_always_compiles(tokens in prop::collection::vec(token(), 0..40)) {
         let markdown = tokens.concat();
-        let found = directives::scan(Path::new("x.md"), &markdown, &Default::default());
-        prop_assume!(found.as_ref().is_ok_and(|f| f.references.is_empty() && f.citations.is_empty() && f.images.is_empty()));
+        let found = parse::page(Path::new("x.md"), &markdown, &Default::default(), None);
+        prop_assume!(found.as_ref().is_ok_and(|(_, f)| f.references.is_empty() && f.citations.is_empty() && f.images.is_empty()));
         let result = compile(&markdown);
         prop_assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
     }

@@ -7,8 +7,10 @@ use crate::common;
 use common::*;
 use report::render::{html, typst_markup};
 
-fn every_construct() -> String {
-    fs::read_to_string(repo().join("tests/fixtures/markdown/every-construct.md")).unwrap()
+fn every_construct() -> report::markdown::document::Body {
+    let text =
+        fs::read_to_string(repo().join("tests/fixtures/markdown/every-construct.md")).unwrap();
+    report::markdown::parse::text(&text)
 }
 
 #[test]

@@ -95,11 +95,12 @@ pub fn harness_import(data: &[u8]) {
     let _ = format.read(&input);
 }
 
-/// Any Markdown: the Typst and HTML converters never panic.
+/// Any Markdown: the parse and the Typst and HTML converters never panic.
 pub fn markdown_typst(text: &str) {
-    let markup = typst_markup::convert(text, &Refs::none());
+    let body = report::markdown::parse::text(text);
+    let markup = typst_markup::convert(&body, &Refs::none());
     let _ = markup.markdown_offset(markup.text.len());
-    let _ = html::to_html(text, Refs::none());
+    let _ = html::to_html(&body, Refs::none());
 }
 
 /// Any text as OSU output: the importer yields tables or a refusal.

@@ -1,10 +1,11 @@
-//! Directives inside the Markdown: ```` ```chart ```` blocks and `@fig-ID`
-//! cross-references, found with their locations.
+//! The syntax of references in prose (`@fig-ID`, `@tbl-ID`, `[@key]`), and
+//! what a page refers to, with locations ([`Found`], filled by
+//! [`super::parse`]).
 
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+use std::ops::Range;
 
-use crate::charts::spec::{self, ChartSpec};
-use crate::diagnostic::{Diagnostics, Location};
+use crate::charts::spec::ChartSpec;
+use crate::diagnostic::Location;
 
 /// A piece of prose: plain text, or a reference to a figure or table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +45,11 @@ fn citation(text: &str) -> Option<(Vec<&str>, usize)> {
 /// Split `text` at `@fig-ID` and `@tbl-ID` references. An `@` after a letter or
 /// digit (as in an e-mail address) is not a reference.
 pub fn split(text: &str) -> Vec<Segment<'_>> {
+    split_spans(text).into_iter().map(|(segment, _)| segment).collect()
+}
+
+/// [`split`], with the bytes of `text` each segment was written as.
+pub fn split_spans(text: &str) -> Vec<(Segment<'_>, Range<usize>)> {
     let mut out = Vec::new();
     let (mut start, mut at) = (0, 0);
     while let Some(found) = text[at..].find('@').map(|i| i + at) {
@@ -52,9 +58,9 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
             && let Some((keys, len)) = citation(&text[found - 1..])
         {
             if found - 1 > start {
-                out.push(Segment::Text(&text[start..found - 1]));
+                out.push((Segment::Text(&text[start..found - 1]), start..found - 1));
             }
-            out.push(Segment::Cite(keys));
+            out.push((Segment::Cite(keys), found - 1..found - 1 + len));
             start = found - 1 + len;
             at = start;
             continue;
@@ -77,9 +83,10 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
         match prefix {
             Some(figure) if !before.is_some_and(char::is_alphanumeric) && !id.is_empty() => {
                 if found > start {
-                    out.push(Segment::Text(&text[start..found]));
+                    out.push((Segment::Text(&text[start..found]), start..found));
                 }
-                out.push(if figure { Segment::Figure(id) } else { Segment::Table(id) });
+                let segment = if figure { Segment::Figure(id) } else { Segment::Table(id) };
+                out.push((segment, found..id_start + id.len()));
                 start = id_start + id.len();
                 at = start;
             }
@@ -87,95 +94,7 @@ pub fn split(text: &str) -> Vec<Segment<'_>> {
         }
     }
     if start < text.len() {
-        out.push(Segment::Text(&text[start..]));
-    }
-    out
-}
-
-/// Events of `source` with adjacent text merged, so that references are never
-/// split across events.
-pub fn events(source: &str) -> Vec<(Event<'_>, std::ops::Range<usize>)> {
-    let mut out: Vec<(Event, std::ops::Range<usize>)> = Vec::new();
-    // A run of text events, joined once it ends (joining one by one is
-    // quadratic in a paragraph of many escapes).
-    let mut run: Vec<(pulldown_cmark::CowStr<'_>, std::ops::Range<usize>)> = Vec::new();
-    for (event, range) in Parser::new_ext(source, super::options()).into_offset_iter() {
-        match event {
-            Event::Text(text) => run.push((text, range)),
-            event => {
-                flush_text(&mut run, &mut out);
-                out.push((event, range));
-            }
-        }
-    }
-    flush_text(&mut run, &mut out);
-    out
-}
-
-/// Push the text events of `run` as one event, and empty it.
-fn flush_text<'a>(
-    run: &mut Vec<(pulldown_cmark::CowStr<'a>, std::ops::Range<usize>)>,
-    out: &mut Vec<(Event<'a>, std::ops::Range<usize>)>,
-) {
-    match run.len() {
-        0 => {}
-        1 => out.extend(run.drain(..).map(|(text, range)| (Event::Text(text), range))),
-        _ => {
-            let range = run[0].1.start..run[run.len() - 1].1.end;
-            let text: String = run.drain(..).map(|(text, _)| text.into_string()).collect();
-            out.push((Event::Text(text.into()), range));
-        }
-    }
-}
-
-/// A table with a caption: the paragraph right after it starts with `Table:`,
-/// optionally ending in `{#tbl-ID}`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TableCaption {
-    /// Index of the table's `Start(Table)` event.
-    pub start: usize,
-    /// Indices of the caption paragraph's events, which the renderers skip.
-    pub skip: std::ops::Range<usize>,
-    /// The caption text, without `Table:` and the id.
-    pub caption: String,
-    /// The id, without `tbl-`.
-    pub id: Option<String>,
-}
-
-/// The captioned tables among `events`.
-pub fn table_captions(events: &[(Event<'_>, std::ops::Range<usize>)]) -> Vec<TableCaption> {
-    let mut out = Vec::new();
-    let mut table_start = None;
-    for (i, (event, _)) in events.iter().enumerate() {
-        match event {
-            Event::Start(Tag::Table(_)) => table_start = Some(i),
-            Event::End(TagEnd::Table) => {
-                let Some(start) = table_start.take() else { continue };
-                if !matches!(events.get(i + 1), Some((Event::Start(Tag::Paragraph), _))) {
-                    continue;
-                }
-                let end = (i + 1..events.len())
-                    .find(|&j| matches!(events[j].0, Event::End(TagEnd::Paragraph)))
-                    .unwrap_or(events.len() - 1);
-                let text: String = events[i + 2..end]
-                    .iter()
-                    .filter_map(|(e, _)| match e {
-                        Event::Text(t) | Event::Code(t) => Some(t.to_string()),
-                        Event::SoftBreak | Event::HardBreak => Some(" ".to_string()),
-                        _ => None,
-                    })
-                    .collect();
-                let Some(caption) = text.strip_prefix("Table:") else { continue };
-                let (caption, id) = match caption.trim().rsplit_once("{#tbl-") {
-                    Some((c, id)) if id.ends_with('}') => {
-                        (c.trim().to_string(), Some(id.trim_end_matches('}').to_string()))
-                    }
-                    _ => (caption.trim().to_string(), None),
-                };
-                out.push(TableCaption { start, skip: i + 1..end + 1, caption, id });
-            }
-            _ => {}
-        }
+        out.push((Segment::Text(&text[start..]), start..text.len()));
     }
     out
 }
@@ -204,90 +123,8 @@ pub struct Found {
     pub images: Vec<(String, Location)>,
     /// Links: their URL and location.
     pub links: Vec<(String, Location)>,
-}
-
-/// The chart directives, captioned tables and cross-references of a page's
-/// expanded Markdown `source`, located in the file through `map`.
-pub fn scan(
-    path: &std::path::Path,
-    source: &str,
-    map: &super::SourceMap,
-) -> Result<Found, Diagnostics> {
-    let mut errors = Diagnostics::default();
-    let mut found = Found::default();
-    let mut chart: Option<(usize, String)> = None;
-    let mut in_code = false;
-    let events = events(source);
-    found.tables = table_captions(&events).into_iter().map(|t| t.id).collect();
-    for (event, range) in events {
-        match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if lang.as_ref() == "chart" =>
-            {
-                chart = Some((range.start, String::new()))
-            }
-            Event::Start(Tag::CodeBlock(_)) => in_code = true,
-            Event::Start(Tag::Image { dest_url, .. }) => {
-                found.images.push((dest_url.to_string(), map.locate(path, range.start)))
-            }
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                found.links.push((dest_url.to_string(), map.locate(path, range.start)))
-            }
-            Event::Text(text) if chart.is_some() => {
-                chart.as_mut().map(|c| c.1.push_str(&text)).unwrap_or_default()
-            }
-            Event::End(TagEnd::CodeBlock) => {
-                in_code = false;
-                if let Some((start, body)) = chart.take() {
-                    match spec::parse(&body, &map.locate(path, start)) {
-                        Ok(spec) => {
-                            caption_references(&spec, &mut found);
-                            found.charts.push(spec);
-                        }
-                        Err(d) => errors.push(d),
-                    }
-                }
-            }
-            Event::Text(text) if !in_code => {
-                references_in(&text, range.start, &|offset| map.locate(path, offset), &mut found)
-            }
-            _ => {}
-        }
-    }
-    errors.into_result(found)
-}
-
-/// Record the references of a chart's caption, each at the caption: they
-/// are resolved like those of prose.
-fn caption_references(spec: &ChartSpec, found: &mut Found) {
-    if let Some(caption) = &spec.caption {
-        let at = spec.key_location("caption");
-        references_in(caption, 0, &|_| at.clone(), found);
-    }
-}
-
-/// Record the figure, table and citation references of one text event that
-/// starts at byte `start`; `locate` turns an offset into a location.
-fn references_in(text: &str, start: usize, locate: &dyn Fn(usize) -> Location, found: &mut Found) {
-    let mut offset = start;
-    for segment in split(text) {
-        let (kind, id) = match segment {
-            Segment::Text(t) => {
-                offset += t.len();
-                continue;
-            }
-            Segment::Figure(id) => (RefKind::Figure, id),
-            Segment::Table(id) => (RefKind::Table, id),
-            Segment::Cite(keys) => {
-                let at = locate(offset);
-                offset += keys.iter().map(|k| k.len() + 3).sum::<usize>() + 1;
-                found.citations.push((keys.iter().map(|k| k.to_string()).collect(), at));
-                continue;
-            }
-        };
-        found.references.push((kind, id.to_string(), locate(offset)));
-        offset += id.len() + 5;
-    }
+    /// The computed tables (```` ```table ````), as written to the site.
+    pub computed: Vec<super::tables::Written>,
 }
 
 #[cfg(test)]
@@ -322,20 +159,6 @@ mod tests {
                 Segment::Figure("c"),
                 Segment::Text("-")
             ]
-        );
-    }
-
-    #[test]
-    fn finds_charts_and_references_with_locations() {
-        let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
-        let found =
-            scan(std::path::Path::new("c.md"), source, &super::super::SourceMap::identity(source))
-                .unwrap();
-        assert_eq!(found.charts[0].id, "a");
-        assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
-        assert_eq!(
-            found.references,
-            vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]
         );
     }
 }

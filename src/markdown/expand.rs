@@ -49,46 +49,6 @@ impl SourceMap {
         }
     }
 
-    /// `text` (the text this map maps) with each range of `replacements`
-    /// replaced by its text, and the map of the result: what is kept maps
-    /// as before, a replacement to the first byte of what it replaces.
-    pub fn splice(
-        &self,
-        text: &str,
-        replacements: &[(Range<usize>, String)],
-    ) -> (String, SourceMap) {
-        let mut out = SourceMap { source: self.source.clone(), pieces: Vec::new() };
-        let mut spliced = String::with_capacity(text.len());
-        let mut from = 0;
-        for (range, with) in replacements {
-            self.keep(text, from..range.start, &mut spliced, &mut out.pieces);
-            let source = self.source_offset(range.start);
-            out.pieces.push(Piece { expanded: spliced.len(), source, copied: false });
-            spliced.push_str(with);
-            from = range.end;
-        }
-        self.keep(text, from..text.len(), &mut spliced, &mut out.pieces);
-        (spliced, out)
-    }
-
-    /// Append `text[range]` to `out` with the pieces that map it.
-    fn keep(&self, text: &str, range: Range<usize>, out: &mut String, pieces: &mut Vec<Piece>) {
-        if range.is_empty() {
-            return;
-        }
-        let (base, first) = (out.len(), self.pieces.partition_point(|p| p.expanded <= range.start));
-        let start = match first.checked_sub(1).map(|i| self.pieces[i]) {
-            Some(p) if p.copied => Piece { source: p.source + (range.start - p.expanded), ..p },
-            Some(p) => p,
-            None => Piece { expanded: 0, source: range.start, copied: true },
-        };
-        pieces.push(Piece { expanded: base, ..start });
-        for p in self.pieces[first..].iter().take_while(|p| p.expanded < range.end) {
-            pieces.push(Piece { expanded: base + (p.expanded - range.start), ..*p });
-        }
-        out.push_str(&text[range]);
-    }
-
     /// The location in the file `path` of byte `offset` of the expanded text.
     pub fn locate(&self, path: &Path, offset: usize) -> Location {
         Location::at_offset(path, &self.source, self.source_offset(offset))

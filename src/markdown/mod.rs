@@ -1,19 +1,22 @@
 //! The markdown stage: content pages with their shortcodes expanded
 //! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
-//! [`shortcodes`]), ready for both renderers. Chart directives and figure
-//! references are collected here too ([`directives`]).
+//! [`shortcodes`]), then each parsed once ([`parse`]) into the resolved
+//! [`document`] that both renderers walk: directives, numbered figures and
+//! tables, cross-references and citations resolved in place.
 
 pub mod checks;
 pub mod directives;
+pub mod document;
 pub mod expand;
 pub mod front_matter;
+pub mod parse;
 pub mod sections;
 pub mod shortcodes;
 pub mod tables;
 
 use std::path::PathBuf;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::Options;
 
 use expand::Fields;
 pub use expand::SourceMap;
@@ -23,7 +26,7 @@ use crate::analysis::sides;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 
-/// One content page, with its shortcodes replaced by their text.
+/// One content page, parsed and resolved.
 #[derive(Debug, Clone)]
 pub struct Page {
     /// Path relative to the study root (`content/index.md`).
@@ -32,14 +35,23 @@ pub struct Page {
     pub slug: String,
     /// The first heading's text, or the slug.
     pub title: String,
-    /// Markdown after expansion.
-    pub markdown: String,
-    /// Where each byte of `markdown` comes from in the file.
+    /// The page's content, parsed once from its Markdown after expansion;
+    /// its offsets are bytes of that Markdown.
+    pub body: document::Body,
+    /// Where each byte of the expanded Markdown comes from in the file.
     pub source_map: SourceMap,
-    /// Captioned tables on earlier pages, so that numbering runs on.
-    pub tables_before: usize,
     /// The front matter.
     pub front: front_matter::FrontMatter,
+}
+
+/// A page with its shortcodes expanded, not yet parsed.
+#[derive(Debug)]
+struct Expanded {
+    path: PathBuf,
+    slug: String,
+    markdown: String,
+    source_map: SourceMap,
+    front: front_matter::FrontMatter,
 }
 
 impl Page {
@@ -66,7 +78,7 @@ pub struct Document {
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
-/// The Markdown dialect both renderers parse: CommonMark with GFM tables,
+/// The Markdown dialect of the content: CommonMark with GFM tables,
 /// footnotes, strikethrough, task lists, `{#id}` heading attributes and
 /// math (`$…$` in line, `$$…$$` displayed, in Typst's math syntax).
 pub fn options() -> Options {
@@ -108,22 +120,18 @@ pub fn expand(
     let fields = fields(analysis, known.labels);
     let caveats = callout(&analysis.limitations);
     let mut errors = Diagnostics::default();
-    let mut pages = Vec::new();
-    let mut computed = Vec::new();
+    let mut expanded = Vec::new();
     for file in content {
-        let page = expand_page(file, &fields, &caveats).and_then(|p| with_tables(p, known));
-        match page {
-            Ok((page, tables)) => {
-                pages.push(page);
-                computed.extend(tables);
-            }
+        match expand_page(file, &fields, &caveats) {
+            Ok(page) => expanded.push(page),
             Err(e) => errors.0.extend(e.0),
         }
     }
-    pages.sort_by_key(|p| {
+    expanded.sort_by_key(|p| {
         (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
     });
-    let found = scan_directives(&mut pages, &mut errors);
+    let tables = parse::Tables { results: known.results, config: known.config };
+    let (mut pages, found) = parse_pages(expanded, tables, &mut errors);
     if errors.is_empty() {
         let checks = [
             checks::check_references(&found.references, &found.charts, &found.tables),
@@ -138,31 +146,41 @@ pub fn expand(
         }
     }
     let warnings = checks::check_studies(&found.links, known.studies);
-    let directives::Found { charts, tables, citations, .. } = found;
+    let directives::Found { charts, tables, citations, computed, .. } = found;
+    document::resolve(&mut pages, &charts, &tables);
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     let document = Document { pages, charts, tables, citations, computed, warnings };
     errors.into_result(document)
 }
 
-/// The directives of every page, in page order; each page learns how many
-/// tables come before it.
-fn scan_directives(pages: &mut [Page], errors: &mut Diagnostics) -> directives::Found {
+/// Parse every page, in page order, and gather what they refer to.
+fn parse_pages(
+    expanded: Vec<Expanded>,
+    tables: parse::Tables,
+    errors: &mut Diagnostics,
+) -> (Vec<Page>, directives::Found) {
     let mut found = directives::Found::default();
-    for page in pages {
-        page.tables_before = found.tables.len();
-        match directives::scan(&page.path, &page.markdown, &page.source_map) {
-            Ok(f) => {
+    let mut pages = Vec::new();
+    for page in expanded {
+        match parse::page(&page.path, &page.markdown, &page.source_map, Some(tables)) {
+            Ok((body, f)) => {
                 found.charts.extend(f.charts);
                 found.tables.extend(f.tables);
                 found.references.extend(f.references);
                 found.citations.extend(f.citations);
                 found.images.extend(f.images);
                 found.links.extend(f.links);
+                found.computed.extend(f.computed);
+                let title = (page.front.title.clone())
+                    .or_else(|| body.first_heading())
+                    .unwrap_or_else(|| page.slug.clone());
+                let Expanded { path, slug, source_map, front, .. } = page;
+                pages.push(Page { path, slug, title, body, source_map, front });
             }
             Err(e) => errors.0.extend(e.0),
         }
     }
-    found
+    (pages, found)
 }
 
 /// The files a content link may point to: the pages, the images, and what
@@ -202,30 +220,18 @@ fn callout(caveats: &[crate::analysis::Limitation]) -> String {
     text
 }
 
-/// `page` with its table directives computed and written as tables.
-fn with_tables(mut page: Page, known: Known) -> Result<(Page, Vec<tables::Written>), Diagnostics> {
-    let (markdown, map, tables) = tables::expand(
-        &page.path,
-        (&page.markdown, &page.source_map),
-        known.results,
-        known.config,
-    )?;
-    (page.markdown, page.source_map) = (markdown, map);
-    Ok((page, tables))
-}
-
 /// The author's answer (`[book] answer`, at `at` in book.toml) with its
-/// statistics filled in: Markdown of one paragraph. A problem is reported
-/// at the answer in book.toml.
+/// statistics filled in, parsed: one paragraph. A problem is reported at
+/// the answer in book.toml.
 pub fn answer(
     text: &str,
     analysis: &Analysis,
     labels: &crate::labels::Labels,
     at: &crate::diagnostic::Location,
-) -> Result<String, Diagnostics> {
+) -> Result<document::Body, Diagnostics> {
     let fields = fields(analysis, labels);
     match expand::expand(&at.path, text, &fields, "") {
-        Ok((markdown, _)) => Ok(markdown),
+        Ok((markdown, _)) => Ok(parse::text(&markdown)),
         Err(errors) => Err(Diagnostics(
             errors
                 .0
@@ -243,68 +249,10 @@ pub fn answer(
     }
 }
 
-fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Page, Diagnostics> {
+fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Expanded, Diagnostics> {
     let (front, text) = front_matter::split(&file.path, file.text()?)?;
     let (markdown, source_map) = expand::expand(&file.path, &text, fields, caveats)?;
-    let slug = file.stem();
-    let title =
-        front.title.clone().or_else(|| first_heading(&markdown)).unwrap_or_else(|| slug.clone());
-    Ok(Page { path: file.path.clone(), slug, title, markdown, source_map, tables_before: 0, front })
-}
-
-/// The plain text of the first paragraph of `markdown` that cites nothing
-/// ([`cites`]) and is not inside a quote or callout (the caveats): the
-/// abstract of a paper whose book.toml has none.
-pub fn first_paragraph(markdown: &str) -> Option<String> {
-    let mut text: Option<String> = None;
-    // Quotes and callouts (the caveats) are not the page's own summary.
-    let mut quoted = 0usize;
-    for event in Parser::new_ext(markdown, options()) {
-        match event {
-            Event::Start(Tag::BlockQuote(_)) => quoted += 1,
-            Event::End(TagEnd::BlockQuote(_)) => quoted = quoted.saturating_sub(1),
-            Event::Start(Tag::Paragraph) if quoted == 0 => text = Some(String::new()),
-            Event::End(TagEnd::Paragraph) => match text.take() {
-                Some(t) if !t.trim().is_empty() && !cites(&t) => return Some(t),
-                _ => {}
-            },
-            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                text.iter_mut().for_each(|x| x.push_str(&t))
-            }
-            Event::SoftBreak | Event::HardBreak => text.iter_mut().for_each(|x| x.push(' ')),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Whether plain text holds a cross-reference or citation (`@fig-a`,
-/// `[@key]`), which means nothing outside its page: such a paragraph cannot
-/// stand alone as a summary. An `@` inside a word (an e-mail address) is not one.
-fn cites(text: &str) -> bool {
-    text.match_indices('@').any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + 1..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric)
-    })
-}
-
-/// The plain text of the first heading of `markdown`.
-fn first_heading(markdown: &str) -> Option<String> {
-    let mut title = None;
-    for event in Parser::new_ext(markdown, options()) {
-        match event {
-            Event::Start(Tag::Heading { .. }) => title = Some(String::new()),
-            Event::End(TagEnd::Heading(_)) if title.is_some() => return title,
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(title) = &mut title {
-                    title.push_str(&t);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    Ok(Expanded { path: file.path.clone(), slug: file.stem(), markdown, source_map, front })
 }
 
 #[cfg(test)]
@@ -329,21 +277,10 @@ mod tests {
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
         let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
         let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
-        let err =
-            directives::scan(&page.path, &page.markdown, &page.source_map).unwrap_err().to_string();
+        let err = parse::page(&page.path, &page.markdown, &page.source_map, None)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
-    }
-
-    #[test]
-    fn first_paragraph_is_plain_text() {
-        assert_eq!(first_paragraph("# T\n\nA *b* `c`\nd.\n\nNext.").as_deref(), Some("A b c d."));
-        assert_eq!(first_paragraph("# Only a heading"), None);
-        let refs = "# T\n\nAs @fig-time shows.\n\nSee [@key].\n\nWrite to a@b.org.\n\nLast.";
-        assert_eq!(first_paragraph(refs).as_deref(), Some("Write to a@b.org."));
-        assert_eq!(first_paragraph("Only @fig-a here."), None);
-        let callout = "# T\n\n> [!WARNING]\n> - A caveat.\n\n> Quoted.\n\nOwn words.";
-        assert_eq!(first_paragraph(callout).as_deref(), Some("Own words."));
-        assert_eq!(first_paragraph("> [!WARNING]\n> - Only a caveat.\n"), None);
     }
 
     #[test]
@@ -351,7 +288,7 @@ mod tests {
         let text = "+++\ntitle = \"F\"\n+++\n# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n";
         let page = expand_page(&file(text), &fields(), "").unwrap();
         assert_eq!(page.markdown, "\n\n\n# T\n\nUp \\+8\\.8\\%.\n");
-        assert_eq!(page.title, "F");
+        assert_eq!(page.front.title.as_deref(), Some("F"));
         let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
             .unwrap_err()
             .to_string();

@@ -1,17 +1,12 @@
 //! ```` ```table ```` directives: each parsed, computed from the results
-//! ([`crate::analysis::tables`]) and written in its place as a captioned
-//! Markdown table, which both renderers number and set like any other.
+//! ([`crate::analysis::tables`]) and worded, cell by cell; the parse puts
+//! it in the page as a captioned table ([`super::parse`]), which both
+//! renderers number and set like any other.
 
-use std::ops::Range;
-use std::path::Path;
-
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
-
-use super::expand::{SourceMap, escape_markdown};
 use crate::analysis::tables::{self, Cell, Computed, Verdict};
 use crate::analysis::wording;
 use crate::config::Config;
-use crate::diagnostic::Diagnostics;
+use crate::diagnostic::{Diagnostic, Location};
 use crate::results::ResultSet;
 
 /// A computed table as written: its id, its data as CSV, and each cell's
@@ -26,54 +21,33 @@ pub struct Written {
     pub verdicts: Vec<Vec<Option<Verdict>>>,
 }
 
-/// The ```` ```table ```` blocks of `markdown`: their byte ranges and bodies.
-fn blocks(markdown: &str) -> Vec<(Range<usize>, String)> {
-    let mut out = Vec::new();
-    let mut open: Option<(Range<usize>, String)> = None;
-    for (event, range) in Parser::new_ext(markdown, super::options()).into_offset_iter() {
-        match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if lang.as_ref() == "table" =>
-            {
-                open = Some((range, String::new()));
-            }
-            Event::Text(text) => open.iter_mut().for_each(|(_, body)| body.push_str(&text)),
-            Event::End(TagEnd::CodeBlock) => out.extend(open.take()),
-            _ => {}
-        }
-    }
-    out
+/// A computed table in words: its caption, its header and its rows, each
+/// cell's text on one line; the first column is the rows' levels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worded {
+    /// The caption, with what the verdicts mean for a comparison.
+    pub caption: String,
+    /// The header: the rows' factor, then each column's level.
+    pub header: Vec<String>,
+    /// Each row: its level, then its cells.
+    pub rows: Vec<Vec<String>>,
+    /// The table as written to the site.
+    pub written: Written,
 }
 
-/// `markdown` (of the file `path`, mapped by `map`) with each table
-/// directive replaced by its computed table.
-pub fn expand(
-    path: &Path,
-    (markdown, map): (&str, &SourceMap),
+/// The table directive with `body`, at `location`, computed from the
+/// results and worded.
+pub fn compute(
+    body: &str,
+    location: &Location,
     results: &ResultSet,
     config: &Config,
-) -> Result<(String, SourceMap, Vec<Written>), Diagnostics> {
-    let mut errors = Diagnostics::default();
-    let mut replacements = Vec::new();
-    let mut written = Vec::new();
-    for (range, body) in blocks(markdown) {
-        let location = map.locate(path, range.start);
-        let computed = tables::parse(&body, &location)
-            .and_then(|spec| tables::compute(&spec, results, config));
-        match computed {
-            Ok(table) => {
-                replacements.push((range, markdown_table(&table, config)));
-                written.push(Written {
-                    id: table.spec.id.clone(),
-                    csv: csv(&table),
-                    verdicts: verdicts(&table),
-                });
-            }
-            Err(error) => errors.push(error),
-        }
-    }
-    let (text, map) = map.splice(markdown, &replacements);
-    errors.into_result((text, map, written))
+) -> Result<Worded, Diagnostic> {
+    let table =
+        tables::parse(body, location).and_then(|spec| tables::compute(&spec, results, config))?;
+    let written =
+        Written { id: table.spec.id.clone(), csv: csv(&table), verdicts: verdicts(&table) };
+    Ok(Worded { written, ..worded(&table, config) })
 }
 
 /// A level as a reader sees it: an environment's label, or the value.
@@ -85,11 +59,11 @@ fn label(level: &impl ToString, factor: &str, config: &Config) -> String {
     }
 }
 
-/// The table as Markdown: a header of the columns' levels, a row per level
-/// of `rows`, and the caption with its id.
-fn markdown_table(table: &Computed, config: &Config) -> String {
+/// The table in words: a header of the columns' levels, a row per level
+/// of `rows`, and the caption (the `written` part is left empty).
+fn worded(table: &Computed, config: &Config) -> Worded {
     let spec = &table.spec;
-    let cell = |s: &str| escape_markdown(s).replace('\n', " ");
+    let line = |s: &str| s.replace('\n', " ");
     let heading = |level: &Option<crate::analysis::filter::KeyPart>| match (level, &spec.columns) {
         // Unbreakable, as a narrow column in the paper would split it.
         (Some(level), Some(column)) => {
@@ -97,26 +71,21 @@ fn markdown_table(table: &Computed, config: &Config) -> String {
         }
         _ => spec.value.clone(),
     };
-    let mut out = format!("| {} |", cell(&spec.rows));
-    for column in &table.columns {
-        out.push_str(&format!(" {} |", cell(&heading(column))));
-    }
-    out.push_str("\n|:--|");
-    out.push_str(&"--:|".repeat(table.columns.len()));
-    out.push('\n');
-    for (row, cells) in table.rows.iter().zip(&table.cells) {
-        out.push_str(&format!("| {} |", cell(&label(row, &spec.rows, config))));
-        for c in cells {
-            out.push_str(&format!(" {} |", cell(&cell_text(c, spec))));
-        }
-        out.push('\n');
-    }
+    let mut header = vec![line(&spec.rows)];
+    header.extend(table.columns.iter().map(|c| line(&heading(c))));
+    let rows = (table.rows.iter().zip(&table.cells))
+        .map(|(row, cells)| {
+            let mut out = vec![line(&label(row, &spec.rows, config))];
+            out.extend(cells.iter().map(|c| line(&cell_text(c, spec))));
+            out
+        })
+        .collect();
     let caption = match spec.cell.compared() {
         true => format!("{} {}", spec.caption, wording::table_note(table.tested())),
         false => spec.caption.clone(),
     };
-    out.push_str(&format!("\nTable: {} {{#tbl-{}}}\n\n", cell(&caption), spec.id));
-    out
+    let written = Written { id: spec.id.clone(), csv: String::new(), verdicts: Vec::new() };
+    Worded { caption: line(&caption), header, rows, written }
 }
 
 /// A cell in words.

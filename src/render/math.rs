@@ -5,8 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Event, Parser};
-
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::markdown::Document;
 use crate::render::pdf::math;
@@ -23,13 +21,8 @@ pub fn formulas(document: &Document) -> Result<Formulas, Diagnostics> {
     let mut out = Formulas::new();
     let mut errors = Diagnostics::default();
     for page in &document.pages {
-        let events = Parser::new_ext(&page.markdown, crate::markdown::options());
-        for (event, range) in events.into_offset_iter() {
-            let (formula, display) = match event {
-                Event::InlineMath(f) => (f.to_string(), false),
-                Event::DisplayMath(f) => (f.to_string(), true),
-                _ => continue,
-            };
+        for (formula, display, at) in page.body.formulas() {
+            let formula = formula.to_string();
             if out.contains_key(&(formula.clone(), display)) {
                 continue;
             }
@@ -39,7 +32,7 @@ pub fn formulas(document: &Document) -> Result<Formulas, Diagnostics> {
                 }
                 Err(message) => errors.push(
                     Diagnostic::new(
-                        page.source_map.locate(&page.path, range.start),
+                        page.source_map.locate(&page.path, at),
                         format!("math: {message}"),
                     )
                     .hint(

@@ -30,27 +30,19 @@ pub fn enter() -> Option<ExitCode> {
     })
 }
 
-/// What the Markdown of both renderers resolves against: charts, captioned
-/// tables, citations and environments of the whole document.
+/// What both renderers take from later stages while they walk a page's
+/// resolved [`Body`](crate::markdown::document::Body): the drawn charts,
+/// the formatted citations, the typeset formulas and the environments.
 #[derive(Debug, Clone, Copy)]
 pub struct Refs<'a> {
     /// Every chart.
     pub charts: &'a crate::charts::ChartSet,
-    /// Ids of every captioned table, in document order.
-    pub tables: &'a [Option<String>],
-    /// Captioned tables on earlier pages.
-    pub tables_before: usize,
     /// Formatted citations by the keys cited together.
     pub citations: &'a std::collections::BTreeMap<Vec<String>, String>,
     /// The environments, for the ```` ```environments ```` block.
     pub environments: &'a [EnvironmentView],
     /// Pass raw HTML through to the page (else it is shown as text).
     pub raw_html: bool,
-    /// The slug of the page being rendered: a figure on another page is
-    /// linked at that page.
-    pub here: &'a str,
-    /// The computed tables, whose cells carry verdicts.
-    pub computed: &'a [crate::markdown::tables::Written],
     /// Every formula typeset for the page, by source and display.
     pub math: &'a math::Formulas,
 }
@@ -64,37 +56,11 @@ impl Refs<'static> {
         static MATH: math::Formulas = std::collections::BTreeMap::new();
         Refs {
             charts: CHARTS.get_or_init(Default::default),
-            tables: &[],
-            tables_before: 0,
             citations: &CITATIONS,
             environments: &[],
             raw_html: false,
-            here: "",
-            computed: &[],
             math: &MATH,
         }
-    }
-}
-
-impl Refs<'_> {
-    /// The link to figure `id`: its anchor, at its page when it is on another.
-    pub fn figure_href(&self, id: &str) -> String {
-        let page = self
-            .charts
-            .get(id)
-            .and_then(|c| c.spec.location.as_ref())
-            .and_then(|l| l.path.file_stem().map(|s| s.to_string_lossy().into_owned()));
-        match page {
-            Some(page) if page != self.here && !self.here.is_empty() => {
-                format!("{page}.html#fig-{id}")
-            }
-            _ => format!("#fig-{id}"),
-        }
-    }
-
-    /// The number of the captioned table `id` (0 if unknown).
-    pub fn table_number(&self, id: &str) -> usize {
-        self.tables.iter().position(|t| t.as_deref() == Some(id)).map_or(0, |i| i + 1)
     }
 }
 

@@ -168,16 +168,12 @@ fn content(inputs: &PaperInputs) -> Content {
     {
         let refs = super::Refs {
             charts,
-            tables: &document.tables,
-            tables_before: page.tables_before,
             citations: &cited,
             environments: &book.environments,
             raw_html: false,
-            here: &page.slug,
-            computed: &document.computed,
             math: super::Refs::none().math,
         };
-        let markup = typst_markup::convert(&page.markdown, &refs);
+        let markup = typst_markup::convert(&page.body, &refs);
         content
             .warnings
             .extend(markup.dropped_html.iter().map(|&offset| dropped_html(page, offset)));
@@ -339,14 +335,15 @@ fn locate(error: &TypstError, parts: &[Part], template: &Path, main: &str) -> Di
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::parse;
 
     #[test]
     fn typst_errors_in_content_point_at_the_markdown_line() {
         let first = "# One\n\nText.\n";
         let second = "# Two\n\nMore text.\n\nLast paragraph.\n";
         let (m1, m2) = (
-            typst_markup::convert(first, &super::super::Refs::none()),
-            typst_markup::convert(second, &super::super::Refs::none()),
+            typst_markup::convert(&parse::text(first), &super::super::Refs::none()),
+            typst_markup::convert(&parse::text(second), &super::super::Refs::none()),
         );
         let parts = [
             Part {

@@ -1,5 +1,5 @@
-//! Markdown (the pulldown-cmark event stream) to Typst markup, with every
-//! character of author text escaped so that prose can never inject Typst code.
+//! A page's resolved body to Typst markup, with every character of author
+//! text escaped so that prose can never inject Typst code.
 
 use std::collections::BTreeMap;
 
@@ -8,8 +8,8 @@ use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd}
 use super::typst_syntax::{alert, align, heading_depth, prose};
 pub use super::typst_syntax::{escape, string};
 use super::{Refs, typst_syntax};
-use crate::markdown::directives::{self, Segment};
-use crate::markdown::sections;
+use crate::markdown::document::{self, Body, Item, Node};
+use crate::markdown::sections::{self, Output};
 pub use paragraph::MAX_PARAGRAPH;
 use paragraph::Paragraph;
 
@@ -41,25 +41,12 @@ impl Markup {
 /// Deepest nesting of lists and quotes kept in the paper; deeper ones are flattened.
 const MAX_NESTING: usize = 8;
 
-/// Convert the Markdown `source` to Typst markup; chart blocks become numbered
-/// figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
-pub fn convert(source: &str, refs: &Refs) -> Markup {
-    let events = sections::for_output(directives::events(source), sections::Output::Paper);
-    let captions = directives::table_captions(&events);
+/// Convert a page's `body` to Typst markup; chart directives become
+/// numbered figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
+pub fn convert(body: &Body, refs: &Refs) -> Markup {
     let mut converter = Converter { refs: Some(*refs), ..Converter::default() };
-    for (i, (event, range)) in events.into_iter().enumerate() {
-        if captions.iter().any(|c| c.skip.contains(&i)) {
-            continue;
-        }
-        if let Some(c) = captions.iter().find(|c| c.start == i) {
-            converter.push(&format!(
-                "#figure(kind: table, caption: [{}])[",
-                typst_syntax::caption(&c.caption)
-            ));
-            converter.table_label =
-                Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
-        }
-        converter.event(event, range.start);
+    for node in body.nodes.iter().filter(|n| n.shown_in(Output::Paper)) {
+        converter.node(node);
     }
     converter.finish()
 }
@@ -98,30 +85,52 @@ fn equation(formula: &str, block: bool) -> String {
 }
 
 impl Converter<'_> {
-    fn event(&mut self, event: Event, offset: usize) {
-        let chart_starts = matches!(&event, Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(lang))) if lang.as_ref() == "chart");
-        if !self.charts.is_empty() && self.code.is_none() && !chart_starts {
+    /// Write one node of the page.
+    fn node(&mut self, node: &Node) {
+        let item = &node.item;
+        if let Item::TableStart(c) = item {
+            self.push(&format!(
+                "#figure(kind: table, caption: [{}])[",
+                typst_syntax::caption(&c.caption)
+            ));
+            self.table_label =
+                Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
+            return;
+        }
+        if !self.charts.is_empty() && self.code.is_none() && !matches!(item, Item::Chart(_)) {
             self.flush_charts();
         }
         if let Some((_, code)) = &mut self.code {
-            match event {
-                Event::Text(t) => return code.push_str(&t),
-                Event::End(TagEnd::CodeBlock) => {}
+            match item {
+                Item::Markdown(Event::Text(t)) => return code.push_str(t),
+                Item::Markdown(Event::End(TagEnd::CodeBlock)) => {}
                 _ => return,
             }
         }
-        if self.heading_replaced && !matches!(event, Event::End(TagEnd::Heading(_))) {
+        if self.heading_replaced && !matches!(item, Item::Markdown(Event::End(TagEnd::Heading(_))))
+        {
             return;
         }
         if let Some(alt) = &mut self.image_alt {
-            match event {
-                Event::End(TagEnd::Image) => {}
-                Event::Text(t) | Event::Code(t) => return alt.push_str(&t),
-                _ => return,
+            match item {
+                Item::Markdown(Event::End(TagEnd::Image)) => {}
+                other => return alt.push_str(&document::plain(other, false).unwrap_or_default()),
             }
         }
+        match item {
+            Item::Markdown(event) => self.event(event.clone(), node.at),
+            Item::Ref(r) => self.push(&typst_syntax::reference(r)),
+            Item::Cite(c) => self.push(&typst_syntax::citation(c)),
+            Item::Chart(figure) => self.chart(figure, node.at),
+            Item::Environments => self.environments(node.at),
+            Item::TableStart(_) | Item::TableEnd => {}
+        }
+    }
+
+    /// Write one Markdown event, which starts at `offset` of the Markdown.
+    fn event(&mut self, event: Event, offset: usize) {
         match event {
-            Event::Text(t) => return self.text(&t),
+            Event::Text(t) => return self.run.push_str(&t),
             Event::SoftBreak => return self.run.push(' '),
             Event::InlineHtml(text) => return self.run.push_str(&text),
             // A formula is Typst math already; its source is its alternative
@@ -150,21 +159,6 @@ impl Converter<'_> {
             Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
             Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
             _ => {}
-        }
-    }
-
-    fn text(&mut self, text: &str) {
-        for segment in directives::split(text) {
-            match segment {
-                Segment::Text(t) => self.run.push_str(t),
-                Segment::Figure(id) => self.push(&format!("#ref(<fig-{id}>)")),
-                Segment::Table(id) => self.push(&format!("#ref(<tbl-{id}>)")),
-                Segment::Cite(keys) => {
-                    for key in keys {
-                        self.push(&format!("#cite(<{key}>)"));
-                    }
-                }
-            }
         }
     }
 
@@ -375,7 +369,7 @@ mod tests {
     use super::*;
 
     fn convert_plain(source: &str) -> Markup {
-        convert(source, &Refs::none())
+        convert(&crate::markdown::parse::text(source), &Refs::none())
     }
 
     #[test]

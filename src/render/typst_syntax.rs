@@ -7,6 +7,9 @@ use std::fmt::Write;
 
 use pulldown_cmark::{Alignment, HeadingLevel};
 
+use crate::markdown::directives::RefKind;
+use crate::markdown::document::{Citation, Inline, Reference};
+
 /// Most characters of author text escaped in one paragraph; past them, text
 /// is written as string literals. Typst lays out a paragraph in time that
 /// grows with its length times the number of its pieces, and every escape is
@@ -115,24 +118,36 @@ pub fn string(text: &str) -> String {
 
 /// A caption's text as markup: escaped, with its `@fig-`, `@tbl-` and
 /// `[@key]` references as Typst references and citations.
-pub(super) fn caption(text: &str) -> String {
-    use crate::markdown::directives::{Segment, split};
-    let mut out = String::with_capacity(text.len());
-    for segment in split(text) {
-        match segment {
-            Segment::Text(t) => out.push_str(&escape(t)),
-            Segment::Figure(id) => out.push_str(&format!("#ref(<fig-{id}>)")),
-            Segment::Table(id) => out.push_str(&format!("#ref(<tbl-{id}>)")),
-            Segment::Cite(keys) => keys.iter().for_each(|k| out.push_str(&format!("#cite(<{k}>)"))),
+pub(super) fn caption(caption: &[Inline]) -> String {
+    let mut out = String::new();
+    for part in caption {
+        match part {
+            Inline::Text(t) => out.push_str(&escape(t)),
+            Inline::Ref(r) => out.push_str(&reference(r)),
+            Inline::Cite(c) => out.push_str(&citation(c)),
         }
     }
     out
 }
 
+/// A cross-reference as a Typst reference to its label.
+pub(super) fn reference(r: &Reference) -> String {
+    let prefix = match r.kind {
+        RefKind::Figure => "fig",
+        RefKind::Table => "tbl",
+    };
+    format!("#ref(<{prefix}-{}>)", r.id)
+}
+
+/// A citation as one Typst citation per key.
+pub(super) fn citation(c: &Citation) -> String {
+    c.keys.iter().map(|k| format!("#cite(<{k}>)")).collect()
+}
+
 /// A chart as a numbered figure of its SVG `width` wide, with alt text and
 /// caption (with what its error bars show), labelled `<fig-ID>`.
-pub(super) fn figure(chart: &crate::charts::Chart, width: &str) -> String {
-    let caption = chart.spec.caption.as_deref().map(caption).unwrap_or_default();
+pub(super) fn figure(chart: &crate::charts::Chart, caption: &[Inline], width: &str) -> String {
+    let caption = self::caption(caption);
     format!(
         "#figure(image({}, alt: {}, width: {width}), caption: [{caption} {}]) <fig-{}>",
         string(&format!("charts/{}.svg", chart.spec.id)),

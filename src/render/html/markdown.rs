@@ -1,37 +1,35 @@
-//! Markdown to HTML with pulldown-cmark: chart figures (grouped into a
-//! dashboard grid), numbered tables, cross-references, citations, heading
-//! anchors and the environments block.
+//! A page's resolved body to HTML, through pulldown-cmark's writer: chart
+//! figures (grouped into a dashboard grid), numbered tables,
+//! cross-references, citations, heading anchors and the environments block.
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd, html};
+use pulldown_cmark::{Event, HeadingLevel, Tag, TagEnd, html};
 
 use super::super::Refs;
 use super::urls;
 use crate::charts::Chart;
 use crate::charts::svg::escape;
-use crate::markdown::directives::{self, Segment, TableCaption};
-use crate::markdown::sections;
+use crate::markdown::document::{
+    self, Body, Citation, Inline, Item, Node, Reference, TableCaption,
+};
+use crate::markdown::sections::Output;
 
-/// Markdown to HTML, with headings one level down (the page title is the
-/// `<h1>`), every heading anchored, chart blocks replaced by their figures,
-/// captioned tables numbered, and references and citations resolved.
-pub fn to_html(source: &str, refs: Refs) -> String {
-    let all = sections::for_output(directives::events(source), sections::Output::Page);
+/// A page's body as HTML, with headings one level down (the page title is
+/// the `<h1>`), every heading anchored, chart directives as their figures,
+/// captioned tables numbered, and references and citations as links.
+pub fn to_html(body: &Body, refs: Refs) -> String {
+    let nodes: Vec<&Node> = body.nodes.iter().filter(|n| n.shown_in(Output::Page)).collect();
     let mut page = Page {
-        captions: directives::table_captions(&all),
-        anchors: anchors(&all),
+        anchors: anchors(&nodes),
         refs,
         events: Vec::new(),
-        block: None,
-        tables: refs.tables_before,
-        open_figure: false,
         kept: Vec::new(),
         verdicts: None,
         formulas: 0,
     };
-    for (i, (event, _)) in all.into_iter().enumerate() {
-        page.event(i, event);
+    for (i, node) in nodes.into_iter().enumerate() {
+        page.node(i, &node.item);
     }
     let mut out = String::new();
     html::push_html(&mut out, group_figures(page.events).into_iter());
@@ -39,53 +37,47 @@ pub fn to_html(source: &str, refs: Refs) -> String {
 }
 
 /// A computed table's verdicts, `grid[row][column]`.
-type Grid<'r> = &'r [Vec<Option<crate::analysis::tables::Verdict>>];
+type Grid<'b> = &'b [Vec<Option<crate::analysis::tables::Verdict>>];
 
-/// The page's Markdown events as they are rewritten for HTML, with what one
-/// event leaves open for the next.
-struct Page<'a, 'r> {
-    /// Captioned tables, by the index of their events.
-    captions: Vec<TableCaption>,
-    /// The anchor of each heading, by the index of its start event.
+/// The page's nodes as they are written as Markdown events for HTML, with
+/// what one node leaves open for the next.
+struct Page<'b, 'r> {
+    /// The anchor of each heading, by the index of its start node.
     anchors: BTreeMap<usize, String>,
     refs: Refs<'r>,
-    /// The rewritten events.
-    events: Vec<Event<'a>>,
-    /// An open ```` ```chart ```` or ```` ```environments ```` block: its
-    /// language and its body so far.
-    block: Option<(String, String)>,
-    /// Captioned tables numbered so far, earlier pages included.
-    tables: usize,
-    /// A captioned table's `<figure>` waits for the table's end.
-    open_figure: bool,
+    /// The events written.
+    events: Vec<Event<'b>>,
     /// For each open link and image, whether its URL was kept.
     kept: Vec<bool>,
     /// In a computed table: its verdicts, and the body row and column of
     /// the cell open (`None` in the header).
-    verdicts: Option<(Grid<'r>, Option<usize>, usize)>,
+    verdicts: Option<(Grid<'b>, Option<usize>, usize)>,
     /// Formulas shown so far, to give each one's ids their own prefix.
     formulas: usize,
 }
 
-impl<'a> Page<'a, '_> {
-    /// Rewrite the `i`th event of the page.
-    fn event(&mut self, i: usize, event: Event<'a>) {
-        if self.captions.iter().any(|c| c.skip.contains(&i)) {
-            return;
+impl<'b> Page<'b, '_> {
+    /// Write the `i`th node of the page.
+    fn node(&mut self, i: usize, item: &'b Item) {
+        match item {
+            Item::Markdown(event) => self.event(i, event.clone()),
+            Item::Ref(r) => self.events.push(reference(r)),
+            Item::Cite(c) => self.events.push(citation(c, &self.refs)),
+            Item::Chart(c) => {
+                let chart = self.refs.charts.get(&c.id);
+                let html = chart.map(|chart| figure(chart, &c.caption, &self.refs));
+                self.events.push(Event::Html(html.unwrap_or_default().into()));
+            }
+            Item::Environments => self.events.push(Event::Html(environments(&self.refs).into())),
+            Item::TableStart(c) => self.start_table(c),
+            Item::TableEnd => self.events.push(Event::Html("</figure>\n".into())),
         }
+    }
+
+    /// Write the Markdown event of the `i`th node.
+    fn event(&mut self, i: usize, event: Event<'b>) {
         let Some(event) = self.neutralise(event) else { return };
         match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang))) if is_directive(&lang) => {
-                self.block = Some((lang.to_string(), String::new()))
-            }
-            Event::Text(text) if self.block.is_some() => {
-                self.block.iter_mut().for_each(|b| b.1.push_str(&text))
-            }
-            Event::End(TagEnd::CodeBlock) if self.block.is_some() => {
-                let (lang, body) = self.block.take().unwrap_or_default();
-                self.events.push(Event::Html(directive(&lang, &body, &self.refs).into()));
-            }
-            Event::Start(Tag::Table(alignments)) => self.start_table(i, alignments),
             Event::Start(Tag::TableRow)
             | Event::Start(Tag::TableCell)
             | Event::End(TagEnd::TableCell)
@@ -93,7 +85,10 @@ impl<'a> Page<'a, '_> {
             {
                 self.verdict_cell(event)
             }
-            Event::End(TagEnd::Table) => self.end_table(),
+            Event::End(TagEnd::Table) => {
+                self.verdicts = None;
+                self.events.push(Event::End(TagEnd::Table));
+            }
             Event::Start(Tag::Heading { level, classes, .. }) => {
                 let id = self.anchors.get(&i).cloned().unwrap_or_default();
                 self.events.push(Event::Start(Tag::Heading {
@@ -104,9 +99,6 @@ impl<'a> Page<'a, '_> {
                 }));
             }
             Event::End(TagEnd::Heading(level)) => self.end_heading(level),
-            Event::Text(text) => self
-                .events
-                .extend(directives::split(&text).into_iter().map(|s| segment(s, &self.refs))),
             // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
             Event::Html(html) if !self.refs.raw_html => {
                 self.events.push(Event::Start(Tag::Paragraph));
@@ -125,7 +117,7 @@ impl<'a> Page<'a, '_> {
     /// URL and keeps its text: `None` for the start and end that go. However
     /// the URL was written (reference, autolink, entities, mixed case),
     /// pulldown-cmark hands it over decoded, as the browser would read it.
-    fn neutralise(&mut self, event: Event<'a>) -> Option<Event<'a>> {
+    fn neutralise(&mut self, event: Event<'b>) -> Option<Event<'b>> {
         let kept = match &event {
             Event::Start(Tag::Link { dest_url, .. }) => {
                 self.kept.push(urls::link_allowed(dest_url));
@@ -154,35 +146,16 @@ impl<'a> Page<'a, '_> {
         self.events.push(Event::InlineHtml(html.into()));
     }
 
-    /// Open the table whose start is the `i`th event, inside a numbered
-    /// `<figure>` if it has a caption.
-    fn start_table(&mut self, i: usize, alignments: Vec<Alignment>) {
-        if let Some(c) = self.captions.iter().find(|c| c.start == i) {
-            self.tables += 1;
-            let tables = self.tables;
-            let id =
-                c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
-            self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {tables}.</span> {}</figcaption>\n", prose(&c.caption, &self.refs)).into()));
-            self.open_figure = true;
-            let written =
-                self.refs.computed.iter().find(|t| c.id.as_deref() == Some(t.id.as_str()));
-            self.verdicts = written.map(|t| (t.verdicts.as_slice(), None, 0));
-        }
-        self.events.push(Event::Start(Tag::Table(alignments)));
-    }
-
-    /// Close a table, and its `<figure>` if it has a caption.
-    fn end_table(&mut self) {
-        self.verdicts = None;
-        self.events.push(Event::End(TagEnd::Table));
-        if std::mem::take(&mut self.open_figure) {
-            self.events.push(Event::Html("</figure>\n".into()));
-        }
+    /// Open a captioned table's numbered `<figure>`; its table follows.
+    fn start_table(&mut self, c: &'b TableCaption) {
+        let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
+        self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {}.</span> {}</figcaption>\n", c.number, prose(&c.caption, &self.refs)).into()));
+        self.verdicts = c.verdicts.as_ref().map(|v| (v.as_slice(), None, 0));
     }
 
     /// A row or cell of a computed table: a comparison's cell is classed by
     /// its verdict (better, worse, unclear, same), for its colour.
-    fn verdict_cell(&mut self, event: Event<'a>) {
+    fn verdict_cell(&mut self, event: Event<'b>) {
         let Some((grid, row, column)) = self.verdicts.as_mut() else { return };
         match event {
             Event::Start(Tag::TableRow) => (*row, *column) = (Some(row.map_or(0, |r| r + 1)), 0),
@@ -225,22 +198,6 @@ impl<'a> Page<'a, '_> {
     }
 }
 
-/// Whether a fenced block's language makes it a `report` directive.
-fn is_directive(lang: &str) -> bool {
-    matches!(lang, "chart" | "environments")
-}
-
-/// The HTML of a ```` ```chart ```` or ```` ```environments ```` block.
-fn directive(lang: &str, body: &str, refs: &Refs) -> String {
-    match lang {
-        "chart" => sections::chart_id(body)
-            .and_then(|id| refs.charts.get(&id))
-            .map(|chart| figure(chart, refs))
-            .unwrap_or_default(),
-        _ => environments(refs),
-    }
-}
-
 /// Consecutive chart figures go into one dashboard grid: two columns on wide
 /// screens, stacked on narrow ones.
 fn group_figures(events: Vec<Event>) -> Vec<Event> {
@@ -263,19 +220,16 @@ fn group_figures(events: Vec<Event>) -> Vec<Event> {
 }
 
 /// A stable, unique id for every heading: its `{#id}`, or a slug of its text.
-fn anchors(events: &[(Event, std::ops::Range<usize>)]) -> BTreeMap<usize, String> {
+fn anchors(nodes: &[&Node]) -> BTreeMap<usize, String> {
     let mut out = BTreeMap::new();
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, (event, _)) in events.iter().enumerate() {
-        let Event::Start(Tag::Heading { id, .. }) = event else { continue };
+    for (i, node) in nodes.iter().enumerate() {
+        let Item::Markdown(Event::Start(Tag::Heading { id, .. })) = &node.item else { continue };
         let base = id.as_ref().map(|id| id.to_string()).unwrap_or_else(|| {
-            let text: String = events[i + 1..]
+            let text: String = nodes[i + 1..]
                 .iter()
-                .take_while(|(e, _)| !matches!(e, Event::End(TagEnd::Heading(_))))
-                .filter_map(|(e, _)| match e {
-                    Event::Text(t) | Event::Code(t) => Some(t.to_string()),
-                    _ => None,
-                })
+                .take_while(|n| !matches!(n.item, Item::Markdown(Event::End(TagEnd::Heading(_)))))
+                .filter_map(|n| document::plain(&n.item, false))
                 .collect();
             slug(&text)
         });
@@ -307,43 +261,40 @@ fn verdict_class(verdict: crate::analysis::tables::Verdict) -> &'static str {
     }
 }
 
-/// Prose text, or the HTML of a cross-reference or citation.
-fn segment<'a>(segment: Segment, refs: &Refs) -> Event<'a> {
-    match segment {
-        Segment::Text(t) => Event::Text(t.to_string().into()),
-        Segment::Figure(id) => {
-            let number = refs.charts.get(id).map_or(0, |c| c.number);
-            let href = escape(&refs.figure_href(id));
-            Event::InlineHtml(
-                format!("<a class=\"xref\" href=\"{href}\">Figure {number}</a>").into(),
-            )
-        }
-        Segment::Table(id) => {
-            let number = refs.table_number(id);
-            Event::InlineHtml(
-                format!("<a class=\"xref\" href=\"#tbl-{}\">Table {number}</a>", escape(id)).into(),
-            )
-        }
-        Segment::Cite(keys) => {
-            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-            let text = refs.citations.get(&keys).cloned().unwrap_or_default();
-            Event::InlineHtml(
-                format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(&keys[0]))
-                    .into(),
-            )
-        }
-    }
+/// The link of a cross-reference: `Figure N` or `Table N`.
+fn reference<'b>(r: &Reference) -> Event<'b> {
+    let noun = match r.kind {
+        crate::markdown::directives::RefKind::Figure => "Figure",
+        crate::markdown::directives::RefKind::Table => "Table",
+    };
+    let href = escape(&r.href);
+    Event::InlineHtml(format!("<a class=\"xref\" href=\"{href}\">{noun} {}</a>", r.number).into())
 }
 
-/// A caption's text as HTML: escaped, with its cross-references and
-/// citations resolved as in prose.
-fn prose(text: &str, refs: &Refs) -> String {
-    let mut out = String::with_capacity(text.len());
-    for part in directives::split(text) {
-        match segment(part, refs) {
-            Event::Text(t) => out.push_str(&escape(&t)),
-            Event::InlineHtml(html) => out.push_str(&html),
-            _ => {}
+/// The link of a citation to its entry in the reference list.
+fn citation<'b>(c: &Citation, refs: &Refs) -> Event<'b> {
+    let text = refs.citations.get(&c.keys).cloned().unwrap_or_default();
+    let first = c.keys.first().map(String::as_str).unwrap_or_default();
+    Event::InlineHtml(
+        format!("<a class=\"citation\" href=\"#ref-{}\">{text}</a>", escape(first)).into(),
+    )
+}
+
+/// A caption as HTML: its text escaped, its cross-references and
+/// citations linked as in prose.
+fn prose(caption: &[Inline], refs: &Refs) -> String {
+    let mut out = String::new();
+    for part in caption {
+        let event = match part {
+            Inline::Text(t) => {
+                out.push_str(&escape(t));
+                continue;
+            }
+            Inline::Ref(r) => reference(r),
+            Inline::Cite(c) => citation(c, refs),
+        };
+        if let Event::InlineHtml(html) = event {
+            out.push_str(&html);
         }
     }
     out
@@ -351,9 +302,9 @@ fn prose(text: &str, refs: &Refs) -> String {
 
 /// The figure of a chart: numbered caption above the inline SVG (with what
 /// its error bars show), then the data table and the CSV link.
-fn figure(chart: &Chart, refs: &Refs) -> String {
+fn figure(chart: &Chart, caption: &[Inline], refs: &Refs) -> String {
     let id = escape(&chart.spec.id);
-    let caption = chart.spec.caption.as_deref().map(|c| prose(c, refs)).unwrap_or_default();
+    let caption = prose(caption, refs);
     let series = serde_json::to_string(&chart.series).unwrap_or_default();
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n<figcaption><span class=\"figure-number\">Figure {}.</span> {caption} <span class=\"intervals\">{}</span></figcaption>\n{}</figure>\n\
@@ -422,10 +373,11 @@ fn demote(level: HeadingLevel) -> HeadingLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::parse;
 
     #[test]
     fn headings_move_down_and_get_anchors() {
-        let html = to_html("# A b\n\n## B\n\n# A b\n", Refs::none());
+        let html = to_html(&parse::text("# A b\n\n## B\n\n# A b\n"), Refs::none());
         assert_eq!(
             html,
             "<h2 id=\"a-b\">A b<a class=\"anchor\" href=\"#a-b\" aria-label=\"Link to this section\">#</a></h2>\n\
@@ -436,7 +388,7 @@ mod tests {
 
     #[test]
     fn raw_text_is_escaped() {
-        assert_eq!(to_html("a < b & c", Refs::none()), "<p>a &lt; b &amp; c</p>\n");
+        assert_eq!(to_html(&parse::text("a < b & c"), Refs::none()), "<p>a &lt; b &amp; c</p>\n");
     }
 
     #[test]
@@ -445,7 +397,7 @@ mod tests {
                   [e](jav&#x61;script&colon;alert(4)) [d](data:text/html,x) ![i *b*](vbscript:x) \
                   [ok](https://example.org/) [![img](f.png)](notes.html#a)\n\n[x]: javascript:alert(5)\n";
         assert_eq!(
-            to_html(md, Refs::none()),
+            to_html(&parse::text(md), Refs::none()),
             "<p>a javascript:alert(2) r [m](JaVa\tScRiPt:alert(3)) e d i <em>b</em> \
              <a href=\"https://example.org/\">ok</a> <a href=\"notes.html#a\"><img src=\"f.png\" alt=\"img\" /></a></p>\n"
         );

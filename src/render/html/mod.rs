@@ -175,16 +175,12 @@ fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
         .map(|p| {
             let refs = Refs {
                 charts: inputs.charts,
-                tables: &inputs.document.tables,
-                tables_before: p.tables_before,
                 citations: &inputs.cited.citations,
                 environments: &inputs.book.environments,
                 raw_html: inputs.book.raw_html,
-                here: &p.slug,
-                computed: &inputs.document.computed,
                 math: inputs.math,
             };
-            let html = to_html(&p.markdown, refs);
+            let html = to_html(&p.body, refs);
             PageView {
                 slug: p.slug.clone(),
                 title: p.title.clone(),

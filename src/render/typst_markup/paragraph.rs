@@ -52,7 +52,7 @@ mod tests {
     use crate::render::typst_markup::convert;
 
     fn convert_plain(source: &str) -> crate::render::typst_markup::Markup {
-        convert(source, &crate::render::Refs::none())
+        convert(&crate::markdown::parse::text(source), &crate::render::Refs::none())
     }
 
     #[test]
