@@ -276,3 +276,20 @@ fn derived_column_errors_point_at_the_expression() {
     );
     assert!(err.contains("did you mean `procs`?"), "{err}");
 }
+
+/// A formula Typst cannot typeset (a word is a variable in Typst math) is
+/// an error at the formula, with the math syntax and `\$` in the help.
+#[test]
+fn a_formula_that_does_not_typeset_is_located() {
+    let mut line = 0;
+    let err = fails(|root| {
+        let page = fs::read_to_string(root.join("content/index.md")).unwrap();
+        // After the page's last line and one blank line.
+        line = page.lines().count() + 2;
+        let text = format!("{}\n\nIt costs $5日本語$ here.\n", page.trim_end());
+        fs::write(root.join("content/index.md"), text).unwrap();
+    });
+    let at = format!("content/index.md:{line}:10: math: unknown variable: 日本語");
+    assert!(err.contains(&at), "{at} not in {err}");
+    assert!(err.contains("a literal dollar sign is \\$"), "{err}");
+}
