@@ -1,48 +1,30 @@
 //! The analysis stage: every statistic of the study, computed from a
 //! [`ResultSet`] into an [`Analysis`].
 
-mod average;
-mod caveat;
-mod caveats;
-mod data_caveats;
-pub mod exclude;
-pub mod filter;
 pub mod findings;
-mod finite;
 mod groups;
-pub mod influence;
-pub mod median_use;
-mod metric_stats;
-mod metrics;
-pub mod model;
-mod normality_caveats;
-mod pairs;
-mod problem_size;
-pub mod ranks;
-pub mod resolution;
-pub mod robust;
-mod runs;
-pub mod shapiro;
-pub mod sides;
-mod spread_caveats;
-pub mod stats;
-pub mod student;
-pub mod tables;
-mod within_run;
-pub mod wording;
+pub mod metrics;
+mod overflow;
+pub mod queries;
+pub mod statistics;
+
+// Short paths, which `groups` and the later stages (charts, markdown) use.
+pub use metrics::{sides, tables};
+pub use queries::filter;
+use queries::runs;
+use statistics::ranks;
+pub use statistics::{model, stats};
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use caveat::{Caveat, CaveatKind, Limitation, join};
-pub use data_caveats::estimators_disagree;
-pub use exclude::{Excluded, exclude};
-pub use metric_stats::{MetricValue, Side};
+pub use findings::metrics::estimators_disagree;
+pub use findings::{Caveat, CaveatKind, Limitation, join};
+pub use metrics::value::{MetricValue, Side};
+pub use queries::exclude::{Excluded, exclude};
+pub use statistics::CONFIDENCE;
 pub use stats::Summary;
-
-/// Confidence level of every interval.
-pub const CONFIDENCE: f64 = 0.95;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
@@ -207,15 +189,15 @@ pub fn analyze_excluding(
         }
     }
     errors.into_result(())?;
-    finite::check(&analysis, results, config)?;
-    analysis.caveats = caveats::derive(
+    overflow::check(&analysis, results, config)?;
+    analysis.caveats = findings::study::derive(
         results,
         config,
         &analysis.metrics,
         &analysis.groups,
         &analysis.comparisons,
     );
-    analysis.caveats.extend(analysis.excluded.iter().map(exclude::caveat));
+    analysis.caveats.extend(analysis.excluded.iter().map(queries::exclude::caveat));
     Ok(analysis)
 }
 

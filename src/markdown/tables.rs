@@ -9,9 +9,9 @@ use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 use super::expand::{SourceMap, escape_markdown};
 use crate::analysis::tables::{self, Cell, Computed, Verdict};
-use crate::analysis::wording;
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
+use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
 /// A computed table as written: its id, its data as CSV, and each cell's

@@ -6,7 +6,8 @@
 //! analysis ([`crate::pipeline::analyze`]), with the words of
 //! [`crate::labels`].
 
-use crate::analysis::{Caveat, CaveatKind, Excluded, Limitation, MetricValue, wording};
+use super::metric as wording;
+use crate::analysis::{Caveat, CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 use crate::labels::Labels;
 
@@ -215,7 +216,7 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
         .copied()
         .filter(|m| {
             let b = m.baseline.as_ref().map_or(usize::MAX, |b| b.n);
-            m.candidate.n.min(b) < crate::analysis::robust::MEDIAN_CI_MIN
+            m.candidate.n.min(b) < crate::analysis::statistics::robust::MEDIAN_CI_MIN
         })
         .collect();
     let fewest = small

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::MetricValue;
+use crate::analysis::MetricValue;
 use crate::config::Compare;
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
@@ -182,8 +182,8 @@ pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
 
 /// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
 /// (the table's caption says the parentheses hold the 95% CI).
-pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
-    use super::tables::Verdict;
+pub fn table_cell(m: &MetricValue, verdict: crate::analysis::metrics::tables::Verdict) -> String {
+    use crate::analysis::metrics::tables::Verdict;
     let word = match verdict {
         Verdict::Better if m.exact => "better in every run",
         Verdict::Worse if m.exact => "worse in every run",

@@ -5,11 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::caveat::{Caveat, CaveatKind};
-use super::robust::{FENCES_MIN, MEDIAN_CI_MIN};
-use super::{Group, MetricValue, spread_caveats, wording};
+use super::spread as spread_caveats;
+use super::{Caveat, CaveatKind};
+use crate::analysis::statistics::robust::{FENCES_MIN, MEDIAN_CI_MIN};
+use crate::analysis::{Group, MetricValue};
 use crate::config::{Compare, Estimator};
 use crate::format::{p_value, plain, significant};
+use crate::prose::metric as wording;
 
 /// Significant digits of a run's value in a caveat.
 const DIGITS: usize = 4;
@@ -24,7 +26,7 @@ pub(super) fn derive(metrics: &[MetricValue], groups: &[Group]) -> Vec<Caveat> {
         .collect();
     let mut caveats = spread_caveats::outliers(&read);
     caveats.extend(spread_caveats::variation(&read));
-    caveats.extend(super::normality_caveats::non_normal(&read));
+    caveats.extend(super::normality::non_normal(&read));
     for m in metrics.iter().filter(|m| m.compare != Compare::Summary) {
         caveats.extend(disagreement(m));
         caveats.extend(sign_change(m));
@@ -173,7 +175,7 @@ fn small(metrics: &[MetricValue]) -> Vec<Caveat> {
                 metric: None,
                 text: format!(
                     "{} compare {c} runs with {b}: {test}; a distribution-free interval of the median needs n ≥ {MEDIAN_CI_MIN} and Tukey's fences n ≥ {FENCES_MIN}. Their intervals rest on Student's t, which assumes the means are close to normal, and an outlier cannot be told from the rest.",
-                    super::caveat::join(&labels)
+                    super::join(&labels)
                 ),
             }
         })
@@ -222,7 +224,7 @@ fn holm(metrics: &[MetricValue]) -> Option<Caveat> {
 mod tests {
     use super::*;
     use crate::analysis::Inputs;
-    use crate::analysis::metric_stats::{Alternative, Side};
+    use crate::analysis::metrics::value::{Alternative, Side};
     use crate::config::{Better, Compare};
 
     /// A relative comparison of one configuration with this value and verdict.

@@ -1,5 +1,11 @@
 //! A caveat: what it is about, its sentence and the metric it qualifies.
 
+pub mod carried;
+pub(crate) mod metrics;
+mod normality;
+mod spread;
+pub(crate) mod study;
+
 use serde::Serialize;
 
 /// What a caveat is about.

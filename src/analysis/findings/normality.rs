@@ -6,10 +6,10 @@
 //! outliers, not symmetric ones, nor values on a grid as coarse as the
 //! median's interval, where the median sits on one tick.
 
-use super::Group;
-use super::caveat::{Caveat, CaveatKind};
-use super::median_use::{MedianUse, median_use};
-use super::spread_caveats::{by_column, listed};
+use super::spread::{by_column, listed};
+use super::{Caveat, CaveatKind};
+use crate::analysis::Group;
+use crate::analysis::statistics::median_use::{MedianUse, median_use};
 use crate::format::fixed;
 
 /// Level at which normality is rejected.

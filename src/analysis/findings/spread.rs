@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use super::Group;
-use super::caveat::{Caveat, CaveatKind};
+use super::{Caveat, CaveatKind};
+use crate::analysis::Group;
 use crate::format::{fixed, significant};
 
 /// A coefficient of variation above this is called high (5%).
@@ -63,7 +63,7 @@ fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Caveat
     let (mut mild, mut mild_configs) = (0, 0);
     for g in groups {
         let r = &g.summary.robust;
-        let mut worst: Vec<&super::robust::Outlier> =
+        let mut worst: Vec<&crate::analysis::statistics::robust::Outlier> =
             r.outliers.iter().filter(|o| o.severe).collect();
         worst.sort_by(|a, b| b.beyond.total_cmp(&a.beyond));
         let named: Vec<String> = worst
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn exactly_five_percent_is_not_high() {
         let cv = |v: &[f64]| {
-            let s = crate::analysis::stats::Summary::of(v).unwrap();
+            let s = crate::analysis::statistics::stats::Summary::of(v).unwrap();
             s.robust.cv.unwrap()
         };
         assert!(!high_cv(cv(&[0.57, 0.6, 0.63])));

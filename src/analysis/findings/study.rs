@@ -5,10 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::caveat::{Caveat, CaveatKind, join};
-use super::wording;
-use super::{Comparison, Group, MetricValue};
+use super::{Caveat, CaveatKind, join};
+use crate::analysis::{Comparison, Group, MetricValue};
 use crate::config::Config;
+use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
 /// Derive every caveat of the study.
@@ -34,7 +34,7 @@ pub fn derive(
     }
     caveats.extend(few_runs(groups, comparisons));
     caveats.extend(unmatched(groups, comparisons, config));
-    caveats.extend(super::data_caveats::derive(metrics, groups));
+    caveats.extend(super::metrics::derive(metrics, groups));
     caveats
 }
 
@@ -69,7 +69,7 @@ fn nodes(results: &ResultSet, config: &Config) -> Option<Caveat> {
 /// What the tables with a node-count column say about where the runs ran.
 struct NodeSurvey {
     /// Every node count recorded (empty cells left out).
-    counts: BTreeSet<crate::analysis::filter::KeyPart>,
+    counts: BTreeSet<crate::analysis::queries::filter::KeyPart>,
     /// Rows in those tables.
     runs: usize,
 }
@@ -89,7 +89,7 @@ impl NodeSurvey {
             let mut seen = rustc_hash::FxHashSet::default();
             for &n in nodes.iter().filter(|n| !n.is_nan()) {
                 if seen.insert(n.to_bits()) {
-                    survey.counts.insert(crate::analysis::filter::KeyPart::Number(n));
+                    survey.counts.insert(crate::analysis::queries::filter::KeyPart::Number(n));
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::filter::{self, KeyPart};
+use crate::analysis::queries::filter::{self, KeyPart};
 use crate::config::{Candidates, Compare, Config, FilterValue, Level, Metric};
 use crate::results::Table;
 

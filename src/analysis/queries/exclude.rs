@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::filter::{self, key_part};
-use super::{Caveat, CaveatKind};
+use crate::analysis::{Caveat, CaveatKind};
 use crate::config::{Config, Dataset, Exclusion, FilterValue};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
 use crate::format;
