@@ -63,7 +63,7 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
     analysis.limitations = crate::prose::limitations::derive(
         &project.config,
         &analysis.metrics,
-        &analysis.caveats,
+        &crate::prose::caveats::caveats(&analysis),
         &analysis.excluded,
         &crate::labels::Labels::new(&project.config),
     );

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use findings::metrics::estimators_disagree;
-pub use findings::{Caveat, CaveatKind, Limitation, join};
+pub use findings::{CaveatKind, Finding, Limitation};
 pub use metrics::value::{MetricValue, Side};
 pub use queries::exclude::{Excluded, exclude};
 pub use statistics::CONFIDENCE;
@@ -47,12 +47,15 @@ pub struct Analysis {
     pub comparisons: Vec<Comparison>,
     /// Speedup and parallel efficiency, per file × environment × process count.
     pub scaling: Vec<ScalingPoint>,
-    /// Caveats derived from the data, every one with its figures: the
-    /// diagnostics of the page, the paper's appendix and stats.json.
-    pub caveats: Vec<Caveat>,
+    /// The caveats the data imply, as findings with their figures, in the
+    /// order they are listed: the diagnostics of the page, the paper's
+    /// appendix and stats.json, in the words of `crate::prose::caveats`
+    /// (which adds the exclusions).
+    #[serde(skip)]
+    pub caveats: Vec<Finding>,
     /// The caveats a reader sees (the page's callout, the paper's
     /// Limitations): the author's, then the few the data imply that matter
-    /// most; filled in by `crate::limitations` after the analysis.
+    /// most; filled in by `crate::prose::limitations` after the analysis.
     pub limitations: Vec<Limitation>,
     /// The runs removed by `exclude` in book.toml, with their reasons.
     pub excluded: Vec<Excluded>,
@@ -197,7 +200,6 @@ pub fn analyze_excluding(
         &analysis.groups,
         &analysis.comparisons,
     );
-    analysis.caveats.extend(analysis.excluded.iter().map(queries::exclude::caveat));
     Ok(analysis)
 }
 

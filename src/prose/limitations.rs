@@ -6,8 +6,9 @@
 //! analysis ([`crate::pipeline::analyze`]), with the words of
 //! [`crate::labels`].
 
+use super::caveats::Caveat;
 use super::metric as wording;
-use crate::analysis::{Caveat, CaveatKind, Excluded, Limitation, MetricValue};
+use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 use crate::labels::Labels;
 
@@ -232,7 +233,7 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
     };
     let text = format!(
         "{} {verb} on as few as {runs} a side: {their} near-normal means, and one odd run cannot be told from the rest.",
-        crate::analysis::join(&labels)
+        super::join(&labels)
     );
     Some((Rank::Power, limitation(CaveatKind::FewRuns, text, &small)))
 }
@@ -259,7 +260,7 @@ fn multiplicity(metrics: &[MetricValue], headline: &[&MetricValue]) -> Option<(R
     let (verb, pronoun) = if lost.len() == 1 { ("is", "it") } else { ("are", "they") };
     let text = format!(
         "{} {verb} significant alone, but not once the study's {count} comparisons are corrected for being tested together (Holm): {survive} of {count} remain. Read {pronoun} as suggestive.",
-        crate::analysis::join(&labels)
+        super::join(&labels)
     );
     Some((Rank::Power, limitation(CaveatKind::Multiplicity, text, &lost)))
 }

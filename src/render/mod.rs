@@ -322,7 +322,10 @@ impl BookView {
                         .collect(),
                 })
                 .collect(),
-            diagnostics: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
+            diagnostics: crate::prose::caveats::caveats(analysis)
+                .into_iter()
+                .map(|c| c.text)
+                .collect(),
             data: config.study.data.clone(),
             answer: None,
             answer_typst: None,
