@@ -43,6 +43,12 @@ pub fn caveats(analysis: &Analysis) -> Vec<Caveat> {
     found.chain(analysis.excluded.iter().map(excluded)).collect()
 }
 
+/// The sentences of [`caveats`] alone, in order: the diagnostics of the
+/// page and the paper.
+pub fn sentences(analysis: &Analysis) -> Vec<String> {
+    caveats(analysis).into_iter().map(|c| c.text).collect()
+}
+
 /// The caveat stating `finding`, whose metric, if it names one, is among
 /// `metrics`.
 pub fn caveat(finding: &Finding, metrics: &[MetricValue]) -> Option<Caveat> {

@@ -322,10 +322,7 @@ impl BookView {
                         .collect(),
                 })
                 .collect(),
-            diagnostics: crate::prose::caveats::caveats(analysis)
-                .into_iter()
-                .map(|c| c.text)
-                .collect(),
+            diagnostics: crate::prose::caveats::sentences(analysis),
             data: config.study.data.clone(),
             answer: None,
             answer_typst: None,

@@ -93,8 +93,11 @@ pub(super) fn variation(groups: &[&Group]) -> Vec<Finding> {
                 .collect();
             high.sort_by(|a, b| b.1.total_cmp(&a.1));
             let (file, column) = (file.to_string(), column.to_string());
-            (!high.is_empty())
-                .then(|| Finding::HighVariation(Variation { file, column, configurations: high }))
+            (!high.is_empty()).then_some(Finding::HighVariation(Variation {
+                file,
+                column,
+                configurations: high,
+            }))
         })
         .collect()
 }
@@ -120,8 +123,11 @@ pub(super) fn non_normal(groups: &[&Group]) -> Vec<Finding> {
                 .collect();
             rejected.sort_by(|a, b| a.p.total_cmp(&b.p));
             let (file, column) = (file.to_string(), column.to_string());
-            (!rejected.is_empty())
-                .then(|| Finding::NotNormal(NotNormal { file, column, configurations: rejected }))
+            (!rejected.is_empty()).then_some(Finding::NotNormal(NotNormal {
+                file,
+                column,
+                configurations: rejected,
+            }))
         })
         .collect()
 }
