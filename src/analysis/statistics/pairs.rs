@@ -131,6 +131,10 @@ impl Pairs {
         let scratch = &mut *self.scratch.borrow_mut();
         let [lo, hi] = self.bounds();
         let valid = [lo, hi];
+        if self.len() <= self.cap {
+            // Few enough to select among at once, after one counting pass.
+            return self.narrow(k, valid, valid, scratch);
+        }
         // The first proposal samples the whole grid of differences, which
         // needs no counting pass to lay out.
         let n = self.b.len() as u64;
