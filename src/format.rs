@@ -1,6 +1,6 @@
 //! Number formatting: the one place where floats become text, so that the page,
 //! the paper and the JSON round every number the same way. A leaf: it imports
-//! nothing of the pipeline; the wording of a metric is `analysis::wording`.
+//! nothing of the pipeline; the wording of a metric is `prose::metric`.
 
 /// A number in its shortest exact form, for identifiers and table cells:
 /// `32`, `0.5`, `1e-7`.

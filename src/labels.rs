@@ -125,9 +125,9 @@ impl Labels {
         };
         let [up, down] = self.words(&m.inputs.file, &m.inputs.column);
         let size = if m.compare == Compare::Ratio {
-            crate::analysis::wording::metric_value(m)
+            crate::prose::metric::metric_value(m)
         } else {
-            crate::analysis::wording::metric_magnitude(m)
+            crate::prose::metric::metric_magnitude(m)
         };
         let change = relative_change(m);
         let negligible = self.negligible.is_some_and(|t| change.abs() < t);
@@ -176,11 +176,11 @@ impl Labels {
     }
 
     /// Every field of a metric that prose, cards and stats.json cite:
-    /// [`crate::analysis::wording::metric_fields`] with configurations named
+    /// [`crate::prose::metric::metric_fields`] with configurations named
     /// by their labels (`range`, `full`), and the difference in words
     /// (`words`: `8.8% faster`; `interval`: `6.1% to 11.5% faster`).
     pub fn fields(&self, m: &MetricValue) -> BTreeMap<&'static str, String> {
-        let mut fields = crate::analysis::wording::metric_fields(m);
+        let mut fields = crate::prose::metric::metric_fields(m);
         // A mean with its own digits, as a point's details and the data
         // tables show it (a baseline of 0.853 s is not "0.9").
         if let Some(b) = &m.baseline {

@@ -12,7 +12,8 @@
 //!    `[output] max-results-mb` bounds what a build reads; results larger
 //!    than one machine belong in an engine, which hands them over
 //!    aggregated. Steps 1, 2 and 8 are the only ones that open files.
-//! 3. [`analysis::analyze`] computes every statistic into an [`analysis::Analysis`].
+//! 3. [`analysis::analyze`] computes every statistic and finding into an
+//!    [`analysis::Analysis`]; [`prose`] writes its findings as caveats.
 //! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
 //!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
 //!    template engine), then parses each page once ([`markdown::parse`]) into
@@ -50,11 +51,11 @@ pub mod diff;
 pub mod format;
 pub mod import;
 pub mod labels;
-pub mod limitations;
 pub mod markdown;
 pub mod output;
 pub mod pipeline;
 pub mod project;
+pub mod prose;
 pub mod references;
 pub mod render;
 pub mod results;

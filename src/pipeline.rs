@@ -60,10 +60,10 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
     let (results, excluded) = analysis::exclude(results, &project.config)?;
     timings.lap("results", &mut clock);
     let mut analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
-    analysis.limitations = crate::limitations::derive(
+    analysis.limitations = crate::prose::limitations::derive(
         &project.config,
         &analysis.metrics,
-        &analysis.caveats,
+        &crate::prose::caveats::caveats(&analysis),
         &analysis.excluded,
         &crate::labels::Labels::new(&project.config),
     );

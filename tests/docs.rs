@@ -365,7 +365,7 @@ fn table_reference_is_generated_from_spec_doc_comments() {
     check(
         "docs/tables.md",
         generate(
-            "src/analysis/tables.rs src/config/metrics.rs src/config/data.rs",
+            "src/analysis/metrics/tables.rs src/config/metrics.rs src/config/data.rs",
             "Computed tables",
             intro,
             &TABLE_SECTIONS,

@@ -72,7 +72,7 @@ proptest! {
     /// The statistics do not depend on the order of the rows.
     #[test]
     fn statistics_are_invariant_to_row_order(values in prop::collection::vec(0.001f64..1e6, 2..40), seed in any::<u64>()) {
-        use report::analysis::stats::{Summary, ratio, welch};
+        use report::analysis::statistics::stats::{Summary, ratio, welch};
         let mut shuffled = values.clone();
         let mut state = seed | 1;
         for i in (1..shuffled.len()).rev() {

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The pipeline's stages, in order: a stage may import earlier ones only.
-const STAGES: [&str; 6] = ["config", "results", "analysis", "charts", "markdown", "render"];
+const STAGES: [&str; 7] =
+    ["config", "results", "analysis", "prose", "charts", "markdown", "render"];
 
 /// Every `.rs` file under `src/`, by its module path (`analysis::caveat`).
 fn modules() -> BTreeMap<Vec<String>, PathBuf> {

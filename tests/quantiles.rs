@@ -7,9 +7,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use report::analysis::robust::median_ranks;
-use report::analysis::stats::{p_value, t_quantile};
-use report::analysis::student::{normal_sf, normal_upper_quantile, upper_quantile};
+use report::analysis::statistics::robust::median_ranks;
+use report::analysis::statistics::stats::{p_value, t_quantile};
+use report::analysis::statistics::student::{normal_sf, normal_upper_quantile, upper_quantile};
 use serde_json::{Value, json};
 
 use crate::stats_oracle;

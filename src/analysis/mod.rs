@@ -1,48 +1,30 @@
 //! The analysis stage: every statistic of the study, computed from a
 //! [`ResultSet`] into an [`Analysis`].
 
-mod average;
-mod caveat;
-mod caveats;
-mod data_caveats;
-pub mod exclude;
-pub mod filter;
 pub mod findings;
-mod finite;
 mod groups;
-pub mod influence;
-pub mod median_use;
-mod metric_stats;
-mod metrics;
-pub mod model;
-mod normality_caveats;
-mod pairs;
-mod problem_size;
-pub mod ranks;
-pub mod resolution;
-pub mod robust;
-mod runs;
-pub mod shapiro;
-pub mod sides;
-mod spread_caveats;
-pub mod stats;
-pub mod student;
-pub mod tables;
-mod within_run;
-pub mod wording;
+pub mod metrics;
+mod overflow;
+pub mod queries;
+pub mod statistics;
+
+// Short paths, which `groups` and the later stages (charts, markdown) use.
+pub use metrics::{sides, tables};
+pub use queries::filter;
+use queries::runs;
+use statistics::ranks;
+pub use statistics::{model, stats};
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use caveat::{Caveat, CaveatKind, Limitation, join};
-pub use data_caveats::{estimators_disagree, selected_baseline};
-pub use exclude::{Excluded, exclude};
-pub use metric_stats::{MetricValue, Side};
+pub use findings::metrics::estimators_disagree;
+pub use findings::{CaveatKind, Finding, Limitation};
+pub use metrics::value::{MetricValue, Side};
+pub use queries::exclude::{Excluded, exclude};
+pub use statistics::CONFIDENCE;
 pub use stats::Summary;
-
-/// Confidence level of every interval.
-pub const CONFIDENCE: f64 = 0.95;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;
@@ -65,12 +47,15 @@ pub struct Analysis {
     pub comparisons: Vec<Comparison>,
     /// Speedup and parallel efficiency, per file × environment × process count.
     pub scaling: Vec<ScalingPoint>,
-    /// Caveats derived from the data, every one with its figures: the
-    /// diagnostics of the page, the paper's appendix and stats.json.
-    pub caveats: Vec<Caveat>,
+    /// The caveats the data imply, as findings with their figures, in the
+    /// order they are listed: the diagnostics of the page, the paper's
+    /// appendix and stats.json, in the words of `crate::prose::caveats`
+    /// (which adds the exclusions).
+    #[serde(skip)]
+    pub caveats: Vec<Finding>,
     /// The caveats a reader sees (the page's callout, the paper's
     /// Limitations): the author's, then the few the data imply that matter
-    /// most; filled in by `crate::limitations` after the analysis.
+    /// most; filled in by `crate::prose::limitations` after the analysis.
     pub limitations: Vec<Limitation>,
     /// The runs removed by `exclude` in book.toml, with their reasons.
     pub excluded: Vec<Excluded>,
@@ -207,15 +192,14 @@ pub fn analyze_excluding(
         }
     }
     errors.into_result(())?;
-    finite::check(&analysis, results, config)?;
-    analysis.caveats = caveats::derive(
+    overflow::check(&analysis, results, config)?;
+    analysis.caveats = findings::study::derive(
         results,
         config,
         &analysis.metrics,
         &analysis.groups,
         &analysis.comparisons,
     );
-    analysis.caveats.extend(analysis.excluded.iter().map(exclude::caveat));
     Ok(analysis)
 }
 

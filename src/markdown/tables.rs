@@ -4,9 +4,9 @@
 //! renderers number and set like any other.
 
 use crate::analysis::tables::{self, Cell, Computed, Verdict};
-use crate::analysis::wording;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Location};
+use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
 /// A computed table as written: its id, its data as CSV, and each cell's

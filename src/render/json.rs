@@ -13,7 +13,7 @@ struct StatsFile<'a> {
     groups: &'a [Group],
     comparisons: &'a [Comparison],
     scaling: &'a [ScalingPoint],
-    caveats: &'a [crate::analysis::Caveat],
+    caveats: &'a [crate::prose::caveats::Caveat],
     limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
 }
@@ -29,6 +29,7 @@ struct MetricEntry<'a> {
 /// order, maps sorted), its texts worded by `config`'s labels.
 pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
     let labels = crate::labels::Labels::new(config);
+    let caveats = crate::prose::caveats::caveats(analysis);
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         confidence: analysis.confidence,
@@ -40,7 +41,7 @@ pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
         groups: &analysis.groups,
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,
-        caveats: &analysis.caveats,
+        caveats: &caveats,
         limitations: &analysis.limitations,
         excluded: &analysis.excluded,
     };

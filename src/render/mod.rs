@@ -288,7 +288,7 @@ impl BookView {
                         .collect(),
                 })
                 .collect(),
-            diagnostics: analysis.caveats.iter().map(|c| c.text.clone()).collect(),
+            diagnostics: crate::prose::caveats::sentences(analysis),
             data: config.study.data.clone(),
             answer: None,
             answer_typst: None,

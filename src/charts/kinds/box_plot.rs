@@ -11,7 +11,7 @@ use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
 use crate::analysis::filter::KeyPart;
-use crate::analysis::robust::{Selection, quantile};
+use crate::analysis::statistics::robust::{Selection, quantile};
 use crate::charts::canvas::{Chart, DrawResult, colour};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, x_of};

@@ -5,7 +5,7 @@
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::findings::Grain;
+use crate::analysis::findings::carried::Grain;
 
 /// A sample, as a function that calls its argument on every value.
 pub type Visit<'a> = &'a dyn Fn(&mut dyn FnMut(f64));

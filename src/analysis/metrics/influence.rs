@@ -15,13 +15,13 @@
 //! without a run comes from sums over the remaining values (no order
 //! statistics, no normality test); the median model's is recomputed.
 
-use super::average;
-use super::filter::{self, KeyPart};
-use super::findings::{Alternative, Influence};
-use super::metric_stats::{MetricValue, Pair, express};
-use super::model::{self, Estimate};
-use super::robust::Robust;
-use super::stats::Summary;
+use super::value::{MetricValue, Pair, express};
+use crate::analysis::findings::carried::{Alternative, Influence};
+use crate::analysis::queries::filter::{self, KeyPart};
+use crate::analysis::statistics::average;
+use crate::analysis::statistics::model::{self, Estimate};
+use crate::analysis::statistics::robust::Robust;
+use crate::analysis::statistics::stats::Summary;
 use crate::config::{Compare, Estimator, Metric};
 use crate::results::{Table, Values};
 

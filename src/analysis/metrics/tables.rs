@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::filter::{self, KeyPart};
-use super::metric_stats::MetricValue;
-use super::stats::Summary;
+use super::value::MetricValue;
+use crate::analysis::queries::filter::{self, KeyPart};
+use crate::analysis::statistics::stats::Summary;
 use crate::config::{Better, Compare, Config, Estimator, FilterValue, Level, Metric};
 use crate::diagnostic::{Diagnostic, Location, suggest};
 use crate::results::ResultSet;
@@ -322,7 +322,7 @@ fn cell(
         (true, true) => {}
         _ => return Ok(Cell::Empty),
     }
-    super::metrics::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
+    super::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
 }
 
 /// The metric a comparison cell computes: `candidate` against `baseline`
@@ -422,7 +422,7 @@ pub fn verdict(m: &MetricValue) -> Verdict {
         return direction;
     }
     match m.p_holm.or(m.p_value) {
-        Some(p) if p < 1.0 - super::CONFIDENCE && m.value != null => direction,
+        Some(p) if p < 1.0 - crate::analysis::CONFIDENCE && m.value != null => direction,
         _ => Verdict::Unclear,
     }
 }

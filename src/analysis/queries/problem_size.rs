@@ -10,12 +10,12 @@ use crate::diagnostic::{Diagnostic, Location, list, suggest};
 use crate::results::Table;
 
 /// A problem found: the metric's key to blame, the message and the hint.
-pub(super) type Problem = (&'static str, String, String);
+pub(crate) type Problem = (&'static str, String, String);
 
 /// Check that, in every configuration of `metric` (every value of `per`),
 /// `candidate` and `baseline` ran the same sizes of each `problem-size`
 /// column of `dataset`. A column the file lacks is an error at `problem-size`.
-pub(super) fn check(
+pub(crate) fn check(
     metric: &Metric,
     table: &Table,
     dataset: &Dataset,

@@ -6,7 +6,9 @@
 //! analysis ([`crate::pipeline::analyze`]), with the words of
 //! [`crate::labels`].
 
-use crate::analysis::{Caveat, CaveatKind, Excluded, Limitation, MetricValue, wording};
+use super::caveats::Caveat;
+use super::metric as wording;
+use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 use crate::labels::Labels;
 
@@ -110,8 +112,8 @@ fn per_metric(m: &MetricValue, config: &Config, labels: &Labels) -> Vec<(Rank, L
         disagreeing(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::EstimatorsDisagree, t))),
         sign_change(m, labels).map(|t| (Rank::Meaning, one(CaveatKind::SignChange, t))),
         coarse(m, labels).map(|t| (Rank::Power, one(CaveatKind::Resolution, t))),
-        crate::analysis::selected_baseline(m)
-            .map(|c| (Rank::Meaning, one(CaveatKind::SelectedBaseline, c.text))),
+        super::caveats::selected_baseline(m)
+            .map(|t| (Rank::Meaning, one(CaveatKind::SelectedBaseline, t))),
     ]
     .into_iter()
     .flatten()
@@ -217,7 +219,7 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
         .copied()
         .filter(|m| {
             let b = m.baseline.as_ref().map_or(usize::MAX, |b| b.n);
-            m.candidate.n.min(b) < crate::analysis::robust::MEDIAN_CI_MIN
+            m.candidate.n.min(b) < crate::analysis::statistics::robust::MEDIAN_CI_MIN
         })
         .collect();
     let fewest = small
@@ -233,7 +235,7 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
     };
     let text = format!(
         "{} {verb} on as few as {runs} a side: {their} near-normal means, and one odd run cannot be told from the rest.",
-        crate::analysis::join(&labels)
+        super::join(&labels)
     );
     Some((Rank::Power, limitation(CaveatKind::FewRuns, text, &small)))
 }
@@ -260,7 +262,7 @@ fn multiplicity(metrics: &[MetricValue], headline: &[&MetricValue]) -> Option<(R
     let (verb, pronoun) = if lost.len() == 1 { ("is", "it") } else { ("are", "they") };
     let text = format!(
         "{} {verb} significant alone, but not once the study's {count} comparisons are corrected for being tested together (Holm): {survive} of {count} remain. Read {pronoun} as suggestive.",
-        crate::analysis::join(&labels)
+        super::join(&labels)
     );
     Some((Rank::Power, limitation(CaveatKind::Multiplicity, text, &lost)))
 }

@@ -3,7 +3,7 @@
 //! or by its line in the file when the file declares no key.
 
 use super::filter::{KeyPart, key_part};
-use super::robust::Outlier;
+use crate::analysis::statistics::robust::Outlier;
 use crate::results::Table;
 
 /// Largest table whose rows are searched for the runs of outliers.
@@ -15,7 +15,7 @@ const NAMED: usize = 20;
 /// Name each of `outliers` (values of `column` in the group of `table`
 /// whose columns `by` hold `key`) by the key columns of `key_columns` not in
 /// `by`, or by its line.
-pub(super) fn name(
+pub(crate) fn name(
     outliers: &mut [Outlier],
     table: &Table,
     (by, key): (&[&str], &[KeyPart]),

@@ -8,10 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use super::filter::{self, KeyPart};
-use super::model::{self, Estimate, Sample};
-use super::ranks::Interval;
-use super::stats::{self, Summary};
+use crate::analysis::queries::filter::{self, KeyPart};
+use crate::analysis::statistics::model::{self, Estimate, Sample};
+use crate::analysis::statistics::ranks::Interval;
+use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Estimator, Metric};
 use crate::results::Table;
 

@@ -1,17 +1,23 @@
 //! The named metrics of book.toml: one comparison or summary each, with its
 //! interval, p-value and inputs.
 
+pub mod influence;
+pub mod sides;
+pub mod tables;
+pub mod value;
+mod within_run;
+
 use std::collections::BTreeMap;
 
-use super::Inputs;
-use super::filter::{self, Grouped, KeyPart};
-use super::metric_stats::{self, MetricValue};
-use super::model::Sample;
-use super::problem_size;
-use super::sides::{self, Sides};
+use crate::analysis::Inputs;
+use crate::analysis::queries::filter::{self, Grouped, KeyPart};
+use crate::analysis::queries::problem_size;
+use crate::analysis::statistics::model::Sample;
 use crate::config::{Compare, Config, Metric};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, list, suggest};
 use crate::results::{ResultSet, Table, Values};
+use sides::Sides;
+use value::MetricValue;
 
 /// Evaluate every metric of `config` against `results`, reporting all problems.
 pub(super) fn evaluate(
@@ -81,7 +87,11 @@ fn evaluate_family(
         let mut value = evaluate_one(&one, results, config)?;
         value.member = member;
         if let Some(s) = &selected {
-            let among = crate::analysis::caveat::join(&s.among);
+            let (last, init) = s.among.split_last().expect("the best is chosen among levels");
+            let among = match init {
+                [] => last.clone(),
+                _ => format!("{} and {last}", init.join(", ")),
+            };
             value.model = format!(
                 "{}; the baseline, {}, is the best of {among} on these runs",
                 value.model, s.level
@@ -143,7 +153,7 @@ pub(super) fn evaluate_one(
         filter: filter::describe(&metric.filter),
     };
     let hint = "check `where` and `per`: both environments need rows in every group";
-    let mut value = metric_stats::compute(metric, &sides, (&pairs, within), inputs)
+    let mut value = value::compute(metric, &sides, (&pairs, within), inputs)
         .map_err(|m| blame.at("where", m, hint.into()))?;
     if metric.headline {
         value.influence = influence(metric, (table, config), &sides, (&pairs, &keys), &value);
@@ -188,17 +198,17 @@ fn influence(
     metric: &Metric,
     (table, config): (&Table, &Config),
     sides: &Sides,
-    (pairs, keys): (&[metric_stats::Pair], &[Vec<KeyPart>]),
+    (pairs, keys): (&[value::Pair], &[Vec<KeyPart>]),
     value: &MetricValue,
-) -> Option<super::findings::Influence> {
-    let (at, mut found) = super::influence::find(metric, pairs, value)?;
+) -> Option<crate::analysis::findings::carried::Influence> {
+    let (at, mut found) = influence::find(metric, pairs, value)?;
     let dataset = config.data.get(&metric.data);
     let key: Vec<String> = dataset
         .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
         .unwrap_or_default();
     let per = metric.per.as_ref().and(keys.get(at).and_then(|k| k.first()));
     let env = (sides.factor.as_str(), found.environment.as_str());
-    found.run = super::influence::name_run(metric, table, env, per, found.value, &key);
+    found.run = influence::name_run(metric, table, env, per, found.value, &key);
     Some(found)
 }
 
@@ -275,7 +285,7 @@ fn within_run(
     config: &Config,
     sides: &Sides,
     keyed: &[(Vec<KeyPart>, Sample, Option<Sample>)],
-) -> Result<Option<super::model::Estimate>, String> {
+) -> Result<Option<crate::analysis::statistics::model::Estimate>, String> {
     if !metric.within_run || keyed.len() < 2 || metric.compare == Compare::Summary {
         return Ok(None);
     }
@@ -283,7 +293,7 @@ fn within_run(
     let key = config.data.get(&metric.data).map(|d| d.key.as_slice()).unwrap_or_default();
     let env = sides.factor.as_str();
     let levels = (sides.candidate.as_str(), sides.baseline.as_str());
-    super::within_run::estimate(metric, table, (env, key), levels, &configs).map(Some)
+    within_run::estimate(metric, table, (env, key), levels, &configs).map(Some)
 }
 
 /// Where a metric's problems are reported: each at the value in book.toml that

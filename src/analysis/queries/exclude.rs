@@ -6,10 +6,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::filter::{self, key_part};
-use super::{Caveat, CaveatKind};
 use crate::config::{Config, Dataset, Exclusion, FilterValue};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, suggest};
-use crate::format;
 use crate::results::{Column, ResultSet, Table, Texts, Values};
 
 /// Most runs of one exclusion named.
@@ -115,29 +113,6 @@ fn no_match(table: &Table, exclusion: &Exclusion, at: Location) -> Diagnostic {
     let message =
         format!("exclusion matches no row of {file}: {}", filter::describe(&exclusion.rows));
     Diagnostic::new(at, message).hint(format!("{hint}; remove the exclusion if the run is gone"))
-}
-
-/// The caveat stating `excluded`: "Excluded from every statistic and chart:
-/// 1 run of results/lammps.csv (environment = bare-metal, ...: run = 1), because
-/// node 3 was swapping (job log)."
-pub fn caveat(excluded: &Excluded) -> Caveat {
-    let runs = match excluded.rows {
-        1 => "1 run".to_string(),
-        n => format!("{} runs", format::count(n)),
-    };
-    let mut named = excluded.runs.join("; ");
-    if excluded.runs.len() < excluded.rows {
-        named.push_str(&format!("; {} more", format::count(excluded.rows - excluded.runs.len())));
-    }
-    let reason = excluded.reason.trim().trim_end_matches('.');
-    Caveat {
-        kind: CaveatKind::Excluded,
-        text: format!(
-            "Excluded from every statistic and chart: {runs} of {} where {} ({named}), because {reason}.",
-            excluded.file, excluded.filter
-        ),
-        metric: None,
-    }
 }
 
 /// The first [`NAMED`] rows of `rows`, by the `key` columns of `table` (else by line).

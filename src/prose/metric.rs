@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::MetricValue;
+use crate::analysis::MetricValue;
 use crate::config::Compare;
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
@@ -23,6 +23,11 @@ const MOST_DECIMALS: usize = 15;
 /// its interval as no change ("+0.03%", never "0.0%"). One count of
 /// decimals for the value and its interval, so that they read alike.
 pub fn shown_decimals(m: &MetricValue) -> usize {
+    decimals_at(m, m.value)
+}
+
+/// [`shown_decimals`] of the metric were its value `value`.
+fn decimals_at(m: &MetricValue, value: f64) -> usize {
     let scale = if is_percent(m) { 100.0 } else { 1.0 };
     let null = match m.compare {
         Compare::Ratio => Some(1.0),
@@ -34,7 +39,7 @@ pub fn shown_decimals(m: &MetricValue) -> usize {
         let ends = m.ci.is_none_or(|[lo, hi]| lo == hi || text(lo, d) != text(hi, d));
         let apart = |x: f64| null.is_none_or(|n| text(x, d) != text(n, d));
         let significant = m.significant != Some(true)
-            || (apart(m.value) && m.ci.is_none_or(|[lo, hi]| apart(lo) && apart(hi)));
+            || (apart(value) && m.ci.is_none_or(|[lo, hi]| apart(lo) && apart(hi)));
         ends && significant
     };
     (m.decimals..=MOST_DECIMALS.max(m.decimals)).find(|&d| honest(d)).unwrap_or(m.decimals)
@@ -110,7 +115,17 @@ pub fn metric_n(m: &MetricValue) -> String {
 
 /// A value of the metric in its own expression: `+8.8%`, `0.92×`.
 fn expressed(m: &MetricValue, v: f64) -> String {
-    let decimals = shown_decimals(m);
+    express(m, v, shown_decimals(m))
+}
+
+/// Another value of the metric (by the other estimator) as its value would
+/// be shown, were it the metric's: `+8.8%`.
+pub fn metric_value_at(m: &MetricValue, v: f64) -> String {
+    express(m, v, decimals_at(m, v))
+}
+
+/// `v` in the metric's expression with `decimals` decimals.
+fn express(m: &MetricValue, v: f64, decimals: usize) -> String {
     if is_percent(m) {
         grouped(&signed_percent(v, decimals))
     } else {
@@ -186,8 +201,8 @@ pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
 /// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
 /// (the table's caption says the parentheses hold the 95% CI), the value
 /// and the interval each unbreakable.
-pub fn table_cell(m: &MetricValue, verdict: super::tables::Verdict) -> String {
-    use super::tables::Verdict;
+pub fn table_cell(m: &MetricValue, verdict: crate::analysis::metrics::tables::Verdict) -> String {
+    use crate::analysis::metrics::tables::Verdict;
     let word = match verdict {
         Verdict::Better if m.exact => "better in every run",
         Verdict::Worse if m.exact => "worse in every run",

@@ -4,13 +4,13 @@
 
 use serde::Serialize;
 
-use super::Inputs;
-use super::average::{self, Spread};
-pub use super::findings::Alternative;
-use super::findings::{Grain, Influence};
-use super::model::{self, Estimate, Sample};
-use super::ranks::RankTest;
-use super::stats::{self, Summary};
+use crate::analysis::Inputs;
+pub use crate::analysis::findings::carried::Alternative;
+use crate::analysis::findings::carried::{Grain, Influence};
+use crate::analysis::statistics::average::{self, Spread};
+use crate::analysis::statistics::model::{self, Estimate, Sample};
+use crate::analysis::statistics::ranks::RankTest;
+use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
 
 /// One side of a comparison: an environment's mean and run count.
@@ -163,9 +163,9 @@ pub(super) fn compute(
         let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
         Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
     });
-    value.grain = super::resolution::grain(steps, combined.ratio - 1.0, half);
+    value.grain = crate::analysis::statistics::resolution::grain(steps, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
-        value.rank = super::ranks::mann_whitney(&c.values, &b.values);
+        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.values, &b.values);
         value.other = alternative(metric, c, b);
     } else {
         value.average = Some(metric.average);

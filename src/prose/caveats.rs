@@ -1,0 +1,410 @@
+//! The caveats in words: each finding of the analysis
+//! ([`crate::analysis::findings`]) as a sentence with its figures, and each
+//! exclusion of book.toml; what the page's diagnostics, the paper's
+//! appendix and stats.json say. Long lists name the worst few and count
+//! the rest.
+
+use super::join;
+use super::metric::{metric_ci, metric_range, metric_value, metric_value_at, significance};
+use crate::analysis::findings::runs::HIGH_CV;
+use crate::analysis::findings::{
+    FewRuns, Finding, MetricFinding, NonNormalRuns, NotNormal, Outliers, SevereRuns, SmallSamples,
+    Unmatched, Variation,
+};
+use crate::analysis::statistics::median_use::MedianUse;
+use crate::analysis::statistics::robust::{FENCES_MIN, MEDIAN_CI_MIN};
+use crate::analysis::{Analysis, CaveatKind, Excluded, MetricValue};
+use serde::Serialize;
+
+use crate::config::Estimator;
+use crate::format::{count, fixed, p_value, plain, significant};
+
+/// One caveat, in words, with the metric it qualifies: a finding or an
+/// exclusion.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Caveat {
+    /// What the caveat is about.
+    pub kind: CaveatKind,
+    /// The caveat as a sentence, with its figures.
+    pub text: String,
+    /// The metric it qualifies, if any.
+    pub metric: Option<String>,
+}
+
+/// Significant digits of a run's value in a caveat.
+const DIGITS: usize = 4;
+
+/// Most configurations a caveat names; the others are counted.
+const NAMED: usize = 5;
+
+/// Every caveat of the analysis: its findings, then its exclusions.
+pub fn caveats(analysis: &Analysis) -> Vec<Caveat> {
+    let found = analysis.caveats.iter().filter_map(|f| caveat(f, &analysis.metrics));
+    found.chain(analysis.excluded.iter().map(excluded)).collect()
+}
+
+/// The sentences of [`caveats`] alone, in order: the diagnostics of the
+/// page and the paper.
+pub fn sentences(analysis: &Analysis) -> Vec<String> {
+    caveats(analysis).into_iter().map(|c| c.text).collect()
+}
+
+/// The caveat stating `finding`, whose metric, if it names one, is among
+/// `metrics`.
+pub fn caveat(finding: &Finding, metrics: &[MetricValue]) -> Option<Caveat> {
+    let (text, metric) = match finding {
+        Finding::Nodes { rows, counts } => {
+            let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
+            (nodes(*rows, &counts), None)
+        }
+        Finding::FewRuns(files) => (few_runs(files), None),
+        Finding::Unmatched(partial) => (unmatched(partial), None),
+        Finding::Outliers(o) => (outliers(o), None),
+        Finding::HighVariation(v) => (variation(v), None),
+        Finding::NotNormal(n) => (not_normal(n), None),
+        Finding::SmallSamples(s) => (small(s), None),
+        Finding::Multiplicity { tested, raw, survive } => (
+            format!(
+                "The study tests {tested} comparisons: p < 0.05 in {raw} of them, and {survive} of {tested} remain significant after Holm's correction for testing them together (family-wise error 5%)."
+            ),
+            None,
+        ),
+        Finding::Metric { metric, about } => {
+            let m = metrics.get(*metric)?;
+            (of_metric(*about, m)?, Some(m.name.clone()))
+        }
+    };
+    Some(Caveat { kind: finding.kind(), text, metric })
+}
+
+/// `items`, the first [`NAMED`] joined by `"; "`, the rest counted.
+fn listed(items: &[String], what: &str) -> String {
+    let shown = items.iter().take(NAMED).cloned().collect::<Vec<_>>().join("; ");
+    match items.len().saturating_sub(NAMED) {
+        0 => shown,
+        1 => format!("{shown}; and one more {what}"),
+        more => format!("{shown}; and {more} more {what}s"),
+    }
+}
+
+/// What the node counts recorded say: every run on one node, or the
+/// counts the runs cover.
+fn nodes(rows: usize, counts: &[String]) -> String {
+    let runs = count(rows);
+    match counts {
+        [one] if one == "1" => format!(
+            "All {runs} rows of results come from runs on one node: they do not cover runs across several nodes."
+        ),
+        _ => format!(
+            "The {runs} rows of results come from runs on {} nodes; a result at one node count need not hold at another.",
+            join(counts)
+        ),
+    }
+}
+
+fn few_runs(files: &[FewRuns]) -> String {
+    files
+        .iter()
+        .map(|f| {
+            let what = if f.configurations == 1 { "configuration" } else { "configurations" };
+            format!(
+                "{} has {} {what} with fewer than 3 runs (the smallest has n = {}); their intervals are wide or missing.",
+                f.file, f.configurations, f.smallest
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn unmatched(partial: &[Unmatched]) -> String {
+    let partial: Vec<String> = partial
+        .iter()
+        .map(|u| format!("{}: {} was measured only in {}", u.file, u.config, join(&u.environments)))
+        .collect();
+    format!(
+        "The environments were not measured at the same configurations, and comparisons skip the unmatched ones. {}.",
+        partial.join("; ")
+    )
+}
+
+fn outliers(o: &Outliers) -> String {
+    let severe: Vec<String> = o.severe.iter().map(severe_runs).collect();
+    let mild = match (o.mild, o.mild_configurations) {
+        (0, _) => String::new(),
+        (1, _) => " One more run lies beyond 1.5 IQR only (mild).".to_string(),
+        (m, 1) => format!(" {m} more runs of one configuration lie beyond 1.5 IQR only (mild)."),
+        (m, c) => format!(" {m} more runs in {c} configurations lie beyond 1.5 IQR only (mild)."),
+    };
+    let severe = if severe.is_empty() {
+        String::new()
+    } else {
+        format!(" Beyond 3 IQR (severe): {}.", listed(&severe, "configuration"))
+    };
+    format!(
+        "Outlying runs of {} in {}, by Tukey's fences from the quartiles of each configuration (the fences' scale is the IQR, or one step of the values' grid when that is wider), the most extreme first.{severe}{mild} They are kept: the mean follows them, the median and the rank test do not.",
+        o.column, o.file
+    )
+}
+
+/// One configuration's severe runs: `procs = 8 (n = 10): run = 3 (41.2)`.
+fn severe_runs(s: &SevereRuns) -> String {
+    let named: Vec<String> = s
+        .runs
+        .iter()
+        .map(|(run, value)| match run {
+            Some(run) => format!("{run} ({})", significant(*value, DIGITS)),
+            None => significant(*value, DIGITS),
+        })
+        .collect();
+    let more = if s.more > 0 { format!(" and {} more", s.more) } else { String::new() };
+    format!("{} (n = {}): {}{more}", s.rows, s.n, named.join(", "))
+}
+
+fn variation(v: &Variation) -> String {
+    let items: Vec<String> = v
+        .configurations
+        .iter()
+        .map(|(rows, cv)| format!("{rows}: CV {}%", fixed(cv * 100.0, 1)))
+        .collect();
+    let configurations = match items.len() {
+        1 => "one configuration".to_string(),
+        n => format!("{n} configurations"),
+    };
+    format!(
+        "Runs of {} in {} vary by more than {}% of their mean (coefficient of variation) in {configurations}: {}.",
+        v.column,
+        v.file,
+        fixed(HIGH_CV * 100.0, 0),
+        listed(&items, "configuration")
+    )
+}
+
+/// A configuration whose runs are not normal: `bare-metal at procs = 32`.
+fn configuration(runs: &NonNormalRuns) -> String {
+    let env = runs.environment.as_deref().unwrap_or("the runs");
+    let config: Vec<String> = runs.config.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    if config.is_empty() { env.to_string() } else { format!("{env} at {}", config.join(", ")) }
+}
+
+/// The caveat on non-normal runs. "Prefer the median" is said only of the
+/// configurations whose median is more informative than their mean:
+/// skewed runs or severe outliers, not symmetric ones, nor values on a
+/// grid as coarse as the median's interval, where the median sits on one
+/// tick.
+fn not_normal(n: &NotNormal) -> String {
+    let items: Vec<String> = n
+        .configurations
+        .iter()
+        .map(|r| {
+            let p = if r.p < 0.001 {
+                "p < 0.001".to_string()
+            } else {
+                format!("p = {}", fixed(r.p, 3))
+            };
+            format!("{} (W = {}, {p})", configuration(r), fixed(r.w, 2))
+        })
+        .collect();
+    let of = |what: MedianUse| -> Vec<String> {
+        let shaped = n.configurations.iter().filter(|r| r.median == Some(what));
+        shaped.map(configuration).collect()
+    };
+    let subject = match n.configurations.len() {
+        1 => "The runs of".to_string(),
+        k => format!("In {k} configurations, the runs of"),
+    };
+    let advice = advice(&of(MedianUse::Informative), &of(MedianUse::Stuck));
+    format!(
+        "{subject} {} in {} are not normally distributed (Shapiro–Wilk, 5%): {}. The t intervals of the mean assume near-normal means.{advice}",
+        n.column,
+        n.file,
+        listed(&items, "configuration")
+    )
+}
+
+/// Which estimator to prefer where: the median for the `informative`
+/// configurations, the mean for the `stuck` ones.
+fn advice(informative: &[String], stuck: &[String]) -> String {
+    let mut advice = String::new();
+    if !informative.is_empty() {
+        advice.push_str(&format!(
+            " Prefer the median (estimator = \"median\") for {}: the runs there are skewed or have severe outliers (the mean lies outside the median's 95% interval, or a run beyond 3 IQR).",
+            listed(informative, "configuration")
+        ));
+    }
+    if !stuck.is_empty() {
+        advice.push_str(&format!(
+            " Keep the mean for {}: the values lie on a grid as coarse as the median's 95% interval, so the median sits on one tick and cannot show a change smaller than a step.",
+            listed(stuck, "configuration")
+        ));
+    }
+    advice
+}
+
+fn small(s: &SmallSamples) -> String {
+    let test = if s.min_p >= 0.05 {
+        format!("no rank test can reach p < 0.05 (the smallest two-sided p is {})", plain(s.min_p))
+    } else {
+        format!("a rank test can reach at best {}", p_value(s.min_p))
+    };
+    format!(
+        "{} compare {} runs with {}: {test}; a distribution-free interval of the median needs n ≥ {MEDIAN_CI_MIN} and Tukey's fences n ≥ {FENCES_MIN}. Their intervals rest on Student's t, which assumes the means are close to normal, and an outlier cannot be told from the rest.",
+        join(&s.labels),
+        s.candidate,
+        s.baseline
+    )
+}
+
+/// The caveat of a finding about metric `m`; none if `m` lacks what the
+/// finding reads.
+fn of_metric(about: MetricFinding, m: &MetricValue) -> Option<String> {
+    match about {
+        MetricFinding::NotSignificant => Some(format!(
+            "{}: the difference of {} is not statistically significant ({}).",
+            m.label,
+            metric_value(m),
+            metric_ci(m)
+        )),
+        MetricFinding::EstimatorsDisagree => disagreement(m),
+        MetricFinding::SignChange => Some(format!(
+            "{}: the average of {} hides a change of sign between its {} configurations ({}); it describes no single configuration.",
+            m.label,
+            metric_value(m),
+            m.spread.as_ref()?.values.len(),
+            metric_range(m)
+        )),
+        MetricFinding::Influential => carried(m),
+        MetricFinding::Resolution => coarse(m),
+        MetricFinding::SelectedBaseline => selected_baseline(m),
+    }
+}
+
+/// A baseline chosen as the best of the other levels on the very runs it
+/// is compared with: the choice favours it (the winner's curse).
+pub fn selected_baseline(m: &MetricValue) -> Option<String> {
+    let s = m.baseline_selected.as_ref()?;
+    let by = match m.estimator {
+        Estimator::Mean => "means",
+        Estimator::Median => "medians",
+    };
+    Some(format!(
+        "{}: its baseline, {}, is the best of {} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): the difference against it is biased against {}, and its interval and p-value do not account for the choice among {} levels.",
+        m.label,
+        s.level,
+        super::join(&s.among),
+        m.candidate.environment,
+        s.among.len()
+    ))
+}
+
+fn estimator_name(e: Estimator) -> &'static str {
+    match e {
+        Estimator::Mean => "the mean",
+        Estimator::Median => "the median (Hodges–Lehmann)",
+    }
+}
+
+/// Mean and median that disagree in sign or significance.
+fn disagreement(m: &MetricValue) -> Option<String> {
+    let other = m.other.as_ref()?;
+    let (value, shown) = (metric_value(m), metric_value_at(m, other.value));
+    let p = |p: Option<f64>| p.map_or_else(|| "no p-value".into(), p_value);
+    Some(format!(
+        "{}: by {} the difference is {value} ({}), by {} {shown} ({}); the runs do not support one verdict.",
+        m.label,
+        estimator_name(m.estimator),
+        p(m.p_value),
+        estimator_name(other.estimator),
+        p(other.p_value)
+    ))
+}
+
+/// A metric carried by one run: the run, its value against its side's
+/// median, the metric without it and by the other estimator.
+fn carried(m: &MetricValue) -> Option<String> {
+    let found = m.influence.as_ref()?;
+    let run = found.run.clone().unwrap_or_else(|| "a run".into());
+    let (value, median) = (found.value, found.median);
+    let of_median = format!("the median of its side ({})", significant(median, DIGITS));
+    let against = if value > 0.0 && median > 0.0 && value != median {
+        match value > median {
+            true => format!("{}× {of_median}", significant(value / median, 2)),
+            false => format!("{}× below {of_median}", significant(median / value, 2)),
+        }
+    } else {
+        of_median
+    };
+    let at = if found.at == "all rows" { String::new() } else { format!(" at {}", found.at) };
+    // The metric as the other runs give it.
+    let mut without = m.clone();
+    (without.value, without.ci) = (found.without.value, found.without.ci);
+    without.significant = found.without.significant;
+    let verdict = significance(&without);
+    let other = found.other.as_ref().map_or_else(String::new, |o| {
+        let shown = metric_value_at(m, o.value);
+        format!("; by {} on every run it is {shown}", estimator_name(o.estimator))
+    });
+    let changes = if found.changes_verdict { ", a different verdict" } else { "" };
+    Some(format!(
+        "{}: one run carries the estimate of {}: {run} of {}{at} ({}, {against}). Without it the difference is {} ({}), {verdict}{changes}{other}. The run is kept; if it is known to be bad, exclude it in book.toml with its reason.",
+        m.label,
+        metric_value(m),
+        found.environment,
+        significant(value, DIGITS),
+        metric_value(&without),
+        metric_ci(&without),
+    ))
+}
+
+/// A metric whose values lie on a grid as coarse as its effect or interval.
+fn coarse(m: &MetricValue) -> Option<String> {
+    let grain = m.grain.as_ref()?;
+    let at = if grain.at == "all rows" { String::new() } else { format!(" at {}", grain.at) };
+    let interval = match m.ci {
+        Some(_) => format!(" and its interval ({})", metric_ci(m)),
+        None => String::new(),
+    };
+    Some(format!(
+        "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step, and ties are many.",
+        m.label,
+        m.inputs.column,
+        significant(grain.step, DIGITS),
+        significant(grain.relative * 100.0, 2),
+        metric_value(m),
+    ))
+}
+
+/// The caveat stating `excluded`: "Excluded from every statistic and chart:
+/// 1 run of results/lammps.csv (environment = bare-metal, ...: run = 1), because
+/// node 3 was swapping (job log)."
+pub fn excluded(excluded: &Excluded) -> Caveat {
+    let runs = match excluded.rows {
+        1 => "1 run".to_string(),
+        n => format!("{} runs", count(n)),
+    };
+    let mut named = excluded.runs.join("; ");
+    if excluded.runs.len() < excluded.rows {
+        named.push_str(&format!("; {} more", count(excluded.rows - excluded.runs.len())));
+    }
+    let reason = excluded.reason.trim().trim_end_matches('.');
+    Caveat {
+        kind: CaveatKind::Excluded,
+        text: format!(
+            "Excluded from every statistic and chart: {runs} of {} where {} ({named}), because {reason}.",
+            excluded.file, excluded.filter
+        ),
+        metric: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lists_name_five_and_count_the_rest() {
+        let items: Vec<String> = (1..=7).map(|i| format!("c{i}")).collect();
+        assert_eq!(listed(&items[..2], "x"), "c1; c2");
+        assert_eq!(listed(&items[..6], "x"), "c1; c2; c3; c4; c5; and one more x");
+        assert_eq!(listed(&items, "x"), "c1; c2; c3; c4; c5; and 2 more xs");
+    }
+}

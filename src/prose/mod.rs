@@ -1,0 +1,19 @@
+//! The sentences of the study: every number, finding and caveat of the
+//! analysis in words, written here once for the page, the paper and
+//! stats.json, every number through [`crate::format`]: a metric's wording
+//! ([`metric`]), the caveats ([`caveats`]) and the few a reader sees
+//! ([`limitations`]). The analysis writes no sentence; this module
+//! computes no statistic.
+
+pub mod caveats;
+pub mod limitations;
+pub mod metric;
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
