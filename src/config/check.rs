@@ -42,7 +42,7 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
 }
 
 /// The kinds of built-in caveats an author caveat may replace.
-pub const CAVEAT_KINDS: [&str; 14] = [
+pub const CAVEAT_KINDS: [&str; 15] = [
     "single-node",
     "node-counts",
     "not-significant",
@@ -57,6 +57,7 @@ pub const CAVEAT_KINDS: [&str; 14] = [
     "not-normal",
     "influential",
     "resolution",
+    "selected-baseline",
 ];
 
 /// Checks of what the page and the paper show: the practical threshold,

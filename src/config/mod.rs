@@ -15,6 +15,7 @@ mod data;
 mod metrics;
 pub mod spans;
 
+pub use check::CAVEAT_KINDS;
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
 

@@ -265,3 +265,47 @@ pub struct SmallSamples {
     /// The labels of the metrics compared so.
     pub labels: Vec<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::CaveatKind::{self, *};
+
+    /// An author caveat may replace every kind of built-in caveat: the
+    /// names book.toml accepts are the kinds' own (a new kind fails the
+    /// match below until it is listed, and then this test until book.toml
+    /// accepts it).
+    #[test]
+    fn every_kind_may_be_replaced_by_an_author_caveat() {
+        let all = [
+            SingleNode,
+            NodeCounts,
+            NotSignificant,
+            FewRuns,
+            Unmatched,
+            Outliers,
+            EstimatorsDisagree,
+            HighVariation,
+            SignChange,
+            Multiplicity,
+            Excluded,
+            NotNormal,
+            Influential,
+            Resolution,
+            SelectedBaseline,
+        ];
+        let listed = |k: CaveatKind| match k {
+            SingleNode | NodeCounts | NotSignificant | FewRuns | Unmatched | Outliers
+            | EstimatorsDisagree | HighVariation | SignChange | Multiplicity | Excluded
+            | NotNormal | Influential | Resolution | SelectedBaseline => true,
+        };
+        let mut names: Vec<String> = all
+            .into_iter()
+            .filter(|k| listed(*k))
+            .map(|k| serde_json::to_value(k).unwrap().as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        let mut accepted = crate::config::CAVEAT_KINDS.map(String::from).to_vec();
+        accepted.sort();
+        assert_eq!(names, accepted);
+    }
+}
