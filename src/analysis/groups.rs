@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::filter::{KeyPart, aggregate};
-use super::model::{self, Sample};
-use super::stats::Summary;
+use super::queries::filter::{KeyPart, aggregate};
+use super::statistics::model::{self, Sample};
+use super::statistics::stats::Summary;
 use super::{Analysis, Comparison, Group, Inputs, MedianComparison, ScalingPoint, Side, ranks};
 use crate::config::{Better, Config, Dataset, Scaling};
 use crate::diagnostic::{Diagnostic, Location, suggest};
@@ -69,13 +69,13 @@ pub(super) fn summarise(
 fn record(
     table: &Table,
     column: &str,
-    group: &super::filter::Grouped,
+    group: &super::queries::filter::Grouped,
     mut sample: Sample,
     (by, has_env, key): (&[&str], bool, &[String]),
     analysis: &mut Analysis,
 ) -> ((BTreeMap<String, String>, Option<String>), Sample) {
     let outliers = &mut sample.summary.robust.outliers;
-    super::runs::name(outliers, table, (by, group.key.as_slice()), column, key);
+    super::queries::runs::name(outliers, table, (by, group.key.as_slice()), column, key);
     let (env, cfg) = split_key(&group.key, by, has_env);
     let filter = describe_config(&cfg);
     analysis.groups.push(Group {
@@ -157,7 +157,7 @@ fn median_comparison(c: &Sample, b: &Sample, sorted: (&[f64], &[f64])) -> Option
         relative: hl.ratio - 1.0,
         ci: hl.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
         ci_open: hl.ci.and(Some(hl.open)).filter(|open| open[0] || open[1]),
-        p_value: hl.p.map(super::stats::reported_p),
+        p_value: hl.p.map(super::statistics::stats::reported_p),
     })
 }
 

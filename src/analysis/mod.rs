@@ -8,23 +8,17 @@ mod overflow;
 pub mod queries;
 pub mod statistics;
 
-// Short paths, which `groups` and the later stages (charts, markdown) use.
-pub use metrics::{sides, tables};
-pub use queries::filter;
-use queries::runs;
-use statistics::ranks;
-pub use statistics::{model, stats};
-
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use findings::metrics::estimators_disagree;
 pub use findings::{CaveatKind, Finding, Limitation};
 pub use metrics::value::{MetricValue, Side};
 pub use queries::exclude::{Excluded, exclude};
-pub use statistics::CONFIDENCE;
-pub use stats::Summary;
+use queries::filter;
+use statistics::CONFIDENCE;
+use statistics::ranks;
+use statistics::stats::Summary;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostics;

@@ -5,7 +5,7 @@
 //! near 1e308) or a division the earlier checks did not foresee; each is an
 //! error at what produced it.
 
-use super::stats::Summary;
+use super::statistics::stats::Summary;
 use super::{Analysis, Comparison, Group, ScalingPoint};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::filter::KeyPart;
-use crate::analysis::stats::Summary;
+use crate::analysis::queries::filter::KeyPart;
+use crate::analysis::statistics::stats::Summary;
 
 /// One point of a series: an aggregated group of runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +48,7 @@ pub struct ChartData {
     pub x_label: String,
     /// y axis label with unit.
     pub y_label: String,
-    /// The models of a `relative` chart's intervals, in words (`analysis::model`).
+    /// The models of a `relative` chart's intervals, in words (`analysis::statistics::model`).
     pub models: BTreeSet<&'static str>,
     /// The ratio panel under a line chart, when asked for (`ratio = true`).
     pub ratio: Option<RatioPanel>,

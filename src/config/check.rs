@@ -182,7 +182,7 @@ fn levels(config: &Config, metric: &Metric, location: &Location, errors: &mut Di
     let given = given.into_iter().filter_map(|(k, l)| l.map(|l| (k, l))).chain(listed);
     for (key, level) in given.filter(|_| along_environments) {
         let level = level.to_string();
-        // `baseline = "best"`: chosen from the data (analysis::sides).
+        // `baseline = "best"`: chosen from the data (analysis::metrics::sides).
         let best = key == "baseline" && level == "best";
         if !config.environments.contains_key(&level) && !best {
             let message = format!("{key} `{level}` is not an environment");

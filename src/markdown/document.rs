@@ -10,7 +10,7 @@ use pulldown_cmark::Event;
 
 use super::directives::RefKind;
 use super::sections::Output;
-use crate::analysis::tables::Verdict;
+use crate::analysis::metrics::tables::Verdict;
 use crate::charts::spec::ChartSpec;
 
 /// A page's content, parsed once, in document order.

@@ -22,7 +22,7 @@ use expand::Fields;
 pub use expand::SourceMap;
 
 use crate::analysis::Analysis;
-use crate::analysis::sides;
+use crate::analysis::metrics::sides;
 use crate::diagnostic::Diagnostics;
 use crate::project::SourceFile;
 

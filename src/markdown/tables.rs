@@ -1,9 +1,9 @@
 //! ```` ```table ```` directives: each parsed, computed from the results
-//! ([`crate::analysis::tables`]) and worded, cell by cell; the parse puts
+//! ([`crate::analysis::metrics::tables`]) and worded, cell by cell; the parse puts
 //! it in the page as a captioned table ([`super::parse`]), which both
 //! renderers number and set like any other.
 
-use crate::analysis::tables::{self, Cell, Computed, Verdict};
+use crate::analysis::metrics::tables::{self, Cell, Computed, Verdict};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::prose::metric as wording;
@@ -64,13 +64,14 @@ fn label(level: &impl ToString, factor: &str, config: &Config) -> String {
 fn worded(table: &Computed, config: &Config) -> Worded {
     let spec = &table.spec;
     let line = |s: &str| s.replace('\n', " ");
-    let heading = |level: &Option<crate::analysis::filter::KeyPart>| match (level, &spec.columns) {
-        // Unbreakable, as a narrow column in the paper would split it.
-        (Some(level), Some(column)) => {
-            format!("{column}\u{a0}=\u{a0}{}", label(level, column, config))
-        }
-        _ => spec.value.clone(),
-    };
+    let heading =
+        |level: &Option<crate::analysis::queries::filter::KeyPart>| match (level, &spec.columns) {
+            // Unbreakable, as a narrow column in the paper would split it.
+            (Some(level), Some(column)) => {
+                format!("{column}\u{a0}=\u{a0}{}", label(level, column, config))
+            }
+            _ => spec.value.clone(),
+        };
     let mut header = vec![line(&spec.rows)];
     header.extend(table.columns.iter().map(|c| line(&heading(c))));
     let rows = (table.rows.iter().zip(&table.cells))

@@ -159,7 +159,8 @@ fn carried(m: &MetricValue, config: &Config, labels: &Labels) -> Option<String> 
 
 /// Mean and median that disagree in sign or significance.
 fn disagreeing(m: &MetricValue, labels: &Labels) -> Option<String> {
-    let other = m.other.as_ref().filter(|_| crate::analysis::estimators_disagree(m))?;
+    let other =
+        m.other.as_ref().filter(|_| crate::analysis::findings::metrics::estimators_disagree(m))?;
     let mut alt = at_value(m, other.value);
     alt.significant = other.significant;
     Some(format!(

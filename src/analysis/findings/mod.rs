@@ -46,7 +46,7 @@ pub enum CaveatKind {
     Excluded,
     /// Runs that Shapiro–Wilk rejects as normal (n ≥ 8).
     NotNormal,
-    /// A headline metric carried by one run (`analysis::influence`).
+    /// A headline metric carried by one run (`analysis::metrics::influence`).
     Influential,
     /// Values on a grid as coarse as the effect or its interval.
     Resolution,

@@ -52,7 +52,7 @@ pub fn holm(values: &mut [MetricValue]) {
             let value = &mut values[i];
             value.p_holm = Some(p);
             if value.significant.is_some() {
-                value.significant = Some(p < 1.0 - super::CONFIDENCE);
+                value.significant = Some(p < 1.0 - super::statistics::CONFIDENCE);
             }
         }
     }

@@ -201,7 +201,7 @@ pub fn best_of_others(
 fn score(groups: &[filter::Grouped], estimator: Estimator) -> f64 {
     let each: Vec<f64> = groups
         .iter()
-        .filter_map(|g| crate::analysis::model::Sample::of(&g.samples[0]))
+        .filter_map(|g| crate::analysis::statistics::model::Sample::of(&g.samples[0]))
         .map(|s| match estimator {
             Estimator::Mean => s.summary.mean,
             Estimator::Median => s.summary.median,

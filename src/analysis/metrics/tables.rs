@@ -422,7 +422,9 @@ pub fn verdict(m: &MetricValue) -> Verdict {
         return direction;
     }
     match m.p_holm.or(m.p_value) {
-        Some(p) if p < 1.0 - crate::analysis::CONFIDENCE && m.value != null => direction,
+        Some(p) if p < 1.0 - crate::analysis::statistics::CONFIDENCE && m.value != null => {
+            direction
+        }
         _ => Verdict::Unclear,
     }
 }

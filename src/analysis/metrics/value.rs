@@ -110,7 +110,7 @@ pub struct MetricValue {
     pub rank: Option<RankTest>,
     /// For a headline comparison: the run whose removal moves the value
     /// most, the value without it, and whether it carries the metric
-    /// (`analysis::influence`); absent for summaries, `within-run`
+    /// (`analysis::metrics::influence`); absent for summaries, `within-run`
     /// averages and sides past 10,000 runs.
     pub influence: Option<Influence>,
     /// For a comparison: the coarsest grid its samples lie on, against its

@@ -67,7 +67,9 @@ impl Estimate {
     /// an interval.
     pub fn significant(&self) -> Option<bool> {
         let excludes = self.ci.map(|ends| !Interval { ends, open: self.open }.contains(1.0));
-        excludes.map(|excludes| self.p.map_or(excludes, |p| p < 1.0 - crate::analysis::CONFIDENCE))
+        excludes.map(|excludes| {
+            self.p.map_or(excludes, |p| p < 1.0 - crate::analysis::statistics::CONFIDENCE)
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 use super::resolution::{self, Resolution};
-use crate::analysis::CONFIDENCE;
+use crate::analysis::statistics::CONFIDENCE;
 
 /// Fewest values for a distribution-free 95% interval of the median: with
 /// n = 5 even the smallest and largest value cover it with only 93.8%

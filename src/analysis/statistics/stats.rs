@@ -7,7 +7,7 @@ use super::robust::{Robust, Selection};
 use super::student;
 pub use super::student::{P_FLOOR, reported_p};
 
-use crate::analysis::CONFIDENCE;
+use crate::analysis::statistics::CONFIDENCE;
 
 /// Descriptive statistics of one sample.
 #[derive(Debug, Clone, PartialEq, Serialize)]

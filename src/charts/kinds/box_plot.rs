@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
-use crate::analysis::filter::KeyPart;
+use crate::analysis::queries::filter::KeyPart;
 use crate::analysis::statistics::robust::{Selection, quantile};
 use crate::charts::canvas::{Chart, DrawResult, colour};
 use crate::charts::legend::Swatch;

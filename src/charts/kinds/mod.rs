@@ -16,7 +16,7 @@ use super::numbers::{ChartData, Point, Samples, Series};
 use super::spec::{ChartSpec, Kind, Scale};
 use super::svg::Svg;
 use super::table::DataTable;
-use crate::analysis::filter::Grouped;
+use crate::analysis::queries::filter::Grouped;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 

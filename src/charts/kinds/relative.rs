@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
-use crate::analysis::model;
+use crate::analysis::statistics::model;
 use crate::charts::canvas::{Chart, DrawResult, TEXT, colour, font};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, Samples, x_of};

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::{ChartKind, Runs};
-use crate::analysis::stats::Summary;
+use crate::analysis::statistics::stats::Summary;
 use crate::charts::numbers::{ChartData, Point, x_of};
 use crate::charts::spec::ChartSpec;
 use crate::config::Better;

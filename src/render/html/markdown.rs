@@ -37,7 +37,7 @@ pub fn to_html(body: &Body, refs: Refs) -> String {
 }
 
 /// A computed table's verdicts, `grid[row][column]`.
-type Grid<'b> = &'b [Vec<Option<crate::analysis::tables::Verdict>>];
+type Grid<'b> = &'b [Vec<Option<crate::analysis::metrics::tables::Verdict>>];
 
 /// The page's nodes as they are written as Markdown events for HTML, with
 /// what one node leaves open for the next.
@@ -251,8 +251,8 @@ pub fn slug(text: &str) -> String {
 }
 
 /// The class name of a verdict.
-fn verdict_class(verdict: crate::analysis::tables::Verdict) -> &'static str {
-    use crate::analysis::tables::Verdict;
+fn verdict_class(verdict: crate::analysis::metrics::tables::Verdict) -> &'static str {
+    use crate::analysis::metrics::tables::Verdict;
     match verdict {
         Verdict::Better => "better",
         Verdict::Worse => "worse",
