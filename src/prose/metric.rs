@@ -258,44 +258,23 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
 mod tests {
     use super::*;
     use crate::analysis::{Inputs, Side};
-    use crate::config::{Better, Estimator};
+    use crate::config::Better;
 
     fn metric(compare: Compare, decimals: usize, value: f64, ci: [f64; 2]) -> MetricValue {
         let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };
         let side = Side { environment: "e".into(), mean: 1.0, n: 3 };
         MetricValue {
-            factor: "environment".into(),
-            member: None,
-            p_holm: None,
-            baseline_selected: None,
-            name: "m".into(),
             label: "m".into(),
-            definition: None,
             compare,
             better: Better::Higher,
             unit: if compare == Compare::Ratio { "×".into() } else { "%".into() },
             decimals,
-            headline: true,
-            value,
             ci: Some(ci),
-            ci_open: None,
-            ci_note: None,
-            exact: false,
-            p_value: None,
             significant: (compare != Compare::Summary).then(|| !(ci[0] <= null && null <= ci[1])),
             baseline: Some(side.clone()),
             candidate: side,
-            groups: 1,
             inputs: Inputs { file: String::new(), column: String::new(), filter: String::new() },
-            estimator: Estimator::Mean,
-            model: String::new(),
-            average: None,
-            within_run: false,
-            spread: None,
-            other: None,
-            rank: None,
-            influence: None,
-            grain: None,
+            ..MetricValue::example(value)
         }
     }
 

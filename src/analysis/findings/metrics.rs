@@ -97,46 +97,16 @@ fn holm(metrics: &[MetricValue]) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Inputs;
-    use crate::analysis::metrics::value::{Alternative, Side};
-    use crate::config::{Better, Compare, Estimator};
+    use crate::analysis::metrics::value::Alternative;
+    use crate::config::Estimator;
 
     /// A relative comparison of one configuration with this value and verdict.
     fn metric(value: f64, significant: Option<bool>) -> MetricValue {
-        let side = |e: &str| Side { environment: e.into(), mean: 1.0, n: 10 };
         MetricValue {
-            factor: "environment".into(),
-            member: None,
-            p_holm: None,
-            baseline_selected: None,
-            name: "m".into(),
-            label: "M".into(),
-            definition: None,
-            compare: Compare::Relative,
-            better: Better::Lower,
-            unit: "%".into(),
-            decimals: 1,
-            headline: true,
-            value,
             ci: significant.map(|s| if s { [value - 0.01, value + 0.01] } else { [-0.5, 0.5] }),
-            ci_open: None,
-            ci_note: None,
-            exact: false,
             p_value: significant.map(|s| if s { 0.001 } else { 0.5 }),
             significant,
-            baseline: Some(side("b")),
-            candidate: side("c"),
-            groups: 1,
-            inputs: Inputs { file: "f.csv".into(), column: "x".into(), filter: "all rows".into() },
-            estimator: Estimator::Mean,
-            model: String::new(),
-            average: None,
-            within_run: false,
-            spread: None,
-            other: None,
-            rank: None,
-            influence: None,
-            grain: None,
+            ..MetricValue::example(value)
         }
     }
 

@@ -319,3 +319,48 @@ fn baseline_side(pairs: &[(String, Sample, Option<Sample>)], baseline: &str) -> 
         n: present.iter().map(|b| b.n).min().unwrap_or(0),
     }
 }
+
+#[cfg(test)]
+impl MetricValue {
+    /// A fixture for tests: `m`, a headline relative comparison of `c`
+    /// against `b` in one configuration, 10 runs a side of mean 1, whose
+    /// value is `value`, with neither interval nor p-value; a test sets
+    /// what else it needs (`MetricValue { ci, ..MetricValue::example(v) }`).
+    pub(crate) fn example(value: f64) -> MetricValue {
+        let side = |e: &str| Side { environment: e.into(), mean: 1.0, n: 10 };
+        MetricValue {
+            name: "m".into(),
+            factor: "environment".into(),
+            member: None,
+            p_holm: None,
+            baseline_selected: None,
+            label: "M".into(),
+            definition: None,
+            compare: Compare::Relative,
+            better: Better::Lower,
+            unit: "%".into(),
+            decimals: 1,
+            headline: true,
+            value,
+            ci: None,
+            ci_open: None,
+            ci_note: None,
+            exact: false,
+            p_value: None,
+            significant: None,
+            baseline: Some(side("b")),
+            candidate: side("c"),
+            groups: 1,
+            inputs: Inputs { file: "f.csv".into(), column: "x".into(), filter: "all rows".into() },
+            estimator: Estimator::Mean,
+            model: String::new(),
+            average: None,
+            within_run: false,
+            spread: None,
+            other: None,
+            rank: None,
+            influence: None,
+            grain: None,
+        }
+    }
+}
