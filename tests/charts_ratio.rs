@@ -236,7 +236,7 @@ fn a_log_y_axis_refuses_values_of_zero_or_less() {
 
 #[test]
 fn a_relative_chart_names_the_model_of_its_intervals() {
-    // The bars' intervals come from analysis::statistics::model::of_means: log-scale
+    // The bars' intervals come from analysis::statistics::estimators::mean::of_means: log-scale
     // Welch for positive means (the caption said "delta method").
     let study = fixture("charts");
     let site = build(study.path());

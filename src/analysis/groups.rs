@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::queries::filter::{KeyPart, aggregate};
-use super::statistics::model::{self, Sample};
+use super::statistics::estimators::{mean, median};
+use super::statistics::model::Sample;
 use super::statistics::stats::Summary;
 use super::{Analysis, Comparison, Group, Inputs, MedianComparison, ScalingPoint, Side, ranks};
 use crate::config::{Better, Config, Dataset, Scaling};
@@ -116,7 +117,7 @@ fn compare(
         pairs.par_iter().map(|(_, _, c, b)| rank_statistics(c, b)).collect()
     };
     for ((cfg, env, candidate, base), (median, rank)) in pairs.into_iter().zip(ranked) {
-        let means = model::of_means(&candidate.summary, &base.summary);
+        let means = mean::of_means(&candidate.summary, &base.summary);
         let filter = describe_config(cfg);
         analysis.comparisons.push(Comparison {
             id: format!("{}/{column}/{env}-vs-{baseline}{}", table.name, suffix(&filter)),
@@ -151,7 +152,7 @@ fn rank_statistics(c: &Sample, b: &Sample) -> (Option<MedianComparison>, Option<
 /// Hodges–Lehmann ratio with its interval and Mann–Whitney's p (from the
 /// `sorted` values).
 fn median_comparison(c: &Sample, b: &Sample, sorted: (&[f64], &[f64])) -> Option<MedianComparison> {
-    let hl = model::of_medians(sorted.0, sorted.1)?;
+    let hl = median::of_medians(sorted.0, sorted.1)?;
     Some(MedianComparison {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,

@@ -1,5 +1,5 @@
 //! The ratio panel of a line chart (`ratio = true`): candidate ÷ baseline
-//! per x with the 95% CI of the analysis's model ([`model::estimate`], the
+//! per x with the 95% CI of the analysis's model ([`Estimator::compare`], the
 //! estimator the chart aggregates by), and its drawing under the plot on
 //! the chart's x axis: its own linear y axis (the data, the intervals and
 //! the reference line at 1), the ratio in the candidate's colour and marker
@@ -16,7 +16,8 @@ use super::svg::{INK, Svg};
 use super::ticks::{axes, y_label_area};
 use super::{marks, ticks};
 use crate::analysis::queries::filter::{Grouped, KeyPart};
-use crate::analysis::statistics::model::{self, Estimator, Sample};
+use crate::analysis::statistics::estimators::{self, Estimator, Name};
+use crate::analysis::statistics::model::Sample;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::format;
@@ -41,10 +42,10 @@ pub(super) fn compute(
     }
     let (base, cand) = pair(spec, series, config)?;
     let samples = samples(groups, [&base.key, &cand.key]);
-    let estimator = match spec.aggregate {
-        Aggregate::Mean => Estimator::Mean,
-        Aggregate::Median => Estimator::Median,
-    };
+    let estimator = estimators::of(match spec.aggregate {
+        Aggregate::Mean => Name::Mean,
+        Aggregate::Median => Name::Median,
+    });
     let (empty, none) = (BTreeMap::new(), BTreeMap::new());
     let b_side = samples.get(&base.key).unwrap_or(&empty);
     let c_side = samples.get(&cand.key).unwrap_or(&none);
@@ -80,18 +81,18 @@ pub(super) fn compute(
 /// mean (median) is not positive or the ratio is not finite.
 fn point(
     spec: &ChartSpec,
-    estimator: Estimator,
+    estimator: &dyn Estimator,
     sides: [(&String, &Sample); 2],
     x: &KeyPart,
 ) -> Result<(Point, &'static str), Diagnostic> {
     for (key, s) in sides {
-        let centre = if estimator == Estimator::Mean { s.summary.mean } else { s.summary.median };
+        let centre = estimator.centre(&s.summary);
         if centre <= 0.0 || !centre.is_finite() {
             return Err(not_positive(spec, estimator, key, x, centre));
         }
     }
     let [(_, b), (_, c)] = sides;
-    let e = model::estimate(c, b, estimator).ok_or_else(|| {
+    let e = estimator.compare(c, b).ok_or_else(|| {
         error(
             spec,
             format!("no Hodges–Lehmann ratio at x = {x}: the baseline's median is 0"),
@@ -181,16 +182,16 @@ fn samples(groups: &[Grouped], keys: [&String; 2]) -> BTreeMap<String, BTreeMap<
 /// The error for a mean (or median) of `key` at `x` that a ratio cannot divide by or take the log of.
 fn not_positive(
     spec: &ChartSpec,
-    estimator: Estimator,
+    estimator: &dyn Estimator,
     key: &str,
     x: &KeyPart,
     v: f64,
 ) -> Diagnostic {
-    let what = if estimator == Estimator::Mean { "mean" } else { "median" };
+    let what = estimator.words();
     let v = crate::format::minus(&crate::format::compact(v));
     error(
         spec,
-        format!("the {what} of `{key}` at x = {x} is {v}, and the ratio panel needs positive {what}s (its interval is on the log scale)"),
+        format!("the {} of `{key}` at x = {x} is {v}, and the ratio panel needs positive {} (its interval is on the log scale)", what.name, what.plural),
         "plot a column whose values are positive (a time, a throughput), or leave those rows out with `where`".into(),
     )
 }

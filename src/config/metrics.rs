@@ -113,7 +113,9 @@ pub enum Compare {
     Summary,
 }
 
-/// Which statistic a comparison estimates.
+/// Which statistic a comparison estimates: the name of an estimator in
+/// book.toml, each a module of `analysis::statistics::estimators`, which
+/// resolves the name (`estimators::of`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Estimator {

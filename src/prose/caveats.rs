@@ -11,6 +11,7 @@ use crate::analysis::findings::{
     FewRuns, Finding, MetricFinding, NonNormalRuns, NotNormal, Outliers, SevereRuns, SmallSamples,
     Unmatched, Variation,
 };
+use crate::analysis::statistics::estimators;
 use crate::analysis::statistics::median_use::MedianUse;
 use crate::analysis::statistics::robust::{FENCES_MIN, MEDIAN_CI_MIN};
 use crate::analysis::{Analysis, CaveatKind, Excluded, MetricValue};
@@ -282,10 +283,7 @@ fn of_metric(about: MetricFinding, m: &MetricValue) -> Option<String> {
 /// is compared with: the choice favours it (the winner's curse).
 pub fn selected_baseline(m: &MetricValue) -> Option<String> {
     let s = m.baseline_selected.as_ref()?;
-    let by = match m.estimator {
-        Estimator::Mean => "means",
-        Estimator::Median => "medians",
-    };
+    let by = estimators::of(m.estimator).words().plural;
     Some(format!(
         "{}: its baseline, {}, is the best of {} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): the difference against it is biased against {}, and its interval and p-value do not account for the choice among {} levels.",
         m.label,
@@ -297,10 +295,7 @@ pub fn selected_baseline(m: &MetricValue) -> Option<String> {
 }
 
 fn estimator_name(e: Estimator) -> &'static str {
-    match e {
-        Estimator::Mean => "the mean",
-        Estimator::Median => "the median (Hodges–Lehmann)",
-    }
+    estimators::of(e).words().long
 }
 
 /// Mean and median that disagree in sign or significance.

@@ -206,10 +206,7 @@ fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
 }
 
 fn estimator(e: crate::config::Estimator) -> &'static str {
-    match e {
-        crate::config::Estimator::Mean => "mean",
-        crate::config::Estimator::Median => "median",
-    }
+    crate::analysis::statistics::estimators::of(e).words().name
 }
 
 /// Headline comparisons of fewer than six runs a side: no distribution-free

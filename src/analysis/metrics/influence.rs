@@ -11,18 +11,17 @@
 //! estimate, at least as much as removing a smaller one (both are monotone
 //! in each value), and an average over configurations is monotone in each
 //! configuration's ratio, so the largest move is still found; a change of
-//! verdict by another run could be missed there. The mean model's estimate
-//! without a run comes from sums over the remaining values (no order
-//! statistics, no normality test); the median model's is recomputed.
+//! verdict by another run could be missed there. The estimate without a
+//! run is the estimator's ([`Estimator::ratio_without`]: the mean's from
+//! sums over the remaining values, the median's recomputed).
 
 use super::value::{MetricValue, Pair, express};
 use crate::analysis::findings::carried::{Alternative, Influence};
 use crate::analysis::queries::filter::{self, KeyPart};
 use crate::analysis::statistics::average;
+use crate::analysis::statistics::estimators::{self, Estimator, Name};
 use crate::analysis::statistics::model::{self, Estimate};
-use crate::analysis::statistics::robust::Robust;
-use crate::analysis::statistics::stats::Summary;
-use crate::config::{Compare, Estimator, Metric};
+use crate::config::{Compare, Metric};
 use crate::results::{Table, Values};
 
 /// Most runs of a configuration (both sides) for which every run is left
@@ -48,13 +47,14 @@ pub(super) fn find(
     if metric.compare == Compare::Summary || value.within_run {
         return None;
     }
-    let full: Vec<Estimate> = estimates(pairs, metric.estimator, None)?;
+    let estimator = estimators::of(metric.estimator);
+    let full: Vec<Estimate> = estimates(pairs, estimator, None)?;
     let combined = combine(&full, metric);
     let mut best: Option<(Left, Estimate, f64, bool)> = None;
     for left in candidates(pairs) {
         // Only the configuration of the run left out changes.
         let mut without = full.clone();
-        let Some(one) = estimate_at(pairs, left.0, metric.estimator, Some(left)) else { continue };
+        let Some(one) = estimate_at(pairs, left.0, estimator, Some(left)) else { continue };
         without[left.0] = one;
         let without = combine(&without, metric);
         let shift = (without.ratio - combined.ratio).abs();
@@ -129,7 +129,11 @@ fn candidates(pairs: &[Pair]) -> Vec<Left> {
 
 /// Each configuration's estimate by `estimator`, without the run `left`;
 /// `None` when a side's values are not kept or a model has no estimate.
-fn estimates(pairs: &[Pair], estimator: Estimator, left: Option<Left>) -> Option<Vec<Estimate>> {
+fn estimates(
+    pairs: &[Pair],
+    estimator: &dyn Estimator,
+    left: Option<Left>,
+) -> Option<Vec<Estimate>> {
     (0..pairs.len()).map(|p| estimate_at(pairs, p, estimator, left)).collect()
 }
 
@@ -137,7 +141,7 @@ fn estimates(pairs: &[Pair], estimator: Estimator, left: Option<Left>) -> Option
 fn estimate_at(
     pairs: &[Pair],
     p: usize,
-    estimator: Estimator,
+    estimator: &dyn Estimator,
     left: Option<Left>,
 ) -> Option<Estimate> {
     let (_, c, b) = &pairs[p];
@@ -149,26 +153,12 @@ fn estimate_at(
         left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
     };
     let (dc, db) = (drop(true), drop(false));
-    // Both sides constant without the run: an exact comparison, by either
+    // Both sides constant without the run: an exact comparison, by any
     // estimator, as the metric's own model has it.
     if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db)) {
         return Some(model::exact(x, y));
     }
-    match estimator {
-        Estimator::Mean => {
-            let summary = |s: &model::Sample, d: Option<usize>| match d {
-                Some(i) => without(&s.values, i),
-                None => s.summary.clone(),
-            };
-            Some(model::of_means(&summary(c, dc), &summary(b, db)))
-        }
-        Estimator::Median => {
-            let kept = |v: &[f64], d: Option<usize>| -> Vec<f64> {
-                v.iter().enumerate().filter(|(i, _)| Some(*i) != d).map(|(_, x)| *x).collect()
-            };
-            model::of_medians(&kept(&c.values, dc), &kept(&b.values, db))
-        }
-    }
+    estimator.ratio_without(c, b, [dc, db])
 }
 
 /// The value of `values` without the one at `drop`, when at least two
@@ -197,39 +187,8 @@ fn combine(estimates: &[Estimate], metric: &Metric) -> Estimate {
     }
 }
 
-/// The mean and standard deviation of `values` without the one at `i`
-/// (two passes over the others), as a summary for the mean model; its
-/// order statistics are not computed.
-fn without(values: &[f64], i: usize) -> Summary {
-    let others = || values.iter().enumerate().filter(move |(j, _)| *j != i).map(|(_, v)| *v);
-    let n = values.len() - 1;
-    let mean = others().sum::<f64>() / n as f64;
-    let equal = others().all(|v| v == values[if i == 0 { 1 } else { 0 }]);
-    let mean = if equal { values[if i == 0 { 1 } else { 0 }] } else { mean };
-    let sd = (n >= 2).then(|| {
-        if equal {
-            0.0
-        } else {
-            (others().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
-        }
-    });
-    let robust = Robust {
-        quartiles: None,
-        median_ci: None,
-        median_ci_coverage: None,
-        cv: None,
-        resolution: None,
-        fence_scale: None,
-        outliers: Vec::new(),
-        outlier_count: 0,
-        severe_count: 0,
-        normality: None,
-    };
-    Summary { n, mean, median: f64::NAN, sd, ci: None, ci_note: None, robust }
-}
-
 /// `estimate` as the metric expresses it.
-fn alternative(metric: &Metric, estimator: Estimator, estimate: &Estimate) -> Alternative {
+fn alternative(metric: &Metric, estimator: Name, estimate: &Estimate) -> Alternative {
     let ci = estimate.ci.map(|[lo, hi]| {
         let (a, b) = (express(metric.compare, lo), express(metric.compare, hi));
         if a <= b { [a, b] } else { [b, a] }
@@ -248,12 +207,9 @@ fn other(metric: &Metric, pairs: &[Pair], value: &MetricValue) -> Option<Alterna
     if let Some(other) = &value.other {
         return Some(other.clone());
     }
-    let estimator = match metric.estimator {
-        Estimator::Mean => Estimator::Median,
-        Estimator::Median => Estimator::Mean,
-    };
-    let all = estimates(pairs, estimator, None)?;
-    Some(alternative(metric, estimator, &combine(&all, metric)))
+    let name = estimators::of(metric.estimator).other();
+    let all = estimates(pairs, estimators::of(name), None)?;
+    Some(alternative(metric, name, &combine(&all, metric)))
 }
 
 /// The name of the run of `environment` at the metric's configuration `at`
@@ -309,7 +265,8 @@ mod tests {
         let c = model::Sample::of(&[5.73595, 4.77996, 5.73595]).unwrap();
         let b = model::Sample::of(&[4.77996; 5]).unwrap();
         let pairs = vec![("all rows".to_string(), c, Some(b))];
-        let e = estimate_at(&pairs, 0, Estimator::Median, Some((0, true, 1))).unwrap();
+        let median = estimators::of(Name::Median);
+        let e = estimate_at(&pairs, 0, median, Some((0, true, 1))).unwrap();
         assert!(e.exact && e.ci.is_none() && e.significant().is_none());
         assert_eq!(e.ratio, 5.73595 / 4.77996);
         assert_eq!(constant_without(&[1.0, 2.0, 1.0], Some(1)), Some(1.0));

@@ -199,13 +199,11 @@ pub fn best_of_others(
 /// A level's score over its groups: each group's mean or median, their
 /// geometric mean when all are positive, else their arithmetic mean.
 fn score(groups: &[filter::Grouped], estimator: Estimator) -> f64 {
+    let estimator = crate::analysis::statistics::estimators::of(estimator);
     let each: Vec<f64> = groups
         .iter()
         .filter_map(|g| crate::analysis::statistics::model::Sample::of(&g.samples[0]))
-        .map(|s| match estimator {
-            Estimator::Mean => s.summary.mean,
-            Estimator::Median => s.summary.median,
-        })
+        .map(|s| estimator.centre(&s.summary))
         .collect();
     let k = each.len() as f64;
     if each.iter().all(|v| *v > 0.0) {

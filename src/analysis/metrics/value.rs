@@ -8,7 +8,8 @@ use crate::analysis::Inputs;
 pub use crate::analysis::findings::carried::Alternative;
 use crate::analysis::findings::carried::{Grain, Influence};
 use crate::analysis::statistics::average::{self, Spread};
-use crate::analysis::statistics::model::{self, Estimate, Sample};
+use crate::analysis::statistics::estimators;
+use crate::analysis::statistics::model::{Estimate, Sample};
 use crate::analysis::statistics::ranks::RankTest;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
@@ -141,15 +142,18 @@ pub(super) fn compute(
         return Ok(value);
     }
     let baseline = sides.baseline.as_str();
+    let estimator = estimators::of(metric.estimator);
     let mut estimates = Vec::new();
     for (key, c, b) in pairs {
         let b = b.as_ref().ok_or_else(|| {
             format!("the baseline `{baseline}` has no rows at {key}, where `{candidate}` has")
         })?;
-        let e = model::estimate(c, b, metric.estimator).ok_or_else(|| {
+        let e = estimator.compare(c, b).ok_or_else(|| {
+            let (name, other) = (estimator.words().name, estimators::of(estimator.other()).words());
             format!(
-                "{key}: the baseline's median is 0 and not every value is positive, so no \
-                 ratio by the median exists (use `estimator = \"mean\"`)"
+                "{key}: the baseline's {name} is 0 and not every value is positive, so no \
+                 ratio by the {name} exists (use `estimator = \"{}\"`)",
+                other.name
             )
         })?;
         estimates.push((key.clone(), e));
@@ -175,16 +179,17 @@ pub(super) fn compute(
     Ok(value)
 }
 
-/// The metric's estimate: the one group's, the within-run average (by
-/// the median re-centred on the average of the groups'), or the average.
+/// The metric's estimate: the one group's, the within-run average (as
+/// the estimator centres it: the median on the average of the groups'),
+/// or the average.
 fn combined(
     metric: &Metric,
     within: Option<Estimate>,
     estimates: &[(String, Estimate)],
 ) -> Estimate {
     match (within, estimates) {
-        (Some(e), many) if metric.estimator == Estimator::Median && many.len() >= 2 => {
-            super::within_run::centred(e, average::combine(many, metric.average).ratio)
+        (Some(e), many) if many.len() >= 2 => {
+            estimators::of(metric.estimator).centred(e, many, metric.average)
         }
         (Some(e), _) => e,
         (None, [(_, one)]) => *one,
@@ -194,13 +199,10 @@ fn combined(
 
 /// The comparison of one group by the estimator the metric did not choose.
 fn alternative(metric: &Metric, c: &Sample, b: &Sample) -> Option<Alternative> {
-    let estimator = match metric.estimator {
-        Estimator::Mean => Estimator::Median,
-        Estimator::Median => Estimator::Mean,
-    };
-    let e = model::estimate(c, b, estimator)?;
+    let name = estimators::of(metric.estimator).other();
+    let e = estimators::of(name).compare(c, b)?;
     Some(Alternative {
-        estimator,
+        estimator: name,
         value: express(metric.compare, e.ratio),
         ci: e.ci.map(|ci| interval(metric.compare, ci)),
         p_value: e.p.map(stats::reported_p),

@@ -1,10 +1,13 @@
-//! Statistics of samples, which know nothing of tables, metrics or words:
-//! summaries and Student's t ([`stats`], [`student`]), distribution-free
-//! descriptions ([`robust`], [`resolution`]), rank statistics ([`ranks`] on
-//! [`pairs`]), normality ([`shapiro`]), the model of a comparison
-//! ([`model`]) and averages over configurations ([`average`]).
+//! Statistics of samples, which know nothing of tables or metrics and
+//! write no sentences: summaries and Student's t ([`stats`], [`student`]),
+//! distribution-free descriptions ([`robust`], [`resolution`]), rank
+//! statistics ([`ranks`] on [`pairs`]), normality ([`shapiro`]), a
+//! comparison ([`model`]) by each estimator's model ([`estimators`], which
+//! also hold the words the prose names them by) and averages over
+//! configurations ([`average`]).
 
 pub(crate) mod average;
+pub mod estimators;
 pub mod median_use;
 pub mod model;
 mod pairs;

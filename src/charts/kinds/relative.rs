@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
-use crate::analysis::statistics::model;
+use crate::analysis::statistics::estimators::mean;
 use crate::charts::canvas::{Chart, DrawResult, TEXT, colour, font};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, Samples, x_of};
@@ -87,7 +87,7 @@ impl ChartKind for Relative {
 }
 
 /// Each candidate against the baseline in %, per x, with the CI of
-/// [`model::of_means`];
+/// [`mean::of_means`];
 /// `Err(None)` without the baseline, `Err(Some(message))` where its mean is zero;
 /// the models of the intervals go into `models`.
 fn relative(
@@ -111,7 +111,7 @@ fn relative(
                     let b = base.get(x)?;
                     // The analysis's model (log-scale Welch for positive means), so the
                     // chart's interval is the one the numbers print and stays above −100%.
-                    let e = model::of_means(c, b);
+                    let e = mean::of_means(c, b);
                     if e.ci.is_some() {
                         models.insert(e.model);
                     }
