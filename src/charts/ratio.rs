@@ -86,7 +86,7 @@ fn point(
     x: &KeyPart,
 ) -> Result<(Point, &'static str), Diagnostic> {
     for (key, s) in sides {
-        let centre = estimator.centre(&s.summary);
+        let centre = estimator.centre(s);
         if centre <= 0.0 || !centre.is_finite() {
             return Err(not_positive(spec, estimator, key, x, centre));
         }

@@ -203,7 +203,7 @@ fn score(groups: &[filter::Grouped], estimator: Estimator) -> f64 {
     let each: Vec<f64> = groups
         .iter()
         .filter_map(|g| crate::analysis::statistics::model::Sample::of(&g.samples[0]))
-        .map(|s| estimator.centre(&s.summary))
+        .map(|s| estimator.centre(&s))
         .collect();
     let k = each.len() as f64;
     if each.iter().all(|v| *v > 0.0) {

@@ -22,8 +22,8 @@ impl Estimator for Mean {
         Name::Median
     }
 
-    fn centre(&self, summary: &Summary) -> f64 {
-        summary.mean
+    fn centre(&self, sample: &Sample) -> f64 {
+        sample.summary.mean
     }
 
     fn ratio(&self, c: &Sample, b: &Sample) -> Option<Estimate> {

@@ -23,8 +23,8 @@ impl Estimator for Median {
         Name::Mean
     }
 
-    fn centre(&self, summary: &Summary) -> f64 {
-        summary.median
+    fn centre(&self, sample: &Sample) -> f64 {
+        sample.summary.median
     }
 
     fn ratio(&self, c: &Sample, b: &Sample) -> Option<Estimate> {
