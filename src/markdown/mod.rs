@@ -10,7 +10,6 @@ pub mod document;
 pub mod expand;
 pub mod front_matter;
 pub mod parse;
-pub mod sections;
 pub mod shortcodes;
 pub mod tables;
 
