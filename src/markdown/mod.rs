@@ -1,8 +1,9 @@
 //! The markdown stage: content pages with their shortcodes expanded
 //! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
 //! [`shortcodes`]), then each parsed once ([`parse`]) into the resolved
-//! [`document`] that both renderers walk: directives, numbered figures and
-//! tables, cross-references and citations resolved in place.
+//! [`document`], a tree of blocks and inlines that both renderers walk:
+//! directives, numbered figures and tables, cross-references and citations
+//! resolved in place.
 
 pub mod checks;
 pub mod directives;
