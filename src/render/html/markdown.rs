@@ -577,6 +577,19 @@ mod tests {
         }
     }
 
+    /// A section for the paper only that starts inside a list leaves the
+    /// list's elements closed on the page.
+    #[test]
+    fn a_section_for_the_paper_inside_a_list_closes_the_list() {
+        let html = to_html(&parse::text("- a\n- # H {only=paper}\n- b\n\nc\n"), Refs::none());
+        assert_eq!(html, "<ul>\n<li>a</li>\n<li></li>\n</ul>\n");
+        let markup = crate::render::typst_markup::convert(
+            &parse::text("> # H {only=page}\n>\n> q\n\nr\n"),
+            &Refs::none(),
+        );
+        assert_eq!(markup.text, "#quote(block: true)[]\n\n");
+    }
+
     #[test]
     fn slugs_are_stable() {
         assert_eq!(slug("What we found!"), "what-we-found");
