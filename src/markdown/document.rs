@@ -56,7 +56,7 @@ impl Shown {
     pub const BOTH: Shown = Shown { page: true, paper: true };
 
     /// Whether it goes to `output`.
-    pub fn any(self, output: Output) -> bool {
+    pub fn includes(self, output: Output) -> bool {
         match output {
             Output::Page => self.page,
             Output::Paper => self.paper,
@@ -67,7 +67,7 @@ impl Shown {
 impl Block {
     /// Whether the block goes to `output`.
     pub fn shown_in(&self, output: Output) -> bool {
-        self.shown.any(output)
+        self.shown.includes(output)
     }
 }
 

@@ -168,6 +168,12 @@ fn shown(events: &[Located<'_>], output: Output) -> Vec<bool> {
     out
 }
 
+/// Deepest nesting of elements kept in the tree: a list, quote, footnote
+/// definition or inline element nested deeper gives its content to the
+/// element around it. The renderers walk the tree recursively, and no
+/// document needs as many.
+const MAX_DEPTH: usize = 64;
+
 /// A ```` ```chart ````, ```` ```environments ```` or ```` ```table ````
 /// directive being read: its language, where it starts, which outputs it
 /// goes to, and its body so far.
@@ -199,13 +205,14 @@ struct Frame {
     indent: String,
     /// A captioned table's caption.
     caption: Option<TableCaption>,
+    /// Whether it holds inlines rather than blocks.
+    inline: bool,
 }
 
 impl Frame {
     /// An element that holds nothing yet.
     fn new(tag: Option<Tag<'static>>, at: usize, shown: Shown) -> Self {
         Frame {
-            tag,
             at,
             shown,
             blocks: Vec::new(),
@@ -218,29 +225,48 @@ impl Frame {
             html: Vec::new(),
             indent: String::new(),
             caption: None,
+            inline: tag.as_ref().is_some_and(holds_inlines),
+            tag,
         }
     }
+}
 
-    /// Whether the element holds inlines (a paragraph, a heading, a cell,
-    /// emphasis, a link…) rather than blocks.
-    fn holds_inlines(&self) -> bool {
-        matches!(
-            self.tag,
-            Some(
-                Tag::Paragraph
-                    | Tag::Heading { .. }
-                    | Tag::TableCell
-                    | Tag::Emphasis
-                    | Tag::Strong
-                    | Tag::Strikethrough
-                    | Tag::Superscript
-                    | Tag::Subscript
-                    | Tag::Link { .. }
-                    | Tag::Image { .. }
-                    | Tag::DefinitionListTitle
-            )
-        )
-    }
+/// Whether the element of `tag` holds inlines (a paragraph, a heading, a
+/// cell, emphasis, a link…) rather than blocks.
+fn holds_inlines(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Paragraph
+            | Tag::Heading { .. }
+            | Tag::TableCell
+            | Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+            | Tag::DefinitionListTitle
+    )
+}
+
+/// Whether the element of `tag` may give its content to the element
+/// around it when nested too deep ([`MAX_DEPTH`]): lists, quotes, footnote
+/// definitions and inline elements.
+fn flattens(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::List(_)
+            | Tag::BlockQuote(_)
+            | Tag::FootnoteDefinition(_)
+            | Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+    )
 }
 
 /// What a closed element becomes in the element around it.
@@ -398,6 +424,17 @@ impl Pass<'_> {
     /// Open the element of `tag`, at byte `at`.
     fn open(&mut self, tag: Tag<'_>, at: usize, shown: Shown) {
         self.links(&tag, at);
+        let depth = self.stack.len();
+        let parent = self.top();
+        // The items of a list given to the element around it go there too.
+        let spread = match tag {
+            Tag::Item => parent.tag.is_none() && depth > 1,
+            _ => flattens(&tag) && depth >= MAX_DEPTH,
+        };
+        if spread {
+            let inline = parent.inline;
+            return self.stack.push(Frame { inline, ..Frame::new(None, at, shown) });
+        }
         let mut frame = Frame::new(Some(tag.into_static()), at, shown);
         if matches!(frame.tag, Some(Tag::Table(_))) {
             frame.caption = self.caption.take();
@@ -440,7 +477,7 @@ impl Pass<'_> {
     /// list's item), to its text after the last block.
     fn inline(&mut self, inline: Inline, at: usize, shown: Shown) {
         let top = self.top();
-        if top.holds_inlines() {
+        if top.inline {
             return top.inlines.push(inline);
         }
         match top.blocks.last_mut() {
@@ -689,7 +726,7 @@ mod tests {
                 out.push_str(&document::plain(inlines, false));
             }
             if let BlockKind::List(list) = &block.kind {
-                let items = list.items.iter().filter(|i| i.shown.any(output));
+                let items = list.items.iter().filter(|i| i.shown.includes(output));
                 items.for_each(|i| out.push_str(&texts(&i.blocks, output)));
             } else {
                 out.push_str(&texts(
@@ -760,6 +797,46 @@ mod tests {
         ];
         for (markdown, expected) in cases {
             assert_eq!(shape(&text(markdown).blocks), expected, "{markdown:?}");
+        }
+    }
+
+    /// How deep `blocks` and their inlines nest.
+    fn depth(blocks: &[Block]) -> usize {
+        fn inline_depth(inlines: &[Inline]) -> usize {
+            inlines.iter().map(|i| 1 + inline_depth(i.children())).max().unwrap_or(0)
+        }
+        let block = |b: &Block| {
+            let inlines = b.kind.inlines().into_iter().map(inline_depth).max().unwrap_or(0);
+            let items = match &b.kind {
+                BlockKind::List(l) => {
+                    l.items.iter().map(|i| 1 + depth(&i.blocks)).max().unwrap_or(0)
+                }
+                _ => depth(&b.kind.children().into_iter().cloned().collect::<Vec<_>>()),
+            };
+            1 + inlines.max(items)
+        };
+        blocks.iter().map(block).max().unwrap_or(0)
+    }
+
+    /// Lists, quotes and emphasis nested thousands deep keep their text in
+    /// a tree of bounded depth, which both renderers walk on a test
+    /// thread's small stack.
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let deep = [
+            "- ".repeat(5000) + "deep\n",
+            "> ".repeat(5000) + "deep\n",
+            "*a ".repeat(5000) + "deep" + &" b*".repeat(5000),
+            "[".repeat(5000) + "deep" + &"](u)".repeat(5000),
+            "- > ".repeat(3000) + "deep\n",
+        ];
+        for markdown in deep {
+            let body = text(&markdown);
+            assert!(depth(&body.blocks) <= 2 * MAX_DEPTH, "{}", depth(&body.blocks));
+            let html = crate::render::html::to_html(&body, crate::render::Refs::none());
+            assert!(html.contains("deep"), "{html}");
+            let paper = crate::render::typst_markup::convert(&body, &crate::render::Refs::none());
+            assert!(paper.text.contains("deep"));
         }
     }
 
