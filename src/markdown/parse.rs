@@ -231,42 +231,36 @@ impl Frame {
     }
 }
 
-/// Whether the element of `tag` holds inlines (a paragraph, a heading, a
-/// cell, emphasis, a link…) rather than blocks.
-fn holds_inlines(tag: &Tag<'_>) -> bool {
+/// Whether `tag` is an inline element: emphasis, a link, an image…
+fn is_inline(tag: &Tag<'_>) -> bool {
     matches!(
         tag,
-        Tag::Paragraph
-            | Tag::Heading { .. }
-            | Tag::TableCell
-            | Tag::Emphasis
+        Tag::Emphasis
             | Tag::Strong
             | Tag::Strikethrough
             | Tag::Superscript
             | Tag::Subscript
             | Tag::Link { .. }
             | Tag::Image { .. }
-            | Tag::DefinitionListTitle
     )
+}
+
+/// Whether the element of `tag` holds inlines (a paragraph, a heading, a
+/// cell, an inline element) rather than blocks.
+fn holds_inlines(tag: &Tag<'_>) -> bool {
+    let text = matches!(
+        tag,
+        Tag::Paragraph | Tag::Heading { .. } | Tag::TableCell | Tag::DefinitionListTitle
+    );
+    text || is_inline(tag)
 }
 
 /// Whether the element of `tag` may give its content to the element
 /// around it when nested too deep ([`MAX_DEPTH`]): lists, quotes, footnote
 /// definitions and inline elements.
 fn flattens(tag: &Tag<'_>) -> bool {
-    matches!(
-        tag,
-        Tag::List(_)
-            | Tag::BlockQuote(_)
-            | Tag::FootnoteDefinition(_)
-            | Tag::Emphasis
-            | Tag::Strong
-            | Tag::Strikethrough
-            | Tag::Superscript
-            | Tag::Subscript
-            | Tag::Link { .. }
-            | Tag::Image { .. }
-    )
+    let block = matches!(tag, Tag::List(_) | Tag::BlockQuote(_) | Tag::FootnoteDefinition(_));
+    block || is_inline(tag)
 }
 
 /// What a closed element becomes in the element around it.
