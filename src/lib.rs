@@ -17,9 +17,10 @@
 //! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
 //!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
 //!    template engine), then parses each page once ([`markdown::parse`]) into
-//!    the resolved [`markdown::document`] of a [`markdown::Document`]: chart
-//!    directives, computed tables, numbered figures and tables,
-//!    cross-references and citations, which both renderers walk.
+//!    the resolved [`markdown::document`] of a [`markdown::Document`]: a
+//!    tree of blocks and inlines with chart directives, computed tables,
+//!    numbered figures and tables, cross-references and citations, which
+//!    both renderers walk.
 //! 5. [`charts::render`] computes and draws every chart into a [`charts::ChartSet`].
 //! 6. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
 //!    through Typst in [`render::pdf`]) and `data/stats.json` ([`render::json`])

@@ -1,8 +1,9 @@
 //! The markdown stage: content pages with their shortcodes expanded
 //! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
 //! [`shortcodes`]), then each parsed once ([`parse`]) into the resolved
-//! [`document`] that both renderers walk: directives, numbered figures and
-//! tables, cross-references and citations resolved in place.
+//! [`document`], a tree of blocks and inlines that both renderers walk:
+//! directives, numbered figures and tables, cross-references and citations
+//! resolved in place.
 
 pub mod checks;
 pub mod directives;
@@ -10,7 +11,6 @@ pub mod document;
 pub mod expand;
 pub mod front_matter;
 pub mod parse;
-pub mod sections;
 pub mod shortcodes;
 pub mod tables;
 

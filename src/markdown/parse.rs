@@ -1,17 +1,19 @@
 //! The one parse of a page: pulldown-cmark's events, with their offsets,
-//! made into a [`Body`] (directives, captions, references and citations
-//! found and resolved in place) and what the page refers to ([`Found`]),
-//! located in the file for the checks.
+//! built into the tree of a [`Body`] (directives, captions, references and
+//! citations found and resolved in place) and what the page refers to
+//! ([`Found`]), located in the file for the checks.
 
 use std::ops::Range;
 use std::path::Path;
 
-use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
 
 use super::SourceMap;
 use super::directives::{Found, RefKind, Segment, split, split_spans};
-use super::document::{Body, ChartFigure, Citation, Inline, Item, Node, Reference, TableCaption};
-use super::sections::{self, Output};
+use super::document::{
+    self, Block, BlockKind, Body, Cell, ChartFigure, Citation, Heading, HtmlLine, Inline, Link,
+    List, ListItem, Output, Reference, Shown, Table, TableCaption,
+};
 use super::tables;
 use crate::charts::spec;
 use crate::config::Config;
@@ -43,8 +45,8 @@ pub fn page(
 ) -> Result<(Body, Found), Diagnostics> {
     let locate = |offset| map.locate(path, offset);
     let mut pass = Pass::new(&locate, tables);
-    pass.run(events(source));
-    let Pass { body, found, errors, .. } = pass;
+    let body = pass.run(events(source));
+    let Pass { found, errors, .. } = pass;
     errors.into_result((body, found))
 }
 
@@ -53,9 +55,7 @@ pub fn page(
 pub fn text(source: &str) -> Body {
     let map = SourceMap::identity(source);
     let locate = |offset| map.locate(Path::new(""), offset);
-    let mut pass = Pass::new(&locate, None);
-    pass.run(events(source));
-    pass.body
+    Pass::new(&locate, None).run(events(source))
 }
 
 /// Events of `source` with adjacent text merged, so that references are never
@@ -157,7 +157,9 @@ fn shown(events: &[Located<'_>], output: Output) -> Vec<bool> {
             if skipping.is_some_and(|s| *level <= s) {
                 skipping = None;
             }
-            if skipping.is_none() && sections::heading_attr(attrs, "only") == Some(other) {
+            if skipping.is_none()
+                && attrs.iter().any(|(k, v)| k.as_ref() == "only" && v.as_deref() == Some(other))
+            {
                 skipping = Some(*level);
             }
         }
@@ -166,16 +168,112 @@ fn shown(events: &[Located<'_>], output: Output) -> Vec<bool> {
     out
 }
 
-/// What one event leaves open for the next.
-#[derive(Default)]
-struct Walk {
-    /// An open ```` ```chart ```` or ```` ```environments ```` block: its
-    /// language, where it starts, and its body so far.
-    directive: Option<(String, usize, String)>,
-    /// Inside a code block, whose text is code, not prose.
-    in_code: bool,
-    /// Inside a captioned table.
-    captioned: bool,
+/// Deepest nesting of elements kept in the tree: a list, quote, footnote
+/// definition or inline element nested deeper gives its content to the
+/// element around it. The renderers walk the tree recursively, and no
+/// document needs as many.
+const MAX_DEPTH: usize = 64;
+
+/// A ```` ```chart ````, ```` ```environments ```` or ```` ```table ````
+/// directive being read: its language, where it starts, which outputs it
+/// goes to, and its body so far.
+struct Directive {
+    lang: String,
+    at: usize,
+    shown: Shown,
+    body: String,
+}
+
+/// An element open while its events are read: what it is (`None` for the
+/// page itself), where it starts, and what it holds so far.
+struct Frame {
+    tag: Option<Tag<'static>>,
+    at: usize,
+    shown: Shown,
+    blocks: Vec<Block>,
+    inlines: Vec<Inline>,
+    items: Vec<ListItem>,
+    /// The cells of a table's header or row.
+    cells: Vec<Cell>,
+    head: Vec<Cell>,
+    rows: Vec<Vec<Cell>>,
+    /// A code block's text.
+    code: String,
+    /// An HTML block's lines.
+    html: Vec<HtmlLine>,
+    /// Text before an HTML block's next line: its indentation.
+    indent: String,
+    /// A captioned table's caption.
+    caption: Option<TableCaption>,
+    /// Whether it holds inlines rather than blocks.
+    inline: bool,
+}
+
+impl Frame {
+    /// An element that holds nothing yet.
+    fn new(tag: Option<Tag<'static>>, at: usize, shown: Shown) -> Self {
+        Frame {
+            at,
+            shown,
+            blocks: Vec::new(),
+            inlines: Vec::new(),
+            items: Vec::new(),
+            cells: Vec::new(),
+            head: Vec::new(),
+            rows: Vec::new(),
+            code: String::new(),
+            html: Vec::new(),
+            indent: String::new(),
+            caption: None,
+            inline: tag.as_ref().is_some_and(holds_inlines),
+            tag,
+        }
+    }
+}
+
+/// Whether `tag` is an inline element: emphasis, a link, an image…
+fn is_inline(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+    )
+}
+
+/// Whether the element of `tag` holds inlines (a paragraph, a heading, a
+/// cell, an inline element) rather than blocks.
+fn holds_inlines(tag: &Tag<'_>) -> bool {
+    let text = matches!(
+        tag,
+        Tag::Paragraph | Tag::Heading { .. } | Tag::TableCell | Tag::DefinitionListTitle
+    );
+    text || is_inline(tag)
+}
+
+/// Whether the element of `tag` may give its content to the element
+/// around it when nested too deep ([`MAX_DEPTH`]): lists, quotes, footnote
+/// definitions and inline elements.
+fn flattens(tag: &Tag<'_>) -> bool {
+    let block = matches!(tag, Tag::List(_) | Tag::BlockQuote(_) | Tag::FootnoteDefinition(_));
+    block || is_inline(tag)
+}
+
+/// What a closed element becomes in the element around it.
+enum Closed {
+    Block(BlockKind),
+    Inline(Inline),
+    Item(Vec<Block>),
+    Cell(Vec<Inline>),
+    Head(Vec<Cell>),
+    Row(Vec<Cell>),
+    /// What an element of no meaning here holds (superscript, definition
+    /// lists: not enabled), put in its place.
+    Spread(Vec<Block>, Vec<Inline>),
 }
 
 /// One page's pass over its events.
@@ -184,7 +282,12 @@ struct Pass<'p> {
     locate: &'p dyn Fn(usize) -> Location,
     /// What computed tables are made of.
     tables: Option<Tables<'p>>,
-    body: Body,
+    /// The elements open, the page first.
+    stack: Vec<Frame>,
+    /// The directive being read.
+    directive: Option<Directive>,
+    /// The caption of the table about to open.
+    caption: Option<TableCaption>,
     found: Found,
     errors: Diagnostics,
 }
@@ -192,89 +295,296 @@ struct Pass<'p> {
 impl<'p> Pass<'p> {
     /// A pass with nothing found yet.
     fn new(locate: &'p dyn Fn(usize) -> Location, tables: Option<Tables<'p>>) -> Self {
-        let (body, found, errors) = Default::default();
-        Pass { locate, tables, body, found, errors }
+        let (found, errors) = Default::default();
+        let stack = vec![Frame::new(None, 0, Shown::BOTH)];
+        Pass { locate, tables, stack, directive: None, caption: None, found, errors }
     }
 
     /// Walk the events: record what the page refers to, and build the body.
-    fn run(&mut self, events: Vec<Located<'_>>) {
+    fn run(&mut self, events: Vec<Located<'_>>) -> Body {
         let captions = table_captions(&events);
         let (page, paper) = (shown(&events, Output::Page), shown(&events, Output::Paper));
-        let mut walk = Walk::default();
         for (i, (event, range)) in events.into_iter().enumerate() {
-            let node =
-                Node { at: range.start, page: page[i], paper: paper[i], item: Item::TableEnd };
-            let skipped = captions.iter().any(|c| c.skip.contains(&i));
+            let shown = Shown { page: page[i], paper: paper[i] };
+            if captions.iter().any(|c| c.skip.contains(&i)) {
+                // A caption's paragraph: its references count, it is not in the body.
+                self.record(&event, range.start);
+                continue;
+            }
             if let Some(c) = captions.iter().find(|c| c.start == i) {
-                let caption = self.caption(c);
-                self.body.nodes.push(Node { item: Item::TableStart(caption), ..node.clone() });
-                walk.captioned = true;
+                self.caption = Some(self.caption(c));
             }
-            let nodes = self.event(&mut walk, event, node);
-            if !skipped {
-                self.body.nodes.extend(nodes);
-            }
+            self.event(event, range.start, shown);
         }
+        while self.stack.len() > 1 {
+            self.close();
+        }
+        Body { blocks: self.stack.pop().map(|f| f.blocks).unwrap_or_default() }
     }
 
-    /// The nodes of one event (`like` gives their place), what it refers
-    /// to recorded.
-    fn event(&mut self, walk: &mut Walk, event: Event<'_>, like: Node) -> Vec<Node> {
-        let at = like.at;
-        let node = |item| Node { item, ..like.clone() };
+    /// The innermost element open.
+    fn top(&mut self) -> &mut Frame {
+        if self.stack.is_empty() {
+            self.stack.push(Frame::new(None, 0, Shown::BOTH));
+        }
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+}
+
+impl Pass<'_> {
+    /// Take in one event, which starts at byte `at` and goes to `shown`.
+    fn event(&mut self, event: Event<'_>, at: usize, shown: Shown) {
+        if self.directive(&event, at, shown) {
+            return;
+        }
+        let inline = match event {
+            Event::Start(tag) => return self.open(tag, at, shown),
+            Event::End(_) => return self.close(),
+            Event::Text(text) => return self.text(&text, at, shown),
+            Event::Html(html) => return self.html(html.into_string(), at, shown),
+            Event::Rule => {
+                return self.top().blocks.push(Block { at, shown, kind: BlockKind::Rule });
+            }
+            Event::Code(code) => Inline::Code(code.into_string()),
+            Event::InlineMath(m) => Inline::Math { source: m.into_string(), display: false, at },
+            Event::DisplayMath(m) => Inline::Math { source: m.into_string(), display: true, at },
+            Event::InlineHtml(html) => Inline::Html(html.into_string()),
+            Event::FootnoteReference(label) => Inline::FootnoteReference(label.into_string()),
+            Event::SoftBreak => Inline::SoftBreak,
+            Event::HardBreak => Inline::HardBreak,
+            Event::TaskListMarker(done) => Inline::Task(done),
+        };
+        self.inline(inline, at, shown);
+    }
+
+    /// Whether `event` is part of a directive's fenced block (a chart, the
+    /// environments, a computed table), which it is then added to; the
+    /// directive's block is built at its end.
+    fn directive(&mut self, event: &Event<'_>, at: usize, shown: Shown) -> bool {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
                 if matches!(lang.as_ref(), "chart" | "environments")
                     || (lang.as_ref() == "table" && self.tables.is_some()) =>
             {
-                walk.directive = Some((lang.to_string(), at, String::new()))
+                let lang = lang.to_string();
+                self.directive = Some(Directive { lang, at, shown, body: String::new() });
             }
-            Event::Text(text) if walk.directive.is_some() => {
-                walk.directive.iter_mut().for_each(|b| b.2.push_str(&text))
+            Event::Text(text) if self.directive.is_some() => {
+                self.directive.iter_mut().for_each(|d| d.body.push_str(text))
             }
-            Event::End(TagEnd::CodeBlock) if walk.directive.is_some() => {
-                let (lang, start, body) = walk.directive.take().unwrap_or_default();
-                if lang == "table" {
-                    return self.computed(&body, Node { at: start, ..like });
-                }
-                let item = self.directive(&lang, start, &body);
-                return item.map(|item| Node { at: start, ..node(item) }).into_iter().collect();
+            Event::End(TagEnd::CodeBlock) if self.directive.is_some() => {
+                let Some(Directive { lang, at, shown, body }) = self.directive.take() else {
+                    return true;
+                };
+                let kind = match lang.as_str() {
+                    "table" => self.computed(&body, at),
+                    _ => self.figure(&lang, at, &body),
+                };
+                let block = kind.map(|kind| Block { at, shown, kind });
+                self.top().blocks.extend(block);
             }
-            Event::Text(text) if !walk.in_code => {
-                let items = self.prose(&text, at).into_iter();
-                return items.map(|(at, item)| Node { at, ..node(item) }).collect();
-            }
-            event => {
-                match &event {
-                    Event::Start(Tag::CodeBlock(_)) => walk.in_code = true,
-                    Event::End(TagEnd::CodeBlock) => walk.in_code = false,
-                    Event::Start(Tag::Image { dest_url, .. }) => {
-                        self.found.images.push((dest_url.to_string(), (self.locate)(at)))
-                    }
-                    Event::Start(Tag::Link { dest_url, .. }) => {
-                        self.found.links.push((dest_url.to_string(), (self.locate)(at)))
-                    }
-                    _ => {}
-                }
-                let end = matches!(event, Event::End(TagEnd::Table));
-                let mut nodes = vec![node(Item::Markdown(event.into_static()))];
-                if end && std::mem::take(&mut walk.captioned) {
-                    nodes.push(node(Item::TableEnd));
-                }
-                return nodes;
-            }
+            _ => return false,
         }
-        Vec::new()
+        true
     }
 
-    /// The node of a ```` ```chart ```` or ```` ```environments ```` block
-    /// that starts at `start`; a chart's spec is recorded, or its problem.
-    fn directive(&mut self, lang: &str, start: usize, body: &str) -> Option<Item> {
+    /// Record what an event of a table's caption refers to: its text is the
+    /// caption, which is not in the body.
+    fn record(&mut self, event: &Event<'_>, at: usize) {
+        match event {
+            Event::Text(text) => {
+                let locate = self.locate;
+                self.references(text, at, locate);
+            }
+            Event::Start(tag) => self.links(tag, at),
+            _ => {}
+        }
+    }
+
+    /// Record the URL of a link or image that `tag` opens at byte `at`.
+    fn links(&mut self, tag: &Tag<'_>, at: usize) {
+        match tag {
+            Tag::Image { dest_url, .. } => {
+                self.found.images.push((dest_url.to_string(), (self.locate)(at)))
+            }
+            Tag::Link { dest_url, .. } => {
+                self.found.links.push((dest_url.to_string(), (self.locate)(at)))
+            }
+            _ => {}
+        }
+    }
+
+    /// Open the element of `tag`, at byte `at`.
+    fn open(&mut self, tag: Tag<'_>, at: usize, shown: Shown) {
+        self.links(&tag, at);
+        let depth = self.stack.len();
+        let parent = self.top();
+        // The items of a list given to the element around it go there too.
+        let spread = match tag {
+            Tag::Item => parent.tag.is_none() && depth > 1,
+            _ => flattens(&tag) && depth >= MAX_DEPTH,
+        };
+        if spread {
+            let inline = parent.inline;
+            return self.stack.push(Frame { inline, ..Frame::new(None, at, shown) });
+        }
+        let mut frame = Frame::new(Some(tag.into_static()), at, shown);
+        if matches!(frame.tag, Some(Tag::Table(_))) {
+            frame.caption = self.caption.take();
+        }
+        self.stack.push(frame);
+    }
+
+    /// Text at byte `at`: a code block's, or prose, whose references and
+    /// citations are recorded with their locations.
+    fn text(&mut self, text: &str, at: usize, shown: Shown) {
+        match self.stack.last_mut() {
+            Some(frame @ Frame { tag: Some(Tag::CodeBlock(_)), .. }) => {
+                return frame.code.push_str(text);
+            }
+            Some(frame @ Frame { tag: Some(Tag::HtmlBlock), .. }) => {
+                return frame.indent.push_str(text);
+            }
+            _ => {}
+        }
+        for inline in self.prose(text, at) {
+            self.inline(inline, at, shown);
+        }
+    }
+
+    /// A line of HTML at byte `at`: part of the HTML block open.
+    fn html(&mut self, html: String, at: usize, shown: Shown) {
+        match self.stack.last_mut() {
+            Some(frame @ Frame { tag: Some(Tag::HtmlBlock), .. }) => {
+                let indent = std::mem::take(&mut frame.indent);
+                frame.html.push(HtmlLine { at, indent, html })
+            }
+            _ => {
+                let line = HtmlLine { at, indent: String::new(), html };
+                self.top().blocks.push(Block { at, shown, kind: BlockKind::Html(vec![line]) })
+            }
+        }
+    }
+
+    /// Add `inline` to the element open; in one that holds blocks (a tight
+    /// list's item), to its text after the last block.
+    fn inline(&mut self, inline: Inline, at: usize, shown: Shown) {
+        let top = self.top();
+        if top.inline {
+            return top.inlines.push(inline);
+        }
+        match top.blocks.last_mut() {
+            Some(Block { kind: BlockKind::Plain(inlines), .. }) => inlines.push(inline),
+            _ => top.blocks.push(Block { at, shown, kind: BlockKind::Plain(vec![inline]) }),
+        }
+    }
+
+    /// Close the innermost element, and add what it is to the one around it.
+    fn close(&mut self) {
+        if self.stack.len() < 2 {
+            return;
+        }
+        let Some(frame) = self.stack.pop() else { return };
+        let (at, shown) = (frame.at, frame.shown);
+        match closed(frame) {
+            Closed::Block(kind) => self.top().blocks.push(Block { at, shown, kind }),
+            Closed::Inline(inline) => self.inline(inline, at, shown),
+            Closed::Item(blocks) => self.top().items.push(ListItem { at, shown, blocks }),
+            Closed::Cell(inlines) => self.top().cells.push(Cell { at, inlines }),
+            Closed::Head(cells) => self.top().head = cells,
+            Closed::Row(cells) => self.top().rows.push(cells),
+            Closed::Spread(blocks, inlines) => {
+                self.top().blocks.extend(blocks);
+                inlines.into_iter().for_each(|i| self.inline(i, at, shown));
+            }
+        }
+    }
+}
+
+/// What the element `frame` is, now that it is closed.
+fn closed(mut frame: Frame) -> Closed {
+    let Some(tag) = frame.tag.take() else {
+        return Closed::Spread(frame.blocks, frame.inlines);
+    };
+    match tag {
+        Tag::Item => Closed::Item(frame.blocks),
+        Tag::TableHead => Closed::Head(frame.cells),
+        Tag::TableRow => Closed::Row(frame.cells),
+        Tag::TableCell => Closed::Cell(frame.inlines),
+        Tag::Emphasis => Closed::Inline(Inline::Emphasis(frame.inlines)),
+        Tag::Strong => Closed::Inline(Inline::Strong(frame.inlines)),
+        Tag::Strikethrough => Closed::Inline(Inline::Strikethrough(frame.inlines)),
+        Tag::Link { link_type, dest_url, title, .. } => {
+            let email = link_type == LinkType::Email;
+            let (url, title) = (dest_url.into_string(), title.into_string());
+            Closed::Inline(Inline::Link(Link { url, title, email, inlines: frame.inlines }))
+        }
+        Tag::Image { dest_url, title, .. } => {
+            let (url, title) = (dest_url.into_string(), title.into_string());
+            Closed::Inline(Inline::Image(Link { url, title, email: false, inlines: frame.inlines }))
+        }
+        tag => match block(tag, &mut frame) {
+            Some(kind) => Closed::Block(kind),
+            None => Closed::Spread(frame.blocks, frame.inlines),
+        },
+    }
+}
+
+/// The block that `tag` made of what `frame` holds; `None` for an element
+/// of no meaning here (superscript, definition lists: not enabled).
+fn block(tag: Tag<'static>, frame: &mut Frame) -> Option<BlockKind> {
+    use std::mem::take;
+    Some(match tag {
+        Tag::Paragraph => BlockKind::Paragraph(take(&mut frame.inlines)),
+        Tag::Heading { level, id, classes, attrs } => BlockKind::Heading(Heading {
+            level,
+            id: id.map(CowStr::into_string),
+            classes: classes.into_iter().map(CowStr::into_string).collect(),
+            attrs: (attrs.into_iter())
+                .map(|(k, v)| (k.into_string(), v.map(CowStr::into_string)))
+                .collect(),
+            inlines: take(&mut frame.inlines),
+        }),
+        Tag::BlockQuote(alert) => BlockKind::Quote { alert, blocks: take(&mut frame.blocks) },
+        Tag::CodeBlock(kind) => BlockKind::Code {
+            lang: match kind {
+                CodeBlockKind::Fenced(lang) if !lang.is_empty() => Some(lang.into_string()),
+                _ => None,
+            },
+            text: take(&mut frame.code),
+        },
+        Tag::HtmlBlock => BlockKind::Html(take(&mut frame.html)),
+        Tag::List(start) => {
+            let paragraph = |b: &Block| matches!(b.kind, BlockKind::Paragraph(_));
+            let tight = !frame.items.iter().any(|i| i.blocks.iter().any(paragraph));
+            BlockKind::List(List { start, tight, items: take(&mut frame.items) })
+        }
+        Tag::FootnoteDefinition(label) => {
+            BlockKind::Footnote { label: label.into_string(), blocks: take(&mut frame.blocks) }
+        }
+        Tag::Table(alignments) => {
+            let table =
+                Table { alignments, head: take(&mut frame.head), rows: take(&mut frame.rows) };
+            match frame.caption.take() {
+                Some(caption) => BlockKind::Captioned(caption, table),
+                None => BlockKind::Table(table),
+            }
+        }
+        _ => return None,
+    })
+}
+
+impl Pass<'_> {
+    /// The figure of a ```` ```chart ```` or ```` ```environments ````
+    /// block that starts at `start`; a chart's spec is recorded, or its
+    /// problem.
+    fn figure(&mut self, lang: &str, start: usize, body: &str) -> Option<BlockKind> {
         if lang != "chart" {
-            return Some(Item::Environments);
+            return Some(BlockKind::Environments);
         }
         let parsed = spec::parse(body, &(self.locate)(start));
-        let id = parsed.as_ref().map(|s| s.id.clone()).ok().or_else(|| sections::chart_id(body));
+        let id = parsed.as_ref().map(|s| s.id.clone()).ok().or_else(|| document::chart_id(body));
         let caption = match parsed {
             Ok(spec) => {
                 let caption = spec.caption.clone().unwrap_or_default();
@@ -288,7 +598,7 @@ impl<'p> Pass<'p> {
                 Vec::new()
             }
         };
-        id.map(|id| Item::Chart(ChartFigure { id, caption }))
+        id.map(|id| BlockKind::Chart(ChartFigure { id, caption }))
     }
 
     /// A table's caption, numbered on the page.
@@ -298,28 +608,25 @@ impl<'p> Pass<'p> {
         TableCaption { number, id: c.id.clone(), caption: inlines(&c.caption), verdicts: None }
     }
 
-    /// The nodes of a ```` ```table ```` directive with `body` (`like` gives
-    /// their place): the table computed, as a captioned table of text cells
-    /// with its verdicts, or nothing and its problem recorded.
-    fn computed(&mut self, body: &str, like: Node) -> Vec<Node> {
-        let Some(Tables { results, config }) = self.tables else { return Vec::new() };
-        let at = (self.locate)(like.at);
-        let table = match tables::compute(body, &at, results, config) {
-            Ok(table) => table,
+    /// A ```` ```table ```` directive with `body`, at byte `at`: the table
+    /// computed, as a captioned table of text cells with its verdicts, or
+    /// nothing and its problem recorded.
+    fn computed(&mut self, body: &str, at: usize) -> Option<BlockKind> {
+        let Tables { results, config } = self.tables?;
+        let location = (self.locate)(at);
+        match tables::compute(body, &location, results, config) {
+            Ok(table) => Some(self.table(table, at, &location)),
             Err(problem) => {
                 self.errors.push(problem);
-                return Vec::new();
+                None
             }
-        };
-        self.table(table, like, &at)
+        }
     }
 
-    /// The nodes of a computed table (`like` gives their place, `at` its
-    /// location): what a captioned Markdown table of its text would parse
-    /// to, its references recorded at `at`.
-    fn table(&mut self, table: tables::Worded, like: Node, at: &Location) -> Vec<Node> {
-        let node = |item| Node { item, ..like.clone() };
-        let markdown = |event| node(Item::Markdown(event));
+    /// A computed table (at byte `at`, located at `location`): what a
+    /// captioned Markdown table of its text would parse to, its references
+    /// recorded at `location`.
+    fn table(&mut self, table: tables::Worded, at: usize, location: &Location) -> BlockKind {
         self.found.tables.push(Some(table.written.id.clone()));
         let caption = TableCaption {
             number: self.found.tables.len(),
@@ -327,45 +634,28 @@ impl<'p> Pass<'p> {
             caption: inlines(table.caption.trim()),
             verdicts: Some(table.written.verdicts.clone()),
         };
-        self.references(table.caption.trim(), 0, &|_| at.clone());
+        self.references(table.caption.trim(), 0, &|_| location.clone());
         let mut alignments = vec![Alignment::Left];
         alignments.resize(table.header.len().max(1), Alignment::Right);
-        let mut nodes =
-            vec![node(Item::TableStart(caption)), markdown(Event::Start(Tag::Table(alignments)))];
-        let rows = std::iter::once(&table.header).chain(&table.rows);
-        for (i, row) in rows.enumerate() {
-            let (open, close) = match i {
-                0 => (Tag::TableHead, TagEnd::TableHead),
-                _ => (Tag::TableRow, TagEnd::TableRow),
+        let mut row = |cells: &[String]| -> Vec<Cell> {
+            let mut cell = |text: &str| {
+                self.references(text, 0, &|_| location.clone());
+                Cell { at, inlines: inlines(text) }
             };
-            nodes.push(markdown(Event::Start(open)));
-            for cell in row {
-                nodes.push(markdown(Event::Start(Tag::TableCell)));
-                let text = cell.trim_matches([' ', '\t']);
-                if !text.is_empty() {
-                    self.references(text, 0, &|_| at.clone());
-                    let items = split_spans(text).into_iter();
-                    nodes.extend(items.map(|(s, range)| node(item(inline(s, &text[range])))));
-                }
-                nodes.push(markdown(Event::End(TagEnd::TableCell)));
-            }
-            nodes.push(markdown(Event::End(close)));
-        }
-        nodes.push(markdown(Event::End(TagEnd::Table)));
-        nodes.push(node(Item::TableEnd));
+            cells.iter().map(|c| cell(c.trim_matches([' ', '\t']))).collect()
+        };
+        let head = row(&table.header);
+        let rows = table.rows.iter().map(|r| row(r)).collect();
         self.found.computed.push(table.written);
-        nodes
+        BlockKind::Captioned(caption, Table { alignments, head, rows })
     }
 
-    /// The nodes of a text event that starts at `start`, its references and
-    /// citations recorded with their locations.
-    fn prose(&mut self, text: &str, start: usize) -> Vec<(usize, Item)> {
+    /// The inlines of a text event that starts at `start`, its references
+    /// and citations recorded with their locations.
+    fn prose(&mut self, text: &str, start: usize) -> Vec<Inline> {
         let locate = self.locate;
         self.references(text, start, locate);
-        split_spans(text)
-            .into_iter()
-            .map(|(segment, range)| (start + range.start, item(inline(segment, &text[range]))))
-            .collect()
+        inlines(text)
     }
 
     /// Record the figure, table and citation references of `text`, which
@@ -393,16 +683,7 @@ impl<'p> Pass<'p> {
     }
 }
 
-/// An inline as a node's item.
-fn item(inline: Inline) -> Item {
-    match inline {
-        Inline::Text(t) => Item::Markdown(Event::Text(t.into())),
-        Inline::Ref(r) => Item::Ref(r),
-        Inline::Cite(c) => Item::Cite(c),
-    }
-}
-
-/// A caption's text as inlines, unresolved.
+/// Text as inlines, unresolved: its text, references and citations.
 pub fn inlines(text: &str) -> Vec<Inline> {
     split_spans(text).into_iter().map(|(s, range)| inline(s, &text[range])).collect()
 }
@@ -431,12 +712,155 @@ fn inline(segment: Segment<'_>, source: &str) -> Inline {
 mod tests {
     use super::*;
 
-    fn texts(body: &Body, output: Output) -> String {
-        let text = |n: &Node| match &n.item {
-            Item::Markdown(Event::Text(t)) => Some(t.to_string()),
-            _ => None,
+    /// The text of `blocks` that goes to `output`, depth first.
+    fn texts(blocks: &[Block], output: Output) -> String {
+        let mut out = String::new();
+        for block in blocks.iter().filter(|b| b.shown_in(output)) {
+            for inlines in block.kind.inlines() {
+                out.push_str(&document::plain(inlines, false));
+            }
+            if let BlockKind::List(list) = &block.kind {
+                let items = list.items.iter().filter(|i| i.shown.includes(output));
+                items.for_each(|i| out.push_str(&texts(&i.blocks, output)));
+            } else {
+                out.push_str(&texts(
+                    &block.kind.children().into_iter().cloned().collect::<Vec<_>>(),
+                    output,
+                ));
+            }
+        }
+        out
+    }
+
+    /// The kinds of `blocks`, each as a short word, children in brackets.
+    fn shape(blocks: &[Block]) -> String {
+        let words: Vec<String> = blocks
+            .iter()
+            .map(|b| {
+                let word = match &b.kind {
+                    BlockKind::Paragraph(_) => "p",
+                    BlockKind::Plain(_) => "plain",
+                    BlockKind::Heading(_) => "h",
+                    BlockKind::List(l) if l.tight => "tight-list",
+                    BlockKind::List(_) => "list",
+                    BlockKind::Quote { .. } => "quote",
+                    BlockKind::Code { .. } => "code",
+                    BlockKind::Table(_) => "table",
+                    BlockKind::Rule => "rule",
+                    BlockKind::Html(_) => "html",
+                    BlockKind::Footnote { .. } => "footnote",
+                    BlockKind::Chart(_) => "chart",
+                    BlockKind::Environments => "environments",
+                    BlockKind::Captioned(..) => "captioned",
+                };
+                let children: Vec<String> = match &b.kind {
+                    BlockKind::List(l) => l.items.iter().map(|i| shape(&i.blocks)).collect(),
+                    BlockKind::Quote { blocks, .. } | BlockKind::Footnote { blocks, .. } => {
+                        vec![shape(blocks)]
+                    }
+                    _ => return word.to_string(),
+                };
+                format!("{word}[{}]", children.join("|"))
+            })
+            .collect();
+        words.join(" ")
+    }
+
+    #[test]
+    fn blocks_nest_as_written() {
+        let cases = [
+            ("a\n\nb\n", "p p"),
+            ("- a\n- b\n", "tight-list[plain|plain]"),
+            ("- a\n\n- b\n", "list[p|p]"),
+            (
+                "- a\n  - b\n    - c\n- d\n",
+                "tight-list[plain tight-list[plain tight-list[plain]]|plain]",
+            ),
+            ("1. a\n\n   > q\n2. b\n", "list[p quote[p]|p]"),
+            ("> - a\n>\n>   ```\n>   x\n>   ```\n", "quote[list[p code]]"),
+            ("> - a\n>   ```\n>   x\n>   ```\n", "quote[tight-list[plain code]]"),
+            ("> [!NOTE]\n> n\n", "quote[p]"),
+            ("| a |\n|---|\n| 1 |\n\n---\n\n<div>\nx\n</div>\n", "table rule html"),
+            ("x[^n]\n\n[^n]: *note*\n    more\n", "p footnote[p]"),
+            (
+                "- ```chart\n  id = \"c\"\n  ```\n- ```environments\n  ```\n",
+                "tight-list[chart|environments]",
+            ),
+            ("- | a |\n  |---|\n  | 1 |\n\n  Table: T {#tbl-t}\n", "tight-list[captioned]"),
+            ("# T\n\n    code\n", "h code"),
+        ];
+        for (markdown, expected) in cases {
+            assert_eq!(shape(&text(markdown).blocks), expected, "{markdown:?}");
+        }
+    }
+
+    /// How deep `blocks` and their inlines nest.
+    fn depth(blocks: &[Block]) -> usize {
+        fn inline_depth(inlines: &[Inline]) -> usize {
+            inlines.iter().map(|i| 1 + inline_depth(i.children())).max().unwrap_or(0)
+        }
+        let block = |b: &Block| {
+            let inlines = b.kind.inlines().into_iter().map(inline_depth).max().unwrap_or(0);
+            let items = match &b.kind {
+                BlockKind::List(l) => {
+                    l.items.iter().map(|i| 1 + depth(&i.blocks)).max().unwrap_or(0)
+                }
+                _ => depth(&b.kind.children().into_iter().cloned().collect::<Vec<_>>()),
+            };
+            1 + inlines.max(items)
         };
-        body.nodes.iter().filter(|n| n.shown_in(output)).filter_map(text).collect()
+        blocks.iter().map(block).max().unwrap_or(0)
+    }
+
+    /// Lists, quotes and emphasis nested thousands deep keep their text in
+    /// a tree of bounded depth, which both renderers walk on a test
+    /// thread's small stack.
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let deep = [
+            "- ".repeat(5000) + "deep\n",
+            "> ".repeat(5000) + "deep\n",
+            "*a ".repeat(5000) + "deep" + &" b*".repeat(5000),
+            "[".repeat(5000) + "deep" + &"](u)".repeat(5000),
+            "- > ".repeat(3000) + "deep\n",
+        ];
+        for markdown in deep {
+            let body = text(&markdown);
+            assert!(depth(&body.blocks) <= 2 * MAX_DEPTH, "{}", depth(&body.blocks));
+            let html = crate::render::html::to_html(&body, crate::render::Refs::none());
+            assert!(html.contains("deep"), "{html}");
+            let paper = crate::render::typst_markup::convert(&body, &crate::render::Refs::none());
+            assert!(paper.text.contains("deep"));
+        }
+    }
+
+    #[test]
+    fn inlines_nest_as_written() {
+        let body =
+            text("*a **b [c `d`](u \"t\")** ~~e~~* ![i $x$](p.png) <b>h</b> <m@x.org>\\\nf\ng");
+        let BlockKind::Paragraph(inlines) = &body.blocks[0].kind else { panic!("{body:?}") };
+        let Inline::Emphasis(em) = &inlines[0] else { panic!("{inlines:?}") };
+        let Inline::Strong(strong) = &em[1] else { panic!("{em:?}") };
+        let Inline::Link(link) = &strong[1] else { panic!("{strong:?}") };
+        assert_eq!((link.url.as_str(), link.title.as_str(), link.email), ("u", "t", false));
+        assert_eq!(link.inlines, [Inline::Text("c ".into()), Inline::Code("d".into())]);
+        assert_eq!(em[3], Inline::Strikethrough(vec![Inline::Text("e".into())]));
+        let Inline::Image(image) = &inlines[2] else { panic!("{inlines:?}") };
+        assert!(
+            matches!(&image.inlines[1], Inline::Math { source, display: false, at: 35 } if source == "x")
+        );
+        assert_eq!(inlines[4], Inline::Html("<b>".into()));
+        let Inline::Link(mail) = &inlines[8] else { panic!("{inlines:?}") };
+        assert!(mail.email);
+        assert_eq!(
+            inlines[9..],
+            [
+                Inline::HardBreak,
+                Inline::Text("f".into()),
+                Inline::SoftBreak,
+                Inline::Text("g".into())
+            ]
+        );
     }
 
     #[test]
@@ -450,59 +874,83 @@ mod tests {
             found.references,
             vec![(RefKind::Figure, "a".to_string(), Location::new("c.md", 1, 7))]
         );
-        // "Intro " is 6 bytes, "@fig-a" 6 more; the chart starts at byte 15.
-        let items: Vec<(usize, &Item)> = body.nodes.iter().map(|n| (n.at, &n.item)).collect();
-        assert!(matches!(items[2], (6, Item::Ref(Reference { number: 0, .. }))), "{items:?}");
-        assert!(matches!(items[3], (12, Item::Markdown(Event::Text(_)))), "{items:?}");
-        assert!(matches!(items[5], (15, Item::Chart(ChartFigure { .. }))), "{items:?}");
-        assert_eq!(items.len(), 6);
+        let BlockKind::Paragraph(inlines) = &body.blocks[0].kind else { panic!("{body:?}") };
+        assert!(matches!(&inlines[1], Inline::Ref(Reference { number: 0, .. })), "{inlines:?}");
+        assert_eq!(inlines.len(), 3);
+        // The chart starts at byte 15.
+        assert!(matches!(&body.blocks[1], Block { at: 15, kind: BlockKind::Chart(_), .. }));
+        assert_eq!(body.blocks.len(), 2);
     }
 
     #[test]
     fn table_captions_are_found_and_left_out_of_the_body() {
         let source = "| a |\n|---|\n| 1 |\n\nTable: Setup *of* @fig-x. {#tbl-setup}\n\n| b |\n|---|\n| 2 |\n\nNot a caption.\n";
         let body = text(source);
-        let captions: Vec<&TableCaption> = body
-            .nodes
-            .iter()
-            .filter_map(|n| if let Item::TableStart(c) = &n.item { Some(c) } else { None })
+        let captions: Vec<&TableCaption> = document::all_blocks(&body.blocks)
+            .into_iter()
+            .filter_map(|b| if let BlockKind::Captioned(c, _) = &b.kind { Some(c) } else { None })
             .collect();
         assert_eq!(captions.len(), 1);
         assert_eq!(captions[0].id.as_deref(), Some("setup"));
         assert_eq!(captions[0].number, 1);
         assert_eq!(captions[0].caption[0], Inline::Text("Setup of ".into()));
         assert!(matches!(&captions[0].caption[1], Inline::Ref(r) if r.id == "x"));
-        assert_eq!(texts(&body, Output::Page), "a1b2Not a caption.");
-        let ends = body.nodes.iter().filter(|n| n.item == Item::TableEnd).count();
-        assert_eq!(ends, 1);
+        assert_eq!(texts(&body.blocks, Output::Page), "Setup of @fig-x.a1b2Not a caption.");
+        assert_eq!(shape(&body.blocks), "captioned table p");
     }
 
     #[test]
     fn sections_for_the_other_output_are_marked() {
         let source = "# A\n\na\n\n# B {only=page}\n\nb\n\n## B2\n\nb2\n\n# C\n\nc\n";
-        assert_eq!(texts(&text(source), Output::Paper), "AaCc");
-        assert_eq!(texts(&text(source), Output::Page), "AaBbB2b2Cc");
+        assert_eq!(texts(&text(source).blocks, Output::Paper), "AaCc");
+        assert_eq!(texts(&text(source).blocks, Output::Page), "AaBbB2b2Cc");
         let nested = "# P {only=paper}\n\n## Q {only=page}\n\nq\n";
-        assert_eq!(texts(&text(nested), Output::Paper), "P");
-        assert_eq!(texts(&text(nested), Output::Page), "");
+        assert_eq!(texts(&text(nested).blocks, Output::Paper), "P");
+        assert_eq!(texts(&text(nested).blocks, Output::Page), "");
+        // In a list: the items after the heading, and what follows the list.
+        let list = "- a\n- # H {only=page}\n- b\n\nc\n\n# D\n\nd\n";
+        assert_eq!(texts(&text(list).blocks, Output::Paper), "aDd");
+        assert_eq!(texts(&text(list).blocks, Output::Page), "aHbcDd");
     }
 
     #[test]
     fn citations_keep_their_source_and_code_keeps_its_text() {
         let body = text("See [@a; @b].\n\n```\n@fig-x [@c]\n```\n");
-        let cites: Vec<&Citation> = body
-            .nodes
-            .iter()
-            .filter_map(|n| if let Item::Cite(c) = &n.item { Some(c) } else { None })
-            .collect();
-        assert_eq!(cites.len(), 1);
-        assert_eq!(cites[0].keys, ["a", "b"]);
-        assert_eq!(cites[0].source, "[@a; @b]");
-        assert!(body.nodes.iter().all(|n| !matches!(n.item, Item::Ref(_))));
+        let BlockKind::Paragraph(inlines) = &body.blocks[0].kind else { panic!("{body:?}") };
+        let Inline::Cite(cite) = &inlines[1] else { panic!("{inlines:?}") };
+        assert_eq!(cite.keys, ["a", "b"]);
+        assert_eq!(cite.source, "[@a; @b]");
+        let code = BlockKind::Code { lang: None, text: "@fig-x [@c]\n".into() };
+        assert_eq!(body.blocks[1].kind, code);
     }
 
-    /// A computed table's nodes are what pulldown-cmark makes of the
-    /// captioned Markdown table its text used to be written as (every ASCII
+    /// References and directives inside lists, quotes and cells are found
+    /// and resolved in place.
+    #[test]
+    fn directives_inside_containers_are_resolved() {
+        let source = "- > See @fig-a in *@tbl-b*.\n  >\n  > ```chart\n  > id = \"a\"\n  > kind = \"line\"\n  > data = \"d\"\n  > x = \"x\"\n  > y = \"y\"\n  > ```\n\n| [@k] |\n|---|\n| @fig-a |\n\nTable: T {#tbl-b}\n";
+        let (body, found) =
+            page(Path::new("c.md"), source, &SourceMap::identity(source), None).unwrap();
+        assert_eq!(shape(&body.blocks), "tight-list[quote[p chart]] captioned");
+        assert_eq!(found.references.len(), 3);
+        assert_eq!(found.citations.len(), 1);
+        assert_eq!(found.tables, [Some("b".to_string())]);
+        let (mut pages, path) = (Vec::new(), std::path::PathBuf::from("content/c.md"));
+        let (slug, title, front) = ("c".to_string(), String::new(), Default::default());
+        let source_map = SourceMap::identity(source);
+        pages.push(super::super::Page { path, slug, title, body, source_map, front });
+        document::resolve(&mut pages, &found.charts, &found.tables);
+        let refs: Vec<usize> = document::all_blocks(&pages[0].body.blocks)
+            .into_iter()
+            .flat_map(|b| b.kind.inlines())
+            .flat_map(document::all_inlines)
+            .filter_map(|i| if let Inline::Ref(r) = i { Some(r.number) } else { None })
+            .collect();
+        assert_eq!(refs, [1, 1, 1]);
+    }
+
+    /// A computed table is what pulldown-cmark makes of the captioned
+    /// Markdown table its text used to be written as (every ASCII
     /// punctuation character escaped, cells and caption on one line).
     #[test]
     fn computed_tables_parse_as_their_markdown_would() {
@@ -531,12 +979,11 @@ mod tests {
         let map = SourceMap::identity("");
         let locate = |offset| map.locate(Path::new(""), offset);
         let mut pass = Pass::new(&locate, None);
-        let like = Node { at: 0, page: true, paper: true, item: Item::TableEnd };
-        let ours: Vec<Item> =
-            pass.table(worded, like, &Location::file("x.md")).into_iter().map(|n| n.item).collect();
-        let mut theirs: Vec<Item> = text(&markdown).nodes.into_iter().map(|n| n.item).collect();
-        if let Item::TableStart(c) = &mut theirs[0] {
+        let ours = pass.table(worded, 0, &Location::file("x.md"));
+        let mut theirs = text(&markdown).blocks.remove(0).kind;
+        if let BlockKind::Captioned(c, t) = &mut theirs {
             c.verdicts = Some(vec![]);
+            t.head.iter_mut().chain(t.rows.iter_mut().flatten()).for_each(|c| c.at = 0);
         }
         assert_eq!(ours, theirs);
         assert_eq!(pass.found.references.len(), 2);

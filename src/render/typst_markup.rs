@@ -1,15 +1,15 @@
-//! A page's resolved body to Typst markup, with every character of author
-//! text escaped so that prose can never inject Typst code.
+//! A page's resolved document to Typst markup: the tree walked block by
+//! block, with every character of author text escaped so that prose can
+//! never inject Typst code.
 
 use std::collections::BTreeMap;
-
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
 use super::typst_syntax::{alert, align, heading_depth, prose};
 pub use super::typst_syntax::{escape, string};
 use super::{Refs, typst_syntax};
-use crate::markdown::document::{self, Body, Item, Node};
-use crate::markdown::sections::{self, Output};
+use crate::markdown::document::{
+    Block, BlockKind, Body, Heading, Inline, List, Output, Table, TableCaption,
+};
 pub use paragraph::MAX_PARAGRAPH;
 use paragraph::Paragraph;
 
@@ -45,9 +45,7 @@ const MAX_NESTING: usize = 8;
 /// numbered figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
 pub fn convert(body: &Body, refs: &Refs) -> Markup {
     let mut converter = Converter { refs: Some(*refs), ..Converter::default() };
-    for node in body.nodes.iter().filter(|n| n.shown_in(Output::Paper)) {
-        converter.node(node);
-    }
+    converter.blocks(&body.blocks);
     converter.finish()
 }
 
@@ -57,24 +55,16 @@ struct Converter<'c> {
     run: String,
     paragraph: Paragraph,
     refs: Option<Refs<'c>>,
-    /// Set while a captioned table is open: the label to put after its figure.
-    table_label: Option<String>,
     /// Open lists, items and quotes: true where flattened.
     nesting: Vec<bool>,
     out: String,
     markup: Markup,
     footnotes: BTreeMap<String, String>,
+    /// The footnote being written: its label and its markup so far.
     footnote: Option<(String, String)>,
-    table_alignments: Vec<Alignment>,
     in_heading: bool,
-    heading_label: Option<String>,
-    /// The heading's text is replaced by its `paper="..."` title.
-    heading_replaced: bool,
-    code: Option<(Option<String>, String)>,
     /// Chart figures met one after another, not yet written: set two-up.
     charts: Vec<String>,
-    image_alt: Option<String>,
-    image_url: String,
 }
 
 /// A formula as a Typst equation with its source as alternative text, ended
@@ -85,81 +75,243 @@ fn equation(formula: &str, block: bool) -> String {
 }
 
 impl Converter<'_> {
-    /// Write one node of the page.
-    fn node(&mut self, node: &Node) {
-        let item = &node.item;
-        if let Item::TableStart(c) = item {
-            self.push(&format!(
-                "#figure(kind: table, caption: [{}])[",
-                typst_syntax::caption(&c.caption)
-            ));
-            self.table_label =
-                Some(c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default());
-            return;
-        }
-        if !self.charts.is_empty() && self.code.is_none() && !matches!(item, Item::Chart(_)) {
-            self.flush_charts();
-        }
-        if let Some((_, code)) = &mut self.code {
-            match item {
-                Item::Markdown(Event::Text(t)) => return code.push_str(t),
-                Item::Markdown(Event::End(TagEnd::CodeBlock)) => {}
-                _ => return,
-            }
-        }
-        if self.heading_replaced && !matches!(item, Item::Markdown(Event::End(TagEnd::Heading(_))))
-        {
-            return;
-        }
-        if let Some(alt) = &mut self.image_alt {
-            match item {
-                Item::Markdown(Event::End(TagEnd::Image)) => {}
-                other => return alt.push_str(&document::plain(other, false).unwrap_or_default()),
-            }
-        }
-        match item {
-            Item::Markdown(event) => self.event(event.clone(), node.at),
-            Item::Ref(r) => self.push(&typst_syntax::reference(r)),
-            Item::Cite(c) => self.push(&typst_syntax::citation(c)),
-            Item::Chart(figure) => self.chart(figure, node.at),
-            Item::Environments => self.environments(node.at),
-            Item::TableStart(_) | Item::TableEnd => {}
+    /// Write the blocks of `blocks` that go to the paper.
+    fn blocks(&mut self, blocks: &[Block]) {
+        for block in blocks.iter().filter(|b| b.shown_in(Output::Paper)) {
+            self.block(block);
         }
     }
 
-    /// Write one Markdown event, which starts at `offset` of the Markdown.
-    fn event(&mut self, event: Event, offset: usize) {
-        match event {
-            Event::Text(t) => return self.run.push_str(&t),
-            Event::SoftBreak => return self.run.push(' '),
-            Event::InlineHtml(text) => return self.run.push_str(&text),
+    /// Write one block, which starts at `block.at` of the Markdown.
+    fn block(&mut self, block: &Block) {
+        let at = block.at;
+        if let BlockKind::Chart(figure) = &block.kind {
+            return self.chart(figure, at);
+        }
+        self.settle();
+        match &block.kind {
+            BlockKind::Paragraph(inlines) => {
+                self.mark(at);
+                self.paragraph = Paragraph::new(at, true);
+                self.inlines(inlines);
+                self.push("\n\n");
+            }
+            BlockKind::Plain(inlines) => self.inlines(inlines),
+            BlockKind::Heading(heading) => self.heading(heading, at),
+            BlockKind::List(list) => self.list(list, at),
+            BlockKind::Quote { alert, blocks } => self.quote(*alert, blocks, at),
+            BlockKind::Code { lang, text } => {
+                self.mark(at);
+                self.push(&typst_syntax::raw_block(lang.as_deref(), text));
+            }
+            BlockKind::Table(table) => self.table(table, at, None),
+            BlockKind::Captioned(caption, table) => self.captioned(caption, table, at),
+            BlockKind::Rule => {
+                self.mark(at);
+                self.push("#line(length: 100%)\n\n")
+            }
+            // An HTML block has no PDF form: it is dropped, each line noted.
+            BlockKind::Html(lines) => {
+                for line in lines {
+                    self.run.push_str(&line.indent);
+                    self.flush();
+                    self.markup.dropped_html.push(line.at);
+                }
+            }
+            BlockKind::Footnote { label, blocks } => self.footnote(label, blocks),
+            BlockKind::Environments => self.environments(at),
+            BlockKind::Chart(_) => {}
+        }
+    }
+
+    /// A quote, or a GFM alert of `kind`, that starts at `at`.
+    fn quote(&mut self, kind: Option<pulldown_cmark::BlockQuoteKind>, blocks: &[Block], at: usize) {
+        let open = match kind {
+            Some(kind) => {
+                let (title, colour) = alert(kind);
+                format!(
+                    "#block(width: 100%, inset: 8pt, radius: 2pt, fill: {colour}.lighten(90%), stroke: (left: 2pt + {colour}))[#strong[{title}.] "
+                )
+            }
+            None => "#quote(block: true)[".to_string(),
+        };
+        self.nested(at, &open, "]\n\n", |c| c.blocks(blocks));
+    }
+
+    /// A footnote's definition: its markup is kept, to be set where it is
+    /// referred to.
+    fn footnote(&mut self, label: &str, blocks: &[Block]) {
+        self.footnote = Some((label.to_string(), String::new()));
+        self.blocks(blocks);
+        self.settle();
+        if let Some((label, text)) = self.footnote.take() {
+            self.footnotes.insert(label, text.trim_end().to_string());
+        }
+    }
+
+    /// Before anything but a chart is written: the chart figures gathered,
+    /// then the author text gathered.
+    fn settle(&mut self) {
+        if !self.charts.is_empty() {
+            self.flush_charts();
+        }
+        self.flush();
+    }
+
+    /// A list or quote that starts at `at`, written between `open` and
+    /// `close` by `inside`; nested beyond [`MAX_NESTING`], only its inside.
+    fn nested(&mut self, at: usize, open: &str, close: &str, inside: impl FnOnce(&mut Self)) {
+        let flat = self.flattens(false);
+        if !flat {
+            self.mark(at);
+            self.push(open);
+        }
+        inside(self);
+        self.settle();
+        if !self.nesting.pop().unwrap_or(false) {
+            self.push(close);
+        }
+    }
+
+    /// A list that starts at `at`: each item that goes to the paper.
+    fn list(&mut self, list: &List, at: usize) {
+        let open = list.start.map_or("#list(\n".into(), |n| format!("#enum(start: {n},\n"));
+        self.nested(at, &open, ")\n\n", |c| {
+            for item in list.items.iter().filter(|i| i.shown.paper) {
+                c.settle();
+                if !c.flattens(true) {
+                    c.push("[");
+                    c.paragraph = Paragraph::new(item.at, true);
+                }
+                c.blocks(&item.blocks);
+                c.settle();
+                if !c.nesting.pop().unwrap_or(false) {
+                    c.push("],\n");
+                }
+            }
+        });
+    }
+
+    /// Whether the list, item (`item`) or quote about to open is flattened,
+    /// nested beyond MAX_NESTING (Typst refuses deep nesting, and no paper
+    /// needs it); a flattened item becomes a bullet in the text.
+    fn flattens(&mut self, item: bool) -> bool {
+        let flatten = self.nesting.iter().filter(|n| !**n).count() >= MAX_NESTING;
+        self.nesting.push(flatten);
+        if flatten && item {
+            self.push(" • ");
+        }
+        flatten
+    }
+
+    /// A heading that starts at `at`: its `paper="..."` title replaces its
+    /// text, and its `{#id}` becomes a label at its end.
+    fn heading(&mut self, heading: &Heading, at: usize) {
+        self.mark(at);
+        self.in_heading = true;
+        self.push(&format!("{} ", "=".repeat(heading_depth(heading.level))));
+        let title = heading.attr("paper");
+        if let Some(title) = title {
+            self.run.push_str(&title.replace('_', " "));
+        }
+        self.paragraph = Paragraph::new(at, true);
+        if title.is_none() {
+            self.inlines(&heading.inlines);
+        }
+        self.flush();
+        self.in_heading = false;
+        match &heading.id {
+            Some(id) => self.push(&format!("\n#label({})\n\n", string(id))),
+            None => self.push("\n\n"),
+        }
+    }
+
+    /// A captioned table that starts at `at`: a numbered figure of kind table.
+    fn captioned(&mut self, c: &TableCaption, table: &Table, at: usize) {
+        self.push(&format!(
+            "#figure(kind: table, caption: [{}])[",
+            typst_syntax::caption(&c.caption)
+        ));
+        let label = c.id.as_ref().map(|id| format!(" <tbl-{id}>")).unwrap_or_default();
+        self.table(table, at, Some(label));
+    }
+
+    /// A table that starts at `at`; in a captioned table's figure, closed
+    /// by the figure's `label`.
+    fn table(&mut self, table: &Table, at: usize, label: Option<String>) {
+        self.mark(at);
+        let aligns: Vec<&str> = table.alignments.iter().map(align).collect();
+        self.push(&format!(
+            "#table(columns: {}, align: ({},),\n",
+            table.alignments.len().max(1),
+            aligns.join(", ")
+        ));
+        self.push("table.header(");
+        table.head.iter().for_each(|cell| self.cell(&cell.inlines, cell.at));
+        self.push("),\n");
+        for row in &table.rows {
+            row.iter().for_each(|cell| self.cell(&cell.inlines, cell.at));
+            self.push("\n");
+        }
+        match label {
+            Some(label) => self.push(&format!(")]{label}\n\n")),
+            None => self.push(")\n\n"),
+        }
+    }
+
+    /// A table cell that starts at `at`.
+    fn cell(&mut self, inlines: &[Inline], at: usize) {
+        self.push("[");
+        self.paragraph = Paragraph::new(at, true);
+        self.inlines(inlines);
+        self.push("], ");
+    }
+
+    /// Write `inlines`.
+    fn inlines(&mut self, inlines: &[Inline]) {
+        for inline in inlines {
+            self.inline(inline);
+        }
+    }
+
+    /// Write one inline.
+    fn inline(&mut self, inline: &Inline) {
+        match inline {
+            Inline::Text(t) | Inline::Html(t) => self.run.push_str(t),
+            Inline::SoftBreak => self.run.push(' '),
             // A formula is Typst math already; its source is its alternative
             // text (PDF/UA). One that holds code or does not parse is text (the
             // page's build refuses it at its place).
-            Event::InlineMath(f) if super::pdf::math::valid(&f) => {
-                return self.push(&equation(&f, false));
+            Inline::Math { source, display, .. } if super::pdf::math::valid(source) => {
+                self.push(&equation(source, *display))
             }
-            Event::DisplayMath(f) if super::pdf::math::valid(&f) => {
-                return self.push(&equation(&f, true));
+            Inline::Math { source, display: false, .. } => {
+                self.run.push_str(&format!("${source}$"))
             }
-            Event::InlineMath(f) => return self.run.push_str(&format!("${f}$")),
-            Event::DisplayMath(f) => return self.run.push_str(&format!("$${f}$$")),
-            _ => self.flush(),
+            Inline::Math { source, display: true, .. } => {
+                self.run.push_str(&format!("$${source}$$"))
+            }
+            Inline::Code(c) => self.push(&format!("#raw({})", string(c))),
+            Inline::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
+            Inline::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
+            Inline::Task(done) => self.push(if *done { "☒ " } else { "☐ " }),
+            Inline::Emphasis(i) => self.wrap("#emph[", i),
+            Inline::Strong(i) => self.wrap("#strong[", i),
+            Inline::Strikethrough(i) => self.wrap("#strike[", i),
+            Inline::Link(link) => {
+                self.wrap(&format!("#link({})[", string(&link.url)), &link.inlines)
+            }
+            Inline::Image(image) => self.image(image),
+            Inline::Ref(r) => self.push(&typst_syntax::reference(r)),
+            Inline::Cite(c) => self.push(&typst_syntax::citation(c)),
         }
-        match event {
-            Event::Start(tag) => self.start(tag, offset),
-            Event::End(tag) => self.end(tag),
-            Event::Code(c) => self.push(&format!("#raw({})", string(&c))),
-            Event::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
-            Event::Rule => {
-                self.block(offset);
-                self.push("#line(length: 100%)\n\n")
-            }
-            Event::Html(_) => self.markup.dropped_html.push(offset),
-            Event::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),
-            Event::TaskListMarker(done) => self.push(if done { "☒ " } else { "☐ " }),
-            _ => {}
-        }
+    }
+
+    /// `inlines` between `open` and `]`.
+    fn wrap(&mut self, open: &str, inlines: &[Inline]) {
+        self.push(open);
+        self.inlines(inlines);
+        self.push("]");
     }
 
     /// Write the author text gathered so far, then `text`.
@@ -192,173 +344,15 @@ impl Converter<'_> {
 
     /// A block starts at `offset` of the Markdown: note it in the source map;
     /// until a paragraph opens, what is written is not counted.
-    fn block(&mut self, offset: usize) {
+    fn mark(&mut self, offset: usize) {
         if self.footnote.is_none() {
             self.markup.source_map.push((self.out.len(), offset));
         }
         self.paragraph = Paragraph::new(offset, false);
     }
 
-    /// Open the element of `tag`; a block also records in the source map
-    /// that it starts at `offset` of the Markdown, and a paragraph, heading,
-    /// item or cell starts a paragraph's count.
-    fn start(&mut self, tag: Tag, offset: usize) {
-        if self.flattens(&tag) {
-            return;
-        }
-        let paragraph =
-            matches!(tag, Tag::Paragraph | Tag::Heading { .. } | Tag::Item | Tag::TableCell);
-        self.start_block(tag, offset);
-        if paragraph {
-            self.paragraph = Paragraph::new(offset, true);
-        }
-    }
-
-    /// Open the block of `tag`, or else the inline element.
-    fn start_block(&mut self, tag: Tag, offset: usize) {
-        match tag {
-            Tag::Paragraph => self.block(offset),
-            Tag::Heading { level, id, attrs, .. } => {
-                self.block(offset);
-                let title = sections::heading_attr(&attrs, "paper");
-                self.start_heading(level, title, id.map(|id| id.to_string()));
-            }
-            Tag::BlockQuote(Some(kind)) => {
-                self.block(offset);
-                let (title, colour) = alert(kind);
-                self.push(&format!("#block(width: 100%, inset: 8pt, radius: 2pt, fill: {colour}.lighten(90%), stroke: (left: 2pt + {colour}))[#strong[{title}.] "));
-            }
-            Tag::BlockQuote(None) => {
-                self.block(offset);
-                self.push("#quote(block: true)[")
-            }
-            Tag::CodeBlock(kind) => {
-                self.block(offset);
-                let lang = match kind {
-                    CodeBlockKind::Fenced(l) if !l.is_empty() => Some(l.to_string()),
-                    _ => None,
-                };
-                self.code = Some((lang, String::new()));
-            }
-            Tag::List(start) => {
-                self.block(offset);
-                let list = start.map_or("#list(\n".into(), |n| format!("#enum(start: {n},\n"));
-                self.push(&list);
-            }
-            Tag::Table(alignments) => {
-                self.block(offset);
-                let aligns: Vec<&str> = alignments.iter().map(align).collect();
-                self.push(&format!(
-                    "#table(columns: {}, align: ({},),\n",
-                    alignments.len().max(1),
-                    aligns.join(", ")
-                ));
-                self.table_alignments = alignments;
-            }
-            other => self.start_inline(other),
-        }
-    }
-
-    /// Open what starts no block of the source map: a list item, a footnote
-    /// definition, a part of a table, or an inline element.
-    fn start_inline(&mut self, tag: Tag) {
-        match tag {
-            Tag::Item => self.push("["),
-            Tag::FootnoteDefinition(label) => {
-                self.footnote = Some((label.to_string(), String::new()))
-            }
-            Tag::TableHead => self.push("table.header("),
-            Tag::TableRow => {}
-            Tag::TableCell => self.push("["),
-            Tag::Emphasis => self.push("#emph["),
-            Tag::Strong => self.push("#strong["),
-            Tag::Strikethrough => self.push("#strike["),
-            Tag::Link { dest_url, .. } => self.push(&format!("#link({})[", string(&dest_url))),
-            Tag::Image { dest_url, .. } => {
-                self.image_alt = Some(String::new());
-                self.image_url = dest_url.to_string();
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether the list, item or quote that `tag` opens is flattened, nested
-    /// beyond MAX_NESTING (Typst refuses deep nesting, and no paper needs it);
-    /// a flattened item becomes a bullet in the text.
-    fn flattens(&mut self, tag: &Tag) -> bool {
-        if !matches!(tag, Tag::BlockQuote(_) | Tag::List(_) | Tag::Item) {
-            return false;
-        }
-        let flatten = self.nesting.iter().filter(|n| !**n).count() >= MAX_NESTING;
-        self.nesting.push(flatten);
-        if flatten && matches!(tag, Tag::Item) {
-            self.push(" • ");
-        }
-        flatten
-    }
-
-    /// Open a heading of `level`: its `paper="..."` `title` replaces its
-    /// text, and its `{#id}` becomes a label at its end.
-    fn start_heading(&mut self, level: HeadingLevel, title: Option<&str>, id: Option<String>) {
-        self.in_heading = true;
-        let depth = heading_depth(level);
-        self.push(&format!("{} ", "=".repeat(depth)));
-        if let Some(title) = title {
-            self.run.push_str(&title.replace('_', " "));
-            self.heading_replaced = true;
-        }
-        self.heading_label = id;
-    }
-
-    /// Close the element of `tag`.
-    fn end(&mut self, tag: TagEnd) {
-        if matches!(tag, TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item)
-            && self.nesting.pop().unwrap_or(false)
-        {
-            return;
-        }
-        match tag {
-            TagEnd::Paragraph => self.push("\n\n"),
-            TagEnd::Heading(_) => self.end_heading(),
-            TagEnd::BlockQuote(_) => self.push("]\n\n"),
-            TagEnd::CodeBlock => self.end_code_block(),
-            TagEnd::List(_) => self.push(")\n\n"),
-            TagEnd::Item => self.push("],\n"),
-            TagEnd::FootnoteDefinition => {
-                if let Some((label, text)) = self.footnote.take() {
-                    self.footnotes.insert(label, text.trim_end().to_string());
-                }
-            }
-            TagEnd::Table => match self.table_label.take() {
-                Some(label) => self.push(&format!(")]{label}\n\n")),
-                None => self.push(")\n\n"),
-            },
-            TagEnd::TableHead => self.push("),\n"),
-            TagEnd::TableRow => self.push("\n"),
-            TagEnd::TableCell => self.push("], "),
-            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
-                self.push("]")
-            }
-            TagEnd::Image => self.end_image(),
-            _ => {}
-        }
-    }
-
-    /// Close a heading, with its label if it has an id.
-    fn end_heading(&mut self) {
-        self.in_heading = false;
-        self.heading_replaced = false;
-        match self.heading_label.take() {
-            Some(id) => self.push(&format!("\n#label({})\n\n", string(&id))),
-            None => self.push("\n\n"),
-        }
-    }
-
     fn finish(mut self) -> Markup {
-        if !self.charts.is_empty() {
-            self.flush_charts();
-        }
-        self.flush();
+        self.settle();
         self.markup.text = typst_syntax::footnotes(&self.out, &self.footnotes);
         self.markup
     }

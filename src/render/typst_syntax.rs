@@ -8,7 +8,7 @@ use std::fmt::Write;
 use pulldown_cmark::{Alignment, HeadingLevel};
 
 use crate::markdown::directives::RefKind;
-use crate::markdown::document::{Citation, Inline, Reference};
+use crate::markdown::document::{self, Citation, Inline, Reference};
 
 /// Most characters of author text escaped in one paragraph; past them, text
 /// is written as string literals. Typst lays out a paragraph in time that
@@ -122,9 +122,9 @@ pub(super) fn caption(caption: &[Inline]) -> String {
     let mut out = String::new();
     for part in caption {
         match part {
-            Inline::Text(t) => out.push_str(&escape(t)),
             Inline::Ref(r) => out.push_str(&reference(r)),
             Inline::Cite(c) => out.push_str(&citation(c)),
+            other => out.push_str(&escape(&document::plain(std::slice::from_ref(other), false))),
         }
     }
     out

@@ -1,136 +1,226 @@
-//! A page's resolved body to HTML, through pulldown-cmark's writer: chart
-//! figures (grouped into a dashboard grid), numbered tables,
-//! cross-references, citations, heading anchors and the environments block.
+//! A page's resolved document to HTML: the tree walked, block by block,
+//! into the events of pulldown-cmark's writer, which writes the Markdown's
+//! own elements; chart figures (grouped into a dashboard grid), numbered
+//! tables, cross-references, citations, heading anchors and the
+//! environments block are written here.
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Event, HeadingLevel, Tag, TagEnd, html};
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Tag, TagEnd, html};
 
 use super::super::Refs;
 use super::urls;
 use crate::charts::Chart;
 use crate::charts::svg::escape;
 use crate::markdown::document::{
-    self, Body, Citation, Inline, Item, Node, Reference, TableCaption,
+    self, Block, BlockKind, Body, Citation, Heading, HtmlLine, Inline, Link, Output, Reference,
+    Table, TableCaption,
 };
-use crate::markdown::sections::Output;
 
 /// A page's body as HTML, with headings one level down (the page title is
 /// the `<h1>`), every heading anchored, chart directives as their figures,
 /// captioned tables numbered, and references and citations as links.
 pub fn to_html(body: &Body, refs: Refs) -> String {
-    let nodes: Vec<&Node> = body.nodes.iter().filter(|n| n.shown_in(Output::Page)).collect();
-    let mut page = Page {
-        anchors: anchors(&nodes),
-        refs,
-        events: Vec::new(),
-        kept: Vec::new(),
-        verdicts: None,
-        formulas: 0,
-    };
-    for (i, node) in nodes.into_iter().enumerate() {
-        page.node(i, &node.item);
-    }
+    let mut page = Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0 };
+    page.blocks(&body.blocks);
     let mut out = String::new();
-    html::push_html(&mut out, group_figures(page.events).into_iter());
+    html::push_html(&mut out, page.events.into_iter());
     out
 }
 
 /// A computed table's verdicts, `grid[row][column]`.
 type Grid<'b> = &'b [Vec<Option<crate::analysis::metrics::tables::Verdict>>];
 
-/// The page's nodes as they are written as Markdown events for HTML, with
-/// what one node leaves open for the next.
+/// The page's tree as it is written as Markdown events for HTML, with what
+/// the blocks written so far leave for the next.
 struct Page<'b, 'r> {
-    /// The anchor of each heading, by the index of its start node.
-    anchors: BTreeMap<usize, String>,
     refs: Refs<'r>,
     /// The events written.
     events: Vec<Event<'b>>,
-    /// For each open link and image, whether its URL was kept.
-    kept: Vec<bool>,
-    /// In a computed table: its verdicts, and the body row and column of
-    /// the cell open (`None` in the header).
-    verdicts: Option<(Grid<'b>, Option<usize>, usize)>,
+    /// How many headings have each anchor so far.
+    used: BTreeMap<String, usize>,
     /// Formulas shown so far, to give each one's ids their own prefix.
     formulas: usize,
 }
 
 impl<'b> Page<'b, '_> {
-    /// Write the `i`th node of the page.
-    fn node(&mut self, i: usize, item: &'b Item) {
-        match item {
-            Item::Markdown(event) => self.event(i, event.clone()),
-            Item::Ref(r) => self.events.push(reference(r)),
-            Item::Cite(c) => self.events.push(citation(c, &self.refs)),
-            Item::Chart(c) => {
-                let chart = self.refs.charts.get(&c.id);
-                let html = chart.map(|chart| figure(chart, &c.caption, &self.refs));
-                self.events.push(Event::Html(html.unwrap_or_default().into()));
+    /// Write the blocks of `blocks` that go to the page; consecutive chart
+    /// figures go into one dashboard grid: two columns on wide screens,
+    /// stacked on narrow ones.
+    fn blocks(&mut self, blocks: &'b [Block]) {
+        let shown: Vec<&Block> = blocks.iter().filter(|b| b.shown_in(Output::Page)).collect();
+        let mut i = 0;
+        while i < shown.len() {
+            let figures: Vec<String> =
+                shown[i..].iter().map_while(|b| self.chart(&b.kind)).collect();
+            if figures.len() >= 2 {
+                self.events.push(Event::Html("<div class=\"dashboard\">\n".into()));
+                self.events.extend(figures.iter().map(|f| Event::Html(f.clone().into())));
+                self.events.push(Event::Html("</div>\n".into()));
+                i += figures.len();
+            } else {
+                self.block(&shown[i].kind);
+                i += 1;
             }
-            Item::Environments => self.events.push(Event::Html(environments(&self.refs).into())),
-            Item::TableStart(c) => self.start_table(c),
-            Item::TableEnd => self.events.push(Event::Html("</figure>\n".into())),
         }
     }
 
-    /// Write the Markdown event of the `i`th node.
-    fn event(&mut self, i: usize, event: Event<'b>) {
-        let Some(event) = self.neutralise(event) else { return };
-        match event {
-            Event::Start(Tag::TableRow)
-            | Event::Start(Tag::TableCell)
-            | Event::End(TagEnd::TableCell)
-                if self.verdicts.is_some() =>
-            {
-                self.verdict_cell(event)
+    /// The figure of a chart block whose chart was drawn.
+    fn chart(&self, kind: &BlockKind) -> Option<String> {
+        let BlockKind::Chart(c) = kind else { return None };
+        let chart = self.refs.charts.get(&c.id)?;
+        Some(figure(chart, &c.caption, &self.refs))
+    }
+
+    /// Write one block.
+    fn block(&mut self, kind: &'b BlockKind) {
+        match kind {
+            BlockKind::Paragraph(inlines) => self.wrap(Tag::Paragraph, inlines),
+            BlockKind::Plain(inlines) => self.inlines(inlines),
+            BlockKind::Heading(h) => self.heading(h),
+            BlockKind::List(list) => {
+                self.events.push(Event::Start(Tag::List(list.start)));
+                for item in list.items.iter().filter(|i| i.shown.page) {
+                    self.events.push(Event::Start(Tag::Item));
+                    self.blocks(&item.blocks);
+                    self.events.push(Event::End(TagEnd::Item));
+                }
+                self.events.push(Event::End(TagEnd::List(list.start.is_some())));
             }
-            Event::End(TagEnd::Table) => {
-                self.verdicts = None;
-                self.events.push(Event::End(TagEnd::Table));
+            BlockKind::Quote { alert, blocks } => {
+                self.events.push(Event::Start(Tag::BlockQuote(*alert)));
+                self.blocks(blocks);
+                self.events.push(Event::End(TagEnd::BlockQuote(*alert)));
             }
-            Event::Start(Tag::Heading { level, classes, .. }) => {
-                let id = self.anchors.get(&i).cloned().unwrap_or_default();
-                self.events.push(Event::Start(Tag::Heading {
-                    level: demote(level),
-                    id: Some(id.into()),
-                    classes,
-                    attrs: Vec::new(),
-                }));
+            BlockKind::Code { lang, text } => self.code(lang.as_deref(), text),
+            BlockKind::Table(table) => self.table(table, None),
+            BlockKind::Rule => self.events.push(Event::Rule),
+            BlockKind::Html(lines) => self.html(lines),
+            BlockKind::Footnote { label, blocks } => {
+                self.events.push(Event::Start(Tag::FootnoteDefinition(label.as_str().into())));
+                self.blocks(blocks);
+                self.events.push(Event::End(TagEnd::FootnoteDefinition));
             }
-            Event::End(TagEnd::Heading(level)) => self.end_heading(level),
-            // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
-            Event::Html(html) if !self.refs.raw_html => {
+            BlockKind::Chart(_) => {
+                let html = self.chart(kind).unwrap_or_default();
+                self.events.push(Event::Html(html.into()));
+            }
+            BlockKind::Environments => {
+                self.events.push(Event::Html(environments(&self.refs).into()))
+            }
+            BlockKind::Captioned(caption, table) => self.captioned(caption, table),
+        }
+    }
+
+    /// Write the element of `tag` around `inlines`.
+    fn wrap(&mut self, tag: Tag<'b>, inlines: &'b [Inline]) {
+        let end = tag.to_end();
+        self.events.push(Event::Start(tag));
+        self.inlines(inlines);
+        self.events.push(Event::End(end));
+    }
+
+    /// A code block, `lang` its fenced info string.
+    fn code(&mut self, lang: Option<&'b str>, text: &'b str) {
+        let kind = lang.map_or(CodeBlockKind::Indented, |l| CodeBlockKind::Fenced(l.into()));
+        self.events.push(Event::Start(Tag::CodeBlock(kind)));
+        if !text.is_empty() {
+            self.events.push(Event::Text(text.into()));
+        }
+        self.events.push(Event::End(TagEnd::CodeBlock));
+    }
+
+    /// An HTML block. Raw HTML is the author's to allow: without
+    /// `[output] raw-html`, each line shows as a paragraph of text.
+    fn html(&mut self, lines: &'b [HtmlLine]) {
+        self.events.push(Event::Start(Tag::HtmlBlock));
+        for line in lines {
+            if !line.indent.is_empty() {
+                self.events.push(Event::Text(line.indent.as_str().into()));
+            }
+            if self.refs.raw_html {
+                self.events.push(Event::Html(line.html.as_str().into()));
+            } else {
                 self.events.push(Event::Start(Tag::Paragraph));
-                self.events.push(Event::Text(html.trim_end().to_string().into()));
+                self.events.push(Event::Text(line.html.trim_end().into()));
                 self.events.push(Event::End(TagEnd::Paragraph));
             }
-            Event::InlineHtml(html) if !self.refs.raw_html => self.events.push(Event::Text(html)),
-            Event::InlineMath(formula) => self.formula(&formula, false),
-            Event::DisplayMath(formula) => self.formula(&formula, true),
-            other => self.events.push(other),
+        }
+        self.events.push(Event::End(TagEnd::HtmlBlock));
+    }
+
+    /// A heading one level down, with its anchor: its `{#id}` or a slug of
+    /// its text, made unique on the page, and a `#` link to it at its end.
+    fn heading(&mut self, h: &'b Heading) {
+        let base = h.id.clone().unwrap_or_else(|| slug(&document::plain(&h.inlines, false)));
+        let count = self.used.entry(base.clone()).or_insert(0);
+        *count += 1;
+        let id = if *count == 1 { base } else { format!("{base}-{count}") };
+        let link = format!(
+            "<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>",
+            escape(&id)
+        );
+        let classes = h.classes.iter().map(|c| c.as_str().into()).collect();
+        let level = demote(h.level);
+        let attrs = Vec::new();
+        self.events.push(Event::Start(Tag::Heading { level, id: Some(id.into()), classes, attrs }));
+        self.inlines(&h.inlines);
+        self.events.push(Event::InlineHtml(link.into()));
+        self.events.push(Event::End(TagEnd::Heading(level)));
+    }
+
+    /// Write `inlines`.
+    fn inlines(&mut self, inlines: &'b [Inline]) {
+        for inline in inlines {
+            self.inline(inline);
         }
     }
 
-    /// A link or image whose URL a browser could run (`javascript:`,
-    /// `vbscript:`, a `data:` document, any scheme but a few) loses its
-    /// URL and keeps its text: `None` for the start and end that go. However
-    /// the URL was written (reference, autolink, entities, mixed case),
-    /// pulldown-cmark hands it over decoded, as the browser would read it.
-    fn neutralise(&mut self, event: Event<'b>) -> Option<Event<'b>> {
-        let kept = match &event {
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                self.kept.push(urls::link_allowed(dest_url));
-                self.kept.last().copied()
-            }
-            Event::Start(Tag::Image { dest_url, .. }) => {
-                self.kept.push(urls::image_allowed(dest_url));
-                self.kept.last().copied()
-            }
-            Event::End(TagEnd::Link | TagEnd::Image) => self.kept.pop(),
-            _ => Some(true),
+    /// Write one inline.
+    fn inline(&mut self, inline: &'b Inline) {
+        let event = match inline {
+            Inline::Text(t) => Event::Text(t.as_str().into()),
+            Inline::Code(t) => Event::Code(t.as_str().into()),
+            Inline::Emphasis(i) => return self.wrap(Tag::Emphasis, i),
+            Inline::Strong(i) => return self.wrap(Tag::Strong, i),
+            Inline::Strikethrough(i) => return self.wrap(Tag::Strikethrough, i),
+            Inline::Link(link) => return self.link(link, false),
+            Inline::Image(link) => return self.link(link, true),
+            Inline::Math { source, display, .. } => return self.formula(source, *display),
+            Inline::FootnoteReference(label) => Event::FootnoteReference(label.as_str().into()),
+            Inline::Task(done) => Event::TaskListMarker(*done),
+            Inline::SoftBreak => Event::SoftBreak,
+            Inline::HardBreak => Event::HardBreak,
+            // Raw HTML is the author's to allow: without `[output] raw-html`, it shows as text.
+            Inline::Html(html) if !self.refs.raw_html => Event::Text(html.as_str().into()),
+            Inline::Html(html) => Event::InlineHtml(html.as_str().into()),
+            Inline::Ref(r) => reference(r),
+            Inline::Cite(c) => citation(c, &self.refs),
         };
-        kept.unwrap_or(true).then_some(event)
+        self.events.push(event);
+    }
+
+    /// A link or an image. One whose URL a browser could run (`javascript:`,
+    /// `vbscript:`, a `data:` document, any scheme but a few) loses its URL
+    /// and keeps its text. However the URL was written (reference, autolink,
+    /// entities, mixed case), pulldown-cmark hands it over decoded, as the
+    /// browser would read it.
+    fn link(&mut self, link: &'b Link, image: bool) {
+        let allowed = match image {
+            true => urls::image_allowed(&link.url),
+            false => urls::link_allowed(&link.url),
+        };
+        if !allowed {
+            return self.inlines(&link.inlines);
+        }
+        let (dest_url, title, id) =
+            (link.url.as_str().into(), link.title.as_str().into(), "".into());
+        let link_type = if link.email { LinkType::Email } else { LinkType::Inline };
+        let tag = match image {
+            true => Tag::Image { link_type, dest_url, title, id },
+            false => Tag::Link { link_type, dest_url, title, id },
+        };
+        self.wrap(tag, &link.inlines);
     }
 
     /// A formula as Typst typeset it ([`crate::render::math`]), its ids
@@ -146,98 +236,50 @@ impl<'b> Page<'b, '_> {
         self.events.push(Event::InlineHtml(html.into()));
     }
 
-    /// Open a captioned table's numbered `<figure>`; its table follows.
-    fn start_table(&mut self, c: &'b TableCaption) {
+    /// A captioned table: its numbered `<figure>` around the table.
+    fn captioned(&mut self, c: &'b TableCaption, table: &'b Table) {
         let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
         self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {}.</span> {}</figcaption>\n", c.number, prose(&c.caption, &self.refs)).into()));
-        self.verdicts = c.verdicts.as_ref().map(|v| (v.as_slice(), None, 0));
+        self.table(table, c.verdicts.as_deref());
+        self.events.push(Event::Html("</figure>\n".into()));
     }
 
-    /// A row or cell of a computed table: a comparison's cell is classed by
-    /// its verdict (better, worse, unclear, same), for its colour.
-    fn verdict_cell(&mut self, event: Event<'b>) {
-        let Some((grid, row, column)) = self.verdicts.as_mut() else { return };
-        match event {
-            Event::Start(Tag::TableRow) => (*row, *column) = (Some(row.map_or(0, |r| r + 1)), 0),
-            Event::Start(Tag::TableCell) => {
-                let verdict = row.and_then(|r| grid.get(r)?.get(column.checked_sub(1)?)?.as_ref());
-                *column += 1;
-                let number = if *column > 1 { " num" } else { "" };
-                let html = match verdict {
-                    Some(v) => {
-                        format!("<td class=\"verdict verdict-{}{number}\">", verdict_class(*v))
-                    }
-                    None if row.is_none() => format!("<th class=\"cell{number}\">"),
-                    None => format!("<td class=\"cell{number}\">"),
-                };
-                self.events.push(Event::Html(html.into()));
-                return;
+    /// A table; a computed one's cells are classed by their `verdicts`.
+    fn table(&mut self, table: &'b Table, verdicts: Option<Grid<'b>>) {
+        self.events.push(Event::Start(Tag::Table(table.alignments.clone())));
+        self.events.push(Event::Start(Tag::TableHead));
+        for (column, cell) in table.head.iter().enumerate() {
+            self.cell(&cell.inlines, verdicts.map(|_| (None, column)));
+        }
+        self.events.push(Event::End(TagEnd::TableHead));
+        for (row, cells) in table.rows.iter().enumerate() {
+            self.events.push(Event::Start(Tag::TableRow));
+            for (column, cell) in cells.iter().enumerate() {
+                self.cell(&cell.inlines, verdicts.map(|g| (Some((g, row)), column)));
             }
-            Event::End(TagEnd::TableCell) => {
-                let close = if row.is_none() { "</th>" } else { "</td>" };
-                self.events.push(Event::Html(close.into()));
-                return;
+            self.events.push(Event::End(TagEnd::TableRow));
+        }
+        self.events.push(Event::End(TagEnd::Table));
+    }
+
+    /// A table cell; in a computed table (`at` its body row, `None` in the
+    /// header, and column), a comparison's cell is classed by its verdict
+    /// (better, worse, unclear, same), for its colour.
+    fn cell(&mut self, inlines: &'b [Inline], at: Option<(Option<(Grid<'b>, usize)>, usize)>) {
+        let Some((row, column)) = at else { return self.wrap(Tag::TableCell, inlines) };
+        let verdict = row.and_then(|(g, r)| g.get(r)?.get(column.checked_sub(1)?)?.as_ref());
+        let number = if column > 0 { " num" } else { "" };
+        let (open, close) = match (verdict, row) {
+            (Some(v), _) => {
+                (format!("<td class=\"verdict verdict-{}{number}\">", verdict_class(*v)), "</td>")
             }
-            _ => {}
-        }
-        self.events.push(event);
+            (None, None) => (format!("<th class=\"cell{number}\">"), "</th>"),
+            (None, Some(_)) => (format!("<td class=\"cell{number}\">"), "</td>"),
+        };
+        self.events.push(Event::Html(open.into()));
+        self.inlines(inlines);
+        self.events.push(Event::Html(close.into()));
     }
-
-    /// Close a heading after its `#` anchor link.
-    fn end_heading(&mut self, level: HeadingLevel) {
-        if let Some(Event::Start(Tag::Heading { id: Some(id), .. })) =
-            self.events.iter().rev().find(|e| matches!(e, Event::Start(Tag::Heading { .. })))
-        {
-            let link = format!(
-                "<a class=\"anchor\" href=\"#{}\" aria-label=\"Link to this section\">#</a>",
-                escape(id)
-            );
-            self.events.push(Event::InlineHtml(link.into()));
-        }
-        self.events.push(Event::End(TagEnd::Heading(demote(level))));
-    }
-}
-
-/// Consecutive chart figures go into one dashboard grid: two columns on wide
-/// screens, stacked on narrow ones.
-fn group_figures(events: Vec<Event>) -> Vec<Event> {
-    let is_chart = |e: &Event| matches!(e, Event::Html(h) if h.starts_with("<div class=\"chart\""));
-    let mut out = Vec::with_capacity(events.len() + 4);
-    let mut i = 0;
-    while i < events.len() {
-        let run = events[i..].iter().take_while(|e| is_chart(e)).count();
-        if run >= 2 {
-            out.push(Event::Html("<div class=\"dashboard\">\n".into()));
-            out.extend(events[i..i + run].iter().cloned());
-            out.push(Event::Html("</div>\n".into()));
-            i += run;
-        } else {
-            out.push(events[i].clone());
-            i += 1;
-        }
-    }
-    out
-}
-
-/// A stable, unique id for every heading: its `{#id}`, or a slug of its text.
-fn anchors(nodes: &[&Node]) -> BTreeMap<usize, String> {
-    let mut out = BTreeMap::new();
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, node) in nodes.iter().enumerate() {
-        let Item::Markdown(Event::Start(Tag::Heading { id, .. })) = &node.item else { continue };
-        let base = id.as_ref().map(|id| id.to_string()).unwrap_or_else(|| {
-            let text: String = nodes[i + 1..]
-                .iter()
-                .take_while(|n| !matches!(n.item, Item::Markdown(Event::End(TagEnd::Heading(_)))))
-                .filter_map(|n| document::plain(&n.item, false))
-                .collect();
-            slug(&text)
-        });
-        let count = used.entry(base.clone()).or_insert(0);
-        *count += 1;
-        out.insert(i, if *count == 1 { base } else { format!("{base}-{count}") });
-    }
-    out
 }
 
 /// Lowercase letters and digits, words joined by `-`.
@@ -286,12 +328,12 @@ fn prose(caption: &[Inline], refs: &Refs) -> String {
     let mut out = String::new();
     for part in caption {
         let event = match part {
-            Inline::Text(t) => {
-                out.push_str(&escape(t));
-                continue;
-            }
             Inline::Ref(r) => reference(r),
             Inline::Cite(c) => citation(c, refs),
+            other => {
+                out.push_str(&escape(&document::plain(std::slice::from_ref(other), false)));
+                continue;
+            }
         };
         if let Event::InlineHtml(html) = event {
             out.push_str(&html);
@@ -401,6 +443,151 @@ mod tests {
             "<p>a javascript:alert(2) r [m](JaVa\tScRiPt:alert(3)) e d i <em>b</em> \
              <a href=\"https://example.org/\">ok</a> <a href=\"notes.html#a\"><img src=\"f.png\" alt=\"img\" /></a></p>\n"
         );
+    }
+
+    /// A small seeded generator of Markdown that `report` writes as
+    /// pulldown-cmark does: no headings, formulas, references or unsafe
+    /// links, which the page renders its own way.
+    struct Gen(u64);
+
+    impl Gen {
+        /// A number below `n` (xorshift64*).
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+
+        /// One of `items`.
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len())]
+        }
+
+        /// A line of inline pieces.
+        fn line(&mut self) -> String {
+            const PIECES: &[&str] = &[
+                "word",
+                "a & b < c",
+                "Café",
+                "*em*",
+                "**strong**",
+                "~~del~~",
+                "`co<de>`",
+                "[link](https://example.org/p?q=1&r \"t\")",
+                "![alt *b*](f.png \"i\")",
+                "<https://example.org>",
+                "<m@x.org>",
+                "<span>",
+                "&amp;",
+                "\\*",
+                "\"q\"",
+                "[^n]",
+                "_a_b_",
+                "***x***",
+                "[ref][r]",
+                "x  ",
+                "[*in* `link`](a.html)",
+            ];
+            let n = 1 + self.below(5);
+            (0..n).map(|_| self.pick(PIECES)).collect::<Vec<_>>().join(" ")
+        }
+
+        /// The lines of a block, nested at most `depth` more levels.
+        fn block(&mut self, depth: usize) -> Vec<String> {
+            let kinds = if depth == 0 { 6 } else { 9 };
+            match self.below(kinds) {
+                0 => (0..1 + self.below(3)).map(|_| self.line()).collect(),
+                1 => {
+                    let lang = self.pick(&["", "rust", "sh x", "a<b"]);
+                    vec![format!("```{lang}"), "let x = 1 < 2;".into(), "".into(), "```".into()]
+                }
+                2 => self.table(),
+                3 => vec!["***".into()],
+                4 => vec!["<div class=\"x\">".into(), "*not* markdown".into(), "</div>".into()],
+                5 => vec![format!("[^n]: {}", self.line())],
+                6 => self
+                    .blocks(depth - 1)
+                    .into_iter()
+                    .map(|l| format!("> {l}").trim_end().to_string())
+                    .collect(),
+                _ => self.list(depth - 1),
+            }
+        }
+
+        /// A table of 1 to 3 columns.
+        fn table(&mut self) -> Vec<String> {
+            let columns = 1 + self.below(3);
+            let row = |g: &mut Gen| {
+                let cells: Vec<&str> =
+                    (0..columns).map(|_| g.pick(&["a", "*b*", "`c`", "", "<i>"])).collect();
+                format!("| {} |", cells.join(" | "))
+            };
+            let aligns: Vec<&str> =
+                (0..columns).map(|_| self.pick(&["---", ":--", "--:", ":-:"])).collect();
+            let mut lines = vec![row(self), format!("|{}|", aligns.join("|"))];
+            lines.extend((0..self.below(3)).map(|_| row(self)));
+            lines
+        }
+
+        /// A bulleted, numbered or task list, tight or loose.
+        fn list(&mut self, depth: usize) -> Vec<String> {
+            let marker = self.pick(&["- ", "1. ", "3. ", "- [ ] ", "- [x] "]);
+            let indent = " ".repeat(if marker.starts_with('-') { 2 } else { marker.len() });
+            let loose = self.below(2) == 0;
+            let mut lines = Vec::new();
+            for i in 0..1 + self.below(3) {
+                if loose && i > 0 {
+                    lines.push(String::new());
+                }
+                for (j, line) in self.blocks(depth).into_iter().enumerate() {
+                    let prefix = if j == 0 { marker.to_string() } else { indent.clone() };
+                    lines.push(if line.is_empty() { line } else { format!("{prefix}{line}") });
+                }
+            }
+            lines
+        }
+
+        /// One to three blocks, blank lines between.
+        fn blocks(&mut self, depth: usize) -> Vec<String> {
+            let mut lines = Vec::new();
+            for i in 0..1 + self.below(3) {
+                if i > 0 {
+                    lines.push(String::new());
+                }
+                lines.extend(self.block(depth));
+            }
+            lines
+        }
+    }
+
+    proptest::proptest! {
+        /// The tree written as HTML is what pulldown-cmark's own writer makes
+        /// of the same Markdown, for documents of many shapes.
+        #[test]
+        fn the_tree_writes_what_pulldown_cmark_writes(seed in proptest::prelude::any::<u64>()) {
+            let mut generator = Gen(seed | 1);
+            let mut markdown = generator.blocks(3).join("\n");
+            markdown.push_str("\n\n[r]: https://example.org/r\n");
+            let mut expected = String::new();
+            let parser = pulldown_cmark::Parser::new_ext(&markdown, crate::markdown::options());
+            html::push_html(&mut expected, parser);
+            let refs = Refs { raw_html: true, ..Refs::none() };
+            proptest::prop_assert_eq!(to_html(&parse::text(&markdown), refs), expected, "{}", markdown);
+        }
+    }
+
+    /// A section for the paper only that starts inside a list leaves the
+    /// list's elements closed on the page.
+    #[test]
+    fn a_section_for_the_paper_inside_a_list_closes_the_list() {
+        let html = to_html(&parse::text("- a\n- # H {only=paper}\n- b\n\nc\n"), Refs::none());
+        assert_eq!(html, "<ul>\n<li>a</li>\n<li></li>\n</ul>\n");
+        let markup = crate::render::typst_markup::convert(
+            &parse::text("> # H {only=page}\n>\n> q\n\nr\n"),
+            &Refs::none(),
+        );
+        assert_eq!(markup.text, "#quote(block: true)[]\n\n");
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! The blocks of the paper that are not prose: code blocks, the
-//! environments table, chart figures (set two-up) and images.
+//! The blocks of the paper that are not prose: the environments table,
+//! chart figures (set two-up) and images.
 
 use super::Converter;
 use super::typst_syntax;
 use crate::markdown::checks;
-use crate::markdown::document::ChartFigure;
+use crate::markdown::document::{self, ChartFigure, Link};
 
 impl Converter<'_> {
     /// Write the chart figures gathered, two by two.
@@ -17,7 +17,7 @@ impl Converter<'_> {
     /// figure is gathered, to be set two-up with the next.
     pub(super) fn chart(&mut self, figure: &ChartFigure, offset: usize) {
         self.flush();
-        self.block(offset);
+        self.mark(offset);
         if let Some(chart) = self.refs.and_then(|r| r.charts.get(&figure.id)) {
             self.charts.push(typst_syntax::figure(chart, &figure.caption, "100%"));
         }
@@ -27,22 +27,16 @@ impl Converter<'_> {
     /// the environments side by side.
     pub(super) fn environments(&mut self, offset: usize) {
         self.flush();
-        self.block(offset);
+        self.mark(offset);
         let environments = self.refs.map(|r| r.environments).unwrap_or_default();
         self.push(&typst_syntax::environments(environments));
     }
 
-    /// Close a code block: its raw code.
-    pub(super) fn end_code_block(&mut self) {
-        let (lang, code) = self.code.take().unwrap_or_default();
-        self.push(&typst_syntax::raw_block(lang.as_deref(), &code));
-    }
-
-    /// Close an image: a local one is embedded, a remote one becomes a link
+    /// An image: a local one is embedded, a remote one becomes a link
     /// named by its alt text.
-    pub(super) fn end_image(&mut self) {
-        let alt = self.image_alt.take().unwrap_or_default();
-        let url = std::mem::take(&mut self.image_url);
-        self.push(&typst_syntax::image(&url, &alt, checks::is_remote(&url)));
+    pub(super) fn image(&mut self, image: &Link) {
+        let alt = document::plain(&image.inlines, false);
+        let url = &image.url;
+        self.push(&typst_syntax::image(url, &alt, checks::is_remote(url)));
     }
 }
