@@ -65,7 +65,7 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
         &analysis.metrics,
         &crate::prose::caveats::caveats(&analysis),
         &analysis.excluded,
-        &crate::labels::Labels::new(&project.config),
+        &crate::prose::labels::Labels::new(&project.config),
     );
     timings.lap("analysis", &mut clock);
     Ok(Analyzed { results, analysis })
@@ -103,7 +103,7 @@ pub fn prepare(
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(Bibliography::keys);
     let assets = asset_names(project);
-    let labels = crate::labels::Labels::new(config);
+    let labels = crate::prose::labels::Labels::new(config);
     let known = markdown::Known {
         bibliography_keys: keys.as_deref(),
         assets: &assets,
@@ -164,7 +164,7 @@ fn asset_names(project: &Project) -> Vec<String> {
 fn answer(
     config: &crate::config::Config,
     analysis: &Analysis,
-    labels: &crate::labels::Labels,
+    labels: &crate::prose::labels::Labels,
     book: &mut BookView,
 ) -> Result<(), Diagnostics> {
     let Some(text) = &config.book.answer else { return Ok(()) };

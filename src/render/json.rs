@@ -28,7 +28,7 @@ struct MetricEntry<'a> {
 /// Serialise `analysis` as pretty JSON (deterministic: fields in declaration
 /// order, maps sorted), its texts worded by `config`'s labels.
 pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
-    let labels = crate::labels::Labels::new(config);
+    let labels = crate::prose::labels::Labels::new(config);
     let caveats = crate::prose::caveats::caveats(analysis);
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
