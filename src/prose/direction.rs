@@ -13,6 +13,10 @@ pub struct Direction {
     pub size: String,
     /// The word of the direction: `faster`, `higher`; empty for no change.
     pub word: String,
+    /// What follows the size in `text`, as a card shows it beside the size:
+    /// the word (`faster`), in parentheses for a ratio (`(faster)`); empty
+    /// for no change.
+    pub after: String,
     /// `8.8% faster`; `no change`; for a negligible one `0.3% lower`.
     pub text: String,
     /// Smaller than `[study] negligible`: shown as negligible, whatever its p.
@@ -49,12 +53,13 @@ impl Labels {
         } else {
             down
         };
-        let text = match (m.compare, word.is_empty()) {
-            (_, true) => "no change".to_string(),
-            (Compare::Ratio, false) => format!("{size} ({word})"),
-            _ => format!("{size} {word}"),
+        let after = match (m.compare, word.is_empty()) {
+            (_, true) => String::new(),
+            (Compare::Ratio, false) => format!("({word})"),
+            _ => word.clone(),
         };
-        Some(Direction { size, word, text, negligible })
+        let text = if after.is_empty() { "no change".to_string() } else { format!("{size} {after}") };
+        Some(Direction { size, word, after, text, negligible })
     }
 
     /// A comparison's interval in words: `6.1% to 11.5% faster`, `2.0% slower
