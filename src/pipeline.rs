@@ -126,7 +126,7 @@ pub fn prepare(
         book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
     answer(config, &analyzed.analysis, &labels, &mut book)?;
-    let stats = render::json::render(&analyzed.analysis, config);
+    let stats = render::json::render_with_tables(&analyzed.analysis, config, &document.computed);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
         generator: book.generator.clone(),

@@ -58,7 +58,8 @@ impl Labels {
             (Compare::Ratio, false) => format!("({word})"),
             _ => word.clone(),
         };
-        let text = if after.is_empty() { "no change".to_string() } else { format!("{size} {after}") };
+        let text =
+            if after.is_empty() { "no change".to_string() } else { format!("{size} {after}") };
         Some(Direction { size, word, after, text, negligible })
     }
 

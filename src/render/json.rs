@@ -16,6 +16,17 @@ struct StatsFile<'a> {
     caveats: &'a [crate::prose::caveats::Caveat],
     limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
+    /// The computed tables whose baselines were chosen from the data.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tables: Vec<TableEntry<'a>>,
+}
+
+/// A computed table with `baseline = "best"`: each comparison's baseline
+/// as chosen.
+#[derive(Debug, Serialize)]
+struct TableEntry<'a> {
+    id: &'a str,
+    baselines: &'a [crate::markdown::tables::Chosen],
 }
 
 #[derive(Debug, Serialize)]
@@ -28,6 +39,15 @@ struct MetricEntry<'a> {
 /// Serialise `analysis` as pretty JSON (deterministic: fields in declaration
 /// order, maps sorted), its texts worded by `config`'s labels.
 pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
+    render_with_tables(analysis, config, &[])
+}
+
+/// [`render`], with the baselines the computed `tables` chose from the data.
+pub fn render_with_tables(
+    analysis: &Analysis,
+    config: &crate::config::Config,
+    tables: &[crate::markdown::tables::Written],
+) -> Vec<u8> {
     let labels = crate::prose::labels::Labels::new(config);
     let caveats = crate::prose::caveats::caveats(analysis);
     let file = StatsFile {
@@ -44,6 +64,11 @@ pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
         caveats: &caveats,
         limitations: &analysis.limitations,
         excluded: &analysis.excluded,
+        tables: tables
+            .iter()
+            .filter(|t| !t.chosen.is_empty())
+            .map(|t| TableEntry { id: &t.id, baselines: &t.chosen })
+            .collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     bytes.push(b'\n');
