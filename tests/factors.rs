@@ -234,6 +234,8 @@ fn a_table_compares_each_cell_with_the_best_of_the_others() {
     let stats = built_stats(dir.path());
     let chosen = &stats["tables"][0];
     assert_eq!(chosen["id"], "best");
+    assert_eq!(chosen["caveat"]["kind"], "selected-baseline");
+    assert!(chosen["caveat"]["text"].as_str().unwrap().contains("(the winner's curse)"));
     let xz = chosen["baselines"].as_array().unwrap().iter().find(|b| b["row"] == "xz").unwrap();
     assert_eq!((&xz["level"], &xz["column"]), (&"zstd".into(), &"1".into()));
     assert_eq!(xz["among"], serde_json::json!(["gzip", "zstd"]));

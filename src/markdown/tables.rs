@@ -21,6 +21,9 @@ pub struct Written {
     pub verdicts: Vec<Vec<Option<Verdict>>>,
     /// With `baseline = "best"`: each comparison cell's baseline, as chosen.
     pub chosen: Vec<Chosen>,
+    /// With `baseline = "best"`: the caveat of a chosen baseline
+    /// (`selected-baseline`), as the caption ends with it.
+    pub caveat: Option<String>,
 }
 
 /// The baseline of a comparison cell chosen from the data
@@ -65,6 +68,7 @@ pub fn compute(
         csv: csv(&table),
         verdicts: verdicts(&table),
         chosen: chosen(&table),
+        caveat: selected_note(&table.spec),
     };
     Ok(Worded { written, ..worded(&table, config) })
 }
@@ -103,17 +107,24 @@ fn worded(table: &Computed, config: &Config) -> Worded {
         true => format!("{} {}", spec.caption, wording::table_note(table.tested())),
         false => spec.caption.clone(),
     };
-    if tables::selects_baseline(spec) {
-        let along_rows = spec.compare.as_ref().is_none_or(|f| *f == spec.rows);
-        let (others, within) = match along_rows {
-            true => ("rows", spec.columns.as_ref().map(|_| "column")),
-            false => ("columns", Some("row")),
-        };
+    if let Some(note) = selected_note(spec) {
         caption.push(' ');
-        caption.push_str(&wording::table_selected_note(others, within, spec.estimator));
+        caption.push_str(&note);
     }
     let written = Written { id: spec.id.clone(), ..Written::default() };
     Worded { caption: line(&caption), header, rows, written }
+}
+
+/// With `baseline = "best"`: the caveat of baselines chosen from the data,
+/// as the caption ends with it.
+fn selected_note(spec: &tables::TableSpec) -> Option<String> {
+    let along_rows = spec.compare.as_ref().is_none_or(|f| *f == spec.rows);
+    let (others, within) = match along_rows {
+        true => ("rows", spec.columns.as_ref().map(|_| "column")),
+        false => ("columns", Some("row")),
+    };
+    tables::selects_baseline(spec)
+        .then(|| wording::table_selected_note(others, within, spec.estimator))
 }
 
 /// A cell in words.

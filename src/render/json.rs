@@ -26,6 +26,8 @@ struct StatsFile<'a> {
 #[derive(Debug, Serialize)]
 struct TableEntry<'a> {
     id: &'a str,
+    /// The caveat of the choice (`selected-baseline`), as the caption has it.
+    caveat: Option<crate::prose::caveats::Caveat>,
     baselines: &'a [crate::markdown::tables::Chosen],
 }
 
@@ -67,7 +69,15 @@ pub fn render_with_tables(
         tables: tables
             .iter()
             .filter(|t| !t.chosen.is_empty())
-            .map(|t| TableEntry { id: &t.id, baselines: &t.chosen })
+            .map(|t| TableEntry {
+                id: &t.id,
+                caveat: t.caveat.clone().map(|text| crate::prose::caveats::Caveat {
+                    kind: crate::analysis::CaveatKind::SelectedBaseline,
+                    text,
+                    metric: None,
+                }),
+                baselines: &t.chosen,
+            })
             .collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
