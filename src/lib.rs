@@ -51,7 +51,6 @@ pub mod diagnostic;
 pub mod diff;
 pub mod format;
 pub mod import;
-pub mod labels;
 pub mod markdown;
 pub mod output;
 pub mod pipeline;

@@ -65,7 +65,7 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
         &analysis.metrics,
         &crate::prose::caveats::caveats(&analysis),
         &analysis.excluded,
-        &crate::labels::Labels::new(&project.config),
+        &crate::prose::labels::Labels::new(&project.config),
     );
     timings.lap("analysis", &mut clock);
     Ok(Analyzed { results, analysis })
@@ -103,7 +103,7 @@ pub fn prepare(
     let bibliography = references::load(project.bibliography.as_ref())?;
     let keys = bibliography.as_ref().map(Bibliography::keys);
     let assets = asset_names(project);
-    let labels = crate::labels::Labels::new(config);
+    let labels = crate::prose::labels::Labels::new(config);
     let known = markdown::Known {
         bibliography_keys: keys.as_deref(),
         assets: &assets,
@@ -126,7 +126,7 @@ pub fn prepare(
         book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
     answer(config, &analyzed.analysis, &labels, &mut book)?;
-    let stats = render::json::render(&analyzed.analysis, config);
+    let stats = render::json::render_with_tables(&analyzed.analysis, config, &document.computed);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
         generator: book.generator.clone(),
@@ -164,7 +164,7 @@ fn asset_names(project: &Project) -> Vec<String> {
 fn answer(
     config: &crate::config::Config,
     analysis: &Analysis,
-    labels: &crate::labels::Labels,
+    labels: &crate::prose::labels::Labels,
     book: &mut BookView,
 ) -> Result<(), Diagnostics> {
     let Some(text) = &config.book.answer else { return Ok(()) };

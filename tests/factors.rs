@@ -198,6 +198,74 @@ caption = "Mean time"
     assert_eq!(value("times.csv", "xz", "9"), 16.0);
 }
 
+/// `baseline = "best"` in a table: each cell against the best of the other
+/// rows in its column, by hand from the exact sizes (gzip 100, zstd 90, xz
+/// 80, lower is better): gzip +25% and zstd +12.5% against xz, xz −11.1%
+/// (80 / 90 − 1) against zstd, the runner-up; named in each cell, with the
+/// winner's-curse caveat in the caption, a `baseline` column in the CSV and
+/// the choice with its scores in stats.json.
+#[test]
+fn a_table_compares_each_cell_with_the_best_of_the_others() {
+    let page = "# C\n\nSee @tbl-best.\n\n```table\nid = \"best\"\ndata = \"runs\"\nvalue = \"size\"\n\
+        rows = \"compressor\"\ncolumns = \"level\"\ncell = \"relative\"\nbaseline = \"best\"\n\
+        better = \"lower\"\ncaption = \"Size against the smallest other\"\n```\n";
+    let dir = study("", page);
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let site = dir.path().join("site");
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let html = html.replace('−', "-").replace('\u{a0}', " ").replace("&apos;", "'");
+    for text in [
+        "+25.0% vs xz, worse in every run",
+        "+12.5% vs xz, worse in every run",
+        "-11.1% vs Zstandard, better in every run",
+        "is the best of the other rows in its column by their means",
+        "(the winner's curse)",
+    ] {
+        assert!(html.contains(text), "{text} not in the page");
+    }
+    assert!(!html.contains(">baseline<"), "no cell is the baseline itself");
+    let csv = std::fs::read_to_string(site.join("data/tables/best.csv")).unwrap();
+    assert!(csv.starts_with("row,column,cell,value,ci_low,ci_high,p,p_holm,verdict,n,baseline\n"));
+    let line = csv.lines().find(|l| l.starts_with("xz,9,")).unwrap();
+    assert!(line.ends_with(",better,3,zstd"), "{line}");
+    let value: f64 = line.split(',').nth(3).unwrap().parse().unwrap();
+    assert!((value - (80.0 / 90.0 - 1.0)).abs() < 1e-12, "{value}");
+    let stats = built_stats(dir.path());
+    let chosen = &stats["tables"][0];
+    assert_eq!(chosen["id"], "best");
+    assert_eq!(chosen["caveat"]["kind"], "selected-baseline");
+    assert!(chosen["caveat"]["text"].as_str().unwrap().contains("(the winner's curse)"));
+    let xz = chosen["baselines"].as_array().unwrap().iter().find(|b| b["row"] == "xz").unwrap();
+    assert_eq!((&xz["level"], &xz["column"]), (&"zstd".into(), &"1".into()));
+    assert_eq!(xz["among"], serde_json::json!(["gzip", "zstd"]));
+    // Each score is the geometric mean of one configuration's mean.
+    let scores: Vec<f64> =
+        xz["scores"].as_array().unwrap().iter().map(|s| s.as_f64().unwrap()).collect();
+    assert!((scores[0] - 100.0).abs() < 1e-9 && (scores[1] - 90.0).abs() < 1e-9, "{scores:?}");
+}
+
+/// The errors of `baseline = "best"` in a table, each at its key.
+#[test]
+fn a_table_chooses_the_best_only_where_it_can() {
+    let cases = [
+        ("cell = \"mean\"\nbaseline = \"best\"", "has no baseline to choose", "drop `baseline`"),
+        ("cell = \"relative\"\nbaseline = \"best\"", "by `better`, which is not set", "better = "),
+    ];
+    for (keys, message, hint) in cases {
+        let page = format!(
+            "# C\n\n```table\nid = \"t\"\ndata = \"runs\"\nvalue = \"size\"\nrows = \"compressor\"\n\
+             {keys}\ncaption = \"T\"\n```\n"
+        );
+        let dir = study("", &page);
+        let output = report(dir.path(), &["build"]);
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{keys}: built");
+        assert!(err.contains(message) && err.contains(hint), "{keys}: {err}");
+        assert!(err.contains("content/index.md:9:"), "{keys}: not at `baseline`: {err}");
+    }
+}
+
 /// Each wrong key is an error at its line, with a fix.
 #[test]
 fn factor_keys_are_checked_at_their_place() {

@@ -24,7 +24,9 @@ levels, the environment column) × 1 to 3 levels × 1 to 3 sizes (numbers)
 along any factor, with one candidate, `candidates = "*"` or a list, the
 baseline named or `"best"` (the best of the others), the other factors
 fixed by `where` or one of them `per` (averaged, or `each` with Holm's
-correction across the family).
+correction across the family); and 0 to 2 computed tables of comparisons
+along one factor, by another or by none, against a named level or the
+best of the others in each cell.
 """
 import json
 import math
@@ -289,8 +291,37 @@ def factor_study(rng, path):
     book += [factor_metric(rng, i, dims) for i in range(rng.randint(1, 3))]
     with open(f"{path}/book.toml", "w") as f:
         f.write("\n".join(book))
+    tables = [factor_table(rng, i, dims) for i in range(rng.choice([0, 1, 1, 2]))]
     with open(f"{path}/content/index.md", "w") as f:
-        f.write("# Generated\n\nA generated factorial study.\n")
+        f.write("# Generated\n\nA generated factorial study.\n" + "".join(tables))
+
+
+def factor_table(rng, i, dims):
+    """A ```table of comparisons along one factor (docs/tables.md): its
+    levels as the rows (or the columns, with `compare`), another factor's
+    as the other axis or none, every other factor fixed by `where`; against
+    a named level or, more often, the best of the others in each cell."""
+    factor = rng.choice([f for f, levels in dims.items() if len(levels) >= 2])
+    other = rng.choice([None] + [f for f in dims if f != factor])
+    lines = ["", "```table", f'id = "t{i}"', 'data = "runs"', 'value = "t"',
+             f'cell = "{rng.choice(["relative", "slowdown", "ratio"])}"',
+             f'estimator = "{rng.choice(["mean", "median"])}"',
+             f'better = "{rng.choice(["lower", "higher"])}"']
+    if other is None or rng.random() < 0.5:
+        lines.append(f'rows = "{factor}"')
+        if other is not None:
+            lines.append(f'columns = "{other}"')
+    else:
+        lines += [f'rows = "{other}"', f'columns = "{factor}"', f'compare = "{factor}"']
+    if rng.random() < 0.7:
+        lines.append('baseline = "best"')
+    elif factor != "environment" or rng.random() < 0.5:
+        lines.append(f"baseline = {literal(rng.choice(dims[factor]))}")
+    where = {f: rng.choice(dims[f]) for f in dims if f not in (factor, other)}
+    if where:
+        lines.append("where = { " + ", ".join(f"{f} = {literal(v)}" for f, v in where.items()) + " }")
+    lines += [f'caption = "Table {i}"', "```", ""]
+    return "\n".join(lines)
 
 
 def one(job):

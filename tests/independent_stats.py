@@ -4,7 +4,8 @@
 Reads book.toml with tomllib and the results CSVs with the csv module, and
 computes from the definitions in README.md ("Statistics") every group
 summary, every comparison and every metric, keyed as stats.json keys them
-(`group:ID`, `comparison:ID`, the metric's name). tests/independent.rs
+(`group:ID`, `comparison:ID`, the metric's name), and the cells of every
+computed table of content/*.md (`table:ID`). tests/independent.rs
 compares them with stats.json. Nothing here is taken from report's output.
 
     python3 tests/independent_stats.py STUDY_DIR
@@ -14,6 +15,7 @@ import glob
 import os
 import json
 import math
+import re
 import sys
 import tomllib
 from collections import defaultdict
@@ -707,6 +709,72 @@ def family_verdicts(out, keys):
             out[k]["not_significant_caveat"] = None
 
 
+# ------------------------------------------------------------------ tables
+
+
+def table_directives():
+    """The ```table blocks of content/*.md, read as TOML (docs/tables.md)."""
+    found = []
+    for path in sorted(glob.glob(f"{root}/content/*.md")):
+        text = open(path).read()
+        found += [tomllib.loads(b) for b in re.findall(r"^```table\n(.*?)^```", text, re.S | re.M)]
+    return found
+
+
+def table_verdict(cell, compare, better):
+    """docs/tables.md: better or worse than the baseline (significantly
+    after Holm's correction across the table, or in every run), no
+    significant difference, or no change (the same in every run)."""
+    null = 1.0 if compare == "ratio" else 0.0
+    v = cell["value"]
+    higher = (v > null) != (compare == "slowdown")
+    direction = "better" if higher == (better == "higher") else "worse"
+    if v == null and (cell["exact"] or cell["p"] is None):
+        return "same" if cell["exact"] else "unclear"
+    if cell["exact"]:
+        return direction
+    p = cell.get("p_holm", cell["p"])
+    return direction if p is not None and p < 0.05 and v != null else "unclear"
+
+
+def table_cells(spec):
+    """A comparison table's cells by `row|column` (docs/tables.md): each the
+    comparison of its level of the compared factor with the baseline (named,
+    the study's, or the best of the other levels in the cell's rows), the
+    other axis fixed to the cell's level; Holm's correction across the
+    table's tested cells. None of it is checked when a best ties."""
+    factor = spec.get("compare", spec["rows"])
+    other = spec.get("columns") if factor == spec["rows"] else spec["rows"]
+    rows = selected(load(spec["data"]), spec.get("where", {}))
+    row_levels = in_order(key_text(r[spec["rows"]]) for r in rows)
+    col_levels = in_order(key_text(r[spec["columns"]]) for r in rows) if "columns" in spec else [""]
+    cells = {}
+    for row in row_levels:
+        for col in col_levels:
+            candidate, at = (row, col) if factor == spec["rows"] else (col, row)
+            where = dict(spec.get("where", {}))
+            if other:
+                where[other] = num(at) if num(at) is not None else at
+            metric = {"name": spec["id"], "data": spec["data"], "value": spec["value"],
+                      "compare": spec["cell"], "estimator": spec.get("estimator", "mean"),
+                      "better": spec["better"], "factor": factor, "candidate": candidate,
+                      "baseline": spec.get("baseline", BASELINE), "where": where}
+            if level_text(metric["baseline"]) == candidate:
+                cells[f"{row}|{col}"] = {"baseline": True}
+                continue
+            try:
+                cells[f"{row}|{col}"] = metric_value(metric)
+            except Ambiguous:
+                return {"ambiguous": True}
+    tested = [k for k in cells if cells[k].get("p") is not None]
+    for k, adjusted in zip(tested, holm_adjusted([cells[k]["p"] for k in tested])):
+        cells[k]["p_holm"] = adjusted
+    for cell in cells.values():
+        if "value" in cell:
+            cell["verdict"] = table_verdict(cell, spec["cell"], spec["better"])
+    return {"cells": cells}
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -759,6 +827,9 @@ def compute(path):
     if any(v.get("ambiguous") for v in out.values() if isinstance(v, dict)):
         # A metric left out leaves the study-wide counts unknown.
         out["caveats"] = None
+    # After the caveats, which the tables' comparisons do not enter.
+    for spec in table_directives():
+        out[f"table:{spec['id']}"] = table_cells(spec)
     return out
 
 

@@ -5,9 +5,11 @@
 //! `compare`, `estimator`, `per`, `average`, `within-run`, and exclusions;
 //! one in four factorial, with comparisons along any factor, families of
 //! candidates or of `per` values with Holm's correction, and baselines
-//! chosen as the best of the others) built in process, every figure,
-//! interval end, p after Holm and verdict of stats.json, and every caveat's
-//! trigger, checked against the independent oracle.
+//! chosen as the best of the others, and computed tables of comparisons
+//! against a named level or the best of the others in each cell) built in
+//! process, every figure, interval end, p after Holm and verdict of
+//! stats.json and of every table cell, and every caveat's trigger, checked
+//! against the independent oracle.
 //! Both the oracle and the checks run one process or thread per core.
 //!
 //! The seed is `REPORT_ORACLE_SEED`, else the day's number (so that each
@@ -19,6 +21,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::Command;
 
+use report::analysis::MetricValue;
+use report::analysis::tables::{self, Cell, Computed};
 use serde_json::Value;
 
 use crate::stats_oracle;
@@ -32,12 +36,26 @@ fn seed() -> u64 {
     std::env::var("REPORT_ORACLE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(days)
 }
 
-/// The stats.json a build of the study at `root` writes, computed in process.
-fn stats_of(root: &Path) -> Result<Value, String> {
+/// The stats.json a build of the study at `root` writes, and its computed
+/// tables, computed in process.
+fn stats_of(root: &Path) -> Result<(Value, Vec<Computed>), String> {
     let project = report::project::load(root).map_err(|e| format!("{e:?}"))?;
     let analyzed = report::pipeline::analyze(&project).map_err(|e| format!("{e:?}"))?;
     let json = report::render::json::render(&analyzed.analysis, &project.config);
-    serde_json::from_slice(&json).map_err(|e| e.to_string())
+    let stats = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
+    let mut tables = Vec::new();
+    for page in &project.content {
+        let text = String::from_utf8_lossy(&page.bytes);
+        for block in text.split("```table\n").skip(1) {
+            let body = block.split("```").next().unwrap_or_default();
+            let at = report::diagnostic::Location::file(&page.path);
+            let table = tables::parse(body, &at)
+                .and_then(|spec| tables::compute(&spec, &analyzed.results, &project.config))
+                .map_err(|e| format!("table: {e:?}"))?;
+            tables.push(table);
+        }
+    }
+    Ok((stats, tables))
 }
 
 /// Draw the studies into `dir` and return the oracle's figures by study.
@@ -91,10 +109,64 @@ fn generated_studies_match_the_oracle() {
 
 /// Build the study at `root` and check it against `want`.
 fn check(root: &Path, want: &Value) -> Result<[usize; 3], String> {
-    stats_of(root).and_then(|stats| {
-        catch_unwind(AssertUnwindSafe(|| stats_oracle::check(&stats, want)))
-            .map_err(|e| panic_text(&*e))
+    stats_of(root).and_then(|(stats, tables)| {
+        catch_unwind(AssertUnwindSafe(|| {
+            tables.iter().for_each(|t| check_table(t, want));
+            stats_oracle::check(&stats, want)
+        }))
+        .map_err(|e| panic_text(&*e))
     })
+}
+
+/// Each cell of a computed table against the oracle's (`table:ID`): the
+/// baseline itself, or the comparison's value, interval, p before and
+/// after Holm's correction across the table, verdict and, for
+/// `baseline = "best"`, the level chosen with every score.
+fn check_table(table: &Computed, want: &Value) {
+    let w = &want[format!("table:{}", table.spec.id)];
+    if w["ambiguous"] == true {
+        return;
+    }
+    let cells = w["cells"].as_object().unwrap();
+    let mut seen = 0;
+    for (row, line) in table.rows.iter().zip(&table.cells) {
+        for (column, cell) in table.columns.iter().zip(line) {
+            let column = column.as_ref().map(ToString::to_string).unwrap_or_default();
+            let name = format!("table {} at {row}|{column}", table.spec.id);
+            let want = &cells[&format!("{row}|{column}")];
+            seen += 1;
+            match cell {
+                Cell::Baseline => assert_eq!(want["baseline"], true, "{name}: the baseline itself"),
+                Cell::Comparison(m) => check_cell(&name, m, want),
+                other => panic!("{name}: {other:?}, the oracle has {want}"),
+            }
+        }
+    }
+    assert_eq!(seen, cells.len(), "table {}: cells", table.spec.id);
+}
+
+/// One comparison cell of a table against the oracle's.
+fn check_cell(name: &str, m: &MetricValue, want: &Value) {
+    let verdict = serde_json::to_value(tables::verdict(m)).unwrap();
+    assert_eq!(verdict, want["verdict"], "{name}: verdict");
+    let m = serde_json::to_value(m).unwrap();
+    stats_oracle::close(&m["value"], &want["value"], 1e-9, &format!("{name}: value"));
+    stats_oracle::pair(&m["ci"], &want["ci"], 1e-9, &format!("{name}: ci"));
+    stats_oracle::close(&m["p_value"], &want["p"], 1e-7, &format!("{name}: p"));
+    stats_oracle::close(&m["p_holm"], &want["p_holm"], 1e-7, &format!("{name}: p after Holm"));
+    assert_eq!(m["exact"], want["exact"], "{name}: exact");
+    assert_eq!(m["ci_open"], want["open"], "{name}: open ends");
+    let (chosen, best) = (&m["baseline_selected"], &want["best"]);
+    assert_eq!(chosen.is_null(), best.is_null(), "{name}: a baseline chosen from the data");
+    if !best.is_null() {
+        assert_eq!(chosen["level"], best["level"], "{name}: the best of the others");
+        assert_eq!(chosen["among"], best["among"], "{name}: the levels chosen among");
+        let scores =
+            chosen["scores"].as_array().unwrap().iter().zip(best["scores"].as_array().unwrap());
+        for (got, score) in scores {
+            stats_oracle::close(got, score, 1e-9, &format!("{name}: a score"));
+        }
+    }
 }
 
 fn panic_text(e: &(dyn std::any::Any + Send)) -> String {

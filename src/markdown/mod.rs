@@ -105,7 +105,7 @@ pub struct Known<'a> {
     /// The study's configuration.
     pub config: &'a crate::config::Config,
     /// How statistics name configurations and directions (`[data.NAME] labels`).
-    pub labels: &'a crate::labels::Labels,
+    pub labels: &'a crate::prose::labels::Labels,
     /// The other studies a link may lead to, by their folders (`examples/NAME/`).
     pub studies: &'a [String],
 }
@@ -201,7 +201,7 @@ fn site_files(pages: &[Page], known: Known, charts: &[crate::charts::ChartSpec])
 }
 
 /// Every metric's fields, worded by `labels`, by metric name.
-fn fields(analysis: &Analysis, labels: &crate::labels::Labels) -> Fields {
+fn fields(analysis: &Analysis, labels: &crate::prose::labels::Labels) -> Fields {
     let key = |m: &crate::analysis::MetricValue| sides::key(&m.name, m.member.as_ref());
     analysis.metrics.iter().map(|m| (key(m), labels.fields(m))).collect()
 }
@@ -226,7 +226,7 @@ fn callout(caveats: &[crate::analysis::Limitation]) -> String {
 pub fn answer(
     text: &str,
     analysis: &Analysis,
-    labels: &crate::labels::Labels,
+    labels: &crate::prose::labels::Labels,
     at: &crate::diagnostic::Location,
 ) -> Result<document::Body, Diagnostics> {
     let fields = fields(analysis, labels);

@@ -974,7 +974,7 @@ mod tests {
             line(&rows[1]),
             escape(&caption)
         );
-        let written = tables::Written { id: "t".into(), csv: String::new(), verdicts: vec![] };
+        let written = tables::Written { id: "t".into(), ..Default::default() };
         let worded = tables::Worded { caption, header, rows, written };
         let map = SourceMap::identity("");
         let locate = |offset| map.locate(Path::new(""), offset);

@@ -11,7 +11,7 @@ use crate::results::ResultSet;
 
 /// A computed table as written: its id, its data as CSV, and each cell's
 /// verdict (`None` for statistics, the baseline and empty cells).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Written {
     /// The table's id, without `tbl-`.
     pub id: String,
@@ -19,6 +19,24 @@ pub struct Written {
     pub csv: String,
     /// Each cell's verdict, `verdicts[row][column]`.
     pub verdicts: Vec<Vec<Option<Verdict>>>,
+    /// With `baseline = "best"`: each comparison cell's baseline, as chosen.
+    pub chosen: Vec<Chosen>,
+    /// With `baseline = "best"`: the caveat of a chosen baseline
+    /// (`selected-baseline`), as the caption ends with it.
+    pub caveat: Option<String>,
+}
+
+/// The baseline of a comparison cell chosen from the data
+/// (`baseline = "best"`), as stats.json lists it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Chosen {
+    /// The cell's row level.
+    pub row: String,
+    /// The cell's column level, if the table has columns.
+    pub column: Option<String>,
+    /// The level chosen, the levels it was chosen among and their scores.
+    #[serde(flatten)]
+    pub selected: crate::analysis::sides::Selected,
 }
 
 /// A computed table in words: its caption, its header and its rows, each
@@ -45,8 +63,13 @@ pub fn compute(
 ) -> Result<Worded, Diagnostic> {
     let table =
         tables::parse(body, location).and_then(|spec| tables::compute(&spec, results, config))?;
-    let written =
-        Written { id: table.spec.id.clone(), csv: csv(&table), verdicts: verdicts(&table) };
+    let written = Written {
+        id: table.spec.id.clone(),
+        csv: csv(&table),
+        verdicts: verdicts(&table),
+        chosen: chosen(&table),
+        caveat: selected_note(&table.spec),
+    };
     Ok(Worded { written, ..worded(&table, config) })
 }
 
@@ -77,29 +100,64 @@ fn worded(table: &Computed, config: &Config) -> Worded {
     let rows = (table.rows.iter().zip(&table.cells))
         .map(|(row, cells)| {
             let mut out = vec![line(&label(row, &spec.rows, config))];
-            out.extend(cells.iter().map(|c| line(&cell_text(c, spec))));
+            out.extend(cells.iter().map(|c| line(&cell_text(c, spec, config))));
             out
         })
         .collect();
-    let caption = match spec.cell.compared() {
+    let mut caption = match spec.cell.compared() {
         true => format!("{} {}", spec.caption, wording::table_note(table.tested())),
         false => spec.caption.clone(),
     };
-    let written = Written { id: spec.id.clone(), csv: String::new(), verdicts: Vec::new() };
+    if let Some(note) = selected_note(spec) {
+        caption.push(' ');
+        caption.push_str(&note);
+    }
+    let written = Written { id: spec.id.clone(), ..Written::default() };
     Worded { caption: line(&caption), header, rows, written }
 }
 
+/// With `baseline = "best"`: the caveat of baselines chosen from the data,
+/// as the caption ends with it.
+fn selected_note(spec: &tables::TableSpec) -> Option<String> {
+    let along_rows = spec.compare.as_ref().is_none_or(|f| *f == spec.rows);
+    let (others, within) = match along_rows {
+        true => ("rows", spec.columns.as_ref().map(|_| "column")),
+        false => ("columns", Some("row")),
+    };
+    tables::selects_baseline(spec)
+        .then(|| wording::table_selected_note(others, within, spec.estimator))
+}
+
 /// A cell in words.
-fn cell_text(c: &Cell, spec: &tables::TableSpec) -> String {
+fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config) -> String {
     match c {
         Cell::Statistic { value, .. } => {
             // A number and its unit stay together.
             wording::statistic(*value, spec.decimals, spec.unit.as_deref()).replace(' ', "\u{a0}")
         }
         Cell::Baseline => "baseline".into(),
-        Cell::Comparison(m) => wording::table_cell(m, tables::verdict(m)),
+        Cell::Comparison(m) => {
+            let against = m.baseline_selected.as_ref().map(|s| label(&s.level, &m.factor, config));
+            wording::table_cell(m, tables::verdict(m), against.as_deref())
+        }
         Cell::Empty => "no runs".into(),
     }
+}
+
+/// Each comparison cell's baseline chosen from the data, row by row.
+fn chosen(table: &Computed) -> Vec<Chosen> {
+    let mut out = Vec::new();
+    for (row, cells) in table.rows.iter().zip(&table.cells) {
+        for (column, c) in table.columns.iter().zip(cells) {
+            if let Cell::Comparison(m) = c
+                && let Some(selected) = &m.baseline_selected
+            {
+                let (row, column) = (row.to_string(), column.as_ref().map(ToString::to_string));
+                out.push(Chosen { row, column, selected: selected.clone() });
+            }
+        }
+    }
+    out
 }
 
 /// Each cell's verdict.
@@ -112,52 +170,62 @@ fn verdicts(table: &Computed) -> Vec<Vec<Option<Verdict>>> {
 }
 
 /// The cells as CSV: row, column, what the cell holds, its value, interval,
-/// p, Holm's p, verdict and runs.
+/// p, Holm's p, verdict and runs; with `baseline = "best"`, each
+/// comparison's baseline as chosen.
 fn csv(table: &Computed) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
-    let header =
-        ["row", "column", "cell", "value", "ci_low", "ci_high", "p", "p_holm", "verdict", "n"];
+    let chosen = tables::selects_baseline(&table.spec);
+    let mut header =
+        vec!["row", "column", "cell", "value", "ci_low", "ci_high", "p", "p_holm", "verdict", "n"];
+    if chosen {
+        header.push("baseline");
+    }
     let _ = out.write_record(header);
-    let number = |x: Option<f64>| x.map(|x| format!("{x}")).unwrap_or_default();
     for (row, cells) in table.rows.iter().zip(&table.cells) {
         for (column, c) in table.columns.iter().zip(cells) {
             let column = column.as_ref().map(ToString::to_string).unwrap_or_default();
-            let (kind, value, ci, p, holm, verdict, n) = match c {
-                Cell::Statistic { value, n } => {
-                    ("statistic", Some(*value), None, None, None, None, Some(*n))
-                }
-                Cell::Baseline => ("baseline", None, None, None, None, None, None),
-                Cell::Empty => ("empty", None, None, None, None, None, None),
-                Cell::Comparison(m) => {
-                    let n = m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n));
-                    (
-                        "comparison",
-                        Some(m.value),
-                        m.ci,
-                        m.p_value,
-                        m.p_holm,
-                        Some(tables::verdict(m)),
-                        Some(n),
-                    )
-                }
-            };
-            let verdict = verdict.map(|v| format!("{v:?}").to_lowercase()).unwrap_or_default();
-            let [lo, hi] = ci.map_or([None, None], |[a, b]| [Some(a), Some(b)]);
-            let n = n.map(|n| n.to_string()).unwrap_or_default();
-            let record = [
-                row.to_string(),
-                column,
-                kind.into(),
-                number(value),
-                number(lo),
-                number(hi),
-                number(p),
-                number(holm),
-                verdict,
-                n,
-            ];
-            let _ = out.write_record(&record);
+            let _ = out.write_record(record(row.to_string(), column, c, chosen));
         }
     }
     String::from_utf8(out.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// One cell's line of the CSV, with its chosen baseline if `chosen`.
+fn record(row: String, column: String, c: &Cell, chosen: bool) -> Vec<String> {
+    let number = |x: Option<f64>| x.map(|x| format!("{x}")).unwrap_or_default();
+    let (kind, value, ci, p, holm, verdict, n) = match c {
+        Cell::Statistic { value, n } => {
+            ("statistic", Some(*value), None, None, None, None, Some(*n))
+        }
+        Cell::Baseline => ("baseline", None, None, None, None, None, None),
+        Cell::Empty => ("empty", None, None, None, None, None, None),
+        Cell::Comparison(m) => {
+            let n = m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n));
+            let verdict = Some(tables::verdict(m));
+            ("comparison", Some(m.value), m.ci, m.p_value, m.p_holm, verdict, Some(n))
+        }
+    };
+    let verdict = verdict.map(|v| format!("{v:?}").to_lowercase()).unwrap_or_default();
+    let [lo, hi] = ci.map_or([None, None], |[a, b]| [Some(a), Some(b)]);
+    let n = n.map(|n| n.to_string()).unwrap_or_default();
+    let mut record = vec![
+        row,
+        column,
+        kind.into(),
+        number(value),
+        number(lo),
+        number(hi),
+        number(p),
+        number(holm),
+        verdict,
+        n,
+    ];
+    if chosen {
+        let level = match c {
+            Cell::Comparison(m) => m.baseline_selected.as_ref().map(|s| s.level.clone()),
+            _ => None,
+        };
+        record.push(level.unwrap_or_default());
+    }
+    record
 }

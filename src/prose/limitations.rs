@@ -4,13 +4,13 @@
 //! claims they qualify by their labels. Every caveat, these included, stays
 //! in the diagnostics (`Analysis::caveats`) with its figures. Run after the
 //! analysis ([`crate::pipeline::analyze`]), with the words of
-//! [`crate::labels`].
+//! [`super::labels`].
 
 use super::caveats::Caveat;
+use super::labels::Labels;
 use super::metric as wording;
 use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
-use crate::labels::Labels;
 
 /// Most caveats a reader sees, the author's included.
 pub const MOST: usize = 7;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
-use crate::config::Compare;
+use crate::config::{Compare, Estimator};
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
 fn is_percent(metric: &MetricValue) -> bool {
@@ -200,8 +200,13 @@ pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
 
 /// A computed table's comparison cell: `−64.9% (−66.1 to −63.9%), better`
 /// (the table's caption says the parentheses hold the 95% CI), the value
-/// and the interval each unbreakable.
-pub fn table_cell(m: &MetricValue, verdict: crate::analysis::metrics::tables::Verdict) -> String {
+/// and the interval each unbreakable; with a baseline chosen from the data,
+/// named `against`: `+12.5% vs xz, worse in every run`.
+pub fn table_cell(
+    m: &MetricValue,
+    verdict: crate::analysis::metrics::tables::Verdict,
+    against: Option<&str>,
+) -> String {
     use crate::analysis::metrics::tables::Verdict;
     let word = match verdict {
         Verdict::Better if m.exact => "better in every run",
@@ -214,9 +219,10 @@ pub fn table_cell(m: &MetricValue, verdict: crate::analysis::metrics::tables::Ve
     // No-break spaces keep the value and the interval whole: a narrow
     // column wraps the cell between them and before the verdict only.
     let whole = |text: String| text.replace(' ', "\u{a0}");
+    let against = against.map(|b| format!(" vs\u{a0}{b}")).unwrap_or_default();
     match ci_ends(m) {
-        None => format!("{}, {word}", whole(metric_value(m))),
-        Some(ends) => format!("{} ({}), {word}", whole(metric_value(m)), whole(ends)),
+        None => format!("{}{against}, {word}", whole(metric_value(m))),
+        Some(ends) => format!("{} ({}){against}, {word}", whole(metric_value(m)), whole(ends)),
     }
 }
 
@@ -228,6 +234,22 @@ pub fn table_note(tested: usize) -> String {
             "(In parentheses: the 95% CI; verdicts at 5%, after Holm's correction for the table's {n} comparisons.)"
         ),
     }
+}
+
+/// The note of a table whose baselines are chosen from the data
+/// (`baseline = "best"`): how, and why that favours them (the caveat
+/// `selected-baseline` of a metric). The compared levels are the table's
+/// `others` (`rows`, `columns`), chosen `within` its other axis (`column`,
+/// `row`), if any.
+pub fn table_selected_note(others: &str, within: Option<&str>, estimator: Estimator) -> String {
+    let by = match estimator {
+        Estimator::Mean => "means",
+        Estimator::Median => "medians",
+    };
+    let within = within.map(|w| format!(" in its {w}")).unwrap_or_default();
+    format!(
+        "Each cell's baseline, named after “vs”, is the best of the other {others}{within} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): each difference is biased against its cell's level, and the intervals and p-values do not account for the choice."
+    )
 }
 
 /// Every field of a metric that prose can cite, formatted.

@@ -1,11 +1,14 @@
 //! The sentences of the study: every number, finding and caveat of the
 //! analysis in words, written here once for the page, the paper and
 //! stats.json, every number through [`crate::format`]: a metric's wording
-//! ([`metric`]), the caveats ([`caveats`]) and the few a reader sees
-//! ([`limitations`]). The analysis writes no sentence; this module
+//! ([`metric`]), the names of columns and configurations ([`labels`]), a
+//! difference in words ([`direction`]), the caveats ([`caveats`]) and the
+//! few a reader sees ([`limitations`]). The analysis writes no sentence; this module
 //! computes no statistic.
 
 pub mod caveats;
+pub mod direction;
+pub mod labels;
 pub mod limitations;
 pub mod metric;
 

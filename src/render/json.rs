@@ -16,6 +16,19 @@ struct StatsFile<'a> {
     caveats: &'a [crate::prose::caveats::Caveat],
     limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
+    /// The computed tables whose baselines were chosen from the data.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tables: Vec<TableEntry<'a>>,
+}
+
+/// A computed table with `baseline = "best"`: each comparison's baseline
+/// as chosen.
+#[derive(Debug, Serialize)]
+struct TableEntry<'a> {
+    id: &'a str,
+    /// The caveat of the choice (`selected-baseline`), as the caption has it.
+    caveat: Option<crate::prose::caveats::Caveat>,
+    baselines: &'a [crate::markdown::tables::Chosen],
 }
 
 #[derive(Debug, Serialize)]
@@ -28,7 +41,16 @@ struct MetricEntry<'a> {
 /// Serialise `analysis` as pretty JSON (deterministic: fields in declaration
 /// order, maps sorted), its texts worded by `config`'s labels.
 pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
-    let labels = crate::labels::Labels::new(config);
+    render_with_tables(analysis, config, &[])
+}
+
+/// [`render`], with the baselines the computed `tables` chose from the data.
+pub fn render_with_tables(
+    analysis: &Analysis,
+    config: &crate::config::Config,
+    tables: &[crate::markdown::tables::Written],
+) -> Vec<u8> {
+    let labels = crate::prose::labels::Labels::new(config);
     let caveats = crate::prose::caveats::caveats(analysis);
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
@@ -44,6 +66,19 @@ pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
         caveats: &caveats,
         limitations: &analysis.limitations,
         excluded: &analysis.excluded,
+        tables: tables
+            .iter()
+            .filter(|t| !t.chosen.is_empty())
+            .map(|t| TableEntry {
+                id: &t.id,
+                caveat: t.caveat.clone().map(|text| crate::prose::caveats::Caveat {
+                    kind: crate::analysis::CaveatKind::SelectedBaseline,
+                    text,
+                    metric: None,
+                }),
+                baselines: &t.chosen,
+            })
+            .collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     bytes.push(b'\n');

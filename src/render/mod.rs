@@ -89,14 +89,14 @@ pub struct MetricView {
     pub significant: Option<bool>,
     /// The difference in words (`8.8% faster`), and whether it is smaller
     /// than `[study] negligible`; absent for summaries.
-    pub words: Option<crate::labels::Direction>,
+    pub words: Option<crate::prose::direction::Direction>,
     /// Formatted fields: value, ci, full, n, p, significance, words, interval, ...
     pub text: std::collections::BTreeMap<&'static str, String>,
 }
 
 impl MetricView {
     /// The view of one computed metric, worded by `labels`.
-    pub fn of(m: &MetricValue, labels: &crate::labels::Labels) -> Self {
+    pub fn of(m: &MetricValue, labels: &crate::prose::labels::Labels) -> Self {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
         let change = m.compare != Compare::Summary && m.value != null;
         let words = labels.direction(m);
@@ -255,7 +255,7 @@ impl BookView {
         cited: &crate::references::Formatted,
     ) -> Self {
         let book = &config.book;
-        let labels = crate::labels::Labels::new(config);
+        let labels = crate::prose::labels::Labels::new(config);
         BookView {
             title: book.title.clone(),
             subtitle: book.subtitle.clone(),

@@ -38,6 +38,9 @@ pub struct TableSpec {
     pub compare: Option<String>,
     /// For comparisons: the baseline level of the compared factor; default
     /// the study's baseline, when that factor is the environment column.
+    /// `"best"`: in each cell, the best of the other levels in the cell's
+    /// rows, chosen from the data by `better` and `estimator`, as a
+    /// metric's `baseline = "best"` (docs/factors.md), and named in the cell.
     #[serde(default)]
     pub baseline: Option<Level>,
     /// Row filter, as a metric's `where`.
@@ -204,6 +207,7 @@ pub fn compute(
         })?;
         Ok(groups.into_iter().map(|g| g.key[0].clone()).collect())
     };
+    selectable(spec, &levels)?;
     let rows = levels(&spec.rows)?;
     let columns: Vec<Option<KeyPart>> = match &spec.columns {
         Some(c) => levels(c)?.into_iter().map(Some).collect(),
@@ -219,6 +223,49 @@ pub fn compute(
     }
     holm(&mut cells);
     Ok(Computed { spec: spec.clone(), rows, columns, cells })
+}
+
+/// Whether the table chooses each comparison's baseline from the data
+/// (`baseline = "best"`).
+pub fn selects_baseline(spec: &TableSpec) -> bool {
+    spec.cell.compared()
+        && matches!(&spec.baseline, Some(Level::Text(t)) if t == super::sides::BEST)
+}
+
+/// The errors of `baseline = "best"`: for a statistic, which has no
+/// baseline; without `better`, which the choice needs; and along a factor
+/// with a level named `best`.
+fn selectable(
+    spec: &TableSpec,
+    levels: &dyn Fn(&str) -> Result<Vec<KeyPart>, Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let best = super::sides::BEST;
+    if !matches!(&spec.baseline, Some(Level::Text(t)) if t == best) {
+        return Ok(());
+    }
+    let problem =
+        |message: &str, hint: &str| Err(blame(spec, "baseline", message.into(), hint.into()));
+    if !spec.cell.compared() {
+        return problem(
+            "a statistic cell compares nothing, so it has no baseline to choose",
+            "drop `baseline`, or make the cells comparisons (`cell = \"relative\"`)",
+        );
+    }
+    if spec.better.is_none() {
+        return problem(
+            "`baseline = \"best\"` chooses the best level by `better`, which is not set",
+            "set `better = \"lower\"` or `better = \"higher\"`",
+        );
+    }
+    let factor = spec.compare.as_ref().unwrap_or(&spec.rows);
+    let axis = *factor == spec.rows || spec.columns.as_ref() == Some(factor);
+    if axis && levels(factor)?.iter().any(|l| l.to_string() == best) {
+        let message = format!(
+            "`{factor}` has a level named `{best}`, so `baseline = \"{best}\"` is ambiguous"
+        );
+        return problem(&message, "rename that level in the results");
+    }
+    Ok(())
 }
 
 /// The filter of the cell at `row` and `column`.
@@ -280,16 +327,7 @@ fn cell(
     config: &Config,
 ) -> Result<Cell, Diagnostic> {
     let Some(compare) = spec.cell.compare() else {
-        let table = &results.tables[&spec.data];
-        let filter = cell_filter(spec, (row, column));
-        pooled(spec, table, &filter, config)?;
-        let groups =
-            filter::aggregate(table, &filter, &[], &[spec.value.as_str()]).unwrap_or_default();
-        let summary = groups.first().and_then(|g| Summary::of(&g.samples[0]));
-        return Ok(summary.map_or(Cell::Empty, |s| Cell::Statistic {
-            value: if spec.cell == CellKind::Median { s.median } else { s.mean },
-            n: s.n,
-        }));
+        return statistic(spec, (row, column), results, config);
     };
     let factor = spec.compare.clone().unwrap_or_else(|| spec.rows.clone());
     let along_rows = factor == spec.rows;
@@ -310,19 +348,62 @@ fn cell(
         filter.insert(name, equal(level));
     }
     let metric = cell_metric(spec, filter, compare, (factor, candidate.to_string(), baseline));
-    let has_rows = |level: &str| {
+    comparison(spec, metric, results, config)
+}
+
+/// A statistic cell: the mean or median of its runs.
+fn statistic(
+    spec: &TableSpec,
+    (row, column): (&KeyPart, Option<&KeyPart>),
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Cell, Diagnostic> {
+    let table = &results.tables[&spec.data];
+    let filter = cell_filter(spec, (row, column));
+    pooled(spec, table, &filter, config)?;
+    let groups = filter::aggregate(table, &filter, &[], &[spec.value.as_str()]).unwrap_or_default();
+    let summary = groups.first().and_then(|g| Summary::of(&g.samples[0]));
+    Ok(summary.map_or(Cell::Empty, |s| Cell::Statistic {
+        value: if spec.cell == CellKind::Median { s.median } else { s.mean },
+        n: s.n,
+    }))
+}
+
+/// A comparison cell computed as `metric`, its baseline first chosen from
+/// the data with `baseline = "best"`; empty without runs on a side.
+fn comparison(
+    spec: &TableSpec,
+    mut metric: Metric,
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Cell, Diagnostic> {
+    let table = &results.tables[&spec.data];
+    let has_rows = |metric: &Metric, level: &str| {
         let mut rows = metric.filter.clone();
-        rows.insert(spec_factor(&metric), super::sides::either(level, level));
-        let table = &results.tables[&spec.data];
+        rows.insert(spec_factor(metric), super::sides::either(level, level));
         !filter::aggregate(table, &rows, &[], &[]).unwrap_or_default().is_empty()
     };
+    let candidate = metric.candidate.as_ref().map(ToString::to_string).unwrap_or_default();
+    let selected = match selects_baseline(spec) && has_rows(&metric, &candidate) {
+        // No other level with runs in the cell's rows: nothing to compare with.
+        true => match super::sides::best_of_others(&metric, table, config, &candidate) {
+            Ok(selected) => Some(selected),
+            Err(_) => return Ok(Cell::Empty),
+        },
+        false => None,
+    };
+    if let Some(s) = &selected {
+        metric.baseline = Some(Level::Text(s.level.clone()));
+    }
     let baseline = metric.baseline.as_ref().map(ToString::to_string).unwrap_or_default();
-    match (has_rows(&candidate.to_string()), has_rows(&baseline)) {
-        (true, true) if candidate.to_string() == baseline => return Ok(Cell::Baseline),
+    match (has_rows(&metric, &candidate), has_rows(&metric, &baseline)) {
+        (true, true) if candidate == baseline => return Ok(Cell::Baseline),
         (true, true) => {}
         _ => return Ok(Cell::Empty),
     }
-    super::evaluate_one(&metric, results, config).map(|m| Cell::Comparison(Box::new(m)))
+    let mut value = super::evaluate_one(&metric, results, config)?;
+    value.baseline_selected = selected;
+    Ok(Cell::Comparison(Box::new(value)))
 }
 
 /// The metric a comparison cell computes: `candidate` against `baseline`

@@ -18,6 +18,11 @@ pub const MAX_FORMULA: usize = 4096;
 /// `em` from it, so that it takes the size of the text around it.
 const SIZE: f64 = 12.0;
 
+/// The colour a formula is typeset in, which its SVG then draws in
+/// `currentColor` ([`for_html`]): black, Typst's own default, set
+/// explicitly so that the two cannot drift apart.
+const INK: &str = "#000000";
+
 /// Why `formula` cannot be typeset, if it cannot.
 pub fn refused(formula: &str) -> Option<String> {
     if formula.len() > MAX_FORMULA {
@@ -48,7 +53,7 @@ pub fn svg(formula: &str, display: bool, id: &str) -> Result<String, String> {
     let body = if display { format!("$ {formula} $") } else { format!("${formula}$") };
     let main = format!(
         "#set page(width: auto, height: auto, margin: 0pt, fill: none)\n\
-         #set text(size: {SIZE}pt, top-edge: \"bounds\", bottom-edge: \"bounds\")\n{body}\n"
+         #set text(size: {SIZE}pt, fill: rgb(\"{INK}\"), top-edge: \"bounds\", bottom-edge: \"bounds\")\n{body}\n"
     );
     let project = PaperProject {
         main,
@@ -86,6 +91,15 @@ fn baseline(frame: &Frame, at: Point) -> Option<Abs> {
 /// Typst's SVG made an inline element of the page: the size in `em`
 /// (`[width, height, depth below the baseline]` in points), black drawn in
 /// `currentColor`, ids prefixed, a role and a name.
+///
+/// Why the ink is rewritten here: the formula is set in [`INK`], which
+/// typst-svg 0.15 writes as `fill="#000000"` on each glyph and
+/// `stroke="#000000"` on each rule (a fraction's bar), and neither can say
+/// `currentColor`: `SvgOptions` has only `render_bleed` and `pretty`, and a
+/// Typst paint is a solid colour, a gradient or a tiling, each written as a
+/// colour or a `url(#…)`. So those two attributes, and only they, are
+/// rewritten; giving the colour without a rewrite means drawing the frame
+/// to SVG ourselves.
 fn for_html(svg: &str, formula: &str, id: &str, [width, height, depth]: [f64; 3]) -> String {
     let em = |pt: f64| format!("{:.3}em", pt / SIZE);
     let body = svg.find('>').map_or(svg, |end| &svg[end + 1..]);
@@ -94,7 +108,8 @@ fn for_html(svg: &str, formula: &str, id: &str, [width, height, depth]: [f64; 3]
         .replace("id=\"", &format!("id=\"{id}-"))
         .replace("href=\"#", &format!("href=\"#{id}-"))
         .replace("url(#", &format!("url(#{id}-"))
-        .replace("#000000", "currentColor");
+        .replace(&format!("fill=\"{INK}\""), "fill=\"currentColor\"")
+        .replace(&format!("stroke=\"{INK}\""), "stroke=\"currentColor\"");
     let name = crate::charts::svg::escape(formula.trim());
     format!(
         "<svg class=\"math\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \

@@ -1,12 +1,13 @@
-//! How prose names what the data hold: a configuration as "32 processes" or
-//! "1 MiB" (from `[data.NAME] labels`), and a difference as "8.8% faster" or
-//! "negligible" (the column's words and `[study] negligible`). The one place
-//! where a column id and a sign become words for a reader.
+//! How prose names what the data hold: a column as "message size", a
+//! configuration as "32 processes" or "1 MiB" (from `[data.NAME] labels`),
+//! and a metric's fields with its configurations so named and its
+//! difference in words ([`super::direction`]). The one place where a
+//! column id becomes words for a reader.
 
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
-use crate::config::{ColumnLabel, Compare, Config};
+use crate::config::{ColumnLabel, Config};
 use crate::format;
 
 /// The labels of every results file and the study's practical threshold.
@@ -16,19 +17,6 @@ pub struct Labels {
     files: BTreeMap<String, (Option<String>, BTreeMap<String, ColumnLabel>)>,
     /// The smallest difference that matters (`[study] negligible`), as a fraction.
     pub negligible: Option<f64>,
-}
-
-/// A difference in words: its size, its direction and whether it matters.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Direction {
-    /// The size without a sign, as the metric shows it: `8.8%`, `1.09×`.
-    pub size: String,
-    /// The word of the direction: `faster`, `higher`; empty for no change.
-    pub word: String,
-    /// `8.8% faster`; `no change`; for a negligible one `0.3% lower`.
-    pub text: String,
-    /// Smaller than `[study] negligible`: shown as negligible, whatever its p.
-    pub negligible: bool,
 }
 
 impl Labels {
@@ -110,77 +98,12 @@ impl Labels {
         ]
     }
 
-    /// A comparison's difference in words: `8.8% faster`, `7.6% slower`
-    /// (the candidate's value against the baseline's, whatever the metric's
-    /// sign convention); `None` for a summary.
-    pub fn direction(&self, m: &MetricValue) -> Option<Direction> {
-        if m.compare == Compare::Summary {
-            return None;
-        }
-        let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-        // Whether the candidate's value is higher than the baseline's.
-        let higher = match m.compare {
-            Compare::Slowdown => m.value < null,
-            _ => m.value > null,
-        };
-        let [up, down] = self.words(&m.inputs.file, &m.inputs.column);
-        let size = if m.compare == Compare::Ratio {
-            crate::prose::metric::metric_value(m)
-        } else {
-            crate::prose::metric::metric_magnitude(m)
-        };
-        let change = relative_change(m);
-        let negligible = self.negligible.is_some_and(|t| change.abs() < t);
-        let none = size.trim_end_matches(['%', '×']).chars().all(|c| matches!(c, '0' | '.'));
-        let word = if none && m.compare != Compare::Ratio {
-            String::new()
-        } else if higher {
-            up
-        } else {
-            down
-        };
-        let text = match (m.compare, word.is_empty()) {
-            (_, true) => "no change".to_string(),
-            (Compare::Ratio, false) => format!("{size} ({word})"),
-            _ => format!("{size} {word}"),
-        };
-        Some(Direction { size, word, text, negligible })
-    }
-}
-
-impl Labels {
-    /// A comparison's interval in words: `6.1% to 11.5% faster`, `2.0% slower
-    /// to 19.3% faster`; `None` without an interval, or with an end the
-    /// interval excludes (its signed form says so).
-    pub fn interval(&self, m: &MetricValue) -> Option<String> {
-        let [lo, hi] = m.ci?;
-        if m.ci_open.is_some_and(|o| o.contains(&true)) {
-            return None;
-        }
-        let end = |v: f64| {
-            let mut at = m.clone();
-            (at.value, at.ci, at.significant) = (v, None, None);
-            self.direction(&at)
-        };
-        let (a, b) = (end(lo)?, end(hi)?);
-        Some(if lo == hi {
-            format!("exactly {}", a.text)
-        } else if a.word == b.word && m.compare != Compare::Ratio && !a.word.is_empty() {
-            // Ends in one direction read from the smaller size to the larger.
-            let (small, large) =
-                if magnitude(&a.size) <= magnitude(&b.size) { (a, b) } else { (b, a) };
-            format!("{} to {} {}", small.size.trim_end_matches('%'), large.size, large.word)
-        } else {
-            format!("{} to {}", a.text, b.text)
-        })
-    }
-
     /// Every field of a metric that prose, cards and stats.json cite:
-    /// [`crate::prose::metric::metric_fields`] with configurations named
+    /// [`super::metric::metric_fields`] with configurations named
     /// by their labels (`range`, `full`), and the difference in words
     /// (`words`: `8.8% faster`; `interval`: `6.1% to 11.5% faster`).
     pub fn fields(&self, m: &MetricValue) -> BTreeMap<&'static str, String> {
-        let mut fields = crate::prose::metric::metric_fields(m);
+        let mut fields = super::metric::metric_fields(m);
         // A mean with its own digits, as a point's details and the data
         // tables show it (a baseline of 0.853 s is not "0.9").
         if let Some(b) = &m.baseline {
@@ -207,20 +130,6 @@ impl Labels {
             }
         }
         fields
-    }
-}
-
-/// The number in a size such as `8.8%` or `1.09×`.
-fn magnitude(size: &str) -> f64 {
-    size.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
-}
-
-/// candidate / baseline − 1 of a comparison metric.
-fn relative_change(m: &MetricValue) -> f64 {
-    match m.compare {
-        Compare::Slowdown => -m.value,
-        Compare::Ratio => m.value - 1.0,
-        _ => m.value,
     }
 }
 
