@@ -22,7 +22,7 @@ use std::path::Path;
 use std::process::Command;
 
 use report::analysis::MetricValue;
-use report::analysis::tables::{self, Cell, Computed};
+use report::analysis::metrics::tables::{self, Cell, Computed};
 use serde_json::Value;
 
 use crate::stats_oracle;

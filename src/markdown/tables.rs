@@ -36,7 +36,7 @@ pub struct Chosen {
     pub column: Option<String>,
     /// The level chosen, the levels it was chosen among and their scores.
     #[serde(flatten)]
-    pub selected: crate::analysis::sides::Selected,
+    pub selected: crate::analysis::metrics::sides::Selected,
 }
 
 /// A computed table in words: its caption, its header and its rows, each
