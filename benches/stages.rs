@@ -1,6 +1,7 @@
 //! Criterion benchmarks of each stage on the shipped study (and a generated
-//! 100,000-row results file for the CSV stage, and one of 100 runs per
-//! configuration for the exact rank tests): CSV load, statistics, charts,
+//! 100,000-row results file for the CSV stage, one of 100 runs per
+//! configuration for the exact rank tests, and a Hodges–Lehmann comparison
+//! of the 10^6-row benchmark study's size): CSV load, statistics, charts,
 //! Markdown to HTML, Markdown to Typst, and the Typst compile.
 //!
 //!     cargo bench --bench stages
@@ -32,6 +33,23 @@ fn repeating(i: usize) -> f64 {
 /// A different throughput in every row up to 10,007 (no ties).
 fn distinct(i: usize) -> f64 {
     3.0 + (i * 7_919 % 10_007) as f64 / 5_000.0
+}
+
+/// `runs` sorted logarithms of `scale` · U(0.97, 1.03), rounded to 6
+/// decimals as `benches/generate.py` writes them, from a seeded generator.
+fn uniform_logs(runs: usize, seed: u64, scale: f64) -> Vec<f64> {
+    let mut state = seed;
+    let mut v: Vec<f64> = (0..runs)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let unit = (state >> 11) as f64 / (1u64 << 53) as f64;
+            ((scale * (0.97 + 0.06 * unit) * 1e6).round() / 1e6).ln()
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v
 }
 
 /// The study's title and its two environments, with bare metal the baseline.
@@ -80,6 +98,12 @@ fn stages(c: &mut Criterion) {
     let hundred = report::results::load(&[generated_csv(1_200, distinct)], &grouped).unwrap();
     c.bench_function("statistics, 100 runs per side", |b| {
         b.iter(|| report::analysis::analyze(&hundred, &grouped).unwrap())
+    });
+    // One comparison of the 10^6-row study (`benches/generate.py`): 83,333
+    // runs a side, throughputs within ±3% and 7% apart, on the log scale.
+    let (c83, b83) = (uniform_logs(83_333, 1, 0.93), uniform_logs(83_333, 2, 1.0));
+    c.bench_function("hodges-lehmann, 83,333 runs per side", |b| {
+        b.iter(|| report::analysis::statistics::ranks::hodges_lehmann(&c83, &b83).unwrap())
     });
     let results = report::results::load(&study.results, &study.config).unwrap();
     c.bench_function("statistics", |b| {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::CONFIDENCE;
-use super::pairs::Pairs;
+use super::pairs::{Order, Pairs};
 
 /// Largest m·n for the exact null distribution of U (and for the m·n
 /// pairwise differences of the Hodges–Lehmann estimate): 100 × 100 runs.
@@ -270,11 +270,22 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
     let pairs = Pairs::new(c, b)?;
     let (_, ties) = u_statistic(c, b);
     let null = Null::of(c.len(), b.len(), ties);
-    let estimate = pairs.median();
-    if null.accepts(0.0) {
+    let mn = pairs.len();
+    // The middle difference or two, and the interval's ends when the test
+    // rejects no shift: all selected together.
+    let top = (!null.accepts(0.0)).then(|| largest_accepted(&null, mn as f64));
+    let ends = top.map(|top| [(mn as f64 - top).ceil() as u64, top.floor() as u64 + 1]);
+    let ranks: Vec<u64> =
+        [mn.div_ceil(2), mn / 2 + 1].into_iter().chain(ends.into_iter().flatten()).collect();
+    let found = pairs.select(&ranks);
+    let estimate = match mn % 2 {
+        1 => found[0].value,
+        _ => found[0].value / 2.0 + found[1].value / 2.0,
+    };
+    let (Some(top), &[_, _, lo, hi]) = (top, &found[..]) else {
         return Some(Shift { estimate, interval: None });
-    }
-    let Some(mut interval) = accepted_shifts(&pairs, &null) else {
+    };
+    let Some(mut interval) = accepted_shifts(mn as f64, top, [lo, hi], &null) else {
         // U jumps across m·n/2 at the estimate by more than the test allows
         // (runs tied so heavily): the estimate alone.
         let ends = [estimate; 2];
@@ -293,27 +304,25 @@ pub fn hodges_lehmann(c: &[f64], b: &[f64]) -> Option<Shift> {
     Some(Shift { estimate, interval: Some(interval) })
 }
 
-/// The shifts whose U the test accepts, found from the largest accepted U
-/// above m·n/2, `top`, and its mirror `mn − top`. U of a shift δ is
+/// The shifts whose U the test accepts, from the largest accepted U above
+/// m·n/2, `top`, and its mirror `mn − top`. U of a shift δ is
 /// `#{d > δ} + ½·#{d = δ}`, so it is `mn − k` just above the k-th
 /// difference D₍ₖ₎ and in between at a tie: the accepted shifts run from
-/// D₍ₖ₎ with k = ⌈mn − top⌉ (closed when U there is accepted, else open)
-/// to D₍ₖ₊₁₎ with k = ⌊top⌋ (likewise). `None` when the lower end's U,
-/// though not above `top`, falls below the accepted band: no shift is
-/// accepted.
-fn accepted_shifts(pairs: &Pairs, null: &Null) -> Option<Interval> {
-    let mn = pairs.len() as f64;
-    let top = largest_accepted(null, mn);
-    let lo = pairs.kth((mn - top).ceil() as u64);
-    let u_lo = pairs.u_at(lo);
+/// `lo` = D₍ₖ₎ with k = ⌈mn − top⌉ (closed when U there is accepted, else
+/// open) to `hi` = D₍ₖ₊₁₎ with k = ⌊top⌋ (likewise). `None` when the lower
+/// end's U, though not above `top`, falls below the accepted band: no
+/// shift is accepted.
+fn accepted_shifts(mn: f64, top: f64, [lo, hi]: [Order; 2], null: &Null) -> Option<Interval> {
+    // U of the shift at an order statistic, ties counted half.
+    let u_at = |o: Order| (mn - o.at_most as f64) + (o.at_most - o.below) as f64 / 2.0;
+    let u_lo = u_at(lo);
     let lo_open = u_lo > top;
-    let u_inside = if lo_open { mn - pairs.count(lo, true) as f64 } else { u_lo };
+    let u_inside = if lo_open { mn - lo.at_most as f64 } else { u_lo };
     if !null.accepts(u_inside) {
         return None;
     }
-    let hi = pairs.kth(top.floor() as u64 + 1);
-    let hi_open = pairs.u_at(hi) < mn - top;
-    Some(Interval { ends: [lo, hi], open: [lo_open, hi_open] })
+    let hi_open = u_at(hi) < mn - top;
+    Some(Interval { ends: [lo.value, hi.value], open: [lo_open, hi_open] })
 }
 
 /// The largest U on the grid of half-integers from m·n/2 to `mn` that the
