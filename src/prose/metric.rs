@@ -242,10 +242,7 @@ pub fn table_note(tested: usize) -> String {
 /// `others` (`rows`, `columns`), chosen `within` its other axis (`column`,
 /// `row`), if any.
 pub fn table_selected_note(others: &str, within: Option<&str>, estimator: Estimator) -> String {
-    let by = match estimator {
-        Estimator::Mean => "means",
-        Estimator::Median => "medians",
-    };
+    let by = crate::analysis::statistics::estimators::of(estimator).words().plural;
     let within = within.map(|w| format!(" in its {w}")).unwrap_or_default();
     format!(
         "Each cell's baseline, named after “vs”, is the best of the other {others}{within} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): each difference is biased against its cell's level, and the intervals and p-values do not account for the choice."
