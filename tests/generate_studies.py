@@ -2,10 +2,12 @@
 """Random studies of many shapes, each with its statistics computed by the
 independent oracle (tests/independent_stats.py, scipy and numpy).
 
-    python3 tests/generate_studies.py SEED COUNT OUT
+    python3 tests/generate_studies.py SEED COUNT OUT [PART PARTS]
 
 writes OUT/NNNN/{book.toml, results/runs.csv, content/index.md} for COUNT
-studies drawn from SEED, and OUT/expected.json: {"NNNN": oracle's figures}.
+studies drawn from SEED, and OUT/expected.json: {"NNNN": oracle's figures};
+with PART and PARTS, only the studies whose number NNNN is PART modulo
+PARTS (each study is drawn from SEED and its number alone).
 tests/stats_generated.rs builds each study and compares every figure.
 
 Shapes drawn: 1 to 1,000 runs a side (log-uniform, unequal; or few, or
@@ -338,12 +340,16 @@ def one(job):
 
 def main():
     seed, count, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    jobs = [(seed, i, out) for i in range(count)]
+    # Optionally part P of N: the studies whose number is P modulo N, so that
+    # the parts together draw the same studies as one run.
+    part, parts = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, 1)
+    numbers = [i for i in range(count) if i % parts == part]
+    jobs = [(seed, i, out) for i in numbers]
     # One process per core: the studies are independent.
     with multiprocessing.Pool(os.cpu_count()) as pool:
         found = pool.map(one, jobs, chunksize=4)
     with open(f"{out}/expected.json", "w") as f:
-        f.write("{" + ",".join(f'"{i:04}":{e}' for i, e in enumerate(found)) + "}")
+        f.write("{" + ",".join(f'"{i:04}":{e}' for i, e in zip(numbers, found)) + "}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@
 //! process, every figure, interval end, p after Holm and verdict of
 //! stats.json and of every table cell, and every caveat's trigger, checked
 //! against the independent oracle.
-//! Both the oracle and the checks run one process or thread per core.
+//! The studies are checked in four parts, tests of their own (study N in
+//! part N modulo 4); within a part, both the oracle and the checks run one
+//! process or thread per core.
 //!
 //! The seed is `REPORT_ORACLE_SEED`, else the day's number (so that each
 //! day's CI draws new studies); a failure prints it with the study, which
@@ -58,29 +60,56 @@ fn stats_of(root: &Path) -> Result<(Value, Vec<Computed>), String> {
     Ok((stats, tables))
 }
 
-/// Draw the studies into `dir` and return the oracle's figures by study.
-fn generate(seed: u64, count: usize, dir: &Path) -> Value {
+/// Draw part `part` of `PARTS` of the studies into `dir` and return the
+/// oracle's figures by study.
+fn generate(seed: u64, count: usize, part: usize, dir: &Path) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/generate_studies.py");
     let output = Command::new("python3")
         .arg(script)
         .args([seed.to_string(), count.to_string()])
         .arg(dir)
+        .args([part.to_string(), PARTS.to_string()])
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&std::fs::read(dir.join("expected.json")).unwrap()).unwrap()
 }
 
+/// The studies are checked in parts, each a test of its own, so that the
+/// test harness spreads them over its threads beside the other tests
+/// instead of ending the run with one long test.
+const PARTS: usize = 4;
+
 #[test]
-fn generated_studies_match_the_oracle() {
+fn generated_studies_match_the_oracle_part_1_of_4() {
+    check_part(0);
+}
+
+#[test]
+fn generated_studies_match_the_oracle_part_2_of_4() {
+    check_part(1);
+}
+
+#[test]
+fn generated_studies_match_the_oracle_part_3_of_4() {
+    check_part(2);
+}
+
+#[test]
+fn generated_studies_match_the_oracle_part_4_of_4() {
+    check_part(3);
+}
+
+/// Draw the studies numbered `part` modulo [`PARTS`] and check each against
+/// the oracle, one thread per core.
+fn check_part(part: usize) {
     if !stats_oracle::scipy() {
         return;
     }
     let (seed, dir) = (seed(), tempfile::tempdir().unwrap());
     let count = std::env::var("REPORT_ORACLE_STUDIES").ok().and_then(|s| s.parse().ok());
-    let expected = generate(seed, count.unwrap_or(500), dir.path());
+    let expected = generate(seed, count.unwrap_or(500), part, dir.path());
     let studies: Vec<(&String, &Value)> = expected.as_object().unwrap().iter().collect();
-    // One thread per core, each checking every k-th study.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failures: Vec<String> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
