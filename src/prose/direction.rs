@@ -79,11 +79,12 @@ impl Labels {
         let (a, b) = (end(lo)?, end(hi)?);
         Some(if lo == hi {
             format!("exactly {}", a.text)
-        } else if a.word == b.word && m.compare != Compare::Ratio && !a.word.is_empty() {
-            // Ends in one direction read from the smaller size to the larger.
+        } else if a.word == b.word && !a.word.is_empty() {
+            // Ends in one direction read from the smaller size to the larger:
+            // `6.1 to 11.5% faster`, `63.5× to 111.5× (higher)`.
             let (small, large) =
                 if magnitude(&a.size) <= magnitude(&b.size) { (a, b) } else { (b, a) };
-            format!("{} to {} {}", small.size.trim_end_matches('%'), large.size, large.word)
+            format!("{} to {} {}", small.size.trim_end_matches('%'), large.size, large.after)
         } else {
             format!("{} to {}", a.text, b.text)
         })

@@ -15,6 +15,10 @@ use crate::format;
 pub struct Labels {
     /// Labels by file stem (`lammps`), and the file each stem reads, when set.
     files: BTreeMap<String, (Option<String>, BTreeMap<String, ColumnLabel>)>,
+    /// The environment column and each environment's label.
+    environments: (String, BTreeMap<String, String>),
+    /// The metrics whose members differ by candidate (`candidates`).
+    candidate_families: std::collections::BTreeSet<String>,
     /// The smallest difference that matters (`[study] negligible`), as a fraction.
     pub negligible: Option<f64>,
 }
@@ -27,7 +31,41 @@ impl Labels {
             .iter()
             .map(|(name, d)| (name.clone(), (d.file.clone(), d.labels.clone())))
             .collect();
-        Labels { files, negligible: config.study.negligible() }
+        let labels = config.environments.iter().map(|(k, e)| (k.clone(), e.label.clone()));
+        let environments = (config.study.environment_column.clone(), labels.collect());
+        let candidate_families = config
+            .metrics
+            .iter()
+            .filter(|m| m.candidates.is_some())
+            .map(|m| m.name.clone())
+            .collect();
+        Labels { files, environments, candidate_families, negligible: config.study.negligible() }
+    }
+
+    /// A level of `factor` in the results file `file` as prose names it:
+    /// an environment by its label, another level as [`Labels::value`] does.
+    pub fn level(&self, file: &str, factor: &str, level: &str) -> String {
+        match self.environments.1.get(level) {
+            Some(label) if factor == self.environments.0 => label.clone(),
+            _ if factor == self.environments.0 => level.to_string(),
+            _ => self.value(file, factor, level),
+        }
+    }
+
+    /// A metric's label, naming the member of a family it is: its
+    /// candidate (`Run time (xz)`), where it is made (`Run time at 9 MiB`),
+    /// or both; the metric's label alone otherwise.
+    pub fn metric(&self, m: &MetricValue) -> String {
+        let Some(member) = &m.member else { return m.label.clone() };
+        let mut label = m.label.clone();
+        if self.candidate_families.contains(&m.name) {
+            let file = &m.inputs.file;
+            label = format!("{label} ({})", self.level(file, &m.factor, &member.candidate));
+        }
+        if let Some(at) = &member.at {
+            label = format!("{label} at {}", self.at(&m.inputs.file, at));
+        }
+        label
     }
 
     /// The labels of the file `file` names: a stem (`lammps`), a file name
@@ -188,6 +226,67 @@ tps = { name = "throughput", higher = "faster", lower = "slower" }
         assert_eq!(l.column("runs", "size"), "message size");
         assert_eq!(l.words("runs", "tps"), ["faster".to_string(), "slower".to_string()]);
         assert_eq!(l.words("runs", "x"), ["higher".to_string(), "lower".to_string()]);
+    }
+
+    /// A study with a family of candidates and one of configurations.
+    const FAMILIES: &str = r#"
+[book]
+title = "T"
+[study]
+baseline = "a"
+environment-column = "tool"
+[environments.a]
+label = "A"
+[environments."sort -n"]
+label = "numeric <sort>"
+[data.runs.labels]
+size = { unit = "bytes" }
+procs = { unit = "processes" }
+[[metrics]]
+name = "many"
+label = "Many"
+data = "runs"
+value = "t"
+candidates = "*"
+better = "lower"
+[[metrics]]
+name = "each"
+label = "Each"
+data = "runs"
+value = "t"
+per = "size"
+each = true
+better = "lower"
+"#;
+
+    /// A member of a family is named by its candidate's label (an
+    /// environment's, else the value with its unit) and where it is made;
+    /// a metric that is no family's member keeps its label.
+    #[test]
+    fn members_of_a_family_are_named() {
+        let toml = FAMILIES;
+        let l =
+            Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap());
+        let member = |name: &str, factor: &str, candidate: &str, at: Option<&str>| {
+            let mut m = MetricValue::example(0.1);
+            (m.name, m.label, m.factor) = (name.into(), "Time".into(), factor.into());
+            m.inputs.file = "results/runs.csv".into();
+            let at = at.map(String::from);
+            m.member =
+                Some(crate::analysis::metrics::sides::Member { candidate: candidate.into(), at });
+            m
+        };
+        assert_eq!(l.metric(&member("many", "tool", "sort -n", None)), "Time (numeric <sort>)");
+        assert_eq!(l.metric(&member("many", "tool", "b", None)), "Time (b)");
+        assert_eq!(l.metric(&member("many", "procs", "32", None)), "Time (32 processes)");
+        assert_eq!(l.metric(&member("many", "level", "19", None)), "Time (level = 19)");
+        let each = member("each", "tool", "b", Some("size = 1048576"));
+        assert_eq!(l.metric(&each), "Time at 1 MiB");
+        let both = member("many", "tool", "sort -n", Some("procs = 2"));
+        assert_eq!(l.metric(&both), "Time (numeric <sort>) at 2 processes");
+        let mut alone = MetricValue::example(0.1);
+        alone.label = "Alone".into();
+        assert_eq!(l.metric(&alone), "Alone");
     }
 
     #[test]

@@ -57,10 +57,10 @@ pub fn derive(
         config.caveats.iter().flat_map(|c| c.replaces.iter().map(String::as_str)).collect();
     let mut found: Vec<(Rank, Limitation)> = Vec::new();
     for m in &headline {
-        found.extend(per_metric(m, config, labels));
+        found.extend(per_metric(m, labels));
     }
-    found.extend(few_runs(&headline));
-    found.extend(multiplicity(metrics, &headline));
+    found.extend(few_runs(&headline, labels));
+    found.extend(multiplicity(metrics, &headline, labels));
     found.extend(scope(caveats, &headline));
     found.extend(excluded.iter().map(|e| (Rank::Scope, left_out(e, &headline))));
     found.retain(|(_, l)| l.kind.is_none_or(|k| !replaced.contains(&kind_name(k).as_str())));
@@ -104,11 +104,11 @@ fn interval(m: &MetricValue, labels: &Labels) -> Option<String> {
 }
 
 /// The caveats one headline metric calls for.
-fn per_metric(m: &MetricValue, config: &Config, labels: &Labels) -> Vec<(Rank, Limitation)> {
+fn per_metric(m: &MetricValue, labels: &Labels) -> Vec<(Rank, Limitation)> {
     let one = |kind: CaveatKind, text: String| limitation(kind, text, &[m]);
     [
         not_significant(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::NotSignificant, t))),
-        carried(m, config, labels).map(|t| (Rank::Verdict, one(CaveatKind::Influential, t))),
+        carried(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::Influential, t))),
         disagreeing(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::EstimatorsDisagree, t))),
         sign_change(m, labels).map(|t| (Rank::Meaning, one(CaveatKind::SignChange, t))),
         coarse(m, labels).map(|t| (Rank::Power, one(CaveatKind::Resolution, t))),
@@ -138,20 +138,20 @@ fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
         .unwrap_or_default();
     Some(format!(
         "{}: the difference, {}, is not statistically significant{range}.",
-        m.label,
+        labels.metric(m),
         words(m, m.value, labels)
     ))
 }
 
 /// A verdict that one run carries.
-fn carried(m: &MetricValue, config: &Config, labels: &Labels) -> Option<String> {
+fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
     let found = m.influence.as_ref().filter(|i| i.carries && i.changes_verdict)?;
     let mut without = at_value(m, found.without.value);
     without.significant = found.without.significant;
     Some(format!(
         "{}: one run of {} carries the verdict. Without it the difference is {}, {}.",
-        m.label,
-        config.environments.get(&found.environment).map_or(&found.environment, |e| &e.label),
+        labels.metric(m),
+        labels.level(&m.inputs.file, &m.factor, &found.environment),
         words(m, found.without.value, labels),
         wording::significance(&without)
     ))
@@ -165,7 +165,7 @@ fn disagreeing(m: &MetricValue, labels: &Labels) -> Option<String> {
     alt.significant = other.significant;
     Some(format!(
         "{}: by the {} the difference is {}, {}; by the {} it is {}, {}. The verdict depends on the estimator.",
-        m.label,
+        labels.metric(m),
         estimator(other.estimator),
         words(m, other.value, labels),
         wording::significance(&alt),
@@ -184,7 +184,7 @@ fn sign_change(m: &MetricValue, labels: &Labels) -> Option<String> {
     };
     Some(format!(
         "{}: the average of {} configurations hides a change of direction, from {} to {}; it describes none of them.",
-        m.label,
+        labels.metric(m),
         spread.values.len(),
         at(lo.value, &lo.at),
         at(hi.value, &hi.at)
@@ -200,7 +200,7 @@ fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
         .map_or_else(|| "values".to_string(), |n| format!("{n} values"));
     Some(format!(
         "{}: the {values} lie on steps of {}% of the baseline's mean, as coarse as the difference; the runs cannot show a smaller change.",
-        m.label,
+        labels.metric(m),
         crate::format::significant(grain.relative * 100.0, 2)
     ))
 }
@@ -211,7 +211,7 @@ fn estimator(e: crate::config::Estimator) -> &'static str {
 
 /// Headline comparisons of fewer than six runs a side: no distribution-free
 /// statement is possible.
-fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
+fn few_runs(headline: &[&MetricValue], labels: &Labels) -> Option<(Rank, Limitation)> {
     let small: Vec<&MetricValue> = headline
         .iter()
         .copied()
@@ -224,7 +224,7 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
         .iter()
         .map(|m| m.candidate.n.min(m.baseline.as_ref().map_or(usize::MAX, |b| b.n)))
         .min()?;
-    let labels: Vec<String> = small.iter().map(|m| m.label.clone()).collect();
+    let names: Vec<String> = small.iter().map(|m| labels.metric(m)).collect();
     let runs = if fewest == 1 { "1 run".to_string() } else { format!("{fewest} runs") };
     let (verb, their) = if small.len() == 1 {
         ("rests", "its interval assumes")
@@ -233,15 +233,20 @@ fn few_runs(headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
     };
     let text = format!(
         "{} {verb} on as few as {runs} a side: {their} near-normal means, and one odd run cannot be told from the rest.",
-        super::join(&labels)
+        super::join(&names)
     );
     Some((Rank::Power, limitation(CaveatKind::FewRuns, text, &small)))
 }
 
 /// Headline claims significant alone but not after Holm's correction.
-fn multiplicity(metrics: &[MetricValue], headline: &[&MetricValue]) -> Option<(Rank, Limitation)> {
-    let mut tested: Vec<(f64, &str)> =
-        metrics.iter().filter_map(|m| m.p_value.map(|p| (p, m.name.as_str()))).collect();
+fn multiplicity(
+    metrics: &[MetricValue],
+    headline: &[&MetricValue],
+    labels: &Labels,
+) -> Option<(Rank, Limitation)> {
+    // Each comparison by itself: the members of a family share a name.
+    let mut tested: Vec<(f64, &MetricValue)> =
+        metrics.iter().filter_map(|m| m.p_value.map(|p| (p, m))).collect();
     tested.sort_by(|a, b| a.0.total_cmp(&b.0));
     let count = tested.len();
     let survive =
@@ -250,13 +255,14 @@ fn multiplicity(metrics: &[MetricValue], headline: &[&MetricValue]) -> Option<(R
         .iter()
         .copied()
         .filter(|m| {
-            m.significant == Some(true) && !tested[..survive].iter().any(|(_, n)| *n == m.name)
+            m.significant == Some(true)
+                && !tested[..survive].iter().any(|(_, t)| std::ptr::eq(*t, *m))
         })
         .collect();
     if lost.is_empty() {
         return None;
     }
-    let labels: Vec<String> = lost.iter().map(|m| m.label.clone()).collect();
+    let labels: Vec<String> = lost.iter().map(|m| labels.metric(m)).collect();
     let (verb, pronoun) = if lost.len() == 1 { ("is", "it") } else { ("are", "they") };
     let text = format!(
         "{} {verb} significant alone, but not once the study's {count} comparisons are corrected for being tested together (Holm): {survive} of {count} remain. Read {pronoun} as suggestive.",

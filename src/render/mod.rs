@@ -109,7 +109,7 @@ impl MetricView {
         });
         MetricView {
             name: m.name.clone(),
-            label: m.label.clone(),
+            label: labels.metric(m),
             definition: m.definition.clone(),
             headline: m.headline,
             better: m.better,
@@ -284,7 +284,7 @@ impl BookView {
                         .metrics
                         .iter()
                         .filter(|m| l.metrics.contains(&m.name))
-                        .map(|m| m.label.clone())
+                        .map(|m| labels.metric(m))
                         .collect(),
                 })
                 .collect(),
