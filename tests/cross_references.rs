@@ -61,21 +61,51 @@ fn a_figure_on_another_page_is_linked_there() {
     );
 }
 
-/// The paper's table of headline results is unnumbered (the page shows
-/// them as cards), so a table is "Table 1" in the page and in the paper.
+/// The table of headline results is Table 1 of the page and of the paper
+/// (`@tbl-headline`), so the content's first table is Table 2 in both.
 #[test]
-fn tables_are_numbered_alike_beside_the_headline_results() {
+fn tables_are_numbered_alike_after_the_headline_results() {
     let book = format!(
         "{BOOK}\n[[metrics]]\nname = \"time\"\nlabel = \"Time\"\ndata = \"runs\"\nvalue = \"time\"\n\
          where = {{ size = 1 }}\nbetter = \"lower\"\nheadline = true\n"
     );
-    let page = "# T\n\nAs @tbl-sizes shows.\n\n| x |\n|---|\n| 1 |\n\nTable: Sizes {#tbl-sizes}\n";
+    let page = "# T\n\nAs @tbl-sizes and @tbl-headline show.\n\n| x |\n|---|\n| 1 |\n\nTable: Sizes {#tbl-sizes}\n";
     let dir = written_study(&book, &[("runs.csv", RUNS)], page);
     let output = report(dir.path(), &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
-    assert!(html.contains("href=\"#tbl-sizes\">Table 1</a>"), "{html}");
+    assert!(html.contains("href=\"#tbl-sizes\">Table 2</a>"), "{html}");
+    assert!(html.contains("href=\"#tbl-headline\">Table 1</a>"), "{html}");
+    assert!(html.contains("id=\"tbl-headline\""), "{html}");
+    assert!(
+        html.contains("<span class=\"table-number\">Table 1.</span> Headline results"),
+        "{html}"
+    );
+    assert!(html.contains("<span class=\"table-number\">Table 2.</span> Sizes"), "{html}");
     let text = pdftotext(&dir.path().join("site/paper.pdf"));
-    assert!(text.contains("As Table 1 shows") && text.contains("Table 1. Sizes"), "{text}");
-    assert!(text.contains("Headline results") && !text.contains("Table 2"), "{text}");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("As Table 2 and Table 1 show") && text.contains("Table 2. Sizes"),
+        "{text}"
+    );
+    assert!(text.contains("Table 1. Headline results") && !text.contains("Table 3"), "{text}");
+}
+
+/// Without a headline metric there is no headline table: the content's
+/// first table is Table 1, and `@tbl-headline` names nothing.
+#[test]
+fn without_headline_metrics_the_first_table_is_table_1() {
+    let page = "# T\n\nAs @tbl-sizes shows.\n\n| x |\n|---|\n| 1 |\n\nTable: Sizes {#tbl-sizes}\n";
+    let dir = written_study(BOOK, &[("runs.csv", RUNS)], page);
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    assert!(html.contains("href=\"#tbl-sizes\">Table 1</a>") && !html.contains("tbl-headline"));
+    let text = pdftotext(&dir.path().join("site/paper.pdf"));
+    assert!(text.contains("Table 1. Sizes") && !text.contains("Headline results"), "{text}");
+    let wrong = page.replace("@tbl-sizes shows", "@tbl-headline shows");
+    let dir = written_study(BOOK, &[("runs.csv", RUNS)], &wrong);
+    let output = report(dir.path(), &["build"]);
+    let err = stderr(&output);
+    assert!(!output.status.success() && err.contains("unknown table `@tbl-headline`"), "{err}");
 }

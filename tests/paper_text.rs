@@ -27,7 +27,7 @@ fn the_shipped_paper_reads_like_a_paper() {
         "References",
         "Figure 1. LAMMPS",
         "Figure 5. OSU",
-        "Table 1. The two environments compared.",
+        "Table 2. The two environments compared.",
         "Every run used one 64-core node.",
         "Data availability",
         "Diagnostics",
@@ -38,7 +38,7 @@ fn the_shipped_paper_reads_like_a_paper() {
         "\u{2212}2.4%",
         "8.8% faster",
         "6.9% cheaper",
-        "Headline results: each difference",
+        "Table 1. Headline results: each difference",
         "Data. Reconstructed from the study\u{2019}s published figures",
     ] {
         assert!(text.contains(needle), "the paper lacks `{needle}`:\n{text}");

@@ -58,6 +58,7 @@ mod stats_generated;
 mod stats_influence;
 mod stats_real;
 mod study;
+mod table_numbers;
 mod workflow;
 mod workflow_scaffold;
 

@@ -69,7 +69,8 @@ pub struct Metric {
     /// Decimals shown; default 1.
     #[serde(default = "default_decimals")]
     pub decimals: usize,
-    /// Show the metric as a summary card on the page.
+    /// Show the metric as a summary card on the page and a row of the headline
+    /// table, Table 1 of the page and the paper.
     #[serde(default)]
     pub headline: bool,
     /// `mean` (ratio of means, Welch's t on the log scale) or `median`

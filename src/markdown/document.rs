@@ -451,12 +451,31 @@ fn cites(text: &str) -> bool {
     })
 }
 
+/// The id of the table of headline results (`@tbl-headline`), which the
+/// templates set before the content: Table 1 of the page and of the paper.
+pub const HEADLINE: &str = "headline";
+
+/// The tables that come before the content's, as ids: the headline table
+/// when a metric is a headline (it is then Table 1, and the content's
+/// tables are numbered from 2), else none.
+pub fn tables_before(metrics: &[crate::analysis::MetricValue]) -> Vec<Option<String>> {
+    let shown = metrics.iter().any(|m| m.headline);
+    shown.then(|| Some(HEADLINE.to_string())).into_iter().collect()
+}
+
 /// Number and link every page's references, tables and figures for the
-/// whole document: figures by the order of `charts`, captioned tables by
-/// the order of `tables`, both counted across pages; a figure on another
-/// page is linked at that page.
-pub fn resolve(pages: &mut [super::Page], charts: &[ChartSpec], tables: &[Option<String>]) {
-    let mut numbered = 0;
+/// whole document: figures by the order of `charts`, tables by the order of
+/// `tables`, both counted across pages; a figure on another page is linked
+/// at that page. The first `before` of `tables` come before the content's
+/// (the headline results, Table 1 on the index page, as in the paper), whose
+/// captioned tables are numbered after them.
+pub fn resolve(
+    pages: &mut [super::Page],
+    charts: &[ChartSpec],
+    tables: &[Option<String>],
+    before: usize,
+) {
+    let mut numbered = before;
     for page in pages {
         let targets = Targets { charts, tables, here: &page.slug };
         targets.blocks(&mut page.body.blocks, &mut numbered);
@@ -533,6 +552,10 @@ impl Targets<'_> {
             RefKind::Table => {
                 let table = self.tables.iter().position(|t| t.as_deref() == Some(&r.id));
                 r.number = table.map_or(0, |i| i + 1);
+                let headline = r.id == HEADLINE && r.number == 1;
+                if headline && self.here != "index" && !self.here.is_empty() {
+                    r.href = format!("index.html#tbl-{}", r.id);
+                }
             }
         }
     }
@@ -593,7 +616,7 @@ mod tests {
             let front = Default::default();
             pages.push(super::super::Page { path, slug, title, body, source_map: map, front });
         }
-        resolve(&mut pages, &charts, &tables);
+        resolve(&mut pages, &charts, &tables, 0);
         let refs = |p: &super::super::Page| -> Vec<(usize, String)> {
             let blocks = all_blocks(&p.body.blocks).into_iter();
             let inlines = blocks.flat_map(|b| b.kind.inlines()).flat_map(all_inlines);

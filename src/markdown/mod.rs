@@ -132,9 +132,12 @@ pub fn expand(
     });
     let tables = parse::Tables { results: known.results, config: known.config };
     let (mut pages, found) = parse_pages(expanded, tables, &mut errors);
+    // The headline results are Table 1 (`@tbl-headline`) when there are any.
+    let before = document::tables_before(&analysis.metrics);
+    let targets: Vec<_> = before.iter().cloned().chain(found.tables.iter().cloned()).collect();
     if errors.is_empty() {
         let checks = [
-            checks::check_references(&found.references, &found.charts, &found.tables),
+            checks::check_references(&found.references, &found.charts, &targets),
             checks::check_citations(&found.citations, known.bibliography_keys),
             checks::check_images(&found.images, known.assets),
             checks::check_links(&found.links, &site_files(&pages, known, &found.charts)),
@@ -147,7 +150,7 @@ pub fn expand(
     }
     let warnings = checks::check_studies(&found.links, known.studies);
     let directives::Found { charts, tables, citations, computed, .. } = found;
-    document::resolve(&mut pages, &charts, &tables);
+    document::resolve(&mut pages, &charts, &targets, before.len());
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     let document = Document { pages, charts, tables, citations, computed, warnings };
     errors.into_result(document)

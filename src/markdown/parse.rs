@@ -939,7 +939,7 @@ mod tests {
         let (slug, title, front) = ("c".to_string(), String::new(), Default::default());
         let source_map = SourceMap::identity(source);
         pages.push(super::super::Page { path, slug, title, body, source_map, front });
-        document::resolve(&mut pages, &found.charts, &found.tables);
+        document::resolve(&mut pages, &found.charts, &found.tables, 0);
         let refs: Vec<usize> = document::all_blocks(&pages[0].body.blocks)
             .into_iter()
             .flat_map(|b| b.kind.inlines())

@@ -1,6 +1,7 @@
 //! The renderers: the web page (HTML through Tera), the paper (Typst to PDF)
 //! and the machine-readable statistics (JSON), all from the same inputs.
 
+pub mod headline;
 pub mod html;
 pub mod json;
 pub mod math;
@@ -160,6 +161,9 @@ pub struct BookView {
     pub environments: Vec<EnvironmentView>,
     /// Every metric, in book.toml order.
     pub metrics: Vec<MetricView>,
+    /// The headline metrics as Table 1 of the page and the paper; absent
+    /// when no metric is a headline.
+    pub headline_table: Option<headline::HeadlineTable>,
     /// The caveats for readers, as sentences: the author's first, then the
     /// few the data imply that could change a headline claim most.
     pub caveats: Vec<String>,
@@ -256,6 +260,9 @@ impl BookView {
     ) -> Self {
         let book = &config.book;
         let labels = crate::prose::labels::Labels::new(config);
+        let metrics: Vec<MetricView> =
+            analysis.metrics.iter().map(|m| MetricView::of(m, &labels)).collect();
+        let negligible = config.study.negligible.as_deref();
         BookView {
             title: book.title.clone(),
             subtitle: book.subtitle.clone(),
@@ -272,22 +279,10 @@ impl BookView {
             },
             fonts: font_families(&config.paper),
             environments: EnvironmentView::all(config),
-            metrics: analysis.metrics.iter().map(|m| MetricView::of(m, &labels)).collect(),
+            headline_table: headline::HeadlineTable::new(&analysis.metrics, &metrics, negligible),
+            metrics,
             caveats: analysis.limitations.iter().map(|c| c.text.clone()).collect(),
-            limitations: analysis
-                .limitations
-                .iter()
-                .map(|l| LimitationView {
-                    text: l.text.clone(),
-                    source: l.source,
-                    claims: analysis
-                        .metrics
-                        .iter()
-                        .filter(|m| l.metrics.contains(&m.name))
-                        .map(|m| labels.metric(m))
-                        .collect(),
-                })
-                .collect(),
+            limitations: LimitationView::all(analysis, &labels),
             diagnostics: crate::prose::caveats::sentences(analysis),
             data: config.study.data.clone(),
             answer: None,
@@ -316,6 +311,29 @@ fn font_families(paper: &crate::config::Paper) -> Vec<String> {
         .chain(pdf::FALLBACK_FAMILIES)
         .map(str::to_string)
         .collect()
+}
+
+impl LimitationView {
+    /// The caveats of `analysis` for readers, each with the labels of the
+    /// metrics it qualifies.
+    fn all(
+        analysis: &crate::analysis::Analysis,
+        words: &crate::prose::labels::Labels,
+    ) -> Vec<Self> {
+        let labels = |names: &[String]| {
+            let qualified = analysis.metrics.iter().filter(|m| names.contains(&m.name));
+            qualified.map(|m| words.metric(m)).collect()
+        };
+        analysis
+            .limitations
+            .iter()
+            .map(|l| LimitationView {
+                text: l.text.clone(),
+                source: l.source,
+                claims: labels(&l.metrics),
+            })
+            .collect()
+    }
 }
 
 impl MetaItem {

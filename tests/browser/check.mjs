@@ -9,7 +9,8 @@
 // 360, 375, 1024, 1440 and 1920 px in light and dark themes, opens every
 // <details> (the data tables), and fails (exit 1) on console errors, failed
 // requests, broken links or assets, a page over 200 kB (200,000 bytes, its
-// CSS, script and images with it), cards that differ from stats.json, any axe
+// CSS, script and images with it), cards or Table 1 under them that differ
+// from stats.json, any axe
 // violation (every impact: minor, moderate, serious, critical), any vnu error
 // or a vnu run that exits non-zero; and on layout and legibility defects: a
 // page wider than the window or dashboard columns of unequal width (an open
@@ -160,13 +161,24 @@ async function openDetails(tab, label) {
 }
 
 // Cards show stats.json's difference in words ("8.8% faster"), or a
-// summary's value.
+// summary's value; so does Table 1 under them, a row per card in their order.
 async function checkCards(tab, label, stats) {
-  for (const metric of stats.metrics.filter((m) => m.headline)) {
+  const headline = stats.metrics.filter((m) => m.headline);
+  for (const metric of headline) {
     const shown = await tab.locator(`#metric-${metric.name} .value`).textContent().catch(() => null);
     const want = metric.text.words ?? metric.text.value;
     if (shown?.replace(/\s+/g, " ").trim() !== want) fail(`${label}: card ${metric.name} shows ${shown}, stats.json says ${want}`);
   }
+  if (!headline.length) return;
+  const table = await tab.evaluate(() => {
+    const figure = document.querySelector("#tbl-headline figure.table");
+    const rows = [...(figure?.querySelectorAll("tbody tr") ?? [])];
+    return { number: figure?.querySelector("figcaption .table-number")?.textContent,
+      differences: rows.map((r) => r.querySelector("td.difference")?.textContent.replace(/\s+/g, " ").trim()) };
+  });
+  if (table.number !== "Table 1.") fail(`${label}: the headline table is numbered ${table.number}, not Table 1.`);
+  const want = headline.map((m) => m.text.words ?? m.text.value);
+  if (table.differences.join("|") !== want.join("|")) fail(`${label}: Table 1 shows ${table.differences.join(", ")}, stats.json says ${want.join(", ")}`);
 }
 
 // As a reader first sees the page (every <details> closed): the data's
