@@ -42,6 +42,5 @@ pub fn run(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Resul
 /// What stats.json of the study in `root` would hold now (nothing is written).
 fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
     let project = report::project::load(root)?;
-    let now = report::pipeline::analyze(&project)?;
-    Ok(serde_json::from_slice(&report::render::json::render(&now.analysis, &project.config))?)
+    Ok(serde_json::from_slice(&report::pipeline::stats(&project)?)?)
 }

@@ -9,6 +9,7 @@
 use super::caveats::Caveat;
 use super::labels::Labels;
 use super::metric as wording;
+use crate::analysis::metrics::tables::TableSpec;
 use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 
@@ -28,15 +29,24 @@ enum Rank {
     Scope,
 }
 
+/// What the reader's caveats are made of: the analysis's metrics, caveats
+/// and exclusions, and the computed tables with their numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// Every metric.
+    pub metrics: &'a [MetricValue],
+    /// Every caveat in words ([`super::caveats::caveats`]).
+    pub caveats: &'a [Caveat],
+    /// The runs book.toml excludes.
+    pub excluded: &'a [Excluded],
+    /// Each computed table with its number (`Table 2`).
+    pub tables: &'a [(usize, &'a TableSpec)],
+}
+
 /// The reader's caveats of a study: the author's, then the data's, at most
 /// [`MOST`] in all (the author's are never dropped).
-pub fn derive(
-    config: &Config,
-    metrics: &[MetricValue],
-    caveats: &[Caveat],
-    excluded: &[Excluded],
-    labels: &Labels,
-) -> Vec<Limitation> {
+pub fn derive(config: &Config, inputs: Inputs, labels: &Labels) -> Vec<Limitation> {
+    let Inputs { metrics, caveats, excluded, tables } = inputs;
     let headline: Vec<&MetricValue> =
         metrics.iter().filter(|m| m.headline && m.compare != Compare::Summary).collect();
     let mut out: Vec<Limitation> = config
@@ -62,6 +72,7 @@ pub fn derive(
     found.extend(few_runs(&headline));
     found.extend(multiplicity(metrics, &headline));
     found.extend(scope(caveats, &headline));
+    found.extend(selected_baselines(tables));
     found.extend(excluded.iter().map(|e| (Rank::Scope, left_out(e, &headline))));
     found.retain(|(_, l)| l.kind.is_none_or(|k| !replaced.contains(&kind_name(k).as_str())));
     found.sort_by_key(|(rank, _)| *rank);
@@ -272,6 +283,24 @@ fn scope(caveats: &[Caveat], headline: &[&MetricValue]) -> Vec<(Rank, Limitation
         .iter()
         .filter(|c| matches!(c.kind, CaveatKind::SingleNode | CaveatKind::NodeCounts))
         .map(|c| (Rank::Scope, limitation(c.kind, c.text.clone(), headline)))
+        .collect()
+}
+
+/// The caveat of the tables whose baselines are chosen from the data, once
+/// for the tables it words alike, naming them.
+fn selected_baselines(tables: &[(usize, &TableSpec)]) -> Vec<(Rank, Limitation)> {
+    let mut alike: Vec<(String, &TableSpec, Vec<usize>)> = Vec::new();
+    for (number, spec) in tables {
+        let Some(note) = super::caveats::selected_baselines(spec, &[]) else { continue };
+        match alike.iter_mut().find(|(n, ..)| *n == note) {
+            Some((.., numbers)) => numbers.push(*number),
+            None => alike.push((note, spec, vec![*number])),
+        }
+    }
+    alike
+        .into_iter()
+        .filter_map(|(_, spec, numbers)| super::caveats::selected_baselines(spec, &numbers))
+        .map(|text| (Rank::Meaning, limitation(CaveatKind::SelectedBaseline, text, &[])))
         .collect()
 }
 

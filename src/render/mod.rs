@@ -248,10 +248,12 @@ pub struct EnvironmentView {
 }
 
 impl BookView {
-    /// The view of `config` and the computed `metrics`.
+    /// The view of `config`, the computed `metrics` and the reader's caveats
+    /// (`limitations`).
     pub fn new(
         config: &Config,
         analysis: &crate::analysis::Analysis,
+        limitations: &[crate::analysis::Limitation],
         cited: &crate::references::Formatted,
     ) -> Self {
         let book = &config.book;
@@ -273,9 +275,8 @@ impl BookView {
             fonts: font_families(&config.paper),
             environments: EnvironmentView::all(config),
             metrics: analysis.metrics.iter().map(|m| MetricView::of(m, &labels)).collect(),
-            caveats: analysis.limitations.iter().map(|c| c.text.clone()).collect(),
-            limitations: analysis
-                .limitations
+            caveats: limitations.iter().map(|c| c.text.clone()).collect(),
+            limitations: limitations
                 .iter()
                 .map(|l| LimitationView {
                     text: l.text.clone(),
