@@ -1,10 +1,11 @@
 //! The caveats a reader sees: the author's own (`[[caveats]]` of book.toml)
 //! first, then at most a handful of those the data imply, ranked by how much
 //! each could change a headline claim, in plain sentences that name the
-//! claims they qualify by their labels. Every caveat, these included, stays
-//! in the diagnostics (`Analysis::caveats`) with its figures. Run after the
-//! analysis ([`crate::pipeline::analyze`]), with the words of
-//! [`super::labels`].
+//! claims (or the computed table) they qualify by their labels. Every caveat
+//! of the data, these included, stays in the diagnostics
+//! (`Analysis::caveats`) with its figures. Run by the markdown stage
+//! ([`crate::markdown::expand`]) once the computed tables exist, with the
+//! words of [`super::labels`].
 
 use super::caveats::Caveat;
 use super::labels::Labels;
