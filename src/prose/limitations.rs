@@ -318,3 +318,38 @@ fn left_out(excluded: &Excluded, headline: &[&MetricValue]) -> Limitation {
         headline.iter().copied().filter(|m| m.inputs.file == file).collect();
     limitation(CaveatKind::Excluded, text, &touched)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(id: &str, extra: &str) -> TableSpec {
+        let body = format!(
+            "id = \"{id}\"\ndata = \"runs\"\nvalue = \"t\"\nrows = \"tool\"\ncolumns = \"level\"\ncell = \"relative\"\nbetter = \"lower\"\ncaption = \"c\"\n{extra}"
+        );
+        let at = crate::diagnostic::Location::file("content/index.md");
+        crate::analysis::metrics::tables::parse(&body, &at).unwrap()
+    }
+
+    /// The caveat of tables whose baselines are chosen from the data comes
+    /// once for the tables it words alike, naming them; once more for one
+    /// worded otherwise (by medians); none for a table with a fixed baseline;
+    /// after the author's own.
+    #[test]
+    fn tables_that_choose_their_baselines_are_named_once() {
+        let toml = "[book]\ntitle = \"T\"\n[study]\nbaseline = \"a\"\n[environments.a]\nlabel = \"A\"\n[[caveats]]\ntext = \"One machine.\"\n";
+        let config = crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap();
+        let best = "baseline = \"best\"\n";
+        let (a, b, c) = (spec("a", best), spec("b", best), spec("c", ""));
+        let d = spec("d", "baseline = \"best\"\nestimator = \"median\"\n");
+        let tables = [(1, &a), (2, &c), (3, &b), (4, &d)];
+        let inputs = Inputs { metrics: &[], caveats: &[], excluded: &[], tables: &tables };
+        let mut texts: Vec<String> =
+            derive(&config, inputs, &Labels::new(&config)).into_iter().map(|l| l.text).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert_eq!(texts.remove(0), "One machine.");
+        assert!(texts[0].starts_with("In Tables 1 and 3, each cell's baseline, named after “vs”, is the best of the other rows in its column by their means"), "{}", texts[0]);
+        assert!(texts[1].starts_with("In Table 4, each cell's baseline"), "{}", texts[1]);
+        assert!(texts[1].contains("by their medians"), "{}", texts[1]);
+    }
+}
