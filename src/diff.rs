@@ -1,5 +1,6 @@
 //! `report diff`: how each headline metric moved between two sets of results,
-//! from two `stats.json` files or from the results at a git revision.
+//! and which cells of the computed tables listed in stats.json changed, from
+//! two `stats.json` files or from the results at a git revision.
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,6 @@
 //! `report diff`: how each headline metric moved between two stats.json
-//! files, or between the results at a git revision and now.
+//! files, or between the results at a git revision and now, and which cells
+//! of their computed tables changed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
