@@ -59,14 +59,7 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
     let results = results::load(&project.results, &project.config)?;
     let (results, excluded) = analysis::exclude(results, &project.config)?;
     timings.lap("results", &mut clock);
-    let mut analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
-    analysis.limitations = crate::prose::limitations::derive(
-        &project.config,
-        &analysis.metrics,
-        &crate::prose::caveats::caveats(&analysis),
-        &analysis.excluded,
-        &crate::prose::labels::Labels::new(&project.config),
-    );
+    let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;
     timings.lap("analysis", &mut clock);
     Ok(Analyzed { results, analysis })
 }
@@ -100,20 +93,7 @@ pub fn prepare(
     timings: &mut Timings,
 ) -> Result<Prepared, Diagnostics> {
     let (config, mut clock) = (&project.config, std::time::Instant::now());
-    let bibliography = references::load(project.bibliography.as_ref())?;
-    let keys = bibliography.as_ref().map(Bibliography::keys);
-    let assets = asset_names(project);
-    let labels = crate::prose::labels::Labels::new(config);
-    let known = markdown::Known {
-        bibliography_keys: keys.as_deref(),
-        assets: &assets,
-        pdf: &config.output.pdf,
-        results: &analyzed.results,
-        config,
-        labels: &labels,
-        studies: &project.studies,
-    };
-    let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
+    let (document, bibliography) = document(project, analyzed)?;
     let cited = bibliography
         .as_ref()
         .map(|b| references::format(b, &document.citations))
@@ -121,12 +101,13 @@ pub fn prepare(
     timings.lap("markdown", &mut clock);
     let charts = charts::render(&document.charts, &analyzed.results, config)?;
     timings.lap("charts", &mut clock);
-    let mut book = BookView::new(config, &analyzed.analysis, &cited);
+    let labels = crate::prose::labels::Labels::new(config);
+    let mut book = BookView::new(config, &analyzed.analysis, &document.limitations, &cited);
     if book.summary.is_none() {
         book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
     answer(config, &analyzed.analysis, &labels, &mut book)?;
-    let stats = render::json::render_with_tables(&analyzed.analysis, config, &document.computed);
+    let stats = render::json::render(&analyzed.analysis, config, &document);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
         generator: book.generator.clone(),
@@ -147,6 +128,39 @@ pub fn prepare(
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
+}
+
+/// The markdown stage: every page expanded, parsed and resolved, its
+/// tables computed, with the bibliography it cites from.
+pub fn document(
+    project: &Project,
+    analyzed: &Analyzed,
+) -> Result<(Document, Option<Bibliography>), Diagnostics> {
+    let config = &project.config;
+    let bibliography = references::load(project.bibliography.as_ref())?;
+    let keys = bibliography.as_ref().map(Bibliography::keys);
+    let assets = asset_names(project);
+    let labels = crate::prose::labels::Labels::new(config);
+    let known = markdown::Known {
+        bibliography_keys: keys.as_deref(),
+        assets: &assets,
+        pdf: &config.output.pdf,
+        results: &analyzed.results,
+        config,
+        labels: &labels,
+        studies: &project.studies,
+    };
+    let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
+    Ok((document, bibliography))
+}
+
+/// What `data/stats.json` of a build of `project` holds, without the
+/// charts, the pages or the paper: the results, the statistics and the
+/// document, whose computed tables and reader's caveats it lists.
+pub fn stats(project: &Project) -> Result<Vec<u8>, Diagnostics> {
+    let analyzed = analyze(project)?;
+    let (document, _) = document(project, &analyzed)?;
+    Ok(render::json::render(&analyzed.analysis, &project.config, &document))
 }
 
 /// The file names of the study's images.

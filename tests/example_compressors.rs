@@ -91,3 +91,68 @@ fn grid_cells_wrap_whole(paper: &str) {
         assert!(!hyphenated, "a word hyphenated in the grid: {line}");
     }
 }
+
+/// The study with its verdict grid against the best other compressor
+/// (`baseline = "best"`): the grid's selected-baseline caveat names it,
+/// Table 3 (after the headline table and the first grid), once among the reader's caveats of the page, the paper's
+/// Limitations and stats.json; and `report diff` lists a cell whose chosen
+/// baseline changes. By hand from stats.json's scores (the medians at
+/// level 1): bzip2's best other is zstd (0.018 s) before gzip (0.050 s);
+/// zstd's level-1 runs made 100 times slower leave gzip the best.
+#[test]
+fn a_grid_against_the_best_carries_its_caveat_and_diff_lists_its_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("examples/compressors"), dir.path());
+    let page = dir.path().join("content/index.md");
+    let text = fs::read_to_string(&page).unwrap();
+    let grid = "better = \"lower\"\ncaption = \"Time against gzip at the same level\"";
+    assert!(text.contains(grid));
+    let best = "better = \"lower\"\nbaseline = \"best\"\ncaption = \"Time against the best other\"";
+    fs::write(&page, text.replace(grid, best)).unwrap();
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let site = dir.path().join("site");
+    let caveat = "In Table 3, each cell’s baseline, named after “vs”, is the best of the other rows in its column by their medians on the same runs it is then compared with. Choosing the best on these data favours it (the winner’s curse)";
+    let html = fs::read_to_string(site.join("index.html")).unwrap().replace("&apos;", "’");
+    assert_eq!(html.replace('\'', "’").matches(caveat).count(), 1, "the page's caveats");
+    let paper = pdftotext(&site.join("paper.pdf")).split_whitespace().collect::<Vec<_>>().join(" ");
+    let limitations = paper.rsplit_once(" Limitations ").unwrap().1;
+    assert_eq!(limitations.matches(caveat).count(), 1, "the paper's Limitations: {limitations}");
+    let before = fs::read(site.join("data/stats.json")).unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    let selected: Vec<&str> = (stats["limitations"].as_array().unwrap().iter())
+        .filter(|l| l["kind"] == "selected-baseline")
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(selected.len(), 1, "{selected:?}");
+    assert!(selected[0].replace('\'', "’").starts_with(caveat), "{}", selected[0]);
+    fs::write(dir.path().join("before.json"), before).unwrap();
+    slow_down(&dir.path().join("results/hyperfine.csv"), "zstd", "1", 100.0);
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (old, new) = (dir.path().join("before.json"), site.join("data/stats.json"));
+    let diff = report(dir.path(), &["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    let listed = String::from_utf8_lossy(&diff.stdout).into_owned();
+    let cell = listed.lines().find(|l| l.starts_with("- tbl-grid (bzip2, 1): ")).unwrap_or("");
+    let (was, is) = cell.split_once(" → ").unwrap_or_else(|| panic!("no such cell in\n{listed}"));
+    assert!(was.ends_with("vs zstd, worse") && is.contains("vs gzip"), "{cell}");
+}
+
+/// Multiply `time_s` of `environment`'s runs at `level` by `factor`.
+fn slow_down(csv: &std::path::Path, environment: &str, level: &str, factor: f64) {
+    let text = fs::read_to_string(csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (env, lvl, time) = (at("environment"), at("level"), at("time_s"));
+    let lines: Vec<String> = (text.lines())
+        .map(|line| {
+            let mut cells: Vec<String> = line.split(',').map(String::from).collect();
+            if cells[env] == environment && cells[lvl] == level {
+                cells[time] = (cells[time].parse::<f64>().unwrap() * factor).to_string();
+            }
+            cells.join(",")
+        })
+        .collect();
+    fs::write(csv, lines.join("\n") + "\n").unwrap();
+}

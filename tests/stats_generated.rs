@@ -39,25 +39,15 @@ fn seed() -> u64 {
 }
 
 /// The stats.json a build of the study at `root` writes, and its computed
-/// tables, computed in process.
+/// tables as the document the build renders holds them, computed in process.
 fn stats_of(root: &Path) -> Result<(Value, Vec<Computed>), String> {
     let project = report::project::load(root).map_err(|e| format!("{e:?}"))?;
     let analyzed = report::pipeline::analyze(&project).map_err(|e| format!("{e:?}"))?;
-    let json = report::render::json::render(&analyzed.analysis, &project.config);
+    let (document, _) =
+        report::pipeline::document(&project, &analyzed).map_err(|e| format!("{e:?}"))?;
+    let json = report::render::json::render(&analyzed.analysis, &project.config, &document);
     let stats = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
-    let mut tables = Vec::new();
-    for page in &project.content {
-        let text = String::from_utf8_lossy(&page.bytes);
-        for block in text.split("```table\n").skip(1) {
-            let body = block.split("```").next().unwrap_or_default();
-            let at = report::diagnostic::Location::file(&page.path);
-            let table = tables::parse(body, &at)
-                .and_then(|spec| tables::compute(&spec, &analyzed.results, &project.config))
-                .map_err(|e| format!("table: {e:?}"))?;
-            tables.push(table);
-        }
-    }
-    Ok((stats, tables))
+    Ok((stats, document.computed.into_iter().map(|w| w.table).collect()))
 }
 
 /// Draw part `part` of `PARTS` of the studies into `dir` and return the

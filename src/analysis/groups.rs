@@ -329,7 +329,6 @@ label = "B"
             comparisons: vec![],
             scaling: vec![],
             caveats: vec![],
-            limitations: vec![],
             excluded: vec![],
         };
         summarise(&table, &dataset, &config(), &mut analysis).unwrap();

@@ -47,10 +47,6 @@ pub struct Analysis {
     /// (which adds the exclusions).
     #[serde(skip)]
     pub caveats: Vec<Finding>,
-    /// The caveats a reader sees (the page's callout, the paper's
-    /// Limitations): the author's, then the few the data imply that matter
-    /// most; filled in by `crate::prose::limitations` after the analysis.
-    pub limitations: Vec<Limitation>,
     /// The runs removed by `exclude` in book.toml, with their reasons.
     pub excluded: Vec<Excluded>,
 }
@@ -175,7 +171,6 @@ pub fn analyze_excluding(
         comparisons: Vec::new(),
         scaling: Vec::new(),
         caveats: Vec::new(),
-        limitations: Vec::new(),
         excluded,
     };
     let mut errors = Diagnostics::default();

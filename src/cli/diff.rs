@@ -1,5 +1,6 @@
 //! `report diff`: how each headline metric moved between two stats.json
-//! files, or between the results at a git revision and now.
+//! files, or between the results at a git revision and now, and which cells
+//! of their computed tables changed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +43,5 @@ pub fn run(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Resul
 /// What stats.json of the study in `root` would hold now (nothing is written).
 fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
     let project = report::project::load(root)?;
-    let now = report::pipeline::analyze(&project)?;
-    Ok(serde_json::from_slice(&report::render::json::render(&now.analysis, &project.config))?)
+    Ok(serde_json::from_slice(&report::pipeline::stats(&project)?)?)
 }

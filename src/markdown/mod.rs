@@ -74,6 +74,10 @@ pub struct Document {
     pub citations: Vec<Vec<String>>,
     /// The computed tables (```` ```table ````), in document order.
     pub computed: Vec<tables::Written>,
+    /// The caveats a reader sees (the page's callout, the paper's
+    /// Limitations), the computed tables' included
+    /// ([`crate::prose::limitations`]).
+    pub limitations: Vec<crate::analysis::Limitation>,
     /// What the author should know: links to folders that are no study.
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
@@ -118,11 +122,10 @@ pub fn expand(
     known: Known,
 ) -> Result<Document, Diagnostics> {
     let fields = fields(analysis, known.labels);
-    let caveats = callout(&analysis.limitations);
     let mut errors = Diagnostics::default();
     let mut expanded = Vec::new();
     for file in content {
-        match expand_page(file, &fields, &caveats) {
+        match expand_page(file, &fields, CAVEATS) {
             Ok(page) => expanded.push(page),
             Err(e) => errors.0.extend(e.0),
         }
@@ -151,9 +154,86 @@ pub fn expand(
     let warnings = checks::check_studies(&found.links, known.studies);
     let directives::Found { charts, tables, citations, computed, .. } = found;
     document::resolve(&mut pages, &charts, &targets, before.len());
+    // Numbered as the captions are: after the headline table, if any.
+    let limitations = limitations(analysis, known, &targets, &computed);
+    let callout = parse::text(&callout(&limitations)).blocks;
+    pages.iter_mut().for_each(|p| place_caveats(&mut p.body.blocks, &callout));
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
-    let document = Document { pages, charts, tables, citations, computed, warnings };
+    let document = Document { pages, charts, tables, citations, computed, limitations, warnings };
     errors.into_result(document)
+}
+
+/// What `{{ caveats() }}` expands to before the parse: a comment block that
+/// the reader's caveats replace once the tables they include are computed.
+const CAVEATS: &str = "<!-- report: the reader's caveats -->\n";
+
+/// The reader's caveats: the analysis's and those of the computed tables,
+/// each named by its number among the captioned `tables`.
+fn limitations(
+    analysis: &Analysis,
+    known: Known,
+    tables: &[Option<String>],
+    computed: &[tables::Written],
+) -> Vec<crate::analysis::Limitation> {
+    let numbered: Vec<(usize, &crate::analysis::metrics::tables::TableSpec)> = computed
+        .iter()
+        .filter_map(|w| {
+            let number = tables.iter().position(|t| t.as_deref() == Some(w.id.as_str()))?;
+            Some((number + 1, &w.table.spec))
+        })
+        .collect();
+    let inputs = crate::prose::limitations::Inputs {
+        metrics: &analysis.metrics,
+        caveats: &crate::prose::caveats::caveats(analysis),
+        excluded: &analysis.excluded,
+        tables: &numbered,
+    };
+    crate::prose::limitations::derive(known.config, inputs, known.labels)
+}
+
+/// Replace each [`CAVEATS`] comment among `blocks` (and the blocks they
+/// hold) by the `callout`'s blocks, located at the comment and shown where
+/// it is.
+fn place_caveats(blocks: &mut Vec<document::Block>, callout: &[document::Block]) {
+    use document::BlockKind;
+    let mut i = 0;
+    while i < blocks.len() {
+        let block = &mut blocks[i];
+        match &mut block.kind {
+            BlockKind::Html(lines) if lines.iter().map(|l| l.html.as_str()).eq([CAVEATS]) => {
+                let mut placed = callout.to_vec();
+                locate_at(&mut placed, block.at, block.shown);
+                let count = placed.len();
+                blocks.splice(i..=i, placed);
+                i += count;
+                continue;
+            }
+            BlockKind::Quote { blocks, .. } | BlockKind::Footnote { blocks, .. } => {
+                place_caveats(blocks, callout)
+            }
+            BlockKind::List(list) => {
+                list.items.iter_mut().for_each(|item| place_caveats(&mut item.blocks, callout))
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Give `blocks`, their items and what they hold the place `at` and the
+/// outputs `shown` of the block they replace.
+fn locate_at(blocks: &mut [document::Block], at: usize, shown: document::Shown) {
+    for block in blocks {
+        (block.at, block.shown) = (at, shown);
+        match &mut block.kind {
+            document::BlockKind::Quote { blocks, .. } => locate_at(blocks, at, shown),
+            document::BlockKind::List(list) => list.items.iter_mut().for_each(|item| {
+                (item.at, item.shown) = (at, shown);
+                locate_at(&mut item.blocks, at, shown);
+            }),
+            _ => {}
+        }
+    }
 }
 
 /// Parse every page, in page order, and gather what they refer to.

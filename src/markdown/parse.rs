@@ -974,7 +974,16 @@ mod tests {
             line(&rows[1]),
             escape(&caption)
         );
-        let written = tables::Written { id: "t".into(), ..Default::default() };
+        let body = "id = \"t\"\ndata = \"d\"\nvalue = \"v\"\nrows = \"r\"\ncell = \"mean\"\ncaption = \"c\"\n";
+        let spec = crate::analysis::metrics::tables::parse(body, &Location::file("x.md")).unwrap();
+        let table = crate::analysis::metrics::tables::Computed {
+            spec,
+            rows: vec![],
+            columns: vec![],
+            cells: vec![],
+        };
+        let (id, csv) = ("t".to_string(), String::new());
+        let written = tables::Written { id, csv, verdicts: vec![], chosen: vec![], table };
         let worded = tables::Worded { caption, header, rows, written };
         let map = SourceMap::identity("");
         let locate = |offset| map.locate(Path::new(""), offset);

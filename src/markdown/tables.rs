@@ -9,9 +9,10 @@ use crate::diagnostic::{Diagnostic, Location};
 use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
-/// A computed table as written: its id, its data as CSV, and each cell's
-/// verdict (`None` for statistics, the baseline and empty cells).
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A computed table as written: its id, its data as CSV, each cell's
+/// verdict (`None` for statistics, the baseline and empty cells), and the
+/// table as computed, which stats.json and the caveats are made of.
+#[derive(Debug, Clone)]
 pub struct Written {
     /// The table's id, without `tbl-`.
     pub id: String,
@@ -21,9 +22,8 @@ pub struct Written {
     pub verdicts: Vec<Vec<Option<Verdict>>>,
     /// With `baseline = "best"`: each comparison cell's baseline, as chosen.
     pub chosen: Vec<Chosen>,
-    /// With `baseline = "best"`: the caveat of a chosen baseline
-    /// (`selected-baseline`), as the caption ends with it.
-    pub caveat: Option<String>,
+    /// The table as computed: its directive, levels and cells.
+    pub table: Computed,
 }
 
 /// The baseline of a comparison cell chosen from the data
@@ -37,11 +37,17 @@ pub struct Chosen {
     /// The level chosen, the levels it was chosen among and their scores.
     #[serde(flatten)]
     pub selected: crate::analysis::metrics::sides::Selected,
+    /// The cell's comparison with that level: its value and 95% interval.
+    pub value: f64,
+    /// The 95% interval of `value`, if any.
+    pub ci: Option<[f64; 2]>,
+    /// The cell in words, as the table shows it (`+12.5% vs xz, …`).
+    pub text: String,
 }
 
 /// A computed table in words: its caption, its header and its rows, each
 /// cell's text on one line; the first column is the rows' levels.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Worded {
     /// The caption, with what the verdicts mean for a comparison.
     pub caption: String,
@@ -63,14 +69,15 @@ pub fn compute(
 ) -> Result<Worded, Diagnostic> {
     let table =
         tables::parse(body, location).and_then(|spec| tables::compute(&spec, results, config))?;
+    let (caption, header, rows) = worded(&table, config);
     let written = Written {
         id: table.spec.id.clone(),
         csv: csv(&table),
         verdicts: verdicts(&table),
-        chosen: chosen(&table),
-        caveat: selected_note(&table.spec),
+        chosen: chosen(&table, config),
+        table,
     };
-    Ok(Worded { written, ..worded(&table, config) })
+    Ok(Worded { caption, header, rows, written })
 }
 
 /// A level as a reader sees it: an environment's label, or the value.
@@ -82,9 +89,9 @@ fn label(level: &impl ToString, factor: &str, config: &Config) -> String {
     }
 }
 
-/// The table in words: a header of the columns' levels, a row per level
-/// of `rows`, and the caption (the `written` part is left empty).
-fn worded(table: &Computed, config: &Config) -> Worded {
+/// The table in words: the caption, a header of the columns' levels and a
+/// row per level of `rows`.
+fn worded(table: &Computed, config: &Config) -> (String, Vec<String>, Vec<Vec<String>>) {
     let spec = &table.spec;
     let line = |s: &str| s.replace('\n', " ");
     let heading =
@@ -108,24 +115,11 @@ fn worded(table: &Computed, config: &Config) -> Worded {
         true => format!("{} {}", spec.caption, wording::table_note(table.tested())),
         false => spec.caption.clone(),
     };
-    if let Some(note) = selected_note(spec) {
+    if let Some(note) = crate::prose::caveats::selected_baselines(spec, &[]) {
         caption.push(' ');
         caption.push_str(&note);
     }
-    let written = Written { id: spec.id.clone(), ..Written::default() };
-    Worded { caption: line(&caption), header, rows, written }
-}
-
-/// With `baseline = "best"`: the caveat of baselines chosen from the data,
-/// as the caption ends with it.
-fn selected_note(spec: &tables::TableSpec) -> Option<String> {
-    let along_rows = spec.compare.as_ref().is_none_or(|f| *f == spec.rows);
-    let (others, within) = match along_rows {
-        true => ("rows", spec.columns.as_ref().map(|_| "column")),
-        false => ("columns", Some("row")),
-    };
-    tables::selects_baseline(spec)
-        .then(|| wording::table_selected_note(others, within, spec.estimator))
+    (line(&caption), header, rows)
 }
 
 /// A cell in words.
@@ -144,8 +138,9 @@ fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config) -> String {
     }
 }
 
-/// Each comparison cell's baseline chosen from the data, row by row.
-fn chosen(table: &Computed) -> Vec<Chosen> {
+/// Each comparison cell's baseline chosen from the data, row by row, with
+/// the cell's figures and words.
+fn chosen(table: &Computed, config: &Config) -> Vec<Chosen> {
     let mut out = Vec::new();
     for (row, cells) in table.rows.iter().zip(&table.cells) {
         for (column, c) in table.columns.iter().zip(cells) {
@@ -153,7 +148,9 @@ fn chosen(table: &Computed) -> Vec<Chosen> {
                 && let Some(selected) = &m.baseline_selected
             {
                 let (row, column) = (row.to_string(), column.as_ref().map(ToString::to_string));
-                out.push(Chosen { row, column, selected: selected.clone() });
+                let text = cell_text(c, &table.spec, config).replace('\u{a0}', " ");
+                let selected = selected.clone();
+                out.push(Chosen { row, column, selected, value: m.value, ci: m.ci, text });
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::analysis::findings::{
     FewRuns, Finding, MetricFinding, NonNormalRuns, NotNormal, Outliers, SevereRuns, SmallSamples,
     Unmatched, Variation,
 };
+use crate::analysis::metrics::tables::TableSpec;
 use crate::analysis::statistics::estimators;
 use crate::analysis::statistics::median_use::MedianUse;
 use crate::analysis::statistics::robust::{FENCES_MIN, MEDIAN_CI_MIN};
@@ -291,6 +292,33 @@ pub fn selected_baseline(m: &MetricValue) -> Option<String> {
         super::join(&s.among),
         m.candidate.environment,
         s.among.len()
+    ))
+}
+
+/// The caveat of a computed table whose baselines are chosen from the data
+/// (`baseline = "best"`): how, and why that favours them; the caption ends
+/// with it (no `numbers`), and the reader's caveats name the tables it
+/// qualifies (`numbers`: Table 2, Tables 2 and 3). The compared levels are
+/// the table's rows or columns, chosen within its other axis, if any.
+/// `None` for any other table.
+pub fn selected_baselines(spec: &TableSpec, numbers: &[usize]) -> Option<String> {
+    if !crate::analysis::metrics::tables::selects_baseline(spec) {
+        return None;
+    }
+    let (others, within) = match spec.compare.as_ref().is_none_or(|f| *f == spec.rows) {
+        true => ("rows", spec.columns.as_ref().map(|_| "column")),
+        false => ("columns", Some("row")),
+    };
+    let by = estimators::of(spec.estimator).words().plural;
+    let within = within.map(|w| format!(" in its {w}")).unwrap_or_default();
+    let named: Vec<String> = numbers.iter().map(ToString::to_string).collect();
+    let each = match numbers {
+        [] => "Each".to_string(),
+        [_] => format!("In Table {}, each", named[0]),
+        _ => format!("In Tables {}, each", super::join(&named)),
+    };
+    Some(format!(
+        "{each} cell's baseline, named after “vs”, is the best of the other {others}{within} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): each difference is biased against its cell's level, and the intervals and p-values do not account for the choice."
     ))
 }
 

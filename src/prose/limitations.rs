@@ -1,14 +1,16 @@
 //! The caveats a reader sees: the author's own (`[[caveats]]` of book.toml)
 //! first, then at most a handful of those the data imply, ranked by how much
 //! each could change a headline claim, in plain sentences that name the
-//! claims they qualify by their labels. Every caveat, these included, stays
-//! in the diagnostics (`Analysis::caveats`) with its figures. Run after the
-//! analysis ([`crate::pipeline::analyze`]), with the words of
-//! [`super::labels`].
+//! claims (or the computed table) they qualify by their labels. Every caveat
+//! of the data, these included, stays in the diagnostics
+//! (`Analysis::caveats`) with its figures. Run by the markdown stage
+//! ([`crate::markdown::expand`]) once the computed tables exist, with the
+//! words of [`super::labels`].
 
 use super::caveats::Caveat;
 use super::labels::Labels;
 use super::metric as wording;
+use crate::analysis::metrics::tables::TableSpec;
 use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 
@@ -28,15 +30,24 @@ enum Rank {
     Scope,
 }
 
+/// What the reader's caveats are made of: the analysis's metrics, caveats
+/// and exclusions, and the computed tables with their numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// Every metric.
+    pub metrics: &'a [MetricValue],
+    /// Every caveat in words ([`super::caveats::caveats`]).
+    pub caveats: &'a [Caveat],
+    /// The runs book.toml excludes.
+    pub excluded: &'a [Excluded],
+    /// Each computed table with its number (`Table 2`).
+    pub tables: &'a [(usize, &'a TableSpec)],
+}
+
 /// The reader's caveats of a study: the author's, then the data's, at most
 /// [`MOST`] in all (the author's are never dropped).
-pub fn derive(
-    config: &Config,
-    metrics: &[MetricValue],
-    caveats: &[Caveat],
-    excluded: &[Excluded],
-    labels: &Labels,
-) -> Vec<Limitation> {
+pub fn derive(config: &Config, inputs: Inputs, labels: &Labels) -> Vec<Limitation> {
+    let Inputs { metrics, caveats, excluded, tables } = inputs;
     let headline: Vec<&MetricValue> =
         metrics.iter().filter(|m| m.headline && m.compare != Compare::Summary).collect();
     let mut out: Vec<Limitation> = config
@@ -62,6 +73,7 @@ pub fn derive(
     found.extend(few_runs(&headline, labels));
     found.extend(multiplicity(metrics, &headline, labels));
     found.extend(scope(caveats, &headline));
+    found.extend(selected_baselines(tables));
     found.extend(excluded.iter().map(|e| (Rank::Scope, left_out(e, &headline))));
     found.retain(|(_, l)| l.kind.is_none_or(|k| !replaced.contains(&kind_name(k).as_str())));
     found.sort_by_key(|(rank, _)| *rank);
@@ -281,6 +293,24 @@ fn scope(caveats: &[Caveat], headline: &[&MetricValue]) -> Vec<(Rank, Limitation
         .collect()
 }
 
+/// The caveat of the tables whose baselines are chosen from the data, once
+/// for the tables it words alike, naming them.
+fn selected_baselines(tables: &[(usize, &TableSpec)]) -> Vec<(Rank, Limitation)> {
+    let mut alike: Vec<(String, &TableSpec, Vec<usize>)> = Vec::new();
+    for (number, spec) in tables {
+        let Some(note) = super::caveats::selected_baselines(spec, &[]) else { continue };
+        match alike.iter_mut().find(|(n, ..)| *n == note) {
+            Some((.., numbers)) => numbers.push(*number),
+            None => alike.push((note, spec, vec![*number])),
+        }
+    }
+    alike
+        .into_iter()
+        .filter_map(|(_, spec, numbers)| super::caveats::selected_baselines(spec, &numbers))
+        .map(|text| (Rank::Meaning, limitation(CaveatKind::SelectedBaseline, text, &[])))
+        .collect()
+}
+
 /// An exclusion of book.toml in words: how many runs, and why.
 fn left_out(excluded: &Excluded, headline: &[&MetricValue]) -> Limitation {
     let runs = match excluded.rows {
@@ -293,4 +323,39 @@ fn left_out(excluded: &Excluded, headline: &[&MetricValue]) -> Limitation {
     let touched: Vec<&MetricValue> =
         headline.iter().copied().filter(|m| m.inputs.file == file).collect();
     limitation(CaveatKind::Excluded, text, &touched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(id: &str, extra: &str) -> TableSpec {
+        let body = format!(
+            "id = \"{id}\"\ndata = \"runs\"\nvalue = \"t\"\nrows = \"tool\"\ncolumns = \"level\"\ncell = \"relative\"\nbetter = \"lower\"\ncaption = \"c\"\n{extra}"
+        );
+        let at = crate::diagnostic::Location::file("content/index.md");
+        crate::analysis::metrics::tables::parse(&body, &at).unwrap()
+    }
+
+    /// The caveat of tables whose baselines are chosen from the data comes
+    /// once for the tables it words alike, naming them; once more for one
+    /// worded otherwise (by medians); none for a table with a fixed baseline;
+    /// after the author's own.
+    #[test]
+    fn tables_that_choose_their_baselines_are_named_once() {
+        let toml = "[book]\ntitle = \"T\"\n[study]\nbaseline = \"a\"\n[environments.a]\nlabel = \"A\"\n[[caveats]]\ntext = \"One machine.\"\n";
+        let config = crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap();
+        let best = "baseline = \"best\"\n";
+        let (a, b, c) = (spec("a", best), spec("b", best), spec("c", ""));
+        let d = spec("d", "baseline = \"best\"\nestimator = \"median\"\n");
+        let tables = [(1, &a), (2, &c), (3, &b), (4, &d)];
+        let inputs = Inputs { metrics: &[], caveats: &[], excluded: &[], tables: &tables };
+        let mut texts: Vec<String> =
+            derive(&config, inputs, &Labels::new(&config)).into_iter().map(|l| l.text).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert_eq!(texts.remove(0), "One machine.");
+        assert!(texts[0].starts_with("In Tables 1 and 3, each cell's baseline, named after “vs”, is the best of the other rows in its column by their means"), "{}", texts[0]);
+        assert!(texts[1].starts_with("In Table 4, each cell's baseline"), "{}", texts[1]);
+        assert!(texts[1].contains("by their medians"), "{}", texts[1]);
+    }
 }

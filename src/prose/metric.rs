@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
-use crate::config::{Compare, Estimator};
+use crate::config::Compare;
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
 fn is_percent(metric: &MetricValue) -> bool {
@@ -234,19 +234,6 @@ pub fn table_note(tested: usize) -> String {
             "(In parentheses: the 95% CI; verdicts at 5%, after Holm's correction for the table's {n} comparisons.)"
         ),
     }
-}
-
-/// The note of a table whose baselines are chosen from the data
-/// (`baseline = "best"`): how, and why that favours them (the caveat
-/// `selected-baseline` of a metric). The compared levels are the table's
-/// `others` (`rows`, `columns`), chosen `within` its other axis (`column`,
-/// `row`), if any.
-pub fn table_selected_note(others: &str, within: Option<&str>, estimator: Estimator) -> String {
-    let by = crate::analysis::statistics::estimators::of(estimator).words().plural;
-    let within = within.map(|w| format!(" in its {w}")).unwrap_or_default();
-    format!(
-        "Each cell's baseline, named after “vs”, is the best of the other {others}{within} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): each difference is biased against its cell's level, and the intervals and p-values do not account for the choice."
-    )
 }
 
 /// Every field of a metric that prose can cite, formatted.

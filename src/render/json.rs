@@ -39,16 +39,12 @@ struct MetricEntry<'a> {
 }
 
 /// Serialise `analysis` as pretty JSON (deterministic: fields in declaration
-/// order, maps sorted), its texts worded by `config`'s labels.
-pub fn render(analysis: &Analysis, config: &crate::config::Config) -> Vec<u8> {
-    render_with_tables(analysis, config, &[])
-}
-
-/// [`render`], with the baselines the computed `tables` chose from the data.
-pub fn render_with_tables(
+/// order, maps sorted), its texts worded by `config`'s labels, with the
+/// reader's caveats and the computed tables of `document`.
+pub fn render(
     analysis: &Analysis,
     config: &crate::config::Config,
-    tables: &[crate::markdown::tables::Written],
+    document: &crate::markdown::Document,
 ) -> Vec<u8> {
     let labels = crate::prose::labels::Labels::new(config);
     let caveats = crate::prose::caveats::caveats(analysis);
@@ -64,17 +60,18 @@ pub fn render_with_tables(
         comparisons: &analysis.comparisons,
         scaling: &analysis.scaling,
         caveats: &caveats,
-        limitations: &analysis.limitations,
+        limitations: &document.limitations,
         excluded: &analysis.excluded,
-        tables: tables
-            .iter()
+        tables: (document.computed.iter())
             .filter(|t| !t.chosen.is_empty())
             .map(|t| TableEntry {
                 id: &t.id,
-                caveat: t.caveat.clone().map(|text| crate::prose::caveats::Caveat {
-                    kind: crate::analysis::CaveatKind::SelectedBaseline,
-                    text,
-                    metric: None,
+                caveat: crate::prose::caveats::selected_baselines(&t.table.spec, &[]).map(|text| {
+                    crate::prose::caveats::Caveat {
+                        kind: crate::analysis::CaveatKind::SelectedBaseline,
+                        text,
+                        metric: None,
+                    }
                 }),
                 baselines: &t.chosen,
             })

@@ -252,10 +252,12 @@ pub struct EnvironmentView {
 }
 
 impl BookView {
-    /// The view of `config` and the computed `metrics`.
+    /// The view of `config`, the computed `metrics` and the reader's caveats
+    /// (`limitations`).
     pub fn new(
         config: &Config,
         analysis: &crate::analysis::Analysis,
+        limitations: &[crate::analysis::Limitation],
         cited: &crate::references::Formatted,
     ) -> Self {
         let book = &config.book;
@@ -281,8 +283,8 @@ impl BookView {
             environments: EnvironmentView::all(config),
             headline_table: headline::HeadlineTable::new(&analysis.metrics, &metrics, negligible),
             metrics,
-            caveats: analysis.limitations.iter().map(|c| c.text.clone()).collect(),
-            limitations: LimitationView::all(analysis, &labels),
+            caveats: limitations.iter().map(|c| c.text.clone()).collect(),
+            limitations: LimitationView::all(analysis, limitations, &labels),
             diagnostics: crate::prose::caveats::sentences(analysis),
             data: config.study.data.clone(),
             answer: None,
@@ -314,18 +316,18 @@ fn font_families(paper: &crate::config::Paper) -> Vec<String> {
 }
 
 impl LimitationView {
-    /// The caveats of `analysis` for readers, each with the labels of the
-    /// metrics it qualifies.
+    /// The reader's caveats, each with the labels of the metrics of
+    /// `analysis` it qualifies.
     fn all(
         analysis: &crate::analysis::Analysis,
+        limitations: &[crate::analysis::Limitation],
         words: &crate::prose::labels::Labels,
     ) -> Vec<Self> {
         let labels = |names: &[String]| {
             let qualified = analysis.metrics.iter().filter(|m| names.contains(&m.name));
             qualified.map(|m| words.metric(m)).collect()
         };
-        analysis
-            .limitations
+        limitations
             .iter()
             .map(|l| LimitationView {
                 text: l.text.clone(),
