@@ -417,7 +417,10 @@ fn a_level_against_the_best_of_the_others() {
         let value = m["value"].as_f64().unwrap();
         assert!((value - want).abs() < 1e-12, "{name} {candidate:?}: {value}");
         assert!(
-            m["model"].as_str().unwrap().contains(&format!("the baseline, {best}, is the best"))
+            m["text"]["model"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("the baseline, {best}, is the best"))
         );
     }
     let scores = &metric(&stats, "per", None)["baseline_selected"];

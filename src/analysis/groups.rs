@@ -129,7 +129,7 @@ fn compare(
             relative: means.ratio - 1.0,
             ci: means.ci.map(|[lo, hi]| [lo - 1.0, hi - 1.0]),
             p_value: means.p,
-            model: means.model.to_string(),
+            model: means.model,
             median,
             rank,
         });

@@ -100,7 +100,7 @@ pub struct Comparison {
     /// p-value of "no difference" from the same model as `ci`.
     pub p_value: Option<f64>,
     /// The model behind `ci` and `p_value`.
-    pub model: String,
+    pub model: statistics::model::Model,
     /// The comparison by medians; absent past the sizes rank statistics take.
     pub median: Option<MedianComparison>,
     /// Mann–Whitney's rank test and Cliff's delta; absent likewise.

@@ -115,7 +115,8 @@ fn point(
     let n = c.summary.n.min(b.summary.n);
     let ci = e.ci.filter(|_| spec.error_bars);
     let runs = Vec::new();
-    Ok((Point { x, y: e.ratio, ci, n, significant: e.significant(), runs }, e.model))
+    let model = crate::prose::metric::model_words(e.model);
+    Ok((Point { x, y: e.ratio, ci, n, significant: e.significant(), runs }, model))
 }
 
 /// The baseline and the one candidate among `series`, or an error naming

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
+use crate::analysis::statistics::model::Model;
 use crate::config::Compare;
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
@@ -249,7 +250,7 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
         ("definition", m.definition.clone().unwrap_or_default()),
         ("significance", significance(m)),
         ("range", metric_range(m)),
-        ("model", m.model.clone()),
+        ("model", model(m)),
         ("candidate", mean(m.candidate.mean)),
         ("p", m.p_value.map(p_value).unwrap_or_else(|| "no p-value".into())),
     ]);
@@ -260,11 +261,71 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
     fields
 }
 
+/// A comparison's model in words: `ratio of means, Welch's t on the log
+/// scale`; empty for none.
+pub fn model_words(model: Model) -> &'static str {
+    match model {
+        Model::None => "",
+        Model::Exact => "exact: each side gives the same value in every run",
+        Model::StudentT => "mean, Student's t",
+        Model::LogWelch => "ratio of means, Welch's t on the log scale",
+        Model::DeltaWelch => "ratio of means, Welch's t with a delta-method standard error",
+        Model::HodgesLehmann => "Hodges–Lehmann ratio, Mann–Whitney U",
+        Model::GeometricAverage => {
+            "geometric mean of the per-configuration ratios, Student's t over the configurations"
+        }
+        Model::ArithmeticAverage => {
+            "arithmetic mean of the per-configuration ratios, Student's t over the configurations"
+        }
+        Model::ExactAverage => {
+            "average of exact per-configuration ratios: every run of each side gives one value"
+        }
+        Model::RunsAsUnits => {
+            "average over configurations with runs as the units: Welch's t on the log scale of per-run scores (delta method)"
+        }
+        Model::RunsAsUnitsMedian => {
+            "average of the per-configuration Hodges–Lehmann ratios; interval and p from Mann–Whitney's test on per-run scores against the baseline's means (runs as units)"
+        }
+    }
+}
+
+/// A metric's model in words, with how its baseline was chosen when it
+/// was (`…; the baseline, xz, is the best of gzip and xz on these runs`).
+pub fn model(m: &MetricValue) -> String {
+    let words = model_words(m.model);
+    let Some(s) = &m.baseline_selected else { return words.to_string() };
+    let Some((last, init)) = s.among.split_last() else { return words.to_string() };
+    let among = match init {
+        [] => last.clone(),
+        _ => format!("{} and {last}", init.join(", ")),
+    };
+    format!("{words}; the baseline, {}, is the best of {among} on these runs", s.level)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::{Inputs, Side};
     use crate::config::Better;
+
+    /// A model in words, and how a chosen baseline was chosen, by hand.
+    #[test]
+    fn models_are_worded_with_the_choice_of_a_baseline() {
+        let mut m = MetricValue::example(0.1);
+        m.model = Model::LogWelch;
+        assert_eq!(model(&m), "ratio of means, Welch's t on the log scale");
+        m.model = Model::HodgesLehmann;
+        m.baseline_selected = Some(crate::analysis::metrics::sides::Selected {
+            level: "xz".into(),
+            among: vec!["gzip".into(), "lz4".into(), "xz".into()],
+            scores: vec![2.0, 3.0, 1.0],
+        });
+        assert_eq!(
+            model(&m),
+            "Hodges–Lehmann ratio, Mann–Whitney U; the baseline, xz, is the best of gzip, lz4 and xz on these runs"
+        );
+        assert_eq!(model_words(Model::None), "");
+    }
 
     fn metric(compare: Compare, decimals: usize, value: f64, ci: [f64; 2]) -> MetricValue {
         let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };

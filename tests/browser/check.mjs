@@ -17,7 +17,8 @@
 // data table widening its column), chart text rendered under 12 CSS px (10th
 // percentile, at 375 px and wider) or 11 px (any), a legend or annotation box
 // intersecting a data mark, numbers in data tables not right-aligned, series
-// colours under 3:1 against their background, and print rules missing. The JSON report counts the axe violations by
+// colours under 3:1 against their background, a formula not painted in its
+// text's colour (at 1440 px, both themes), and print rules missing. The JSON report counts the axe violations by
 // impact and lists each with its rule, the nodes' selectors and HTML.
 
 import { createServer } from "node:http";
@@ -134,6 +135,7 @@ for (const page of pages) {
       await checkLegends(tab, label);
       await checkTables(tab, label);
       await checkContrast(tab, label);
+      if (width === 1440) await checkMath(tab, label);
       await context.close();
     }
   }
@@ -463,6 +465,23 @@ async function checkSorting(tab, label) {
     }
     if ((await rows()) !== before) fail(`${name}: sorting changed or lost rows`);
   }
+}
+
+// Formulas take the text's colour in either theme: each glyph (a <use>)
+// and rule (a stroked path) of a formula's SVG is painted in the colour of
+// the text around it.
+async function checkMath(tab, label) {
+  const problems = await tab.evaluate(() => [...document.querySelectorAll("svg.math")].flatMap((svg) => {
+    const text = getComputedStyle(svg.parentElement).color;
+    const marks = [...svg.querySelectorAll("use, path[stroke]")].filter((e) => !e.closest("symbol"));
+    const paints = marks.map((e) => {
+      const style = getComputedStyle(e);
+      return e.hasAttribute("stroke") && e.getAttribute("fill") === "none" ? style.stroke : style.fill;
+    });
+    const wrong = [...new Set(paints.filter((paint) => paint !== text))];
+    return wrong.map((paint) => `formula "${svg.getAttribute("aria-label")}" painted ${paint}, not its text's ${text}`);
+  }));
+  for (const p of problems) fail(`${label}: ${p}`);
 }
 
 async function checkToggle(tab, label) {

@@ -86,17 +86,6 @@ fn evaluate_family(
         }
         let mut value = evaluate_one(&one, results, config)?;
         value.member = member;
-        if let Some(s) = &selected {
-            let (last, init) = s.among.split_last().expect("the best is chosen among levels");
-            let among = match init {
-                [] => last.clone(),
-                _ => format!("{} and {last}", init.join(", ")),
-            };
-            value.model = format!(
-                "{}; the baseline, {}, is the best of {among} on these runs",
-                value.model, s.level
-            );
-        }
         value.baseline_selected = selected;
         values.push(value);
     }

@@ -9,7 +9,7 @@ pub use crate::analysis::findings::carried::Alternative;
 use crate::analysis::findings::carried::{Grain, Influence};
 use crate::analysis::statistics::average::{self, Spread};
 use crate::analysis::statistics::estimators;
-use crate::analysis::statistics::model::{Estimate, Sample};
+use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::RankTest;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
@@ -94,8 +94,8 @@ pub struct MetricValue {
     pub inputs: Inputs,
     /// The estimator of the comparisons.
     pub estimator: Estimator,
-    /// The model behind the value, interval and p-value, in words.
-    pub model: String,
+    /// The model behind the value, interval and p-value.
+    pub model: Model,
     /// With `per`: how the per-group ratios are averaged.
     pub average: Option<Average>,
     /// With `per`: each run measured every group, and runs were the units.
@@ -137,7 +137,7 @@ pub(super) fn compute(
         }
         if let [(_, only, _)] = pairs {
             value.ci = only.summary.ci;
-            value.model = "mean, Student's t".into();
+            value.model = Model::StudentT;
         }
         return Ok(value);
     }
@@ -242,7 +242,7 @@ fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     if estimate.exact {
         value.ci_note = Some("each side gives the same value in every run".into());
     }
-    value.model = estimate.model.to_string();
+    value.model = estimate.model;
     if value.ci.is_none() && value.ci_note.is_none() {
         value.ci_note = Some(
             match value.spread.is_some() || value.groups > 1 {
@@ -300,7 +300,7 @@ fn described(
         groups: pairs.len(),
         inputs,
         estimator: metric.estimator,
-        model: String::new(),
+        model: Model::None,
         average: None,
         within_run: false,
         spread: None,
@@ -355,7 +355,7 @@ impl MetricValue {
             groups: 1,
             inputs: Inputs { file: "f.csv".into(), column: "x".into(), filter: "all rows".into() },
             estimator: Estimator::Mean,
-            model: String::new(),
+            model: Model::None,
             average: None,
             within_run: false,
             spread: None,

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::queries::filter::{self, KeyPart};
-use crate::analysis::statistics::estimators::{self, Estimator, RUNS_AS_UNITS, RunsAsUnits};
-use crate::analysis::statistics::model::Estimate;
+use crate::analysis::statistics::estimators::{self, Estimator, RunsAsUnits};
+use crate::analysis::statistics::model::{Estimate, Model};
 use crate::analysis::statistics::stats::Summary;
 use crate::config::{Average, Metric};
 use crate::results::Table;
@@ -89,13 +89,12 @@ pub fn combine(
         Average::Arithmetic => ratios.sum::<f64>() / k,
     };
     if constant_columns(c) && constant_columns(b) {
-        let model = "exact: each side gives the same value in every run";
-        return Estimate { ratio, model, exact: true, ..Default::default() };
+        return Estimate { ratio, model: Model::Exact, exact: true, ..Default::default() };
     }
     let runs = RunsAsUnits { candidate: c, baseline: b, means: [mc, mb], average: how, ratio };
     estimator.within_run(&runs).unwrap_or(Estimate {
         ratio,
-        model: RUNS_AS_UNITS,
+        model: Model::RunsAsUnits,
         ..Default::default()
     })
 }

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::model::Estimate;
+use super::model::{Estimate, Model};
 use super::stats::{self, Summary};
 use crate::config::Average;
 
@@ -41,13 +41,6 @@ pub struct Spread {
     pub significant_sign_change: bool,
 }
 
-const GEOMETRIC: &str =
-    "geometric mean of the per-configuration ratios, Student's t over the configurations";
-const EXACT: &str = "average of exact per-configuration ratios: every run of each side \
-    gives one value";
-const ARITHMETIC: &str =
-    "arithmetic mean of the per-configuration ratios, Student's t over the configurations";
-
 /// The average of `estimates` (k ≥ 2) by `how`: its interval and p-value
 /// from Student's t over the k ratios (on the log scale for the geometric
 /// mean), so that the spread between configurations widens it.
@@ -56,15 +49,15 @@ pub fn combine(estimates: &[(String, Estimate)], how: Average) -> Estimate {
     let ratios: Vec<f64> = estimates.iter().map(|(_, e)| e.ratio).collect();
     let (points, model, back): (Vec<f64>, _, fn(f64) -> f64) = match how {
         Average::Geometric if ratios.iter().all(|r| *r > 0.0) => {
-            (ratios.iter().map(|r| r.ln()).collect(), GEOMETRIC, f64::exp)
+            (ratios.iter().map(|r| r.ln()).collect(), Model::GeometricAverage, f64::exp)
         }
-        _ => (ratios.clone(), ARITHMETIC, |x| x),
+        _ => (ratios.clone(), Model::ArithmeticAverage, |x| x),
     };
-    let null = if model == GEOMETRIC { 0.0 } else { 1.0 };
+    let null = if model == Model::GeometricAverage { 0.0 } else { 1.0 };
     let summary = Summary::of(&points).expect("at least two configurations");
     let ratio = back(summary.mean);
     if exact {
-        return Estimate { ratio, model: EXACT, exact: true, ..Default::default() };
+        return Estimate { ratio, model: Model::ExactAverage, exact: true, ..Default::default() };
     }
     let Some(se) = summary.variance_of_mean().map(f64::sqrt).filter(|se| *se > 0.0) else {
         return Estimate { ratio, model, ..Default::default() };
@@ -109,14 +102,11 @@ mod tests {
     use super::*;
 
     fn at(ratio: f64) -> (String, Estimate) {
-        (format!("x = {ratio}"), Estimate { ratio, model: "", ..Default::default() })
+        (format!("x = {ratio}"), Estimate { ratio, ..Default::default() })
     }
 
     fn within(ratio: f64, [lo, hi]: [f64; 2]) -> (String, Estimate) {
-        (
-            format!("x = {ratio}"),
-            Estimate { ratio, ci: Some([lo, hi]), model: "", ..Default::default() },
-        )
+        (format!("x = {ratio}"), Estimate { ratio, ci: Some([lo, hi]), ..Default::default() })
     }
 
     // Relative: no difference at ratio 1. Below and above, each interval

@@ -43,8 +43,8 @@ pub struct Estimate {
     pub open: [bool; 2],
     /// Two-sided p-value of "ratio = 1" under the same model.
     pub p: Option<f64>,
-    /// The model, in words.
-    pub model: &'static str,
+    /// The model.
+    pub model: Model,
     /// Both sides are constant (every run gives one value): the ratio is
     /// exact, and there is neither interval nor p-value.
     pub exact: bool,
@@ -63,10 +63,40 @@ impl Estimate {
     }
 }
 
-const EXACT: &str = "exact: each side gives the same value in every run";
+/// The statistical model behind a comparison: how its value, interval and
+/// p-value are computed. `crate::prose::metric::model` says it in words;
+/// stats.json names it in kebab case (`log-welch`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Model {
+    /// None computed (a summary of several configurations).
+    #[default]
+    None,
+    /// Both sides constant: their ratio, with neither interval nor p-value.
+    Exact,
+    /// A summary's mean with Student's t interval.
+    StudentT,
+    /// The ratio of means by Welch's t on the log scale.
+    LogWelch,
+    /// The ratio of means by Welch's t with a delta-method standard error.
+    DeltaWelch,
+    /// The Hodges–Lehmann ratio with Mann–Whitney's U.
+    HodgesLehmann,
+    /// The geometric mean of per-configuration ratios, Student's t over them.
+    GeometricAverage,
+    /// The arithmetic mean of per-configuration ratios, Student's t over them.
+    ArithmeticAverage,
+    /// The average of exact per-configuration ratios.
+    ExactAverage,
+    /// An average with runs as the units, by the mean (Welch, delta method).
+    RunsAsUnits,
+    /// An average with runs as the units, by the median (Hodges–Lehmann,
+    /// Mann–Whitney on per-run scores).
+    RunsAsUnitsMedian,
+}
 
 /// The exact comparison of two constant sides, `c` and `b` in every run:
 /// their ratio, with neither interval nor p-value.
 pub fn exact(c: f64, b: f64) -> Estimate {
-    Estimate { ratio: c / b, model: EXACT, exact: true, ..Default::default() }
+    Estimate { ratio: c / b, model: Model::Exact, exact: true, ..Default::default() }
 }

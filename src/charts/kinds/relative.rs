@@ -113,7 +113,7 @@ fn relative(
                     // chart's interval is the one the numbers print and stays above −100%.
                     let e = mean::of_means(c, b);
                     if e.ci.is_some() {
-                        models.insert(e.model);
+                        models.insert(crate::prose::metric::model_words(e.model));
                     }
                     let ci = e.ci.map(|[lo, hi]| [(lo - 1.0) * 100.0, (hi - 1.0) * 100.0]);
                     Some(Point {

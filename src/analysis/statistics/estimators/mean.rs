@@ -4,8 +4,8 @@
 //! is not positive, the delta-method interval of R on the linear scale.
 //! With runs as units, Welch's t on the log scale of per-run scores.
 
-use super::{Estimator, Name, RUNS_AS_UNITS, RunsAsUnits, Words};
-use crate::analysis::statistics::model::{Estimate, Sample};
+use super::{Estimator, Name, RunsAsUnits, Words};
+use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::robust::Robust;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::Average;
@@ -82,13 +82,10 @@ fn by_scores(ratio: f64, sc: &[f64], sb: &[f64], how: Average) -> Option<Estimat
         ratio,
         ci: Some(ci),
         p: Some(stats::p_value(log / se, df)),
-        model: RUNS_AS_UNITS,
+        model: Model::RunsAsUnits,
         ..Default::default()
     })
 }
-
-const LOG_WELCH: &str = "ratio of means, Welch's t on the log scale";
-const DELTA_WELCH: &str = "ratio of means, Welch's t with a delta-method standard error";
 
 /// The ratio of means: log-scale Welch when both means are positive, the
 /// delta method otherwise. The baseline mean must not be zero.
@@ -99,7 +96,7 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
         let relative = |s: &Summary| s.sd.map(|sd| (sd / s.mean).powi(2) / s.n as f64);
         let parts = relative(c).zip(relative(b)).map(|(vc, vb)| [(vc, c.n), (vb, b.n)]);
         let Some(parts) = parts.filter(|p| p[0].0 + p[1].0 > 0.0) else {
-            return Estimate { ratio, model: LOG_WELCH, ..Default::default() };
+            return Estimate { ratio, model: Model::LogWelch, ..Default::default() };
         };
         let (se, df) = ((parts[0].0 + parts[1].0).sqrt(), stats::satterthwaite(&parts));
         let (log, half) = (ratio.ln(), stats::t_quantile(df) * se);
@@ -108,7 +105,7 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
             ratio,
             ci: Some([(log - half).exp(), (log + half).exp()]),
             p: Some(p),
-            model: LOG_WELCH,
+            model: Model::LogWelch,
             ..Default::default()
         };
     }
@@ -121,7 +118,7 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
         ratio,
         ci: inference.map(|i| i.0),
         p: inference.map(|i| i.1),
-        model: DELTA_WELCH,
+        model: Model::DeltaWelch,
         ..Default::default()
     }
 }

@@ -6,7 +6,7 @@
 
 use super::{Estimator, Name, RunsAsUnits, Words, kept};
 use crate::analysis::statistics::average;
-use crate::analysis::statistics::model::{Estimate, Sample};
+use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::{self, Interval};
 use crate::analysis::statistics::stats::Summary;
 use crate::config::Average;
@@ -47,8 +47,6 @@ impl Estimator for Median {
     }
 }
 
-const HODGES_LEHMANN: &str = "Hodges–Lehmann ratio, Mann–Whitney U";
-
 /// The Hodges–Lehmann ratio with the interval inverting Mann–Whitney's
 /// test, whose p it reports ([`ranks::hodges_lehmann`]). On the log scale
 /// when every value is positive; otherwise the shift of the values
@@ -81,13 +79,10 @@ pub fn of_medians(c: &[f64], b: &[f64]) -> Option<Estimate> {
         ci: interval.map(|i| i.ends),
         open: interval.map_or([false; 2], |i| i.open),
         p: Some(test.p),
-        model: HODGES_LEHMANN,
+        model: Model::HodgesLehmann,
         exact: false,
     })
 }
-
-const WITHIN_RUN: &str = "average of the per-configuration Hodges–Lehmann ratios; interval \
-    and p from Mann–Whitney's test on per-run scores against the baseline's means (runs as units)";
 
 /// The Hodges–Lehmann ratio of the candidate's per-run scores to the
 /// baseline's, both scored against the same reference, the baseline's
@@ -112,7 +107,7 @@ fn by_medians(c: &[Vec<f64>], b: &[Vec<f64>], reference: &[f64], how: Average) -
     tie_within_rounding(&mut sc, &mut sb);
     let (c, b) = (Sample::of(&sc)?, Sample::of(&sb)?);
     let e = Median.compare(&c, &b)?;
-    Some(Estimate { model: if e.exact { e.model } else { WITHIN_RUN }, ..e })
+    Some(Estimate { model: if e.exact { e.model } else { Model::RunsAsUnitsMedian }, ..e })
 }
 
 /// Scores equal within rounding made equal, so that the rank test counts

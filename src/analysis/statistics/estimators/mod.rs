@@ -106,11 +106,6 @@ pub struct RunsAsUnits<'a> {
     pub ratio: f64,
 }
 
-/// The model of an average with runs as units by the mean, in words; also
-/// the model named where the runs give no estimate.
-pub const RUNS_AS_UNITS: &str = "average over configurations with runs as the units: Welch's \
-    t on the log scale of per-run scores (delta method)";
-
 /// `values` without the one at `drop`.
 pub fn kept(values: &[f64], drop: Option<usize>) -> Vec<f64> {
     values.iter().enumerate().filter(|(i, _)| Some(*i) != drop).map(|(_, x)| *x).collect()
