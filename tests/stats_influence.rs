@@ -161,9 +161,12 @@ fn one_wild_allreduce_run_is_named_on_its_headline() {
     let without = format!("Without it the difference is +{:.1}%", (ratio - 1.0) * 100.0);
     let times =
         format!("{}× the median of its side", report::format::significant(5333.0 / median, 2));
-    for part in
-        ["run = 7 of cand at case = 0 (5333, ", &times, &without, "by the median (Hodges–Lehmann)"]
-    {
+    for part in [
+        "run = 7 of Candidate at case = 0 (5333, ",
+        &times,
+        &without,
+        "by the median (Hodges–Lehmann)",
+    ] {
         assert!(text[0].contains(part), "{part:?} not in {:?}", text[0]);
     }
     // The outlier caveat lists it.

@@ -124,7 +124,7 @@ fn the_lammps_outlier_is_named_and_mean_and_median_disagree() {
     assert_eq!(not_normal.len(), 1, "one caveat per column: {not_normal:?}");
     assert!(
         not_normal[0].contains("not normally distributed (Shapiro–Wilk, 5%)")
-            && not_normal[0].contains("bare-metal at procs = 256 (W = "),
+            && not_normal[0].contains("Bare metal at procs = 256 (W = "),
         "{not_normal:?}"
     );
     // By the mean Usernetes is faster, by the median slower (scipy: the

@@ -81,7 +81,7 @@ fn record(
     let filter = describe_config(&cfg);
     analysis.groups.push(Group {
         id: group_id(&table.name, column, env.as_deref(), &filter),
-        inputs: inputs(table, column, env.as_deref(), &filter),
+        inputs: inputs(table, column, env.as_deref().map(|e| (by[0], e)), &filter),
         environment: env.clone(),
         config: cfg.clone(),
         summary: sample.summary.clone(),
@@ -270,8 +270,11 @@ fn group_id(table: &str, column: &str, env: Option<&str>, filter: &str) -> Strin
     format!("{table}/{column}{env}{}", suffix(filter))
 }
 
-fn inputs(table: &Table, column: &str, env: Option<&str>, filter: &str) -> Inputs {
-    let mut parts: Vec<String> = env.map(|e| format!("environment = {e}")).into_iter().collect();
+/// The inputs of a group or comparison: its rows selected by the
+/// environment column's level `env`, if any, and the `filter` of its
+/// configuration (`algo = sort -n, procs = 32`), as a `where` would.
+fn inputs(table: &Table, column: &str, env: Option<(&str, &str)>, filter: &str) -> Inputs {
+    let mut parts: Vec<String> = env.map(|(c, e)| format!("{c} = {e}")).into_iter().collect();
     parts.extend(filter.split(',').filter(|s| !s.is_empty()).map(|s| s.replace('=', " = ")));
     Inputs {
         file: table.path.display().to_string(),

@@ -184,7 +184,7 @@ fn limitations(
         .collect();
     let inputs = crate::prose::limitations::Inputs {
         metrics: &analysis.metrics,
-        caveats: &crate::prose::caveats::caveats(analysis),
+        caveats: &crate::prose::caveats::caveats(analysis, known.labels),
         excluded: &analysis.excluded,
         tables: &numbered,
     };

@@ -5,6 +5,7 @@
 //! the rest.
 
 use super::join;
+use super::labels::Labels;
 use super::metric::{metric_ci, metric_range, metric_value, metric_value_at, significance};
 use crate::analysis::findings::runs::HIGH_CV;
 use crate::analysis::findings::{
@@ -39,32 +40,34 @@ const DIGITS: usize = 4;
 /// Most configurations a caveat names; the others are counted.
 const NAMED: usize = 5;
 
-/// Every caveat of the analysis: its findings, then its exclusions.
-pub fn caveats(analysis: &Analysis) -> Vec<Caveat> {
-    let found = analysis.caveats.iter().filter_map(|f| caveat(f, &analysis.metrics));
+/// Every caveat of the analysis, its configurations and metrics named by
+/// `labels`: its findings, then its exclusions.
+pub fn caveats(analysis: &Analysis, labels: &Labels) -> Vec<Caveat> {
+    let found = analysis.caveats.iter().filter_map(|f| caveat(f, &analysis.metrics, labels));
     found.chain(analysis.excluded.iter().map(excluded)).collect()
 }
 
 /// The sentences of [`caveats`] alone, in order: the diagnostics of the
 /// page and the paper.
-pub fn sentences(analysis: &Analysis) -> Vec<String> {
-    caveats(analysis).into_iter().map(|c| c.text).collect()
+pub fn sentences(analysis: &Analysis, labels: &Labels) -> Vec<String> {
+    caveats(analysis, labels).into_iter().map(|c| c.text).collect()
 }
 
 /// The caveat stating `finding`, whose metric, if it names one, is among
-/// `metrics`.
-pub fn caveat(finding: &Finding, metrics: &[MetricValue]) -> Option<Caveat> {
+/// `metrics`; configurations and metrics are named by `labels`
+/// (`numeric sort at 32 processes`, `Run time (xz)`).
+pub fn caveat(finding: &Finding, metrics: &[MetricValue], labels: &Labels) -> Option<Caveat> {
     let (text, metric) = match finding {
         Finding::Nodes { rows, counts } => {
             let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
             (nodes(*rows, &counts), None)
         }
         Finding::FewRuns(files) => (few_runs(files), None),
-        Finding::Unmatched(partial) => (unmatched(partial), None),
-        Finding::Outliers(o) => (outliers(o), None),
-        Finding::HighVariation(v) => (variation(v), None),
-        Finding::NotNormal(n) => (not_normal(n), None),
-        Finding::SmallSamples(s) => (small(s), None),
+        Finding::Unmatched(partial) => (unmatched(partial, labels), None),
+        Finding::Outliers(o) => (outliers(o, labels), None),
+        Finding::HighVariation(v) => (variation(v, labels), None),
+        Finding::NotNormal(n) => (not_normal(n, labels), None),
+        Finding::SmallSamples(s) => (small(s, metrics, labels)?, None),
         Finding::Multiplicity { tested, raw, survive } => (
             format!(
                 "The study tests {tested} comparisons: p < 0.05 in {raw} of them, and {survive} of {tested} remain significant after Holm's correction for testing them together (family-wise error 5%)."
@@ -73,7 +76,7 @@ pub fn caveat(finding: &Finding, metrics: &[MetricValue]) -> Option<Caveat> {
         ),
         Finding::Metric { metric, about } => {
             let m = metrics.get(*metric)?;
-            (of_metric(*about, m)?, Some(m.name.clone()))
+            (of_metric(*about, m, labels)?, Some(m.name.clone()))
         }
     };
     Some(Caveat { kind: finding.kind(), text, metric })
@@ -118,10 +121,14 @@ fn few_runs(files: &[FewRuns]) -> String {
         .join(" ")
 }
 
-fn unmatched(partial: &[Unmatched]) -> String {
+fn unmatched(partial: &[Unmatched], labels: &Labels) -> String {
     let partial: Vec<String> = partial
         .iter()
-        .map(|u| format!("{}: {} was measured only in {}", u.file, u.config, join(&u.environments)))
+        .map(|u| {
+            let envs: Vec<String> = u.environments.iter().map(|e| labels.environment(e)).collect();
+            let at = labels.values(&u.file, &u.config);
+            format!("{}: {at} was measured only in {}", u.file, join(&envs))
+        })
         .collect();
     format!(
         "The environments were not measured at the same configurations, and comparisons skip the unmatched ones. {}.",
@@ -129,8 +136,8 @@ fn unmatched(partial: &[Unmatched]) -> String {
     )
 }
 
-fn outliers(o: &Outliers) -> String {
-    let severe: Vec<String> = o.severe.iter().map(severe_runs).collect();
+fn outliers(o: &Outliers, labels: &Labels) -> String {
+    let severe: Vec<String> = o.severe.iter().map(|s| severe_runs(s, &o.file, labels)).collect();
     let mild = match (o.mild, o.mild_configurations) {
         (0, _) => String::new(),
         (1, _) => " One more run lies beyond 1.5 IQR only (mild).".to_string(),
@@ -148,8 +155,8 @@ fn outliers(o: &Outliers) -> String {
     )
 }
 
-/// One configuration's severe runs: `procs = 8 (n = 10): run = 3 (41.2)`.
-fn severe_runs(s: &SevereRuns) -> String {
+/// One configuration's severe runs: `A at 8 processes (n = 10): run = 3 (41.2)`.
+fn severe_runs(s: &SevereRuns, file: &str, labels: &Labels) -> String {
     let named: Vec<String> = s
         .runs
         .iter()
@@ -159,14 +166,17 @@ fn severe_runs(s: &SevereRuns) -> String {
         })
         .collect();
     let more = if s.more > 0 { format!(" and {} more", s.more) } else { String::new() };
-    format!("{} (n = {}): {}{more}", s.rows, s.n, named.join(", "))
+    let at = labels.configuration(file, &s.at);
+    format!("{at} (n = {}): {}{more}", s.n, named.join(", "))
 }
 
-fn variation(v: &Variation) -> String {
+fn variation(v: &Variation, labels: &Labels) -> String {
     let items: Vec<String> = v
         .configurations
         .iter()
-        .map(|(rows, cv)| format!("{rows}: CV {}%", fixed(cv * 100.0, 1)))
+        .map(|(at, cv)| {
+            format!("{}: CV {}%", labels.configuration(&v.file, at), fixed(cv * 100.0, 1))
+        })
         .collect();
     let configurations = match items.len() {
         1 => "one configuration".to_string(),
@@ -181,11 +191,14 @@ fn variation(v: &Variation) -> String {
     )
 }
 
-/// A configuration whose runs are not normal: `bare-metal at procs = 32`.
-fn configuration(runs: &NonNormalRuns) -> String {
-    let env = runs.environment.as_deref().unwrap_or("the runs");
-    let config: Vec<String> = runs.config.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    if config.is_empty() { env.to_string() } else { format!("{env} at {}", config.join(", ")) }
+/// A configuration of `file` whose runs are not normal: `Bare metal at 32
+/// processes`; `the runs at 32 processes` without an environment.
+fn configuration(runs: &NonNormalRuns, file: &str, labels: &Labels) -> String {
+    match &runs.at.environment {
+        Some(_) => labels.configuration(file, &runs.at),
+        None if runs.at.values.is_empty() => "the runs".to_string(),
+        None => format!("the runs at {}", labels.values(file, &runs.at.values)),
+    }
 }
 
 /// The caveat on non-normal runs. "Prefer the median" is said only of the
@@ -193,7 +206,8 @@ fn configuration(runs: &NonNormalRuns) -> String {
 /// skewed runs or severe outliers, not symmetric ones, nor values on a
 /// grid as coarse as the median's interval, where the median sits on one
 /// tick.
-fn not_normal(n: &NotNormal) -> String {
+fn not_normal(n: &NotNormal, labels: &Labels) -> String {
+    let configuration = |r: &NonNormalRuns| configuration(r, &n.file, labels);
     let items: Vec<String> = n
         .configurations
         .iter()
@@ -208,7 +222,7 @@ fn not_normal(n: &NotNormal) -> String {
         .collect();
     let of = |what: MedianUse| -> Vec<String> {
         let shaped = n.configurations.iter().filter(|r| r.median == Some(what));
-        shaped.map(configuration).collect()
+        shaped.map(&configuration).collect()
     };
     let subject = match n.configurations.len() {
         1 => "The runs of".to_string(),
@@ -242,55 +256,59 @@ fn advice(informative: &[String], stuck: &[String]) -> String {
     advice
 }
 
-fn small(s: &SmallSamples) -> String {
+fn small(s: &SmallSamples, metrics: &[MetricValue], labels: &Labels) -> Option<String> {
+    let named: Option<Vec<String>> =
+        s.metrics.iter().map(|i| metrics.get(*i).map(|m| labels.metric(m))).collect();
     let test = if s.min_p >= 0.05 {
         format!("no rank test can reach p < 0.05 (the smallest two-sided p is {})", plain(s.min_p))
     } else {
         format!("a rank test can reach at best {}", p_value(s.min_p))
     };
-    format!(
+    Some(format!(
         "{} compare {} runs with {}: {test}; a distribution-free interval of the median needs n ≥ {MEDIAN_CI_MIN} and Tukey's fences n ≥ {FENCES_MIN}. Their intervals rest on Student's t, which assumes the means are close to normal, and an outlier cannot be told from the rest.",
-        join(&s.labels),
+        join(&named?),
         s.candidate,
         s.baseline
-    )
+    ))
 }
 
 /// The caveat of a finding about metric `m`; none if `m` lacks what the
 /// finding reads.
-fn of_metric(about: MetricFinding, m: &MetricValue) -> Option<String> {
+fn of_metric(about: MetricFinding, m: &MetricValue, labels: &Labels) -> Option<String> {
+    let label = labels.metric(m);
     match about {
         MetricFinding::NotSignificant => Some(format!(
-            "{}: the difference of {} is not statistically significant ({}).",
-            m.label,
+            "{label}: the difference of {} is not statistically significant ({}).",
             metric_value(m),
             metric_ci(m)
         )),
-        MetricFinding::EstimatorsDisagree => disagreement(m),
+        MetricFinding::EstimatorsDisagree => disagreement(m, &label),
         MetricFinding::SignChange => Some(format!(
-            "{}: the average of {} hides a change of sign between its {} configurations ({}); it describes no single configuration.",
-            m.label,
+            "{label}: the average of {} hides a change of sign between its {} configurations ({}); it describes no single configuration.",
             metric_value(m),
             m.spread.as_ref()?.values.len(),
             metric_range(m)
         )),
-        MetricFinding::Influential => carried(m),
-        MetricFinding::Resolution => coarse(m),
-        MetricFinding::SelectedBaseline => selected_baseline(m),
+        MetricFinding::Influential => carried(m, labels),
+        MetricFinding::Resolution => coarse(m, labels),
+        MetricFinding::SelectedBaseline => selected_baseline(m, labels),
     }
 }
 
 /// A baseline chosen as the best of the other levels on the very runs it
-/// is compared with: the choice favours it (the winner's curse).
-pub fn selected_baseline(m: &MetricValue) -> Option<String> {
+/// is compared with: the choice favours it (the winner's curse). The
+/// metric and its levels are named by `labels`.
+pub fn selected_baseline(m: &MetricValue, labels: &Labels) -> Option<String> {
     let s = m.baseline_selected.as_ref()?;
+    let level = |l: &String| labels.level(&m.inputs.file, &m.factor, l);
+    let among: Vec<String> = s.among.iter().map(level).collect();
     let by = estimators::of(m.estimator).words().plural;
     Some(format!(
         "{}: its baseline, {}, is the best of {} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): the difference against it is biased against {}, and its interval and p-value do not account for the choice among {} levels.",
-        m.label,
-        s.level,
-        super::join(&s.among),
-        m.candidate.environment,
+        labels.metric(m),
+        level(&s.level),
+        super::join(&among),
+        level(&m.candidate.environment),
         s.among.len()
     ))
 }
@@ -327,13 +345,12 @@ fn estimator_name(e: Estimator) -> &'static str {
 }
 
 /// Mean and median that disagree in sign or significance.
-fn disagreement(m: &MetricValue) -> Option<String> {
+fn disagreement(m: &MetricValue, label: &str) -> Option<String> {
     let other = m.other.as_ref()?;
     let (value, shown) = (metric_value(m), metric_value_at(m, other.value));
     let p = |p: Option<f64>| p.map_or_else(|| "no p-value".into(), p_value);
     Some(format!(
-        "{}: by {} the difference is {value} ({}), by {} {shown} ({}); the runs do not support one verdict.",
-        m.label,
+        "{label}: by {} the difference is {value} ({}), by {} {shown} ({}); the runs do not support one verdict.",
         estimator_name(m.estimator),
         p(m.p_value),
         estimator_name(other.estimator),
@@ -343,7 +360,7 @@ fn disagreement(m: &MetricValue) -> Option<String> {
 
 /// A metric carried by one run: the run, its value against its side's
 /// median, the metric without it and by the other estimator.
-fn carried(m: &MetricValue) -> Option<String> {
+fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
     let found = m.influence.as_ref()?;
     let run = found.run.clone().unwrap_or_else(|| "a run".into());
     let (value, median) = (found.value, found.median);
@@ -356,7 +373,11 @@ fn carried(m: &MetricValue) -> Option<String> {
     } else {
         of_median
     };
-    let at = if found.at == "all rows" { String::new() } else { format!(" at {}", found.at) };
+    let file = &m.inputs.file;
+    let at = match found.at.as_str() {
+        "all rows" => String::new(),
+        at => format!(" at {}", labels.at(file, at)),
+    };
     // The metric as the other runs give it.
     let mut without = m.clone();
     (without.value, without.ci) = (found.without.value, found.without.ci);
@@ -369,9 +390,9 @@ fn carried(m: &MetricValue) -> Option<String> {
     let changes = if found.changes_verdict { ", a different verdict" } else { "" };
     Some(format!(
         "{}: one run carries the estimate of {}: {run} of {}{at} ({}, {against}). Without it the difference is {} ({}), {verdict}{changes}{other}. The run is kept; if it is known to be bad, exclude it in book.toml with its reason.",
-        m.label,
+        labels.metric(m),
         metric_value(m),
-        found.environment,
+        labels.level(file, &m.factor, &found.environment),
         significant(value, DIGITS),
         metric_value(&without),
         metric_ci(&without),
@@ -379,16 +400,19 @@ fn carried(m: &MetricValue) -> Option<String> {
 }
 
 /// A metric whose values lie on a grid as coarse as its effect or interval.
-fn coarse(m: &MetricValue) -> Option<String> {
+fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
     let grain = m.grain.as_ref()?;
-    let at = if grain.at == "all rows" { String::new() } else { format!(" at {}", grain.at) };
+    let at = match grain.at.as_str() {
+        "all rows" => String::new(),
+        at => format!(" at {}", labels.at(&m.inputs.file, at)),
+    };
     let interval = match m.ci {
         Some(_) => format!(" and its interval ({})", metric_ci(m)),
         None => String::new(),
     };
     Some(format!(
         "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step, and ties are many.",
-        m.label,
+        labels.metric(m),
         m.inputs.column,
         significant(grain.step, DIGITS),
         significant(grain.relative * 100.0, 2),
@@ -422,6 +446,120 @@ pub fn excluded(excluded: &Excluded) -> Caveat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::findings::Configuration;
+    use crate::analysis::metrics::sides::Member;
+    use std::collections::BTreeMap;
+
+    /// A study whose environment column is `algo`, its levels labelled
+    /// with spaces, commas and HTML's special characters; `size` has a
+    /// unit, `procs` none.
+    fn labels() -> Labels {
+        let toml = r#"
+[book]
+title = "T"
+[study]
+baseline = "sort"
+environment-column = "algo"
+[environments.sort]
+label = "Plain <sort> & co"
+[environments."sort -n"]
+label = "Numeric sort"
+[environments."sort -n --parallel=2"]
+label = "sort -n, 2 threads"
+[data.hyperfine.labels]
+size = { unit = "bytes" }
+[[metrics]]
+name = "numeric"
+label = "Numeric sort"
+data = "hyperfine"
+value = "time_s"
+candidates = "*"
+better = "lower"
+"#;
+        Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap())
+    }
+
+    /// A configuration of `algo` level `env` (if any) at these values.
+    fn at(env: Option<&str>, values: &[(&str, &str)]) -> Configuration {
+        let values: BTreeMap<String, String> =
+            values.iter().map(|(c, v)| (c.to_string(), v.to_string())).collect();
+        Configuration { environment: env.map(String::from), values }
+    }
+
+    const FILE: &str = "results/hyperfine.csv";
+
+    /// The text of `finding`'s caveat, the metrics being `metrics`.
+    fn text(finding: Finding, metrics: &[MetricValue]) -> String {
+        caveat(&finding, metrics, &labels()).unwrap().text
+    }
+
+    /// Configurations are named by their environment's label and their
+    /// values' units (a column without one as `procs = 32`), never by the
+    /// column ids `algo` or `environment`.
+    #[test]
+    fn configurations_are_named_by_labels() {
+        let (file, column) = (FILE.to_string(), "time_s".to_string());
+        let configurations = vec![
+            (at(Some("sort -n --parallel=2"), &[("size", "1048576")]), 0.298),
+            (at(Some("sort"), &[("procs", "32")]), 0.06),
+            (at(None, &[("procs", "1"), ("size", "0")]), 0.055),
+        ];
+        let v = Finding::HighVariation(Variation { file, column, configurations });
+        assert_eq!(
+            text(v, &[]),
+            "Runs of time_s in results/hyperfine.csv vary by more than 5% of their mean (coefficient of variation) in 3 configurations: sort -n, 2 threads at 1 MiB: CV 29.8%; Plain <sort> & co at procs = 32: CV 6.0%; procs = 1, 0 B: CV 5.5%."
+        );
+        let severe = vec![SevereRuns {
+            at: at(Some("sort -n"), &[]),
+            n: 10,
+            runs: vec![(Some("run = 3".into()), 41.25)],
+            more: 0,
+        }];
+        let (file, column) = (FILE.to_string(), "time_s".to_string());
+        let o = Outliers { file, column, severe, mild: 0, mild_configurations: 0 };
+        let said = text(Finding::Outliers(o), &[]);
+        assert!(said.contains(" Beyond 3 IQR (severe): Numeric sort (n = 10): run = 3 (41.25). "));
+        let runs = |at| NonNormalRuns { at, w: 0.8, p: 0.0123, median: None };
+        let (file, column) = (FILE.to_string(), "time_s".to_string());
+        let configurations = vec![runs(at(Some("sort -n --parallel=2"), &[])), runs(at(None, &[]))];
+        let said = text(Finding::NotNormal(NotNormal { file, column, configurations }), &[]);
+        assert!(said.contains(
+            " are not normally distributed (Shapiro–Wilk, 5%): sort -n, 2 threads (W = 0.80, p = 0.012); the runs (W = 0.80, p = 0.012). "
+        ));
+        let u = Unmatched {
+            file: FILE.into(),
+            config: at(None, &[("size", "4096")]).values,
+            environments: vec!["sort".into(), "sort -n --parallel=2".into()],
+        };
+        assert_eq!(
+            text(Finding::Unmatched(vec![u]), &[]),
+            "The environments were not measured at the same configurations, and comparisons skip the unmatched ones. results/hyperfine.csv: 4 KiB was measured only in Plain <sort> & co and sort -n, 2 threads."
+        );
+    }
+
+    /// A member of a family is named by its candidate's label, in its own
+    /// caveats and among the metrics of another's.
+    #[test]
+    fn members_of_a_family_are_named() {
+        let mut m = MetricValue {
+            ci: Some([-0.02, 0.2]),
+            significant: Some(false),
+            ..MetricValue::example(0.09)
+        };
+        (m.name, m.label, m.factor) = ("numeric".into(), "Numeric sort".into(), "algo".into());
+        m.inputs.file = FILE.into();
+        m.member = Some(Member { candidate: "sort -n --parallel=2".into(), at: None });
+        let about = MetricFinding::NotSignificant;
+        assert_eq!(
+            text(Finding::Metric { metric: 0, about }, std::slice::from_ref(&m)),
+            "Numeric sort (sort -n, 2 threads): the difference of +9.0% is not statistically significant (95% CI −2.0 to +20.0%)."
+        );
+        let small = SmallSamples { candidate: 3, baseline: 4, min_p: 0.057, metrics: vec![0] };
+        assert!(
+            text(Finding::SmallSamples(small), &[m])
+                .starts_with("Numeric sort (sort -n, 2 threads) compare 3 runs with 4: ")
+        );
+    }
 
     #[test]
     fn long_lists_name_five_and_count_the_rest() {

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
+use crate::analysis::findings::Configuration;
 use crate::config::{ColumnLabel, Config};
 use crate::format;
 
@@ -49,6 +50,32 @@ impl Labels {
             Some(label) if factor == self.environments.0 => label.clone(),
             _ if factor == self.environments.0 => level.to_string(),
             _ => self.value(file, factor, level),
+        }
+    }
+
+    /// An environment (a level of the study's environment column) as prose
+    /// names it: its label, else its id.
+    pub fn environment(&self, level: &str) -> String {
+        self.environments.1.get(level).cloned().unwrap_or_else(|| level.to_string())
+    }
+
+    /// A configuration's values of the `group-by` columns of `file` in
+    /// words, each as [`Labels::value`] names it: `32 processes, 1 MiB`.
+    pub fn values(&self, file: &str, values: &BTreeMap<String, String>) -> String {
+        let named: Vec<String> = values.iter().map(|(c, v)| self.value(file, c, v)).collect();
+        named.join(", ")
+    }
+
+    /// A configuration of `file` in words: its environment's label, then
+    /// its values (`numeric sort at 32 processes, 1 MiB`); its values alone
+    /// without an environment, and `all rows` without either.
+    pub fn configuration(&self, file: &str, at: &Configuration) -> String {
+        let values = self.values(file, &at.values);
+        match (&at.environment, values.is_empty()) {
+            (Some(env), true) => self.environment(env),
+            (Some(env), false) => format!("{} at {values}", self.environment(env)),
+            (None, true) => "all rows".to_string(),
+            (None, false) => values,
         }
     }
 

@@ -124,7 +124,7 @@ fn per_metric(m: &MetricValue, labels: &Labels) -> Vec<(Rank, Limitation)> {
         disagreeing(m, labels).map(|t| (Rank::Verdict, one(CaveatKind::EstimatorsDisagree, t))),
         sign_change(m, labels).map(|t| (Rank::Meaning, one(CaveatKind::SignChange, t))),
         coarse(m, labels).map(|t| (Rank::Power, one(CaveatKind::Resolution, t))),
-        super::caveats::selected_baseline(m)
+        super::caveats::selected_baseline(m, labels)
             .map(|t| (Rank::Meaning, one(CaveatKind::SelectedBaseline, t))),
     ]
     .into_iter()

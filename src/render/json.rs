@@ -47,7 +47,7 @@ pub fn render(
     document: &crate::markdown::Document,
 ) -> Vec<u8> {
     let labels = crate::prose::labels::Labels::new(config);
-    let caveats = crate::prose::caveats::caveats(analysis);
+    let caveats = crate::prose::caveats::caveats(analysis, &labels);
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         confidence: analysis.confidence,

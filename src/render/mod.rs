@@ -285,7 +285,7 @@ impl BookView {
             metrics,
             caveats: limitations.iter().map(|c| c.text.clone()).collect(),
             limitations: LimitationView::all(analysis, limitations, &labels),
-            diagnostics: crate::prose::caveats::sentences(analysis),
+            diagnostics: crate::prose::caveats::sentences(analysis, &labels),
             data: config.study.data.clone(),
             answer: None,
             answer_typst: None,

@@ -62,19 +62,19 @@ pub fn estimators_disagree(m: &MetricValue) -> bool {
 /// The comparisons whose samples are too small for distribution-free
 /// statistics, in one finding per pair of run counts.
 fn small(metrics: &[MetricValue]) -> Vec<Finding> {
-    let mut by_runs: BTreeMap<(usize, usize), (f64, Vec<String>)> = BTreeMap::new();
-    for m in metrics.iter().filter(|m| m.compare != Compare::Summary) {
+    let mut by_runs: BTreeMap<(usize, usize), (f64, Vec<usize>)> = BTreeMap::new();
+    for (i, m) in metrics.iter().enumerate().filter(|(_, m)| m.compare != Compare::Summary) {
         let (Some(rank), Some(b)) = (m.rank.as_ref(), m.baseline.as_ref()) else { continue };
         if rank.min_p < 0.05 && m.candidate.n.min(b.n) >= MEDIAN_CI_MIN {
             continue;
         }
         let entry = by_runs.entry((m.candidate.n, b.n)).or_insert((rank.min_p, Vec::new()));
-        entry.1.push(m.label.clone());
+        entry.1.push(i);
     }
     by_runs
         .into_iter()
-        .map(|((candidate, baseline), (min_p, labels))| {
-            Finding::SmallSamples(SmallSamples { candidate, baseline, min_p, labels })
+        .map(|((candidate, baseline), (min_p, metrics))| {
+            Finding::SmallSamples(SmallSamples { candidate, baseline, min_p, metrics })
         })
         .collect()
 }

@@ -178,10 +178,29 @@ pub struct FewRuns {
 pub struct Unmatched {
     /// The results file.
     pub file: String,
-    /// The configuration, by its columns' values (`procs = 32, size = 8`).
-    pub config: String,
-    /// The labels of the environments that measured it, in order.
+    /// The configuration, by its `group-by` columns' values.
+    pub config: BTreeMap<String, String>,
+    /// The environments that measured it, by their ids, in order.
     pub environments: Vec<String>,
+}
+
+/// One configuration of a results file, as the data name it: its
+/// environment (a level of the study's environment column), when the file
+/// has one, and its values of the `group-by` columns. [`crate::prose`]
+/// names it by the study's labels.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Configuration {
+    /// Its environment, by its id.
+    pub environment: Option<String>,
+    /// Its values of the `group-by` columns, by column id.
+    pub values: BTreeMap<String, String>,
+}
+
+impl Configuration {
+    /// The configuration of `group`.
+    pub fn of(group: &crate::analysis::Group) -> Configuration {
+        Configuration { environment: group.environment.clone(), values: group.config.clone() }
+    }
 }
 
 /// The runs of one column beyond Tukey's fences.
@@ -203,8 +222,8 @@ pub struct Outliers {
 /// One configuration's runs beyond 3 IQR.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SevereRuns {
-    /// The configuration's rows, in words (its inputs' filter).
-    pub rows: String,
+    /// The configuration.
+    pub at: Configuration,
     /// Its runs.
     pub n: usize,
     /// The severe runs found, the farthest first: the run's name (absent
@@ -221,9 +240,9 @@ pub struct Variation {
     pub file: String,
     /// The column.
     pub column: String,
-    /// Each configuration's rows, in words, and its coefficient of
-    /// variation, the most variable first.
-    pub configurations: Vec<(String, f64)>,
+    /// Each configuration and its coefficient of variation, the most
+    /// variable first.
+    pub configurations: Vec<(Configuration, f64)>,
 }
 
 /// The configurations of one column whose runs are not normal.
@@ -240,10 +259,8 @@ pub struct NotNormal {
 /// One configuration's runs that Shapiro–Wilk rejects as normal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NonNormalRuns {
-    /// Its environment, when the file has one.
-    pub environment: Option<String>,
-    /// Its values of the `group-by` columns.
-    pub config: BTreeMap<String, String>,
+    /// The configuration.
+    pub at: Configuration,
     /// Shapiro–Wilk's W.
     pub w: f64,
     /// Its p-value.
@@ -262,8 +279,9 @@ pub struct SmallSamples {
     pub baseline: usize,
     /// The smallest two-sided p-value a rank test can reach.
     pub min_p: f64,
-    /// The labels of the metrics compared so.
-    pub labels: Vec<String>,
+    /// The metrics compared so, by their index in
+    /// [`crate::analysis::Analysis::metrics`].
+    pub metrics: Vec<usize>,
 }
 
 #[cfg(test)]

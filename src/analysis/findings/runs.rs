@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Finding, NonNormalRuns, NotNormal, Outliers, SevereRuns, Variation};
+use super::{Configuration, Finding, NonNormalRuns, NotNormal, Outliers, SevereRuns, Variation};
 use crate::analysis::Group;
 use crate::analysis::statistics::median_use::median_use;
 use crate::analysis::statistics::robust::Outlier;
@@ -61,8 +61,8 @@ fn column_outliers(file: &str, column: &str, groups: &[&Group]) -> Option<Findin
         let mild_here = r.outlier_count.saturating_sub(r.severe_count);
         if let Some(first) = worst.first() {
             let runs = worst.iter().map(|o| (o.run.clone(), o.value)).collect();
-            let rows = g.inputs.filter.clone();
-            severe.push((first.beyond, SevereRuns { rows, n: g.summary.n, runs, more }));
+            let at = Configuration::of(g);
+            severe.push((first.beyond, SevereRuns { at, n: g.summary.n, runs, more }));
         }
         if mild_here > 0 {
             (mild, mild_configurations) = (mild + mild_here, mild_configurations + 1);
@@ -84,11 +84,11 @@ pub(super) fn variation(groups: &[&Group]) -> Vec<Finding> {
     by_column(groups)
         .into_iter()
         .filter_map(|((file, column), gs)| {
-            let mut high: Vec<(String, f64)> = gs
+            let mut high: Vec<(Configuration, f64)> = gs
                 .iter()
                 .filter_map(|g| {
                     let cv = g.summary.robust.cv.filter(|cv| high_cv(*cv))?;
-                    Some((g.inputs.filter.clone(), cv))
+                    Some((Configuration::of(g), cv))
                 })
                 .collect();
             high.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -113,8 +113,7 @@ pub(super) fn non_normal(groups: &[&Group]) -> Vec<Finding> {
                 .filter_map(|g| {
                     let test = g.summary.robust.normality.filter(|t| t.p < ALPHA)?;
                     Some(NonNormalRuns {
-                        environment: g.environment.clone(),
-                        config: g.config.clone(),
+                        at: Configuration::of(g),
                         w: test.w,
                         p: test.p,
                         median: median_use(&g.summary),

@@ -26,7 +26,7 @@ pub(crate) fn derive(
         }
     }
     found.extend(few_runs(groups, comparisons));
-    found.extend(unmatched(groups, comparisons, config));
+    found.extend(unmatched(groups, comparisons));
     found.extend(super::metrics::derive(metrics, groups));
     found
 }
@@ -75,11 +75,11 @@ impl NodeSurvey {
 fn few_runs(groups: &[Group], comparisons: &[Comparison]) -> Option<Finding> {
     let compared: BTreeSet<(&str, &str)> =
         comparisons.iter().map(|c| (c.inputs.file.as_str(), c.inputs.column.as_str())).collect();
-    let mut small: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut small: BTreeMap<&str, BTreeMap<_, usize>> = BTreeMap::new();
     for g in groups.iter().filter(|g| {
         g.summary.n < 3 && compared.contains(&(g.inputs.file.as_str(), g.inputs.column.as_str()))
     }) {
-        let key = format!("{:?} {:?}", g.environment, g.config);
+        let key = (&g.environment, &g.config);
         let n = small.entry(g.inputs.file.as_str()).or_default().entry(key).or_insert(g.summary.n);
         *n = (*n).min(g.summary.n);
     }
@@ -95,13 +95,13 @@ fn few_runs(groups: &[Group], comparisons: &[Comparison]) -> Option<Finding> {
 }
 
 /// Configurations present for some environments only, which comparisons skip.
-fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> Option<Finding> {
-    let mut seen: BTreeMap<(&str, String), BTreeSet<&str>> = BTreeMap::new();
+fn unmatched(groups: &[Group], comparisons: &[Comparison]) -> Option<Finding> {
+    type Seen<'a> = BTreeMap<(&'a str, &'a BTreeMap<String, String>), BTreeSet<&'a str>>;
+    let mut seen: Seen = BTreeMap::new();
     let compared: BTreeSet<&str> = comparisons.iter().map(|c| c.inputs.file.as_str()).collect();
     for g in groups.iter().filter(|g| compared.contains(g.inputs.file.as_str())) {
         let Some(env) = g.environment.as_deref() else { continue };
-        let cfg = g.config.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ");
-        seen.entry((g.inputs.file.as_str(), cfg)).or_default().insert(env);
+        seen.entry((g.inputs.file.as_str(), &g.config)).or_default().insert(env);
     }
     let all: BTreeSet<&str> = seen.values().flatten().copied().collect();
     let partial: Vec<Unmatched> = seen
@@ -109,13 +109,8 @@ fn unmatched(groups: &[Group], comparisons: &[Comparison], config: &Config) -> O
         .filter(|(_, envs)| envs.len() < all.len())
         .map(|((file, cfg), envs)| Unmatched {
             file: (*file).to_string(),
-            config: cfg.clone(),
-            environments: envs
-                .iter()
-                .map(|e| {
-                    config.environments.get(*e).map_or_else(|| e.to_string(), |x| x.label.clone())
-                })
-                .collect(),
+            config: (*cfg).clone(),
+            environments: envs.iter().map(|e| e.to_string()).collect(),
         })
         .collect();
     (!partial.is_empty()).then_some(Finding::Unmatched(partial))
