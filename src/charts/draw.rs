@@ -106,7 +106,7 @@ fn mesh(
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| {
         if slots {
-            ticks::label_category(*v, xs, x_unit)
+            ticks::label_category(*v, xs, data, x_unit)
         } else {
             ticks::label(spec.x_scale.inverse(*v), x_unit)
         }
@@ -206,6 +206,7 @@ mod tests {
             y_label: "speedup".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -231,6 +232,7 @@ mod tests {
             y_label: "speedup".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -49,7 +49,7 @@ pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     if data.ideal.is_some() {
         items.push((Swatch::Ideal, "ideal scaling".to_string()));
     }
-    if items.len() < 2 {
+    if items.len() < 2 || !spec.kind.chart().legend(spec) {
         return Vec::new();
     }
     let width = f64::from(SIZE.0 - 2 * MARGIN);
@@ -140,6 +140,7 @@ mod tests {
             y_label: "bw".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         }
     }
 

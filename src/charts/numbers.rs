@@ -52,6 +52,19 @@ pub struct ChartData {
     pub models: BTreeSet<&'static str>,
     /// The ratio panel under a line chart, when asked for (`ratio = true`).
     pub ratio: Option<RatioPanel>,
+    /// The labels of a text (or absent) x, by slot, whose indices the
+    /// points' x values are; `None` for a numeric x.
+    pub x_levels: Option<Vec<String>>,
+}
+
+impl ChartData {
+    /// The label of `x`: its category's, or the number as `unit` shows it.
+    pub fn x_text(&self, x: f64, unit: Option<&str>) -> String {
+        match &self.x_levels {
+            Some(levels) => levels.get(x as usize).cloned().unwrap_or_default(),
+            None => super::ticks::label(x, unit),
+        }
+    }
 }
 
 /// The panel's numbers: one point per x that both environments have.

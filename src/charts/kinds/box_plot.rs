@@ -3,22 +3,23 @@
 //! median, whiskers at the most extreme runs within 1.5 IQR of the
 //! quartiles (Tukey's rule, stated in the caption as Hoefler and Belli's
 //! rule 12 asks), and the runs beyond the whiskers as rings. Boxes stand
-//! side by side in each x value's slot.
+//! side by side in each x value's slot. x may be a text column (a slot per
+//! value, boxes coloured by series) or left out (a slot per series: the
+//! alternatives of one workload), its categories labelled under the axis.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
 use crate::analysis::queries::filter::KeyPart;
 use crate::analysis::statistics::robust::{Selection, quantile};
-use crate::charts::canvas::{Chart, DrawResult, colour};
+use crate::charts::canvas::{Chart, DrawResult, TEXT, colour, font, text_width};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, x_of};
 use crate::charts::spec::ChartSpec;
-use crate::charts::svg::Svg;
-use crate::charts::table::{DataTable, Row};
-use crate::charts::ticks;
+use crate::charts::svg::{INK, Svg};
+use crate::charts::table::{DataTable, Row, XColumn};
 use crate::diagnostic::Diagnostic;
 use crate::format;
 
@@ -68,15 +69,20 @@ impl ChartKind for BoxPlot {
     /// One point per series and x: the median, with the runs behind it.
     fn series(
         &self,
-        _spec: &ChartSpec,
+        spec: &ChartSpec,
         runs: &Runs,
         _models: &mut BTreeSet<&'static str>,
     ) -> Result<Vec<(String, Vec<Point>)>, Diagnostic> {
+        let slots: Option<BTreeMap<&KeyPart, f64>> = levels(spec, runs)
+            .map(|l| l.into_iter().enumerate().map(|(i, (k, _))| (k, i as f64)).collect());
+        let x = |key: &KeyPart| {
+            slots.as_ref().map_or_else(|| x_of(key), |s| s.get(key).copied().unwrap_or(f64::NAN))
+        };
         let mut series: Vec<(String, Vec<Point>)> = Vec::new();
         for key in runs.summaries.keys() {
             let groups = runs.groups.iter().filter(|g| g.key[0].to_string() == *key);
             let mut points: Vec<Point> =
-                groups.filter_map(|g| point(&g.key[1], &g.samples[0])).collect();
+                groups.filter_map(|g| point(x(&g.key[1]), &g.samples[0])).collect();
             points.sort_by(|a, b| a.x.total_cmp(&b.x));
             series.push((key.clone(), points));
         }
@@ -91,19 +97,38 @@ impl ChartKind for BoxPlot {
         true
     }
 
+    fn text_x(&self) -> bool {
+        true
+    }
+
+    fn x_levels(&self, spec: &ChartSpec, runs: &Runs) -> Option<Vec<String>> {
+        levels(spec, runs).map(|l| l.into_iter().map(|(_, label)| label).collect())
+    }
+
+    /// Without `x`, the axis names each box: no legend.
+    fn legend(&self, spec: &ChartSpec) -> bool {
+        spec.x.is_some()
+    }
+
     fn draw(&self, chart: &mut Chart, svg: &Svg, plot: &Plot) -> DrawResult {
-        let width = 0.7 / plot.data.series.len().max(1) as f64;
+        let (width, places) = places(plot);
         for (i, series) in plot.data.series.iter().enumerate() {
             svg.open_series(series.style);
             for p in &series.points {
                 let Some(slot) = plot.xs.iter().position(|x| *x == p.x) else { continue };
                 let Some(five) = Five::of(&p.runs) else { continue };
-                let left = slot as f64 - 0.35 + width * i as f64;
+                let here = &places[&p.x.to_bits()];
+                let j = here.iter().position(|&k| k == i).unwrap_or(0);
+                let left = slot as f64 - width * here.len() as f64 / 2.0 + width * j as f64;
                 draw_box(chart, plot, series.style, p, &five, [left, left + width])?;
                 let centre = chart.backend_coord(&(plot.at)(left + width / 2.0, p.y));
-                svg.point(centre, series.style, &hover_text(plot.spec, &series.label, p, &five));
+                let text = hover_text(plot, &series.label, p, &five);
+                svg.point(centre, series.style, &text);
             }
             svg.close();
+        }
+        if plot.data.x_levels.is_some() {
+            category_labels(chart, svg, plot)?;
         }
         Ok(())
     }
@@ -132,6 +157,14 @@ impl ChartKind for BoxPlot {
                 Some(Row { series: s.label.clone(), values: values.map(Some).to_vec() })
             })
             .collect();
+        if spec.x.is_none() {
+            // The series are the categories: the x column would repeat them.
+            table.header.remove(1);
+            for row in &mut table.rows {
+                row.values.remove(0);
+            }
+            table.x = XColumn::Absent;
+        }
         table
     }
 
@@ -140,7 +173,10 @@ impl ChartKind for BoxPlot {
     }
 
     fn describe(&self, spec: &ChartSpec, data: &ChartData) -> String {
-        let medians = crate::charts::describe("Box plot", spec, data);
+        let medians = match data.x_levels {
+            None => crate::charts::describe("Box plot", spec, data),
+            Some(_) => describe_categories(spec, data),
+        };
         format!("{medians} Boxes span the quartiles, with a line at the median; {WHISKERS}.")
     }
 
@@ -156,11 +192,112 @@ impl ChartKind for BoxPlot {
 }
 
 /// The point of the runs `values` at `x`, or none without runs.
-fn point(x: &KeyPart, values: &[f64]) -> Option<Point> {
+fn point(x: f64, values: &[f64]) -> Option<Point> {
     let mut runs = values.to_vec();
     runs.sort_by(f64::total_cmp);
     let median = Five::of(&runs)?.median;
-    Some(Point { x: x_of(x), y: median, ci: None, n: runs.len(), significant: None, runs })
+    Some(Point { x, y: median, ci: None, n: runs.len(), significant: None, runs })
+}
+
+/// The categories of a text (or absent) x with their labels, in order:
+/// book.toml's for the environment column (labelled as it says), else the
+/// order of their first rows in the file; `None` for a numeric x.
+fn levels<'r>(spec: &ChartSpec, runs: &Runs<'r>) -> Option<Vec<(&'r KeyPart, String)>> {
+    if !runs.groups.iter().any(|g| matches!(g.key[1], KeyPart::Text(_))) {
+        return None;
+    }
+    let config = runs.config;
+    let environments = &config.study.environment_column;
+    let column = spec.x_column().or(spec.series.as_deref()).unwrap_or(environments);
+    let declared: Vec<&String> = match column == environments {
+        true => config.environments_in_order().into_iter().map(|(k, _)| k).collect(),
+        false => Vec::new(),
+    };
+    let mut first: BTreeMap<&KeyPart, usize> = BTreeMap::new();
+    for g in runs.groups {
+        first.entry(&g.key[1]).and_modify(|r| *r = (*r).min(g.first)).or_insert(g.first);
+    }
+    let rank = |k: &KeyPart| declared.iter().position(|d| **d == k.to_string());
+    let mut levels: Vec<(&KeyPart, usize)> = first.into_iter().collect();
+    levels.sort_by_key(|&(k, row)| (rank(k).unwrap_or(declared.len()), row));
+    let label = |k: &KeyPart| match config.environments.get(&k.to_string()) {
+        Some(e) if column == environments => e.label.clone(),
+        _ => k.to_string(),
+    };
+    Some(levels.into_iter().map(|(k, _)| (k, label(k))).collect())
+}
+
+/// The width of a box, in slots, and per x value (its bits) the series
+/// (by index) with a box there: they share 0.7 of the slot, centred, each
+/// as wide as in the fullest slot.
+fn places(plot: &Plot) -> (f64, HashMap<u64, Vec<usize>>) {
+    let mut places: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, series) in plot.data.series.iter().enumerate() {
+        for p in &series.points {
+            places.entry(p.x.to_bits()).or_default().push(i);
+        }
+    }
+    let fullest = places.values().map(Vec::len).max().unwrap_or(1).max(1);
+    (0.7 / fullest as f64, places)
+}
+
+/// The categories' labels under the x axis, each in its slot; a label too
+/// wide for its slot is cut short with "…", its whole text its title.
+fn category_labels(chart: &Chart, svg: &Svg, plot: &Plot) -> DrawResult {
+    let levels = plot.data.x_levels.as_deref().unwrap_or_default();
+    let bottom = chart.y_range().start;
+    let root = svg.backend().into_drawing_area();
+    let anchor = plotters::style::text_anchor::Pos::new(
+        plotters::style::text_anchor::HPos::Center,
+        plotters::style::text_anchor::VPos::Top,
+    );
+    let style = TextStyle::from(font(TEXT).into_font()).pos(anchor).color(&INK);
+    svg.open(&[("class", "categories")]);
+    for (slot, &x) in plot.xs.iter().enumerate() {
+        let Some(label) = levels.get(x as usize) else { continue };
+        let (left, y) = chart.backend_coord(&(slot as f64 - 0.5, bottom));
+        let (right, _) = chart.backend_coord(&(slot as f64 + 0.5, bottom));
+        let shown = fit(label, f64::from(right - left) - 4.0);
+        let whole = shown != *label;
+        if whole {
+            svg.open_titled(label);
+        }
+        root.draw(&Text::new(shown, ((left + right) / 2, y + 11), style.clone()))?;
+        if whole {
+            svg.close();
+        }
+    }
+    svg.close();
+    Ok(())
+}
+
+/// `label`, cut short with "…" to fit in `room` pixels of chart text.
+fn fit(label: &str, room: f64) -> String {
+    if text_width(label, TEXT) <= room {
+        return label.to_string();
+    }
+    let keep = ((room / text_width("m", TEXT)).floor() as usize).max(2) - 1;
+    let mut cut: String = label.chars().take(keep).collect();
+    cut.truncate(cut.trim_end().len());
+    cut.push('…');
+    cut
+}
+
+/// What a box plot of categories shows: per box, its category and median.
+fn describe_categories(spec: &ChartSpec, data: &ChartData) -> String {
+    let per = if spec.x.is_some() { format!(" per {}", data.x_label) } else { String::new() };
+    let mut text = format!("Box plot of {}{per}.", data.y_label);
+    for s in &data.series {
+        for p in &s.points {
+            let at = match spec.x {
+                Some(_) => format!(" at {}", data.x_text(p.x, None)),
+                None => String::new(),
+            };
+            let median = format::minus(&format::value(p.y));
+            text.push_str(&format!(" {}{at}: median {median}, {} runs.", s.label, p.n));
+        }
+    }
+    text
 }
 
 /// The box of `p` between `left` and `right` (slot coordinates): its
@@ -198,8 +335,11 @@ fn draw_box(
 
 /// The hover title of a box: series, x, median, quartiles, whiskers, runs
 /// and how many lie beyond the whiskers.
-fn hover_text(spec: &ChartSpec, label: &str, p: &Point, f: &Five) -> String {
-    let x = ticks::label(p.x, spec.x_unit.as_deref());
+fn hover_text(plot: &Plot, label: &str, p: &Point, f: &Five) -> String {
+    let at = match plot.spec.x {
+        Some(_) => format!(" at {}", plot.data.x_text(p.x, plot.spec.x_unit.as_deref())),
+        None => String::new(),
+    };
     let v = |v: f64| format::minus(&format::value(v));
     let beyond = match f.beyond(&p.runs).count() {
         0 => String::new(),
@@ -207,7 +347,7 @@ fn hover_text(spec: &ChartSpec, label: &str, p: &Point, f: &Five) -> String {
         k => format!(", {k} runs beyond the whiskers"),
     };
     format!(
-        "{label} at {x}: median {}, quartiles {} to {}, whiskers {} to {}, n = {}{beyond}",
+        "{label}{at}: median {}, quartiles {} to {}, whiskers {} to {}, n = {}{beyond}",
         v(f.median),
         v(f.q1),
         v(f.q3),

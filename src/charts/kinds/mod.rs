@@ -97,6 +97,23 @@ pub trait ChartKind: Sync {
         Ok(())
     }
 
+    /// Whether x may be a text column or left out (categories on the x
+    /// axis), rather than a numeric column.
+    fn text_x(&self) -> bool {
+        false
+    }
+
+    /// The labels of the categories of a text (or absent) x, by slot: the
+    /// points' x values are their indices. `None` for a numeric x.
+    fn x_levels(&self, _spec: &ChartSpec, _runs: &Runs) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Whether the chart has a legend (when it has two series or more).
+    fn legend(&self, _spec: &ChartSpec) -> bool {
+        true
+    }
+
     /// Whether x values are slots side by side (bars, boxes) rather than
     /// positions on a continuous axis.
     fn slots(&self) -> bool {
