@@ -19,11 +19,12 @@ pub struct ChartSpec {
     pub kind: Kind,
     /// Results file: a stem (`lammps`) or file name (`lammps.csv`).
     pub data: String,
-    /// Column on the x axis: a numeric column, or, for a `box-plot`, a text
-    /// column (one box per value and series, in the column's order, or in
-    /// book.toml's for the environment column) or nothing (one box per
-    /// series, labelled on the axis: alternatives compared on one workload,
-    /// such as the commands of one `hyperfine` run).
+    /// Column on the x axis, numeric; required except on a `box-plot`, whose
+    /// x may also be a text column (boxes grouped by its values, in the
+    /// column's order, or book.toml's for the environment column) or left
+    /// out: one box per series, each named under the axis by its label
+    /// (alternatives compared on one workload, such as the commands of one
+    /// `hyperfine` run).
     #[serde(default)]
     pub x: Option<String>,
     /// Column on the y axis (the measured value).
