@@ -69,11 +69,13 @@ fn plot(
     let xs = ticks::x_values(data);
     let y_scale = kind.y_scale(spec);
     let (x_axis, y_axis) = axes(spec, data, &xs, y_scale);
+    let width = f64::from(root.dim_in_pixel().0.saturating_sub(2 * MARGIN + 8 + frame.y_area));
+    let x_labels = TEXT * 3.2 + kind.x_label_room(data, width / xs.len().max(1) as f64);
     let mut builder = ChartBuilder::on(root);
     builder
         .margin(MARGIN)
         .margin_right(MARGIN + 8)
-        .x_label_area_size(if frame.x_labels { (TEXT * 3.2) as u32 } else { 0 })
+        .x_label_area_size(if frame.x_labels { x_labels as u32 } else { 0 })
         .y_label_area_size(frame.y_area);
     if let Some(title) = &spec.title {
         builder.caption(title, font(TEXT * 1.15));

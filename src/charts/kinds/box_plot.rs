@@ -105,6 +105,14 @@ impl ChartKind for BoxPlot {
         levels(spec, runs).map(|l| l.into_iter().map(|(_, label)| label).collect())
     }
 
+    /// Room for a second line of the categories' labels where one line of
+    /// `slot` pixels is too narrow for one of them.
+    fn x_label_room(&self, data: &ChartData, slot: f64) -> f64 {
+        let levels = data.x_levels.iter().flatten();
+        let lines = levels.map(|label| wrap(label, slot - 4.0).0.len()).max().unwrap_or(1);
+        (lines.max(1) - 1) as f64 * LINE
+    }
+
     /// Without `x`, the axis names each box: no legend.
     fn legend(&self, spec: &ChartSpec) -> bool {
         spec.x.is_some()
@@ -241,8 +249,15 @@ fn places(plot: &Plot) -> (f64, HashMap<u64, Vec<usize>>) {
     (0.7 / fullest as f64, places)
 }
 
-/// The categories' labels under the x axis, each in its slot; a label too
-/// wide for its slot is cut short with "…", its whole text its title.
+/// Most lines of a category's label under the axis.
+const LABEL_LINES: usize = 2;
+
+/// Height of a line of labels, in SVG pixels.
+const LINE: f64 = TEXT * 1.15;
+
+/// The categories' labels under the x axis, each in its slot: broken at
+/// spaces onto two lines where one is too narrow, and cut short with "…"
+/// where two are, the whole label its title.
 fn category_labels(chart: &Chart, svg: &Svg, plot: &Plot) -> DrawResult {
     let levels = plot.data.x_levels.as_deref().unwrap_or_default();
     let bottom = chart.y_range().start;
@@ -257,13 +272,15 @@ fn category_labels(chart: &Chart, svg: &Svg, plot: &Plot) -> DrawResult {
         let Some(label) = levels.get(x as usize) else { continue };
         let (left, y) = chart.backend_coord(&(slot as f64 - 0.5, bottom));
         let (right, _) = chart.backend_coord(&(slot as f64 + 0.5, bottom));
-        let shown = fit(label, f64::from(right - left) - 4.0);
-        let whole = shown != *label;
-        if whole {
+        let (lines, cut) = wrap(label, f64::from(right - left) - 4.0);
+        if cut {
             svg.open_titled(label);
         }
-        root.draw(&Text::new(shown, ((left + right) / 2, y + 11), style.clone()))?;
-        if whole {
+        for (i, line) in lines.into_iter().enumerate() {
+            let at = ((left + right) / 2, y + 11 + (i as f64 * LINE) as i32);
+            root.draw(&Text::new(line, at, style.clone()))?;
+        }
+        if cut {
             svg.close();
         }
     }
@@ -271,13 +288,38 @@ fn category_labels(chart: &Chart, svg: &Svg, plot: &Plot) -> DrawResult {
     Ok(())
 }
 
-/// `label`, cut short with "…" to fit in `room` pixels of chart text.
-fn fit(label: &str, room: f64) -> String {
-    if text_width(label, TEXT) <= room {
-        return label.to_string();
+/// `label` in at most [`LABEL_LINES`] lines of `room` pixels, broken at
+/// spaces, and whether it had to be cut short (a word wider than a line,
+/// or more lines).
+fn wrap(label: &str, room: f64) -> (Vec<String>, bool) {
+    let fits = |s: &str| text_width(s, TEXT) <= room;
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in label.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() || fits(&format!("{line} {word}")) {
+            *line = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        } else {
+            lines.push(word.to_string());
+        }
     }
+    let mut cut = lines.len() > LABEL_LINES;
+    if cut {
+        let rest = lines.split_off(LABEL_LINES - 1).join(" ");
+        lines.push(rest);
+    }
+    for line in &mut lines {
+        if !fits(line) {
+            *line = shorten(line, room);
+            cut = true;
+        }
+    }
+    (lines, cut)
+}
+
+/// `text`, cut short with "…" to fit in `room` pixels of chart text.
+fn shorten(text: &str, room: f64) -> String {
     let keep = ((room / text_width("m", TEXT)).floor() as usize).max(2) - 1;
-    let mut cut: String = label.chars().take(keep).collect();
+    let mut cut: String = text.chars().take(keep).collect();
     cut.truncate(cut.trim_end().len());
     cut.push('…');
     cut
@@ -376,5 +418,18 @@ mod tests {
         let one = Five::of(&[2.5]).unwrap();
         assert_eq!(one, Five { low: 2.5, q1: 2.5, median: 2.5, q3: 2.5, high: 2.5 });
         assert!(Five::of(&[]).is_none());
+    }
+
+    /// At 17 px, a character is 9.35 px wide: 10 in 100 px.
+    #[test]
+    fn labels_break_at_spaces_then_are_cut_short() {
+        let lines = |label: &str| wrap(label, 100.0);
+        assert_eq!(lines("gzip -9"), (vec!["gzip -9".to_string()], false));
+        assert_eq!(lines("gzip, smallest"), (vec!["gzip,".into(), "smallest".into()], false));
+        let (three, cut) = lines("zstd at level nineteen");
+        assert_eq!((three, cut), (vec!["zstd at".into(), "level nin…".into()], true));
+        let (long, cut) = lines("a-command-without-spaces");
+        assert_eq!((long, cut), (vec!["a-command…".into()], true));
+        assert!(text_width("level nin…", TEXT) <= 100.0);
     }
 }

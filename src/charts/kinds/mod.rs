@@ -109,6 +109,12 @@ pub trait ChartKind: Sync {
         None
     }
 
+    /// Height the kind's own x labels need under the axis beyond one line,
+    /// in SVG pixels, when each x value's slot is `slot` pixels wide.
+    fn x_label_room(&self, _data: &ChartData, _slot: f64) -> f64 {
+        0.0
+    }
+
     /// Whether the chart has a legend (when it has two series or more).
     fn legend(&self, _spec: &ChartSpec) -> bool {
         true
