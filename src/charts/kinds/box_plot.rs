@@ -105,12 +105,15 @@ impl ChartKind for BoxPlot {
         levels(spec, runs).map(|l| l.into_iter().map(|(_, label)| label).collect())
     }
 
-    /// Room for a second line of the categories' labels where one line of
-    /// `slot` pixels is too narrow for one of them.
+    /// Room for more lines of the categories' labels where one line of
+    /// `slot` pixels is too narrow for one of them, or for the longest
+    /// standing upright where [`LABEL_LINES`] are.
     fn x_label_room(&self, data: &ChartData, slot: f64) -> f64 {
-        let levels = data.x_levels.iter().flatten();
-        let lines = levels.map(|label| wrap(label, slot - 4.0).0.len()).max().unwrap_or(1);
-        (lines.max(1) - 1) as f64 * LINE
+        match layout(data.x_levels.as_deref().unwrap_or_default(), slot) {
+            Layout::Level(lines) => (lines.max(1) - 1) as f64 * LINE,
+            // Text widths are estimated: a wide fallback font needs more.
+            Layout::Upright(longest) => 1.15 * longest + 6.0 - LINE,
+        }
     }
 
     /// Without `x`, the axis names each box: no legend.
@@ -250,34 +253,71 @@ fn places(plot: &Plot) -> (f64, HashMap<u64, Vec<usize>>) {
 }
 
 /// Most lines of a category's label under the axis.
-const LABEL_LINES: usize = 2;
+const LABEL_LINES: usize = 3;
 
 /// Height of a line of labels, in SVG pixels.
 const LINE: f64 = TEXT * 1.15;
 
-/// The categories' labels under the x axis, each in its slot: broken at
-/// spaces onto two lines where one is too narrow, and cut short with "…"
-/// where two are, the whole label its title.
+/// Space kept between the labels of two slots, in SVG pixels.
+const GAP: f64 = TEXT * 0.6;
+
+/// Longest a label standing upright may be, in SVG pixels.
+const UPRIGHT: f64 = 150.0;
+
+/// How the categories' labels stand under the axis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Layout {
+    /// Level, each on at most [`LABEL_LINES`] lines: the most lines.
+    Level(usize),
+    /// Upright, read from the bottom up, on one line each, cut at
+    /// [`UPRIGHT`]: the longest's width, in SVG pixels.
+    Upright(f64),
+}
+
+/// The layout of `levels` in slots `slot` pixels wide: level where each
+/// fits on [`LABEL_LINES`] lines uncut (or where the slots are too narrow for a line
+/// upright), else upright.
+fn layout(levels: &[String], slot: f64) -> Layout {
+    let wrapped: Vec<(Vec<String>, bool)> = levels.iter().map(|l| wrap(l, slot - GAP)).collect();
+    if wrapped.iter().all(|(_, cut)| !cut) || slot < LINE + GAP {
+        return Layout::Level(wrapped.iter().map(|w| w.0.len()).max().unwrap_or(1));
+    }
+    let longest = levels.iter().map(|l| text_width(l, TEXT)).fold(0.0, f64::max);
+    Layout::Upright(longest.min(UPRIGHT))
+}
+
+/// The categories' labels under the x axis, each in its slot, as
+/// [`layout`] stands them; a label cut short has its whole text as title.
 fn category_labels(chart: &Chart, svg: &Svg, plot: &Plot) -> DrawResult {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
     let levels = plot.data.x_levels.as_deref().unwrap_or_default();
     let bottom = chart.y_range().start;
+    let (left, _) = chart.backend_coord(&(-0.5, bottom));
+    let (right, _) = chart.backend_coord(&(0.5, bottom));
+    let slot = f64::from(right - left);
+    let layout = layout(levels, slot);
     let root = svg.backend().into_drawing_area();
-    let anchor = plotters::style::text_anchor::Pos::new(
-        plotters::style::text_anchor::HPos::Center,
-        plotters::style::text_anchor::VPos::Top,
-    );
-    let style = TextStyle::from(font(TEXT).into_font()).pos(anchor).color(&INK);
+    let level = TextStyle::from(font(TEXT).into_font()).color(&INK);
+    let upright =
+        level.transform(FontTransform::Rotate270).pos(Pos::new(HPos::Right, VPos::Center));
+    let level = level.pos(Pos::new(HPos::Center, VPos::Top));
     svg.open(&[("class", "categories")]);
-    for (slot, &x) in plot.xs.iter().enumerate() {
+    for (slot_index, &x) in plot.xs.iter().enumerate() {
         let Some(label) = levels.get(x as usize) else { continue };
-        let (left, y) = chart.backend_coord(&(slot as f64 - 0.5, bottom));
-        let (right, _) = chart.backend_coord(&(slot as f64 + 0.5, bottom));
-        let (lines, cut) = wrap(label, f64::from(right - left) - 4.0);
+        let (centre, y) = chart.backend_coord(&(slot_index as f64, bottom));
+        let (lines, cut) = match layout {
+            Layout::Level(_) => wrap(label, slot - GAP),
+            Layout::Upright(_) if text_width(label, TEXT) > UPRIGHT => {
+                (vec![shorten(label, UPRIGHT)], true)
+            }
+            Layout::Upright(_) => (vec![label.clone()], false),
+        };
         if cut {
             svg.open_titled(label);
         }
         for (i, line) in lines.into_iter().enumerate() {
-            let at = ((left + right) / 2, y + 11 + (i as f64 * LINE) as i32);
+            let at = (centre, y + 11 + (i as f64 * LINE) as i32);
+            let style = if matches!(layout, Layout::Upright(_)) { &upright } else { &level };
             root.draw(&Text::new(line, at, style.clone()))?;
         }
         if cut {
@@ -426,10 +466,13 @@ mod tests {
         let lines = |label: &str| wrap(label, 100.0);
         assert_eq!(lines("gzip -9"), (vec!["gzip -9".to_string()], false));
         assert_eq!(lines("gzip, smallest"), (vec!["gzip,".into(), "smallest".into()], false));
-        let (three, cut) = lines("zstd at level nineteen");
-        assert_eq!((three, cut), (vec!["zstd at".into(), "level nin…".into()], true));
+        let (three, cut) = lines("zstd at level nineteen with long mode");
+        let cut_short = vec!["zstd at".to_string(), "level".into(), "nineteen…".into()];
+        assert_eq!((three, cut), (cut_short, true));
         let (long, cut) = lines("a-command-without-spaces");
         assert_eq!((long, cut), (vec!["a-command…".into()], true));
-        assert!(text_width("level nin…", TEXT) <= 100.0);
+        assert_eq!(layout(&["gzip, smallest".into()], 110.0), Layout::Level(2));
+        let long = "a-command-without-any-spaces-at-all".to_string();
+        assert_eq!(layout(&[long], 110.0), Layout::Upright(UPRIGHT));
     }
 }

@@ -110,7 +110,8 @@ pub trait ChartKind: Sync {
     }
 
     /// Height the kind's own x labels need under the axis beyond one line,
-    /// in SVG pixels, when each x value's slot is `slot` pixels wide.
+    /// in SVG pixels, when each x value's slot is `slot` pixels wide: the
+    /// chart is that much taller.
     fn x_label_room(&self, _data: &ChartData, _slot: f64) -> f64 {
         0.0
     }
