@@ -491,3 +491,77 @@ fn a_hyperfine_run_of_three_commands_is_a_box_plot() {
     let counts: Vec<&str> = csv.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
     assert_eq!(counts, ["5", "5", "5"], "{csv}");
 }
+
+/// The fenced blocks of the section of `doc` under `heading` (up to the
+/// next `###` heading), in order: (language, text).
+fn blocks(doc: &str, heading: &str) -> Vec<(String, String)> {
+    let start = doc.find(heading).unwrap_or_else(|| panic!("no {heading}"));
+    let section = &doc[start..];
+    let section = &section[..section.find("\n### ").unwrap_or(section.len())];
+    let (mut out, mut open): (Vec<(String, String)>, Option<String>) = (Vec::new(), None);
+    for line in section.lines() {
+        match &open {
+            None if line.starts_with("```") => {
+                let fence: String = line.chars().take_while(|c| *c == '`').collect();
+                out.push((line[fence.len()..].to_string(), String::new()));
+                open = Some(fence);
+            }
+            Some(fence) if line == fence => open = None,
+            Some(_) => out.last_mut().unwrap().1.push_str(&format!("{line}\n")),
+            None => {}
+        }
+    }
+    out
+}
+
+/// docs/importing.md's hyperfine example, run as written: its commands
+/// (hyperfine on a tarball, `report import`), its book.toml and its page,
+/// built into a box plot of the two commands and their comparison.
+#[test]
+fn the_hyperfine_example_of_the_docs_builds_as_written() {
+    if !tool("hyperfine", &["--version"]) || !tool("gzip", &["--version"]) {
+        return;
+    }
+    let doc = fs::read_to_string(repo().join("docs/importing.md")).unwrap();
+    let blocks = blocks(&doc, "#### Example: two commands on one workload");
+    let languages: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
+    assert_eq!(languages, ["sh", "toml", "markdown"]);
+    let study = tempfile::tempdir().unwrap();
+    let root = study.path();
+    // A tarball of half text, half noise: 256 KiB that gzip takes a moment over.
+    let mut rng = Seeded(5);
+    let data: Vec<u8> = (0..262_144)
+        .map(|i| if i % 2 == 0 { b"report "[i / 2 % 7] } else { (rng.next() * 256.0) as u8 })
+        .collect();
+    fs::write(root.join("data.tar"), data).unwrap();
+    fs::create_dir_all(root.join("results")).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_report")).parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    for command in blocks[0].1.lines() {
+        let out = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(root)
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    fs::write(root.join("book.toml"), &blocks[1].1).unwrap();
+    fs::create_dir_all(root.join("content")).unwrap();
+    fs::write(root.join("content/index.md"), &blocks[2].1).unwrap();
+    let output = report(root, &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = fs::read_to_string(root.join("site/charts/runs.svg")).unwrap();
+    let shown: Vec<String> = categories(&svg).into_iter().map(|c| c.1).collect();
+    assert_eq!(shown, ["gzip -1", "gzip -9"]);
+    let csv = fs::read_to_string(root.join("site/data/charts/runs.csv")).unwrap();
+    let counts: Vec<&str> = csv.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(counts, ["20", "20"], "{csv}");
+    let html = fs::read_to_string(root.join("site/index.html")).unwrap();
+    assert!(!html.contains("{{"), "the statistic is computed: {html}");
+    assert!(html.contains("Level 9 against level 1: "), "{html}");
+}
