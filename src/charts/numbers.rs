@@ -57,16 +57,6 @@ pub struct ChartData {
     pub x_levels: Option<Vec<String>>,
 }
 
-impl ChartData {
-    /// The label of `x`: its category's, or the number as `unit` shows it.
-    pub fn x_text(&self, x: f64, unit: Option<&str>) -> String {
-        match &self.x_levels {
-            Some(levels) => levels.get(x as usize).cloned().unwrap_or_default(),
-            None => super::ticks::label(x, unit),
-        }
-    }
-}
-
 /// The panel's numbers: one point per x that both environments have.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatioPanel {

@@ -48,6 +48,15 @@ pub fn categories(xs: &[f64]) -> (Range<f64>, Vec<f64>) {
     (-0.5..xs.len() as f64 - 0.5, (0..xs.len()).map(|i| i as f64).collect())
 }
 
+/// The label of `x` in `data`: its category's, or the number as `unit`
+/// shows it.
+pub fn x_text(data: &ChartData, x: f64, unit: Option<&str>) -> String {
+    match &data.x_levels {
+        Some(levels) => levels.get(x as usize).cloned().unwrap_or_default(),
+        None => label(x, unit),
+    }
+}
+
 /// The label of category slot `v` of `data`, whose x values are `xs`;
 /// empty for a text x, whose kind draws its labels itself.
 pub fn label_category(v: f64, xs: &[f64], data: &ChartData, unit: Option<&str>) -> String {

@@ -7,7 +7,7 @@
 //! value, boxes coloured by series) or left out (a slot per series: the
 //! alternatives of one workload), its categories labelled under the axis.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use plotters::prelude::*;
 
@@ -20,6 +20,7 @@ use crate::charts::numbers::{ChartData, Point, x_of};
 use crate::charts::spec::ChartSpec;
 use crate::charts::svg::{INK, Svg};
 use crate::charts::table::{DataTable, Row, XColumn};
+use crate::charts::ticks;
 use crate::diagnostic::Diagnostic;
 use crate::format;
 
@@ -122,15 +123,12 @@ impl ChartKind for BoxPlot {
     }
 
     fn draw(&self, chart: &mut Chart, svg: &Svg, plot: &Plot) -> DrawResult {
-        let (width, places) = places(plot);
         for (i, series) in plot.data.series.iter().enumerate() {
             svg.open_series(series.style);
             for p in &series.points {
                 let Some(slot) = plot.xs.iter().position(|x| *x == p.x) else { continue };
                 let Some(five) = Five::of(&p.runs) else { continue };
-                let here = &places[&p.x.to_bits()];
-                let j = here.iter().position(|&k| k == i).unwrap_or(0);
-                let left = slot as f64 - width * here.len() as f64 / 2.0 + width * j as f64;
+                let (left, width) = place(plot, i, slot);
                 draw_box(chart, plot, series.style, p, &five, [left, left + width])?;
                 let centre = chart.backend_coord(&(plot.at)(left + width / 2.0, p.y));
                 let text = hover_text(plot, &series.label, p, &five);
@@ -238,18 +236,18 @@ fn levels<'r>(spec: &ChartSpec, runs: &Runs<'r>) -> Option<Vec<(&'r KeyPart, Str
     Some(levels.into_iter().map(|(k, _)| (k, label(k))).collect())
 }
 
-/// The width of a box, in slots, and per x value (its bits) the series
-/// (by index) with a box there: they share 0.7 of the slot, centred, each
-/// as wide as in the fullest slot.
-fn places(plot: &Plot) -> (f64, HashMap<u64, Vec<usize>>) {
-    let mut places: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, series) in plot.data.series.iter().enumerate() {
-        for p in &series.points {
-            places.entry(p.x.to_bits()).or_default().push(i);
+/// Where the box of series `i` at slot `slot` starts, and the width of
+/// every box, in slots: with x, the series share 0.7 of each slot, each in
+/// its place in every slot (an empty place where it has no runs); without,
+/// each slot is one series', its box centred.
+fn place(plot: &Plot, i: usize, slot: usize) -> (f64, f64) {
+    match plot.spec.x {
+        None => (slot as f64 - 0.35, 0.7),
+        Some(_) => {
+            let width = 0.7 / plot.data.series.len().max(1) as f64;
+            (slot as f64 - 0.35 + width * i as f64, width)
         }
     }
-    let fullest = places.values().map(Vec::len).max().unwrap_or(1).max(1);
-    (0.7 / fullest as f64, places)
 }
 
 /// Most lines of a category's label under the axis.
@@ -372,7 +370,7 @@ fn describe_categories(spec: &ChartSpec, data: &ChartData) -> String {
     for s in &data.series {
         for p in &s.points {
             let at = match spec.x {
-                Some(_) => format!(" at {}", data.x_text(p.x, None)),
+                Some(_) => format!(" at {}", ticks::x_text(data, p.x, None)),
                 None => String::new(),
             };
             let median = format::minus(&format::value(p.y));
@@ -419,7 +417,7 @@ fn draw_box(
 /// and how many lie beyond the whiskers.
 fn hover_text(plot: &Plot, label: &str, p: &Point, f: &Five) -> String {
     let at = match plot.spec.x {
-        Some(_) => format!(" at {}", plot.data.x_text(p.x, plot.spec.x_unit.as_deref())),
+        Some(_) => format!(" at {}", ticks::x_text(plot.data, p.x, plot.spec.x_unit.as_deref())),
         None => String::new(),
     };
     let v = |v: f64| format::minus(&format::value(v));
