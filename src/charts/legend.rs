@@ -39,7 +39,8 @@ pub struct Entry {
 }
 
 /// The legend of `data`, laid out in rows; empty for a chart with one series
-/// and no ideal line, whose axis label already names what it shows.
+/// and no ideal line, whose axis label already names what it shows, and
+/// for a kind whose axis names each series (a box plot without `x`).
 pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     let mut items: Vec<(Swatch, String)> = data
         .series
