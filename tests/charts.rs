@@ -311,17 +311,7 @@ for (e, x), v in sorted(groups.items()):
     beyond = int(((v < low) | (v > high)).sum())
     print(*map(repr, [x, float(low), float(q1), float(med), float(q3), float(high), beyond, len(v)]))
 "#;
-    let mut child = std::process::Command::new(python)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = python_output(python, script, &input);
     text.lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect()
 }
 

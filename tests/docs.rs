@@ -340,7 +340,12 @@ fn chart_reference_is_generated_from_spec_doc_comments() {
         Inline statistics (`{{ stat(...) }}`) work inside captions. Refer to a chart as `@fig-ID`; \
         it becomes \"Figure N\" in the page and in the paper, numbered in document order.\n\n\
         ```chart\nid = \"scaling\"\nkind = \"line\"\ndata = \"lammps\"\nx = \"procs\"\ny = \"timesteps_per_s\"\n\
-        x-scale = \"log2\"\nideal = true\ncaption = \"Throughput as cores scale; higher is better.\"\n```";
+        x-scale = \"log2\"\nideal = true\ncaption = \"Throughput as cores scale; higher is better.\"\n```\n\n\
+        Alternatives compared on one workload, without a numeric parameter (the commands of one \
+        `hyperfine` run, the environment column being `command`), are a box plot without `x`: one \
+        box of the runs per alternative.\n\n\
+        ```chart\nid = \"runs\"\nkind = \"box-plot\"\ndata = \"hyperfine\"\ny = \"time_s\"\n\
+        caption = \"Every run of each command.\"\n```";
     check(
         "docs/charts.md",
         generate("src/charts/spec.rs", "Chart directives", intro, &CHART_SECTIONS),

@@ -12,6 +12,7 @@ mod action;
 mod bad_inputs;
 mod browser;
 mod charts;
+mod charts_categories;
 mod charts_ratio;
 mod children;
 mod cli;

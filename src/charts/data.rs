@@ -23,22 +23,26 @@ pub fn compute(
 ) -> Result<ChartData, Diagnostic> {
     let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
     let table = plotted_table(spec, results, series_column)?;
-    let groups = selected_groups(spec, table, series_column)?;
+    // Without x, each series is its own category of x.
+    let x_column = spec.x_column().unwrap_or(series_column);
+    let groups = selected_groups(spec, table, [series_column, x_column])?;
     check_log_scales(spec, table).map_err(|(key, m)| spec.key_error(key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
     let summaries = summaries(&groups);
     let runs = Runs { summaries: &summaries, groups: &groups, config };
     let series = series(spec, &runs, &mut models)?;
+    let x_levels = spec.kind.chart().x_levels(spec, &runs);
     let ideal = spec.ideal.then(|| ideal(spec, &series, config)).flatten();
     let ratio = super::ratio::compute(spec, &groups, &series, config)?;
     let data = ChartData {
         ideal,
         ratio,
         models,
-        x_label: axis_label(spec.x_label.as_deref(), &spec.x, spec.x_unit.as_deref()),
+        x_label: axis_label(spec.x_label.as_deref(), x_column, spec.x_unit.as_deref()),
         y_label: y_label(spec),
         series,
+        x_levels,
     };
     check_finite(spec, &data)?;
     Ok(data)
@@ -46,14 +50,18 @@ pub fn compute(
 
 /// An error at `x` for the first selected row whose x is empty: it has no place on the axis.
 fn check_empty_x(spec: &ChartSpec, table: &Table) -> Result<(), Diagnostic> {
-    let Some(row) = filter::first_row(table, &spec.filter, &spec.x, f64::is_nan) else {
-        return Ok(());
+    let Some(x) = spec.x_column() else { return Ok(()) };
+    let row = match table.column(x).map(|c| &c.values) {
+        Some(Values::Text(texts)) => filter::rows(table, &spec.filter)
+            .ok()
+            .and_then(|pass| (0..texts.len()).find(|&r| pass[r] && texts.get(r).is_empty())),
+        _ => filter::first_row(table, &spec.filter, x, f64::is_nan),
     };
+    let Some(row) = row else { return Ok(()) };
     Err(spec.key_error(
         "x",
         format!(
-            "`{}` is empty on {} of {}, and a point needs its x",
-            spec.x,
+            "`{x}` is empty on {} of {}, and a point needs its x",
             table.place(row),
             table.path.display()
         ),
@@ -75,9 +83,9 @@ fn plotted_table<'r>(
             suggest(stem, results.tables.keys().map(String::as_str)),
         )
     })?;
-    for (role, column) in
-        [("x", spec.x.as_str()), ("y", spec.y.as_str()), ("series", series_column)]
-    {
+    let text_x = spec.kind.chart().text_x();
+    let x = spec.x_column().map(|x| ("x", x));
+    for (role, column) in x.into_iter().chain([("y", spec.y.as_str()), ("series", series_column)]) {
         match table.column(column).map(|c| &c.values) {
             None => {
                 return Err(spec.key_error(
@@ -86,11 +94,18 @@ fn plotted_table<'r>(
                     suggest(column, table.column_names()),
                 ));
             }
-            Some(Values::Text(_)) if role != "series" => {
+            Some(Values::Text(_)) if role == "y" || (role == "x" && !text_x) => {
+                let hint = if role == "x" {
+                    "plot a numeric column; text columns can be a `series`, or the x of \
+                     `kind = \"box-plot\"` (boxes of the runs per value, or per series \
+                     without `x`)"
+                } else {
+                    "plot a numeric column; text columns can be a `series`"
+                };
                 return Err(spec.key_error(
                     role,
                     format!("{role} column `{column}` is not numeric"),
-                    "plot a numeric column; text columns can be a `series`".into(),
+                    hint.into(),
                 ));
             }
             _ => {}
@@ -99,22 +114,20 @@ fn plotted_table<'r>(
     Ok(table)
 }
 
-/// The rows that pass the chart's `where`, grouped by series and x; an error
+/// The rows that pass the chart's `where`, grouped `by` series and x; an error
 /// when none pass.
 fn selected_groups(
     spec: &ChartSpec,
     table: &Table,
-    series_column: &str,
+    by: [&str; 2],
 ) -> Result<Vec<Grouped>, Diagnostic> {
-    let groups =
-        filter::aggregate(table, &spec.filter, &[series_column, &spec.x], &[spec.y.as_str()])
-            .map_err(|c| {
-                spec.key_error(
-                    "where",
-                    format!("unknown column `{c}` in `where`"),
-                    suggest(&c, table.column_names()),
-                )
-            })?;
+    let groups = filter::aggregate(table, &spec.filter, &by, &[spec.y.as_str()]).map_err(|c| {
+        spec.key_error(
+            "where",
+            format!("unknown column `{c}` in `where`"),
+            suggest(&c, table.column_names()),
+        )
+    })?;
     if groups.is_empty() {
         return Err(spec.error(
             format!("no rows left after `where` ({})", filter::describe(&spec.filter)),
@@ -184,7 +197,8 @@ fn ideal(spec: &ChartSpec, series: &[Series], config: &Config) -> Option<Vec<(f6
 /// The scale's key and an error naming the first selected row whose value a logarithmic
 /// axis cannot show (zero or less); y values are checked here on line charts only.
 fn check_log_scales(spec: &ChartSpec, table: &Table) -> Result<(), (&'static str, String)> {
-    for (scale, column, axis) in [(spec.x_scale, &spec.x, "x"), (spec.y_scale, &spec.y, "y")] {
+    let x = spec.x_column().unwrap_or_default();
+    for (scale, column, axis) in [(spec.x_scale, x, "x"), (spec.y_scale, spec.y.as_str(), "y")] {
         if !scale.is_log() || (axis == "y" && !spec.kind.chart().measures_y()) {
             continue;
         }

@@ -15,13 +15,19 @@ use super::{legend, ratio, ticks};
 /// legend ends the drawing in a `<g class="legend">`, so that the page (and
 /// its tests) can tell it from the data.
 pub fn draw(spec: &ChartSpec, data: &ChartData, labels: Labels) -> Result<String, String> {
-    let svg = Svg::new(canvas::size(data));
+    let y_area = main_y_area(spec, data);
+    // The slot of each x value, and the room the kind's own x labels need.
+    let width = canvas::SIZE.0.saturating_sub(2 * MARGIN + 8 + y_area);
+    let slot = f64::from(width) / ticks::x_values(data).len().max(1) as f64;
+    let below = spec.kind.chart().x_label_room(data, slot).max(0.0) as u32;
+    let (w, h) = canvas::size(data);
+    let svg = Svg::new((w, h + below));
     let entries = legend::layout(spec, data);
     {
         let root = svg.backend().into_drawing_area();
         match &data.ratio {
             None => {
-                let frame = Frame { y_area: main_y_area(spec, data), x_labels: true };
+                let frame = Frame { y_area, x_labels: TEXT * 3.2 + f64::from(below) };
                 plot(spec, data, &entries, &root, frame, &svg)
             }
             Some(ratio) => {
@@ -29,7 +35,7 @@ pub fn draw(spec: &ChartSpec, data: &ChartData, labels: Labels) -> Result<String
                 // panel carrying the x ticks' labels and the axis name.
                 let y_area = main_y_area(spec, data).max(ratio::y_area(ratio));
                 let (top, bottom) = root.split_vertically(canvas::MAIN_HEIGHT);
-                plot(spec, data, &entries, &top, Frame { y_area, x_labels: false }, &svg)
+                plot(spec, data, &entries, &top, Frame { y_area, x_labels: 0.0 }, &svg)
                     .and_then(|()| ratio::plot(spec, data, ratio, &bottom, y_area, &svg))
             }
         }
@@ -40,11 +46,11 @@ pub fn draw(spec: &ChartSpec, data: &ChartData, labels: Labels) -> Result<String
 }
 
 /// The room the plot leaves around its data: the width of the y axis's labels,
-/// and whether the x axis is labelled here (not above a ratio panel).
+/// and the height of the x axis's (none above a ratio panel), in SVG pixels.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     y_area: u32,
-    x_labels: bool,
+    x_labels: f64,
 }
 
 /// The room the main plot's y labels and axis name need.
@@ -73,7 +79,7 @@ fn plot(
     builder
         .margin(MARGIN)
         .margin_right(MARGIN + 8)
-        .x_label_area_size(if frame.x_labels { (TEXT * 3.2) as u32 } else { 0 })
+        .x_label_area_size(frame.x_labels as u32)
         .y_label_area_size(frame.y_area);
     if let Some(title) = &spec.title {
         builder.caption(title, font(TEXT * 1.15));
@@ -106,7 +112,7 @@ fn mesh(
     let x_unit = spec.x_unit.as_deref();
     let x_format = |v: &f64| {
         if slots {
-            ticks::label_category(*v, xs, x_unit)
+            ticks::label_category(*v, xs, data, x_unit)
         } else {
             ticks::label(spec.x_scale.inverse(*v), x_unit)
         }
@@ -206,6 +212,7 @@ mod tests {
             y_label: "speedup".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -231,6 +238,7 @@ mod tests {
             y_label: "speedup".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -39,7 +39,8 @@ pub struct Entry {
 }
 
 /// The legend of `data`, laid out in rows; empty for a chart with one series
-/// and no ideal line, whose axis label already names what it shows.
+/// and no ideal line, whose axis label already names what it shows, and
+/// for a kind whose axis names each series (a box plot without `x`).
 pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     let mut items: Vec<(Swatch, String)> = data
         .series
@@ -49,7 +50,7 @@ pub fn layout(spec: &ChartSpec, data: &ChartData) -> Vec<Entry> {
     if data.ideal.is_some() {
         items.push((Swatch::Ideal, "ideal scaling".to_string()));
     }
-    if items.len() < 2 {
+    if items.len() < 2 || !spec.kind.chart().legend(spec) {
         return Vec::new();
     }
     let width = f64::from(SIZE.0 - 2 * MARGIN);
@@ -140,6 +141,7 @@ mod tests {
             y_label: "bw".into(),
             ratio: None,
             models: Default::default(),
+            x_levels: None,
         }
     }
 

@@ -52,6 +52,9 @@ pub struct ChartData {
     pub models: BTreeSet<&'static str>,
     /// The ratio panel under a line chart, when asked for (`ratio = true`).
     pub ratio: Option<RatioPanel>,
+    /// The labels of a text (or absent) x, by slot, whose indices the
+    /// points' x values are; `None` for a numeric x.
+    pub x_levels: Option<Vec<String>>,
 }
 
 /// The panel's numbers: one point per x that both environments have.

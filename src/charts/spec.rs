@@ -19,8 +19,14 @@ pub struct ChartSpec {
     pub kind: Kind,
     /// Results file: a stem (`lammps`) or file name (`lammps.csv`).
     pub data: String,
-    /// Column on the x axis.
-    pub x: String,
+    /// Column on the x axis, numeric; required except on a `box-plot`, whose
+    /// x may also be a text column (boxes grouped by its values, in the
+    /// column's order, or book.toml's for the environment column) or left
+    /// out: one box per series, each named under the axis by its label
+    /// (alternatives compared on one workload, such as the commands of one
+    /// `hyperfine` run).
+    #[serde(default)]
+    pub x: Option<String>,
     /// Column on the y axis (the measured value).
     pub y: String,
     /// Column whose values become separate series; default: the environment column.
@@ -91,6 +97,11 @@ pub struct ChartSpec {
 }
 
 impl ChartSpec {
+    /// The column on the x axis, if any.
+    pub fn x_column(&self) -> Option<&str> {
+        self.x.as_deref()
+    }
+
     /// Where the directive is: its fence line.
     pub fn at(&self) -> Location {
         self.location.clone().unwrap_or_else(|| Location::file("content"))
@@ -135,7 +146,9 @@ pub enum Kind {
     Efficiency,
     /// The runs of each x value, per environment, as a box (quartiles and
     /// median) with whiskers at the most extreme runs within 1.5 IQR of the
-    /// quartiles and the runs beyond as rings.
+    /// quartiles and the runs beyond as rings. Without `x`, one box per
+    /// series (alternatives on one workload); with a text `x`, boxes grouped
+    /// by its values and coloured by series.
     BoxPlot,
 }
 
@@ -216,6 +229,14 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
             format!("chart: invalid id `{}`", spec.id),
         )
         .hint("use lowercase letters, digits and `-`, such as `scaling` or `osu-latency`"));
+    }
+    if spec.x.is_none() && !spec.kind.chart().text_x() {
+        return Err(spec.error(
+            "missing field `x`: a chart of this kind plots against a numeric column".into(),
+            "name the column on the x axis with `x = \"...\"`; to compare alternatives \
+             without a numeric parameter, draw `kind = \"box-plot\"`, which needs no `x`"
+                .into(),
+        ));
     }
     spec.kind.chart().check(&spec)?;
     Ok(spec)

@@ -88,6 +88,13 @@ impl Svg {
         *self.open.borrow_mut() += 1;
     }
 
+    /// Open a group whose `<title>` is `title` (the whole text of a label
+    /// drawn cut short), closed by [`Svg::close`].
+    pub fn open_titled(&self, title: &str) {
+        self.open(&[]);
+        let _ = writeln!(self.drawing.borrow_mut(), "<title>{}</title>", escape(title));
+    }
+
     /// Open the group of the series of style `style`: class `sN`, which
     /// the page's buttons show or hide.
     pub fn open_series(&self, style: usize) {
@@ -357,7 +364,8 @@ impl DrawingBackend for Backend {
         (x, y): BackendCoord,
     ) -> Drawn {
         let color = style.color();
-        if color.alpha > 0.0 {
+        // An empty label (a category's, which its kind draws) writes nothing.
+        if color.alpha > 0.0 && !text.is_empty() {
             let anchor = match style.anchor().h_pos {
                 HPos::Left => "start",
                 HPos::Right => "end",

@@ -40,6 +40,19 @@ pub struct DataTable {
     /// indices of `header`, when the chart has one: the page shows them as a
     /// table of their own, the CSV beside the points.
     pub ratio_columns: Option<std::ops::Range<usize>>,
+    /// What the x column (the first value of a row) holds.
+    pub x: XColumn,
+}
+
+/// The x column of a table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum XColumn {
+    /// x values, numbers.
+    Numbers,
+    /// Categories: x values are indices of these labels.
+    Levels(Vec<String>),
+    /// No x column: the series are the categories (a box plot without `x`).
+    Absent,
 }
 
 impl DataTable {
@@ -93,7 +106,8 @@ impl DataTable {
                 })
             })
             .collect();
-        DataTable { header, rows, x_unit: spec.x_unit.clone(), csv_x_header, ratio_columns }
+        let x = data.x_levels.clone().map_or(XColumn::Numbers, XColumn::Levels);
+        DataTable { header, rows, x_unit: spec.x_unit.clone(), csv_x_header, ratio_columns, x }
     }
 
     /// The cells of row `row` for the page: x as its axis labels it, values
@@ -105,11 +119,21 @@ impl DataTable {
             .enumerate()
             .map(|(i, v)| match (i, v) {
                 (_, None) => String::new(),
-                (0, Some(x)) => super::ticks::label(*x, self.x_unit.as_deref()),
+                (0, Some(x)) if self.x != XColumn::Absent => {
+                    self.x_cell(*x, || super::ticks::label(*x, self.x_unit.as_deref()))
+                }
                 (i, Some(v)) if i == last => format::plain(*v),
                 (_, Some(v)) => format::value(*v),
             })
             .collect()
+    }
+
+    /// The cell of `x`: its category's label, or `number()`.
+    fn x_cell(&self, x: f64, number: impl FnOnce() -> String) -> String {
+        match &self.x {
+            XColumn::Levels(levels) => levels.get(x as usize).cloned().unwrap_or_default(),
+            _ => number(),
+        }
     }
 
     /// The table as CSV text: the same headers, x and n exact, the other
@@ -117,16 +141,18 @@ impl DataTable {
     pub fn csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = self.header.clone();
-        if let Some(x) = header.get_mut(1) {
+        if let Some(x) = header.get_mut(1).filter(|_| self.x != XColumn::Absent) {
             x.clone_from(&self.csv_x_header);
         }
         let _ = writer.write_record(&header);
         for row in &self.rows {
             let last = row.values.len() - 1;
             let mut record = vec![row.series.clone()];
+            let x = self.x != XColumn::Absent;
             record.extend(row.values.iter().enumerate().map(|(i, v)| match v {
                 None => String::new(),
-                Some(v) if i == 0 || i == last => format::plain(*v),
+                Some(v) if i == 0 && x => self.x_cell(*v, || format::plain(*v)),
+                Some(v) if i == last => format::plain(*v),
                 Some(v) => trimmed(format::significant(*v, CSV_DIGITS)),
             }));
             let _ = writer.write_record(&record);

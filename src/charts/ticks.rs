@@ -48,10 +48,20 @@ pub fn categories(xs: &[f64]) -> (Range<f64>, Vec<f64>) {
     (-0.5..xs.len() as f64 - 0.5, (0..xs.len()).map(|i| i as f64).collect())
 }
 
-/// The label of category slot `v`.
-pub fn label_category(v: f64, xs: &[f64], unit: Option<&str>) -> String {
+/// The label of `x` in `data`: its category's, or the number as `unit`
+/// shows it.
+pub fn x_text(data: &ChartData, x: f64, unit: Option<&str>) -> String {
+    match &data.x_levels {
+        Some(levels) => levels.get(x as usize).cloned().unwrap_or_default(),
+        None => label(x, unit),
+    }
+}
+
+/// The label of category slot `v` of `data`, whose x values are `xs`;
+/// empty for a text x, whose kind draws its labels itself.
+pub fn label_category(v: f64, xs: &[f64], data: &ChartData, unit: Option<&str>) -> String {
     let i = v.round();
-    if (v - i).abs() > 1e-6 || i < 0.0 {
+    if (v - i).abs() > 1e-6 || i < 0.0 || data.x_levels.is_some() {
         return String::new();
     }
     xs.get(i as usize).map(|x| label(*x, unit)).unwrap_or_default()
@@ -169,7 +179,7 @@ pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scal
     let (y_axis, y_ticks) = axis(y_values(data), y_scale, include_zero);
     let x_label = |t: f64| {
         if slots {
-            label_category(t, xs, spec.x_unit.as_deref())
+            label_category(t, xs, data, spec.x_unit.as_deref())
         } else {
             label(spec.x_scale.inverse(t), spec.x_unit.as_deref())
         }

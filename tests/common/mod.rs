@@ -180,6 +180,22 @@ pub fn python() -> Option<&'static str> {
     found.or_else(|| tool("python3", &["--version"]).then_some("python3"))
 }
 
+/// What `python` prints running `script` with `input` on its standard
+/// input; the script must succeed.
+pub fn python_output(python: &str, script: &str, input: &str) -> String {
+    use std::io::Write as _;
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// `pdftotext -layout` of a PDF file.
 pub fn pdftotext(pdf: &Path) -> String {
     let out = Command::new("pdftotext").arg("-layout").arg(pdf).arg("-").output().unwrap();

@@ -97,6 +97,30 @@ pub trait ChartKind: Sync {
         Ok(())
     }
 
+    /// Whether x may be a text column or left out (categories on the x
+    /// axis), rather than a numeric column.
+    fn text_x(&self) -> bool {
+        false
+    }
+
+    /// The labels of the categories of a text (or absent) x, by slot: the
+    /// points' x values are their indices. `None` for a numeric x.
+    fn x_levels(&self, _spec: &ChartSpec, _runs: &Runs) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Height the kind's own x labels need under the axis beyond one line,
+    /// in SVG pixels, when each x value's slot is `slot` pixels wide: the
+    /// chart is that much taller.
+    fn x_label_room(&self, _data: &ChartData, _slot: f64) -> f64 {
+        0.0
+    }
+
+    /// Whether the chart has a legend (when it has two series or more).
+    fn legend(&self, _spec: &ChartSpec) -> bool {
+        true
+    }
+
     /// Whether x values are slots side by side (bars, boxes) rather than
     /// positions on a continuous axis.
     fn slots(&self) -> bool {
