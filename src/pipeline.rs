@@ -111,7 +111,7 @@ pub fn prepare(
         results: &analyzed.results,
         config,
         labels: &labels,
-        studies: &project.studies,
+        studies: &|folder| project.is_study(folder),
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     let cited = bibliography

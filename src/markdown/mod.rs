@@ -1,15 +1,19 @@
-//! The markdown stage: content pages with their shortcodes expanded
-//! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
-//! [`shortcodes`]), then each parsed once ([`parse`]) into the resolved
-//! [`document`], a tree of blocks and inlines that both renderers walk:
-//! directives, numbered figures and tables, cross-references and citations
-//! resolved in place.
+//! The markdown stage: each content page parsed once ([`parse`]) into the
+//! resolved [`document`], a tree of blocks and inlines that both renderers
+//! walk: shortcodes (`{{ stat(name="throughput_32", field="full") }}`,
+//! `{{ caveats() }}`; see [`shortcodes`] and [`expand`](mod@expand)), directives,
+//! numbered figures and tables, cross-references, citations and links to
+//! other studies resolved from that one parse.
 
 pub mod checks;
 pub mod directives;
 pub mod document;
 pub mod expand;
 pub mod front_matter;
+#[cfg(test)]
+pub(crate) mod generate;
+#[cfg(test)]
+mod oracle;
 pub mod parse;
 pub mod shortcodes;
 pub mod tables;
@@ -18,8 +22,8 @@ use std::path::PathBuf;
 
 use pulldown_cmark::Options;
 
-use expand::Fields;
 pub use expand::SourceMap;
+use expand::{Fields, Shortcodes};
 
 use crate::analysis::Analysis;
 use crate::analysis::metrics::sides;
@@ -35,23 +39,13 @@ pub struct Page {
     pub slug: String,
     /// The first heading's text, or the slug.
     pub title: String,
-    /// The page's content, parsed once from its Markdown after expansion;
-    /// its offsets are bytes of that Markdown.
+    /// The page's content, parsed once from its file; its offsets are
+    /// bytes of the file.
     pub body: document::Body,
-    /// Where each byte of the expanded Markdown comes from in the file.
+    /// The file's text, to locate those offsets.
     pub source_map: SourceMap,
     /// The front matter.
     pub front: front_matter::FrontMatter,
-}
-
-/// A page with its shortcodes expanded, not yet parsed.
-#[derive(Debug)]
-struct Expanded {
-    path: PathBuf,
-    slug: String,
-    markdown: String,
-    source_map: SourceMap,
-    front: front_matter::FrontMatter,
 }
 
 impl Page {
@@ -92,7 +86,7 @@ pub fn options() -> Options {
 }
 
 /// What references in the content may name besides what the content defines.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Known<'a> {
     /// Keys of `content/references.bib`, if the study has one.
     pub bibliography_keys: Option<&'a [String]>,
@@ -106,32 +100,35 @@ pub struct Known<'a> {
     pub config: &'a crate::config::Config,
     /// How statistics name configurations and directions (`[data.NAME] labels`).
     pub labels: &'a crate::prose::labels::Labels,
-    /// The other studies a link may lead to, by their folders (`examples/NAME/`).
-    pub studies: &'a [String],
+    /// Whether a folder a link leads to (`examples/NAME/`, `../`, relative
+    /// to the study) is another study: holds a book.toml.
+    pub studies: &'a dyn Fn(&str) -> bool,
 }
 
-/// Expand the shortcodes of every page. Unknown shortcodes, statistics or
-/// fields are reported at file:line:column with the names that exist.
+/// Parse every page, once each, with its shortcodes expanded. Unknown
+/// shortcodes, statistics or fields are reported at file:line:column with
+/// the names that exist.
 pub fn expand(
     content: &[SourceFile],
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
     let fields = fields(analysis, known.labels);
-    let caveats = callout(&analysis.limitations);
+    let caveats: Vec<String> = analysis.limitations.iter().map(|c| c.text.clone()).collect();
+    let shortcodes = Shortcodes { fields: &fields, caveats: &caveats };
+    let tables = parse::Tables { results: known.results, config: known.config };
     let mut errors = Diagnostics::default();
-    let mut expanded = Vec::new();
+    let mut parsed = Vec::new();
     for file in content {
-        match expand_page(file, &fields, &caveats) {
-            Ok(page) => expanded.push(page),
+        match parse_page(file, shortcodes, tables) {
+            Ok(page) => parsed.push(page),
             Err(e) => errors.0.extend(e.0),
         }
     }
-    expanded.sort_by_key(|p| {
+    parsed.sort_by_key(|(p, _)| {
         (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
     });
-    let tables = parse::Tables { results: known.results, config: known.config };
-    let (mut pages, found) = parse_pages(expanded, tables, &mut errors);
+    let (mut pages, found) = gather(parsed);
     if errors.is_empty() {
         let checks = [
             checks::check_references(&found.references, &found.charts, &found.tables),
@@ -153,34 +150,36 @@ pub fn expand(
     errors.into_result(document)
 }
 
-/// Parse every page, in page order, and gather what they refer to.
-fn parse_pages(
-    expanded: Vec<Expanded>,
-    tables: parse::Tables,
-    errors: &mut Diagnostics,
-) -> (Vec<Page>, directives::Found) {
+/// The pages, in page order, and what they refer to, gathered in that order.
+fn gather(parsed: Vec<(Page, directives::Found)>) -> (Vec<Page>, directives::Found) {
     let mut found = directives::Found::default();
-    let mut pages = Vec::new();
-    for page in expanded {
-        match parse::page(&page.path, &page.markdown, &page.source_map, Some(tables)) {
-            Ok((body, f)) => {
-                found.charts.extend(f.charts);
-                found.tables.extend(f.tables);
-                found.references.extend(f.references);
-                found.citations.extend(f.citations);
-                found.images.extend(f.images);
-                found.links.extend(f.links);
-                found.computed.extend(f.computed);
-                let title = (page.front.title.clone())
-                    .or_else(|| body.first_heading())
-                    .unwrap_or_else(|| page.slug.clone());
-                let Expanded { path, slug, source_map, front, .. } = page;
-                pages.push(Page { path, slug, title, body, source_map, front });
-            }
-            Err(e) => errors.0.extend(e.0),
-        }
+    let mut pages = Vec::with_capacity(parsed.len());
+    for (page, f) in parsed {
+        found.charts.extend(f.charts);
+        found.tables.extend(f.tables);
+        found.references.extend(f.references);
+        found.citations.extend(f.citations);
+        found.images.extend(f.images);
+        found.links.extend(f.links);
+        found.computed.extend(f.computed);
+        pages.push(page);
     }
     (pages, found)
+}
+
+/// The page of `file`, parsed once with its shortcodes expanded, and what
+/// it refers to.
+fn parse_page(
+    file: &SourceFile,
+    shortcodes: Shortcodes,
+    tables: parse::Tables,
+) -> Result<(Page, directives::Found), Diagnostics> {
+    let (front, text) = front_matter::split(&file.path, file.text()?)?;
+    let (body, found) = parse::page(&file.path, &text, Some(shortcodes), Some(tables))?;
+    let slug = file.stem();
+    let title = (front.title.clone()).or_else(|| body.first_heading()).unwrap_or(slug.clone());
+    let source_map = SourceMap::identity(&text);
+    Ok((Page { path: file.path.clone(), slug, title, body, source_map, front }, found))
 }
 
 /// The files a content link may point to: the pages, the images, and what
@@ -206,20 +205,6 @@ fn fields(analysis: &Analysis, labels: &crate::prose::labels::Labels) -> Fields 
     analysis.metrics.iter().map(|m| (key(m), labels.fields(m))).collect()
 }
 
-/// The reader's caveats as a Markdown warning callout, a list of one item
-/// each; empty when there are none.
-fn callout(caveats: &[crate::analysis::Limitation]) -> String {
-    if caveats.is_empty() {
-        return String::new();
-    }
-    let mut text = String::from("> [!WARNING]\n");
-    for caveat in caveats {
-        // The caveats name environments and labels: text, never Markdown.
-        text.push_str(&format!("> - {}\n", expand::escape_markdown(&caveat.text)));
-    }
-    text
-}
-
 /// The author's answer (`[book] answer`, at `at` in book.toml) with its
 /// statistics filled in, parsed: one paragraph. A problem is reported at
 /// the answer in book.toml.
@@ -230,8 +215,9 @@ pub fn answer(
     at: &crate::diagnostic::Location,
 ) -> Result<document::Body, Diagnostics> {
     let fields = fields(analysis, labels);
-    match expand::expand(&at.path, text, &fields, "") {
-        Ok((markdown, _)) => Ok(parse::text(&markdown)),
+    let shortcodes = Shortcodes { fields: &fields, caveats: &[] };
+    match parse::with_shortcodes(text, shortcodes) {
+        Ok(body) => Ok(body),
         Err(errors) => Err(Diagnostics(
             errors
                 .0
@@ -249,16 +235,11 @@ pub fn answer(
     }
 }
 
-fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Expanded, Diagnostics> {
-    let (front, text) = front_matter::split(&file.path, file.text()?)?;
-    let (markdown, source_map) = expand::expand(&file.path, &text, fields, caveats)?;
-    Ok(Expanded { path: file.path.clone(), slug: file.stem(), markdown, source_map, front })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
+    use std::path::Path;
 
     fn fields() -> Fields {
         BTreeMap::from([(
@@ -267,38 +248,78 @@ mod tests {
         )])
     }
 
-    fn file(text: &str) -> SourceFile {
-        SourceFile::new("content/a.md", text.as_bytes().to_vec())
+    /// `text` as the page content/a.md, its caveats `caveats`.
+    fn page(text: &str, caveats: &[String]) -> Result<(Page, directives::Found), String> {
+        let fields = fields();
+        let shortcodes = Shortcodes { fields: &fields, caveats };
+        let (front, text) = front_matter::split(Path::new("content/a.md"), text).unwrap();
+        let path = Path::new("content/a.md");
+        let (body, found) =
+            parse::page(path, &text, Some(shortcodes), None).map_err(|e| e.to_string())?;
+        let (slug, title, source_map) = ("a".into(), String::new(), SourceMap::identity(&text));
+        Ok((Page { path: path.into(), slug, title, body, source_map, front }, found))
     }
 
     /// Lines after a multi-line `caveats()` callout are located on their line
     /// of the file (counted by hand).
     #[test]
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
-        let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
-        let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
-        let err = parse::page(&page.path, &page.markdown, &page.source_map, None)
-            .unwrap_err()
-            .to_string();
+        let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n\n@fig-x\n";
+        let err = page(text, &["a".into(), "b".into()]).unwrap_err();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
     }
 
     #[test]
     fn expands_stat_calls_below_front_matter() {
         let text = "+++\ntitle = \"F\"\n+++\n# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n";
-        let page = expand_page(&file(text), &fields(), "").unwrap();
-        assert_eq!(page.markdown, "\n\n\n# T\n\nUp \\+8\\.8\\%.\n");
+        let (page, _) = page(text, &[]).unwrap();
+        assert_eq!(page.body.first_paragraph().as_deref(), Some("Up +8.8%."));
         assert_eq!(page.front.title.as_deref(), Some("F"));
-        let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
-            .unwrap_err()
-            .to_string();
+        let err = super::tests::page("+++\n+++\n{{ stat(name=\"x\") }}", &[]).unwrap_err();
         assert!(err.starts_with("content/a.md:3:14: unknown statistic `x`"), "{err}");
     }
 
     #[test]
     fn heading_attributes_and_braces_are_text() {
         let text = "# T {#t only=page}\n\nTable: x {#tbl-a} { a } {#\n";
-        let page = expand_page(&file(text), &fields(), "").unwrap();
-        assert_eq!(page.markdown, text);
+        assert_eq!(page(text, &[]).unwrap().0.body, parse::text(text));
+    }
+
+    /// Every page of the shipped study is parsed by pulldown-cmark once:
+    /// its shortcodes (statistics, the caveats), chart directives and its
+    /// link to the other shipped study all come from that one parse.
+    #[test]
+    fn each_page_is_parsed_once() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let project = crate::project::load(root).unwrap();
+        let analyzed = crate::pipeline::analyze(&project).unwrap();
+        let config = &project.config;
+        let labels = crate::prose::labels::Labels::new(config);
+        let asked = std::cell::RefCell::new(Vec::new());
+        let studies = |folder: &str| {
+            asked.borrow_mut().push(folder.to_string());
+            project.is_study(folder)
+        };
+        let bibliography = crate::references::load(project.bibliography.as_ref()).unwrap();
+        let keys = bibliography.as_ref().map(crate::references::Bibliography::keys);
+        let assets: Vec<String> = project
+            .assets
+            .iter()
+            .map(|a| a.path.file_name().unwrap().to_string_lossy().into())
+            .collect();
+        let known = Known {
+            bibliography_keys: keys.as_deref(),
+            assets: &assets,
+            pdf: "paper.pdf",
+            results: &analyzed.results,
+            config,
+            labels: &labels,
+            studies: &studies,
+        };
+        let before = parse::parses();
+        let document = expand(&project.content, &analyzed.analysis, known).unwrap();
+        assert_eq!(parse::parses() - before, project.content.len());
+        assert!(document.warnings.is_empty(), "{:?}", document.warnings);
+        assert!(asked.borrow().contains(&"examples/usernetes/".to_string()), "{asked:?}");
     }
 }

@@ -49,7 +49,7 @@ pub fn valid(formula: &str) -> bool {
 /// HTML: sized in `em` of the text around it and set on its baseline, drawn
 /// in the text's colour, its ids prefixed with `id` (unique in the page), and
 /// named for assistive technology by its source. `Err` holds Typst's message.
-/// Its ink is [`INK`], which the page's stylesheet draws in `currentColor`.
+/// Its ink is black (`INK`), which the page's stylesheet draws in `currentColor`.
 pub fn svg(formula: &str, display: bool, id: &str) -> Result<String, String> {
     if let Some(why) = refused(formula) {
         return Err(why);
