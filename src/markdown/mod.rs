@@ -238,6 +238,7 @@ pub fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Location;
     use std::collections::BTreeMap;
     use std::path::Path;
 
@@ -277,6 +278,17 @@ mod tests {
         assert_eq!(page.front.title.as_deref(), Some("F"));
         let err = super::tests::page("+++\n+++\n{{ stat(name=\"x\") }}", &[]).unwrap_err();
         assert!(err.starts_with("content/a.md:3:14: unknown statistic `x`"), "{err}");
+    }
+
+    /// A reference after a statistic, an escape or an entity on its line is
+    /// located at its own column (counted by hand), not shifted by the
+    /// value's length.
+    #[test]
+    fn references_after_a_statistic_are_located_at_their_bytes() {
+        let text = "# T\n\nUp {{ stat(name=\"tp\", field=\"full\") }} \\* &amp; @fig-x and [@k].\n";
+        let (_, found) = page(text, &[]).unwrap();
+        assert_eq!(found.references[0].2, Location::new("content/a.md", 3, 49));
+        assert_eq!(found.citations[0].1, Location::new("content/a.md", 3, 60));
     }
 
     #[test]
