@@ -148,7 +148,7 @@ pub fn document(
         results: &analyzed.results,
         config,
         labels: &labels,
-        studies: &project.studies,
+        studies: &|folder| project.is_study(folder),
     };
     let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
     Ok((document, bibliography))

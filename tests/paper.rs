@@ -138,7 +138,7 @@ proptest! {
     #[test]
     fn random_markdown_always_compiles(tokens in prop::collection::vec(token(), 0..40)) {
         let markdown = tokens.concat();
-        let found = parse::page(Path::new("x.md"), &markdown, &Default::default(), None);
+        let found = parse::page(Path::new("x.md"), &markdown, None, None);
         prop_assume!(found.as_ref().is_ok_and(|(_, f)| f.references.is_empty() && f.citations.is_empty() && f.images.is_empty()));
         prop_assume!(formulas_typeset(&markdown));
         let result = compile(&markdown);

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use report::charts::spec;
 use report::config::Config;
 use report::diagnostic::Location;
-use report::markdown::expand::{Fields, expand};
-use report::markdown::shortcodes::{Item, scan};
+use report::markdown::expand::{Fields, Shortcodes};
+use report::markdown::shortcodes::{Code, Item, scan};
 use report::pipeline::{self, Prepared, Timings};
 use report::project::SourceFile;
 use report::render::html::{self, PageContexts, SiteInputs};
@@ -109,10 +109,11 @@ pub fn osu_import(text: &str) {
 }
 
 /// Any content text: the shortcode scanner and the expansion never panic,
-/// every span the scanner gives lies on character boundaries of the text, and
-/// every offset of the expanded text maps back to a place in the file.
+/// every span the scanner gives lies on character boundaries of the text
+/// (scanned as if nothing were code, so that every `{{` is read), and every
+/// offset of the page's document maps back to a place in the file.
 pub fn shortcodes(text: &str) {
-    let (items, problems) = scan(text);
+    let (items, problems) = scan(text, &Code::default());
     let mut last = 0;
     for item in &items {
         match item {
@@ -138,18 +139,21 @@ pub fn shortcodes(text: &str) {
     expanded_offsets_map_back(text);
 }
 
-/// Every seventh offset of the expansion of `text` maps to a line of it.
+/// Every block of the page `text`, its shortcodes expanded, starts on a
+/// line of it.
 fn expanded_offsets_map_back(text: &str) {
     let fields: Fields = BTreeMap::from([(
         "m".to_string(),
         BTreeMap::from([("full", "+1.0% (n = 3)".to_string()), ("value", "+1.0%".to_string())]),
     )]);
+    let shortcodes = Shortcodes { fields: &fields, caveats: true };
     let path = Path::new("content/f.md");
-    if let Ok((out, map)) = expand(path, text, &fields, "> [!WARNING]\n> caveat\n") {
+    let map = report::markdown::SourceMap::identity(text);
+    if let Ok((body, _)) = report::markdown::parse::page(path, text, Some(shortcodes), None) {
         let lines = text.matches('\n').count() + 1;
-        for (offset, _) in out.char_indices().step_by(7) {
-            let at = map.locate(path, offset);
-            assert!(at.line >= 1 && at.line <= lines, "{offset} -> {at}");
+        for block in report::markdown::document::all_blocks(&body.blocks) {
+            let at = map.locate(path, block.at);
+            assert!(at.line >= 1 && at.line <= lines, "{} -> {at}", block.at);
         }
     }
 }

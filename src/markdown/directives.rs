@@ -125,6 +125,9 @@ pub struct Found {
     pub links: Vec<(String, Location)>,
     /// The computed tables (```` ```table ````), as written to the site.
     pub computed: Vec<super::tables::Written>,
+    /// Where a `{{ caveats() }}` stands elsewhere than alone in a paragraph
+    /// (it is nothing there): an error when there are caveats.
+    pub caveats_elsewhere: Vec<Location>,
 }
 
 #[cfg(test)]

@@ -609,7 +609,7 @@ mod tests {
         for (slug, markdown) in [("a", a), ("b", b)] {
             let path = std::path::PathBuf::from(format!("content/{slug}.md"));
             let map = super::super::SourceMap::identity(markdown);
-            let (body, found) = page(&path, markdown, &map, None).unwrap();
+            let (body, found) = page(&path, markdown, None, None).unwrap();
             charts.extend(found.charts);
             tables.extend(found.tables);
             let (slug, title) = (slug.to_string(), String::new());

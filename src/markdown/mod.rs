@@ -1,15 +1,19 @@
-//! The markdown stage: content pages with their shortcodes expanded
-//! (`{{ stat(name="throughput_32", field="full") }}`, `{{ caveats() }}`; see
-//! [`shortcodes`]), then each parsed once ([`parse`]) into the resolved
-//! [`document`], a tree of blocks and inlines that both renderers walk:
-//! directives, numbered figures and tables, cross-references and citations
-//! resolved in place.
+//! The markdown stage: each content page parsed once ([`parse`]) into the
+//! resolved [`document`], a tree of blocks and inlines that both renderers
+//! walk: shortcodes (`{{ stat(name="throughput_32", field="full") }}`,
+//! `{{ caveats() }}`; see [`shortcodes`] and [`expand`](mod@expand)), directives,
+//! numbered figures and tables, cross-references, citations and links to
+//! other studies resolved from that one parse.
 
 pub mod checks;
 pub mod directives;
 pub mod document;
 pub mod expand;
 pub mod front_matter;
+#[cfg(test)]
+pub(crate) mod generate;
+#[cfg(test)]
+mod oracle;
 pub mod parse;
 pub mod shortcodes;
 pub mod tables;
@@ -18,8 +22,8 @@ use std::path::PathBuf;
 
 use pulldown_cmark::Options;
 
-use expand::Fields;
 pub use expand::SourceMap;
+use expand::{Fields, Shortcodes};
 
 use crate::analysis::Analysis;
 use crate::analysis::metrics::sides;
@@ -35,23 +39,13 @@ pub struct Page {
     pub slug: String,
     /// The first heading's text, or the slug.
     pub title: String,
-    /// The page's content, parsed once from its Markdown after expansion;
-    /// its offsets are bytes of that Markdown.
+    /// The page's content, parsed once from its file; its offsets are
+    /// bytes of the file.
     pub body: document::Body,
-    /// Where each byte of the expanded Markdown comes from in the file.
+    /// The file's text, to locate those offsets.
     pub source_map: SourceMap,
     /// The front matter.
     pub front: front_matter::FrontMatter,
-}
-
-/// A page with its shortcodes expanded, not yet parsed.
-#[derive(Debug)]
-struct Expanded {
-    path: PathBuf,
-    slug: String,
-    markdown: String,
-    source_map: SourceMap,
-    front: front_matter::FrontMatter,
 }
 
 impl Page {
@@ -96,7 +90,7 @@ pub fn options() -> Options {
 }
 
 /// What references in the content may name besides what the content defines.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Known<'a> {
     /// Keys of `content/references.bib`, if the study has one.
     pub bibliography_keys: Option<&'a [String]>,
@@ -110,31 +104,34 @@ pub struct Known<'a> {
     pub config: &'a crate::config::Config,
     /// How statistics name configurations and directions (`[data.NAME] labels`).
     pub labels: &'a crate::prose::labels::Labels,
-    /// The other studies a link may lead to, by their folders (`examples/NAME/`).
-    pub studies: &'a [String],
+    /// Whether a folder a link leads to (`examples/NAME/`, `../`, relative
+    /// to the study) is another study: holds a book.toml.
+    pub studies: &'a dyn Fn(&str) -> bool,
 }
 
-/// Expand the shortcodes of every page. Unknown shortcodes, statistics or
-/// fields are reported at file:line:column with the names that exist.
+/// Parse every page, once each, with its shortcodes expanded. Unknown
+/// shortcodes, statistics or fields are reported at file:line:column with
+/// the names that exist.
 pub fn expand(
     content: &[SourceFile],
     analysis: &Analysis,
     known: Known,
 ) -> Result<Document, Diagnostics> {
     let fields = fields(analysis, known.labels);
+    let shortcodes = Shortcodes { fields: &fields, caveats: true };
+    let tables = parse::Tables { results: known.results, config: known.config };
     let mut errors = Diagnostics::default();
-    let mut expanded = Vec::new();
+    let mut parsed = Vec::new();
     for file in content {
-        match expand_page(file, &fields, CAVEATS) {
-            Ok(page) => expanded.push(page),
+        match parse_page(file, shortcodes, tables) {
+            Ok(page) => parsed.push(page),
             Err(e) => errors.0.extend(e.0),
         }
     }
-    expanded.sort_by_key(|p| {
+    parsed.sort_by_key(|(p, _)| {
         (p.front.order.unwrap_or(if p.slug == "index" { i64::MIN } else { 0 }), p.path.clone())
     });
-    let tables = parse::Tables { results: known.results, config: known.config };
-    let (mut pages, found) = parse_pages(expanded, tables, &mut errors);
+    let (mut pages, found) = gather(parsed);
     // The headline results are Table 1 (`@tbl-headline`) when there are any.
     let before = document::tables_before(&analysis.metrics);
     let targets: Vec<_> = before.iter().cloned().chain(found.tables.iter().cloned()).collect();
@@ -152,20 +149,17 @@ pub fn expand(
         }
     }
     let warnings = checks::check_studies(&found.links, known.studies);
-    let directives::Found { charts, tables, citations, computed, .. } = found;
+    let directives::Found { charts, tables, citations, computed, caveats_elsewhere, .. } = found;
     document::resolve(&mut pages, &charts, &targets, before.len());
     // Numbered as the captions are: after the headline table, if any.
     let limitations = limitations(analysis, known, &targets, &computed);
-    let callout = parse::text(&callout(&limitations)).blocks;
+    errors.0.extend(check_caveats_elsewhere(&caveats_elsewhere, !limitations.is_empty()).0);
+    let callout = callout(limitations.iter().map(|c| c.text.as_str()));
     pages.iter_mut().for_each(|p| place_caveats(&mut p.body.blocks, &callout));
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
     let document = Document { pages, charts, tables, citations, computed, limitations, warnings };
     errors.into_result(document)
 }
-
-/// What `{{ caveats() }}` expands to before the parse: a comment block that
-/// the reader's caveats replace once the tables they include are computed.
-const CAVEATS: &str = "<!-- report: the reader's caveats -->\n";
 
 /// The reader's caveats: the analysis's and those of the computed tables,
 /// each named by its number among the captioned `tables`.
@@ -191,7 +185,7 @@ fn limitations(
     crate::prose::limitations::derive(known.config, inputs, known.labels)
 }
 
-/// Replace each [`CAVEATS`] comment among `blocks` (and the blocks they
+/// Replace each [`CAVEATS`](expand::CAVEATS) marker among `blocks` (and the blocks they
 /// hold) by the `callout`'s blocks, located at the comment and shown where
 /// it is.
 fn place_caveats(blocks: &mut Vec<document::Block>, callout: &[document::Block]) {
@@ -200,7 +194,9 @@ fn place_caveats(blocks: &mut Vec<document::Block>, callout: &[document::Block])
     while i < blocks.len() {
         let block = &mut blocks[i];
         match &mut block.kind {
-            BlockKind::Html(lines) if lines.iter().map(|l| l.html.as_str()).eq([CAVEATS]) => {
+            BlockKind::Html(lines)
+                if lines.iter().map(|l| l.html.as_str()).eq([expand::CAVEATS]) =>
+            {
                 let mut placed = callout.to_vec();
                 locate_at(&mut placed, block.at, block.shown);
                 let count = placed.len();
@@ -220,6 +216,43 @@ fn place_caveats(blocks: &mut Vec<document::Block>, callout: &[document::Block])
     }
 }
 
+/// The reader's caveats as a warning callout, a tight list of one item
+/// each, made as blocks (the caveats name environments and labels: text,
+/// never Markdown); none when there are none. Located by [`place_caveats`].
+fn callout<'a>(caveats: impl IntoIterator<Item = &'a str>) -> Vec<document::Block> {
+    use document::{Block, BlockKind, Inline, Shown};
+    let block = |kind| Block { at: 0, shown: Shown::BOTH, kind };
+    let items: Vec<_> = caveats
+        .into_iter()
+        .map(|caveat| {
+            let text = caveat.trim();
+            let plain =
+                (!text.is_empty()).then(|| BlockKind::Plain(vec![Inline::Text(text.into())]));
+            let blocks = plain.map(block).into_iter().collect();
+            document::ListItem { at: 0, shown: Shown::BOTH, blocks }
+        })
+        .collect();
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let list = block(BlockKind::List(document::List { start: None, tight: true, items }));
+    let alert = Some(pulldown_cmark::BlockQuoteKind::Warning);
+    vec![block(BlockKind::Quote { alert, blocks: vec![list] })]
+}
+
+/// An error at each `{{ caveats() }}` that stands elsewhere than alone in
+/// a paragraph (`at`), if there are caveats to show; without, such a call
+/// is nothing.
+fn check_caveats_elsewhere(at: &[crate::diagnostic::Location], caveats: bool) -> Diagnostics {
+    let mut errors = Diagnostics::default();
+    for location in at.iter().filter(|_| caveats) {
+        let message = "`caveats()` writes a callout of its own";
+        let hint = "write {{ caveats() }} alone on its line, with a blank line before and after it";
+        errors.push(crate::diagnostic::Diagnostic::new(location.clone(), message).hint(hint));
+    }
+    errors
+}
+
 /// Give `blocks`, their items and what they hold the place `at` and the
 /// outputs `shown` of the block they replace.
 fn locate_at(blocks: &mut [document::Block], at: usize, shown: document::Shown) {
@@ -236,34 +269,37 @@ fn locate_at(blocks: &mut [document::Block], at: usize, shown: document::Shown) 
     }
 }
 
-/// Parse every page, in page order, and gather what they refer to.
-fn parse_pages(
-    expanded: Vec<Expanded>,
-    tables: parse::Tables,
-    errors: &mut Diagnostics,
-) -> (Vec<Page>, directives::Found) {
+/// The pages, in page order, and what they refer to, gathered in that order.
+fn gather(parsed: Vec<(Page, directives::Found)>) -> (Vec<Page>, directives::Found) {
     let mut found = directives::Found::default();
-    let mut pages = Vec::new();
-    for page in expanded {
-        match parse::page(&page.path, &page.markdown, &page.source_map, Some(tables)) {
-            Ok((body, f)) => {
-                found.charts.extend(f.charts);
-                found.tables.extend(f.tables);
-                found.references.extend(f.references);
-                found.citations.extend(f.citations);
-                found.images.extend(f.images);
-                found.links.extend(f.links);
-                found.computed.extend(f.computed);
-                let title = (page.front.title.clone())
-                    .or_else(|| body.first_heading())
-                    .unwrap_or_else(|| page.slug.clone());
-                let Expanded { path, slug, source_map, front, .. } = page;
-                pages.push(Page { path, slug, title, body, source_map, front });
-            }
-            Err(e) => errors.0.extend(e.0),
-        }
+    let mut pages = Vec::with_capacity(parsed.len());
+    for (page, f) in parsed {
+        found.charts.extend(f.charts);
+        found.tables.extend(f.tables);
+        found.references.extend(f.references);
+        found.citations.extend(f.citations);
+        found.images.extend(f.images);
+        found.links.extend(f.links);
+        found.computed.extend(f.computed);
+        found.caveats_elsewhere.extend(f.caveats_elsewhere);
+        pages.push(page);
     }
     (pages, found)
+}
+
+/// The page of `file`, parsed once with its shortcodes expanded, and what
+/// it refers to.
+fn parse_page(
+    file: &SourceFile,
+    shortcodes: Shortcodes,
+    tables: parse::Tables,
+) -> Result<(Page, directives::Found), Diagnostics> {
+    let (front, text) = front_matter::split(&file.path, file.text()?)?;
+    let (body, found) = parse::page(&file.path, &text, Some(shortcodes), Some(tables))?;
+    let slug = file.stem();
+    let title = (front.title.clone()).or_else(|| body.first_heading()).unwrap_or(slug.clone());
+    let source_map = SourceMap::identity(&text);
+    Ok((Page { path: file.path.clone(), slug, title, body, source_map, front }, found))
 }
 
 /// The files a content link may point to: the pages, the images, and what
@@ -289,20 +325,6 @@ fn fields(analysis: &Analysis, labels: &crate::prose::labels::Labels) -> Fields 
     analysis.metrics.iter().map(|m| (key(m), labels.fields(m))).collect()
 }
 
-/// The reader's caveats as a Markdown warning callout, a list of one item
-/// each; empty when there are none.
-fn callout(caveats: &[crate::analysis::Limitation]) -> String {
-    if caveats.is_empty() {
-        return String::new();
-    }
-    let mut text = String::from("> [!WARNING]\n");
-    for caveat in caveats {
-        // The caveats name environments and labels: text, never Markdown.
-        text.push_str(&format!("> - {}\n", expand::escape_markdown(&caveat.text)));
-    }
-    text
-}
-
 /// The author's answer (`[book] answer`, at `at` in book.toml) with its
 /// statistics filled in, parsed: one paragraph. A problem is reported at
 /// the answer in book.toml.
@@ -313,8 +335,9 @@ pub fn answer(
     at: &crate::diagnostic::Location,
 ) -> Result<document::Body, Diagnostics> {
     let fields = fields(analysis, labels);
-    match expand::expand(&at.path, text, &fields, "") {
-        Ok((markdown, _)) => Ok(parse::text(&markdown)),
+    let shortcodes = Shortcodes { fields: &fields, caveats: false };
+    match parse::with_shortcodes(text, shortcodes) {
+        Ok(body) => Ok(body),
         Err(errors) => Err(Diagnostics(
             errors
                 .0
@@ -332,16 +355,12 @@ pub fn answer(
     }
 }
 
-fn expand_page(file: &SourceFile, fields: &Fields, caveats: &str) -> Result<Expanded, Diagnostics> {
-    let (front, text) = front_matter::split(&file.path, file.text()?)?;
-    let (markdown, source_map) = expand::expand(&file.path, &text, fields, caveats)?;
-    Ok(Expanded { path: file.path.clone(), slug: file.stem(), markdown, source_map, front })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Location;
     use std::collections::BTreeMap;
+    use std::path::Path;
 
     fn fields() -> Fields {
         BTreeMap::from([(
@@ -350,38 +369,112 @@ mod tests {
         )])
     }
 
-    fn file(text: &str) -> SourceFile {
-        SourceFile::new("content/a.md", text.as_bytes().to_vec())
+    /// `text` as the page content/a.md.
+    fn page(text: &str) -> Result<(Page, directives::Found), String> {
+        let fields = fields();
+        let shortcodes = Shortcodes { fields: &fields, caveats: true };
+        let (front, text) = front_matter::split(Path::new("content/a.md"), text).unwrap();
+        let path = Path::new("content/a.md");
+        let (body, found) =
+            parse::page(path, &text, Some(shortcodes), None).map_err(|e| e.to_string())?;
+        let (slug, title, source_map) = ("a".into(), String::new(), SourceMap::identity(&text));
+        Ok((Page { path: path.into(), slug, title, body, source_map, front }, found))
     }
 
     /// Lines after a multi-line `caveats()` callout are located on their line
     /// of the file (counted by hand).
     #[test]
     fn locations_past_a_caveats_callout_are_lines_of_the_file() {
-        let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n@fig-x\n";
-        let page = expand_page(&file(text), &fields(), "> [!WARNING]\n> a\n>\n> b\n").unwrap();
-        let err = parse::page(&page.path, &page.markdown, &page.source_map, None)
-            .unwrap_err()
-            .to_string();
+        let text = "# T\n\n{{ caveats() }}\n\n```chart\nid = 3\n```\n\n{{ caveats() }}\n\n@fig-x\n";
+        let err = page(text).unwrap_err();
         assert!(err.starts_with("content/a.md:6:6: chart: invalid type"), "{err}");
     }
 
     #[test]
     fn expands_stat_calls_below_front_matter() {
         let text = "+++\ntitle = \"F\"\n+++\n# T\n\nUp {{ stat(name=\"tp\", field=\"value\") }}.\n";
-        let page = expand_page(&file(text), &fields(), "").unwrap();
-        assert_eq!(page.markdown, "\n\n\n# T\n\nUp \\+8\\.8\\%.\n");
+        let (page, _) = page(text).unwrap();
+        assert_eq!(page.body.first_paragraph().as_deref(), Some("Up +8.8%."));
         assert_eq!(page.front.title.as_deref(), Some("F"));
-        let err = expand_page(&file("+++\n+++\n{{ stat(name=\"x\") }}"), &fields(), "")
-            .unwrap_err()
-            .to_string();
+        let err = super::tests::page("+++\n+++\n{{ stat(name=\"x\") }}").unwrap_err();
         assert!(err.starts_with("content/a.md:3:14: unknown statistic `x`"), "{err}");
+    }
+
+    /// A reference after a statistic, an escape or an entity on its line is
+    /// located at its own column (counted by hand), not shifted by the
+    /// value's length.
+    #[test]
+    fn references_after_a_statistic_are_located_at_their_bytes() {
+        let text = "# T\n\nUp {{ stat(name=\"tp\", field=\"full\") }} \\* &amp; @fig-x and [@k].\n";
+        let (_, found) = page(text).unwrap();
+        assert_eq!(found.references[0].2, Location::new("content/a.md", 3, 49));
+        assert_eq!(found.citations[0].1, Location::new("content/a.md", 3, 60));
+    }
+
+    /// A `caveats()` that does not stand alone in its paragraph is nothing
+    /// without caveats, and an error at the call (line and column counted
+    /// by hand) with them; alone it leaves the marker the callout replaces.
+    #[test]
+    fn caveats_elsewhere_are_refused_when_there_are_caveats() {
+        let text = "# T\n\nSee {{ caveats() }}.\n\n{{ caveats() }}\n";
+        let (page, found) = page(text).unwrap();
+        let at = Location::new("content/a.md", 3, 5);
+        assert_eq!(found.caveats_elsewhere, [at]);
+        assert!(check_caveats_elsewhere(&found.caveats_elsewhere, false).is_empty());
+        let err = check_caveats_elsewhere(&found.caveats_elsewhere, true).to_string();
+        assert!(err.starts_with("content/a.md:3:5: `caveats()` writes a callout"), "{err}");
+        let mut blocks = page.body.blocks;
+        assert!(
+            matches!(&blocks[2].kind, document::BlockKind::Html(l) if l[0].html == expand::CAVEATS)
+        );
+        place_caveats(&mut blocks, &callout(["A *b*.", " C "]));
+        let written = parse::text("# T\n\nSee .\n\n> [!WARNING]\n> - A \\*b\\*.\n> - C\n");
+        let mut expected = written.blocks;
+        locate_at(&mut expected[2..], blocks[2].at, blocks[2].shown);
+        assert_eq!(blocks, expected);
     }
 
     #[test]
     fn heading_attributes_and_braces_are_text() {
         let text = "# T {#t only=page}\n\nTable: x {#tbl-a} { a } {#\n";
-        let page = expand_page(&file(text), &fields(), "").unwrap();
-        assert_eq!(page.markdown, text);
+        assert_eq!(page(text).unwrap().0.body, parse::text(text));
+    }
+
+    /// Every page of the shipped study is parsed by pulldown-cmark once:
+    /// its shortcodes (statistics, the caveats), chart directives and its
+    /// link to the other shipped study all come from that one parse.
+    #[test]
+    fn each_page_is_parsed_once() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let project = crate::project::load(root).unwrap();
+        let analyzed = crate::pipeline::analyze(&project).unwrap();
+        let config = &project.config;
+        let labels = crate::prose::labels::Labels::new(config);
+        let asked = std::cell::RefCell::new(Vec::new());
+        let studies = |folder: &str| {
+            asked.borrow_mut().push(folder.to_string());
+            project.is_study(folder)
+        };
+        let bibliography = crate::references::load(project.bibliography.as_ref()).unwrap();
+        let keys = bibliography.as_ref().map(crate::references::Bibliography::keys);
+        let assets: Vec<String> = project
+            .assets
+            .iter()
+            .map(|a| a.path.file_name().unwrap().to_string_lossy().into())
+            .collect();
+        let known = Known {
+            bibliography_keys: keys.as_deref(),
+            assets: &assets,
+            pdf: "paper.pdf",
+            results: &analyzed.results,
+            config,
+            labels: &labels,
+            studies: &studies,
+        };
+        let before = parse::parses();
+        let document = expand(&project.content, &analyzed.analysis, known).unwrap();
+        assert_eq!(parse::parses() - before, project.content.len());
+        assert!(document.warnings.is_empty(), "{:?}", document.warnings);
+        assert!(asked.borrow().contains(&"examples/usernetes/".to_string()), "{asked:?}");
     }
 }

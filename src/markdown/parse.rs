@@ -1,27 +1,28 @@
-//! The one parse of a page: pulldown-cmark's events, with their offsets,
-//! built into the tree of a [`Body`] (directives, captions, references and
+//! The one parse of a page: pulldown-cmark's events of the file's own text,
+//! with their offsets, its shortcodes resolved in them ([`expand`]), built
+//! into the tree of a [`Body`] (directives, captions, references and
 //! citations found and resolved in place) and what the page refers to
-//! ([`Found`]), located in the file for the checks.
+//! ([`Found`]: links among it, for the checks and the links to other
+//! studies), located in the file. No other code runs pulldown-cmark over a
+//! page: tests count the parses (`parses`).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
 
-use super::SourceMap;
 use super::directives::{Found, RefKind, Segment, split, split_spans};
 use super::document::{
     self, Block, BlockKind, Body, Cell, ChartFigure, Citation, Heading, HtmlLine, Inline, Link,
     List, ListItem, Output, Reference, Shown, Table, TableCaption,
 };
+use super::expand::{self, Located, Shortcodes};
 use super::tables;
 use crate::charts::spec;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostics, Location};
 use crate::results::ResultSet;
-
-/// A parsed event and its byte range in the Markdown.
-type Located<'a> = (Event<'a>, Range<usize>);
 
 /// What ```` ```table ```` directives are computed from: the results and
 /// the study's configuration. Without it, such a block is code.
@@ -33,61 +34,123 @@ pub struct Tables<'a> {
     pub config: &'a Config,
 }
 
-/// Parse the expanded Markdown `source` of the file `path` (located through
-/// `map`) once: its body, and the charts, tables, references, citations,
-/// images and links it holds; its ```` ```table ```` directives are computed
-/// from `tables`.
+/// Parse the Markdown `source` of the file `path` (front matter blanked
+/// out) once, its shortcodes resolved by `shortcodes` in the events: its
+/// body, and the charts, tables, references, citations, images and links
+/// it holds; its ```` ```table ```` directives are computed from `tables`.
 pub fn page(
     path: &Path,
     source: &str,
-    map: &SourceMap,
+    shortcodes: Option<Shortcodes>,
     tables: Option<Tables>,
 ) -> Result<(Body, Found), Diagnostics> {
-    let locate = |offset| map.locate(path, offset);
+    let (events, elsewhere) = match shortcodes {
+        Some(shortcodes) => expand::expand(path, source, parse(source), shortcodes)?,
+        None => (parse(source), Vec::new()),
+    };
+    let locate = |offset| Location::at_offset(path, source, offset);
     let mut pass = Pass::new(&locate, tables);
-    let body = pass.run(events(source));
-    let Pass { found, errors, .. } = pass;
+    let body = pass.run(merged(source, events));
+    let Pass { mut found, errors, .. } = pass;
+    found.caveats_elsewhere = elsewhere.into_iter().map(|span| locate(span.start)).collect();
     errors.into_result((body, found))
 }
 
 /// Parse Markdown that stands on its own (the answer of book.toml, tests):
 /// its body, with nothing to resolve against and no problems reported.
 pub fn text(source: &str) -> Body {
-    let map = SourceMap::identity(source);
-    let locate = |offset| map.locate(Path::new(""), offset);
-    Pass::new(&locate, None).run(events(source))
+    let locate = |offset| Location::at_offset(Path::new(""), source, offset);
+    Pass::new(&locate, None).run(merged(source, parse(source)))
 }
 
-/// Events of `source` with adjacent text merged, so that references are never
-/// split across events.
-fn events(source: &str) -> Vec<Located<'_>> {
-    let mut out: Vec<Located> = Vec::new();
+/// [`text`] with its statistics filled in by `shortcodes`: only their
+/// problems are reported, at offsets of `source`.
+pub fn with_shortcodes(source: &str, shortcodes: Shortcodes) -> Result<Body, Diagnostics> {
+    let (events, _) = expand::expand(Path::new(""), source, parse(source), shortcodes)?;
+    let locate = |offset| Location::at_offset(Path::new(""), source, offset);
+    Ok(Pass::new(&locate, None).run(merged(source, events)))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread has run pulldown-cmark over Markdown.
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has run pulldown-cmark over Markdown: tests
+/// count one parse a page.
+#[cfg(test)]
+pub(crate) fn parses() -> usize {
+    PARSES.with(std::cell::Cell::get)
+}
+
+/// The one parse of `source`: pulldown-cmark's events with their byte ranges.
+fn parse(source: &str) -> Vec<Located<'_>> {
+    #[cfg(test)]
+    PARSES.with(|parses| parses.set(parses.get() + 1));
+    Parser::new_ext(source, super::options()).into_offset_iter().collect()
+}
+
+/// Where the text of a merged text event comes from: for each of its
+/// pieces, its offset in the text, its offset in the page, and whether it
+/// is the page's bytes there (else an escape, an entity or a statistic,
+/// all of which stand at the piece's start).
+type Run = Vec<(usize, usize, bool)>;
+
+/// `events` (of the page `source`) with adjacent text merged, so that
+/// references are never split across events; for each merged event, by
+/// its index, where its pieces come from.
+fn merged<'a>(source: &str, events: Vec<Located<'a>>) -> (Vec<Located<'a>>, BTreeMap<usize, Run>) {
+    let mut out: Vec<Located> = Vec::with_capacity(events.len());
+    let mut runs = BTreeMap::new();
     // A run of text events, joined once it ends (joining one by one is
     // quadratic in a paragraph of many escapes).
     let mut run: Vec<(CowStr<'_>, Range<usize>)> = Vec::new();
-    for (event, range) in Parser::new_ext(source, super::options()).into_offset_iter() {
+    for (event, range) in events {
         match event {
             Event::Text(text) => run.push((text, range)),
             event => {
-                flush_text(&mut run, &mut out);
+                flush_text(source, &mut run, &mut out, &mut runs);
                 out.push((event, range));
             }
         }
     }
-    flush_text(&mut run, &mut out);
-    out
+    flush_text(source, &mut run, &mut out, &mut runs);
+    (out, runs)
 }
 
 /// Push the text events of `run` as one event, and empty it.
-fn flush_text<'a>(run: &mut Vec<(CowStr<'a>, Range<usize>)>, out: &mut Vec<Located<'a>>) {
+fn flush_text<'a>(
+    source: &str,
+    run: &mut Vec<(CowStr<'a>, Range<usize>)>,
+    out: &mut Vec<Located<'a>>,
+    runs: &mut BTreeMap<usize, Run>,
+) {
     match run.len() {
         0 => {}
         1 => out.extend(run.drain(..).map(|(text, range)| (Event::Text(text), range))),
         _ => {
             let range = run[0].1.start..run[run.len() - 1].1.end;
-            let text: String = run.drain(..).map(|(text, _)| text.into_string()).collect();
+            let (mut text, mut pieces) = (String::new(), Vec::with_capacity(run.len()));
+            for (piece, at) in run.drain(..) {
+                let exact = source.get(at.clone()) == Some(piece.as_ref());
+                pieces.push((text.len(), at.start, exact));
+                text.push_str(&piece);
+            }
+            runs.insert(out.len(), pieces);
             out.push((Event::Text(text.into()), range));
         }
+    }
+}
+
+/// The offset in the page of byte `offset` of a merged text that starts
+/// at `start` and is made of `run` (empty for one piece of the page).
+fn in_page(run: &Run, start: usize, offset: usize) -> usize {
+    let i = run.partition_point(|p| p.0 <= offset);
+    match i.checked_sub(1).map(|i| run[i]) {
+        Some((text, page, true)) => page + (offset - text),
+        Some((_, page, false)) => page,
+        None => start + offset,
     }
 }
 
@@ -290,6 +353,8 @@ struct Pass<'p> {
     caption: Option<TableCaption>,
     found: Found,
     errors: Diagnostics,
+    /// Where the pieces of the text event being read come from.
+    text_run: Run,
 }
 
 impl<'p> Pass<'p> {
@@ -297,15 +362,17 @@ impl<'p> Pass<'p> {
     fn new(locate: &'p dyn Fn(usize) -> Location, tables: Option<Tables<'p>>) -> Self {
         let (found, errors) = Default::default();
         let stack = vec![Frame::new(None, 0, Shown::BOTH)];
-        Pass { locate, tables, stack, directive: None, caption: None, found, errors }
+        let (directive, caption, text_run) = (None, None, Vec::new());
+        Pass { locate, tables, stack, directive, caption, found, errors, text_run }
     }
 
     /// Walk the events: record what the page refers to, and build the body.
-    fn run(&mut self, events: Vec<Located<'_>>) -> Body {
+    fn run(&mut self, (events, mut runs): (Vec<Located<'_>>, BTreeMap<usize, Run>)) -> Body {
         let captions = table_captions(&events);
         let (page, paper) = (shown(&events, Output::Page), shown(&events, Output::Paper));
         for (i, (event, range)) in events.into_iter().enumerate() {
             let shown = Shown { page: page[i], paper: paper[i] };
+            self.text_run = runs.remove(&i).unwrap_or_default();
             if captions.iter().any(|c| c.skip.contains(&i)) {
                 // A caption's paragraph: its references count, it is not in the body.
                 self.record(&event, range.start);
@@ -393,10 +460,7 @@ impl Pass<'_> {
     /// caption, which is not in the body.
     fn record(&mut self, event: &Event<'_>, at: usize) {
         match event {
-            Event::Text(text) => {
-                let locate = self.locate;
-                self.references(text, at, locate);
-            }
+            Event::Text(text) => self.text_references(text, at),
             Event::Start(tag) => self.links(tag, at),
             _ => {}
         }
@@ -653,9 +717,16 @@ impl Pass<'_> {
     /// The inlines of a text event that starts at `start`, its references
     /// and citations recorded with their locations.
     fn prose(&mut self, text: &str, start: usize) -> Vec<Inline> {
-        let locate = self.locate;
-        self.references(text, start, locate);
+        self.text_references(text, start);
         inlines(text)
+    }
+
+    /// Record the references of the text event `text`, which starts at byte
+    /// `start`, each located at its bytes of the page.
+    fn text_references(&mut self, text: &str, start: usize) {
+        let (run, locate) = (std::mem::take(&mut self.text_run), self.locate);
+        let at = |offset: usize| locate(in_page(&run, start, offset - start));
+        self.references(text, start, &at);
     }
 
     /// Record the figure, table and citation references of `text`, which
@@ -866,8 +937,7 @@ mod tests {
     #[test]
     fn finds_charts_and_references_with_locations() {
         let source = "Intro @fig-a.\n\n```chart\nid = \"a\"\nkind = \"line\"\ndata = \"d\"\nx = \"x\"\ny = \"y\"\n```\n";
-        let (body, found) =
-            page(Path::new("c.md"), source, &SourceMap::identity(source), None).unwrap();
+        let (body, found) = page(Path::new("c.md"), source, None, None).unwrap();
         assert_eq!(found.charts[0].id, "a");
         assert_eq!(found.charts[0].location.as_ref().unwrap().to_string(), "c.md:3:1");
         assert_eq!(
@@ -929,15 +999,14 @@ mod tests {
     #[test]
     fn directives_inside_containers_are_resolved() {
         let source = "- > See @fig-a in *@tbl-b*.\n  >\n  > ```chart\n  > id = \"a\"\n  > kind = \"line\"\n  > data = \"d\"\n  > x = \"x\"\n  > y = \"y\"\n  > ```\n\n| [@k] |\n|---|\n| @fig-a |\n\nTable: T {#tbl-b}\n";
-        let (body, found) =
-            page(Path::new("c.md"), source, &SourceMap::identity(source), None).unwrap();
+        let (body, found) = page(Path::new("c.md"), source, None, None).unwrap();
         assert_eq!(shape(&body.blocks), "tight-list[quote[p chart]] captioned");
         assert_eq!(found.references.len(), 3);
         assert_eq!(found.citations.len(), 1);
         assert_eq!(found.tables, [Some("b".to_string())]);
         let (mut pages, path) = (Vec::new(), std::path::PathBuf::from("content/c.md"));
         let (slug, title, front) = ("c".to_string(), String::new(), Default::default());
-        let source_map = SourceMap::identity(source);
+        let source_map = super::super::SourceMap::identity(source);
         pages.push(super::super::Page { path, slug, title, body, source_map, front });
         document::resolve(&mut pages, &found.charts, &found.tables, 0);
         let refs: Vec<usize> = document::all_blocks(&pages[0].body.blocks)
@@ -985,8 +1054,7 @@ mod tests {
         let (id, csv) = ("t".to_string(), String::new());
         let written = tables::Written { id, csv, verdicts: vec![], chosen: vec![], table };
         let worded = tables::Worded { caption, header, rows, written };
-        let map = SourceMap::identity("");
-        let locate = |offset| map.locate(Path::new(""), offset);
+        let locate = |offset| Location::at_offset(Path::new(""), "", offset);
         let mut pass = Pass::new(&locate, None);
         let ours = pass.table(worded, 0, &Location::file("x.md"));
         let mut theirs = text(&markdown).blocks.remove(0).kind;

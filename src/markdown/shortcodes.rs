@@ -4,11 +4,11 @@
 //! nothing else (no variables, loops, includes or environment). Inside code
 //! spans and code blocks (but for ```` ```chart ```` directives, whose
 //! captions may cite statistics) `{{` is text; elsewhere `\{{` writes a
-//! literal `{{`, and `\{%` a literal `{%`.
-
+//! literal `{{`, and `\{%` a literal `{%`. Where the code is comes from the
+//! page's one parse ([`Code::of`] its events), not from a parse of its own.
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+use pulldown_cmark::{CodeBlockKind, Event, Tag};
 
 /// One `{{ name(key="value", ...) }}` in the Markdown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,16 +62,48 @@ pub struct Problem {
 const HOW: &str = "write a shortcode as {{ stat(name=\"...\", field=\"...\") }} or {{ caveats() }}; \
                    for a literal `{{` write `\\{{`";
 
-/// Every shortcode and escape of `text` outside code, and every malformed one.
-pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
-    let (literal, directives) = code_ranges(text);
+/// Where a page's `{{` is text, and where its directives are: byte ranges
+/// of the page, sorted by start and not overlapping.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Code {
+    /// Code spans, and code blocks other than ```` ```chart ```` and
+    /// ```` ```table ```` directives.
+    pub literal: Vec<Range<usize>>,
+    /// The ```` ```chart ```` and ```` ```table ```` directives.
+    pub directives: Vec<Range<usize>>,
+}
+
+impl Code {
+    /// The code of a page, from the events of its parse (with their byte ranges).
+    pub fn of<'a, 'e: 'a>(events: impl IntoIterator<Item = &'a (Event<'e>, Range<usize>)>) -> Code {
+        let mut code = Code::default();
+        for (event, range) in events {
+            match event {
+                Event::Code(_) => code.literal.push(range.clone()),
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
+                    if matches!(lang.as_ref(), "chart" | "table") =>
+                {
+                    code.directives.push(range.clone())
+                }
+                Event::Start(Tag::CodeBlock(_)) => code.literal.push(range.clone()),
+                _ => {}
+            }
+        }
+        code
+    }
+}
+
+/// Every shortcode and escape of `text` outside its `code`, and every
+/// malformed one.
+pub fn scan(text: &str, code: &Code) -> (Vec<Item>, Vec<Problem>) {
+    let (literal, directives) = (&code.literal, &code.directives);
     let (mut items, mut problems) = (Vec::new(), Vec::new());
     let bytes = text.as_bytes();
     let mut at = 0;
     while let Some(found) = memchr::memchr(b'{', &bytes[at..]).map(|i| i + at) {
         at = found + 1;
         let next = bytes.get(found + 1).copied();
-        if !matches!(next, Some(b'{' | b'%')) || in_ranges(&literal, found) {
+        if !matches!(next, Some(b'{' | b'%')) || in_ranges(literal, found) {
             continue;
         }
         if found > 0 && bytes[found - 1] == b'\\' {
@@ -94,7 +126,7 @@ pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
         match cursor.call(found) {
             Ok(mut call) => {
                 at = call.span.end;
-                call.in_directive = in_ranges(&directives, found);
+                call.in_directive = in_ranges(directives, found);
                 items.push(Item::Call(call));
             }
             // Scan on right after the `{{`: a `{%` or `{{` inside a broken
@@ -103,25 +135,6 @@ pub fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
         }
     }
     (items, problems)
-}
-
-/// Byte ranges where `{{` is text (code spans, and code blocks other than
-/// ```` ```chart ```` directives), and the ranges of the directives.
-fn code_ranges(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
-    let (mut literal, mut directives) = (Vec::new(), Vec::new());
-    for (event, range) in Parser::new_ext(text, super::options()).into_offset_iter() {
-        match event {
-            Event::Code(_) => literal.push(range),
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                if matches!(lang.as_ref(), "chart" | "table") =>
-            {
-                directives.push(range)
-            }
-            Event::Start(Tag::CodeBlock(_)) => literal.push(range),
-            _ => {}
-        }
-    }
-    (literal, directives)
 }
 
 /// Whether `offset` is inside one of `ranges` (sorted by start, not overlapping).
@@ -256,6 +269,14 @@ impl Cursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pulldown_cmark::Parser;
+
+    /// `text` scanned with the code of a parse of its own.
+    fn scan(text: &str) -> (Vec<Item>, Vec<Problem>) {
+        let events: Vec<_> =
+            Parser::new_ext(text, crate::markdown::options()).into_offset_iter().collect();
+        super::scan(text, &Code::of(&events))
+    }
 
     fn calls(text: &str) -> Vec<Call> {
         let (items, problems) = scan(text);

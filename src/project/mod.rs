@@ -147,9 +147,6 @@ pub struct Project {
     /// Warnings for files of `results/` a build does not read (JSON, raw
     /// output, spreadsheets), each with why and what reads it.
     pub unread: Vec<Diagnostic>,
-    /// The folders the content links to (`examples/usernetes/`, `../../`)
-    /// that hold a book.toml: other studies of the site, as the links write them.
-    pub studies: Vec<String>,
 }
 
 /// The study's input folders (besides `book.toml`): a build reads them, `report
@@ -183,7 +180,6 @@ pub fn load(root: &Path) -> Result<Project> {
     let content = without_bom(read_dir(&root, "content", &["md"])?);
     Ok(Project {
         results,
-        studies: linked_studies(&root, &content),
         content,
         templates: read_templates(&root)?,
         bibliography: read_optional(&root, "content/references.bib")?,
@@ -207,29 +203,6 @@ fn without_bom(mut files: Vec<SourceFile>) -> Vec<SourceFile> {
         }
     }
     files
-}
-
-/// The folders `content` links to (a relative link ending in `/`) that
-/// hold a book.toml: the studies a build may link to. Only whether each
-/// folder's book.toml is a file is asked; nothing of it is read.
-fn linked_studies(root: &Path, content: &[SourceFile]) -> Vec<String> {
-    let mut studies = Vec::new();
-    for text in content.iter().filter_map(|f| f.text().ok()) {
-        for event in pulldown_cmark::Parser::new(text) {
-            let pulldown_cmark::Event::Start(pulldown_cmark::Tag::Link { dest_url, .. }) = event
-            else {
-                continue;
-            };
-            let target = dest_url.split(['#', '?']).next().unwrap_or_default();
-            let folder = target.ends_with('/') && !target.contains(':') && !target.starts_with('/');
-            if folder && root.join(target).join("book.toml").is_file() {
-                studies.push(target.to_string());
-            }
-        }
-    }
-    studies.sort_unstable();
-    studies.dedup();
-    studies
 }
 
 /// Refuse to read more results than `[output] max-results-mb`, before
@@ -288,6 +261,17 @@ fn results_commit(root: &Path) -> Option<String> {
 }
 
 impl Project {
+    /// Whether `folder`, as a link of the content writes it (`examples/NAME/`,
+    /// `../`), is another study of the site: a folder of the study's root
+    /// that holds a book.toml. Only whether that book.toml is a file is
+    /// asked; nothing of it is read. The markdown stage asks it of the links
+    /// its one parse of each page finds.
+    pub fn is_study(&self, folder: &str) -> bool {
+        let target = folder.split(['#', '?']).next().unwrap_or_default();
+        let relative = target.ends_with('/') && !target.contains(':') && !target.starts_with('/');
+        relative && self.root.join(target).join("book.toml").is_file()
+    }
+
     /// `diagnostics`, each at a line of a file of the study held in memory
     /// given the excerpt of its source line (those of results files have
     /// theirs from the results stage, which reads them).

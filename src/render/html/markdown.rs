@@ -415,6 +415,7 @@ fn demote(level: HeadingLevel) -> HeadingLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::generate::Gen;
     use crate::markdown::parse;
 
     #[test]
@@ -445,120 +446,72 @@ mod tests {
         );
     }
 
-    /// A small seeded generator of Markdown that `report` writes as
+    /// A line of inline pieces of Markdown that `report` writes as
     /// pulldown-cmark does: no headings, formulas, references or unsafe
     /// links, which the page renders its own way.
-    struct Gen(u64);
+    fn line(g: &mut Gen) -> String {
+        const PIECES: &[&str] = &[
+            "word",
+            "a & b < c",
+            "Café",
+            "*em*",
+            "**strong**",
+            "~~del~~",
+            "`co<de>`",
+            "[link](https://example.org/p?q=1&r \"t\")",
+            "![alt *b*](f.png \"i\")",
+            "<https://example.org>",
+            "<m@x.org>",
+            "<span>",
+            "&amp;",
+            "\\*",
+            "\"q\"",
+            "[^n]",
+            "_a_b_",
+            "***x***",
+            "[ref][r]",
+            "x  ",
+            "[*in* `link`](a.html)",
+        ];
+        let n = 1 + g.below(5);
+        (0..n).map(|_| g.pick(PIECES)).collect::<Vec<_>>().join(" ")
+    }
 
-    impl Gen {
-        /// A number below `n` (xorshift64*).
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-        }
-
-        /// One of `items`.
-        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[self.below(items.len())]
-        }
-
-        /// A line of inline pieces.
-        fn line(&mut self) -> String {
-            const PIECES: &[&str] = &[
-                "word",
-                "a & b < c",
-                "Café",
-                "*em*",
-                "**strong**",
-                "~~del~~",
-                "`co<de>`",
-                "[link](https://example.org/p?q=1&r \"t\")",
-                "![alt *b*](f.png \"i\")",
-                "<https://example.org>",
-                "<m@x.org>",
-                "<span>",
-                "&amp;",
-                "\\*",
-                "\"q\"",
-                "[^n]",
-                "_a_b_",
-                "***x***",
-                "[ref][r]",
-                "x  ",
-                "[*in* `link`](a.html)",
-            ];
-            let n = 1 + self.below(5);
-            (0..n).map(|_| self.pick(PIECES)).collect::<Vec<_>>().join(" ")
-        }
-
-        /// The lines of a block, nested at most `depth` more levels.
-        fn block(&mut self, depth: usize) -> Vec<String> {
-            let kinds = if depth == 0 { 6 } else { 9 };
-            match self.below(kinds) {
-                0 => (0..1 + self.below(3)).map(|_| self.line()).collect(),
-                1 => {
-                    let lang = self.pick(&["", "rust", "sh x", "a<b"]);
-                    vec![format!("```{lang}"), "let x = 1 < 2;".into(), "".into(), "```".into()]
-                }
-                2 => self.table(),
-                3 => vec!["***".into()],
-                4 => vec!["<div class=\"x\">".into(), "*not* markdown".into(), "</div>".into()],
-                5 => vec![format!("[^n]: {}", self.line())],
-                6 => self
-                    .blocks(depth - 1)
-                    .into_iter()
-                    .map(|l| format!("> {l}").trim_end().to_string())
-                    .collect(),
-                _ => self.list(depth - 1),
+    /// The lines of a block, nested at most `depth` more levels.
+    fn block(g: &mut Gen, depth: usize) -> Vec<String> {
+        let kinds = if depth == 0 { 6 } else { 9 };
+        match g.below(kinds) {
+            0 => (0..1 + g.below(3)).map(|_| line(g)).collect(),
+            1 => {
+                let lang = g.pick(&["", "rust", "sh x", "a<b"]);
+                vec![format!("```{lang}"), "let x = 1 < 2;".into(), "".into(), "```".into()]
             }
+            2 => table(g),
+            3 => vec!["***".into()],
+            4 => vec!["<div class=\"x\">".into(), "*not* markdown".into(), "</div>".into()],
+            5 => vec![format!("[^n]: {}", line(g))],
+            6 => g
+                .blocks(depth - 1, block)
+                .into_iter()
+                .map(|l| format!("> {l}").trim_end().to_string())
+                .collect(),
+            _ => g.list(depth - 1, &["- ", "1. ", "3. ", "- [ ] ", "- [x] "], block),
         }
+    }
 
-        /// A table of 1 to 3 columns.
-        fn table(&mut self) -> Vec<String> {
-            let columns = 1 + self.below(3);
-            let row = |g: &mut Gen| {
-                let cells: Vec<&str> =
-                    (0..columns).map(|_| g.pick(&["a", "*b*", "`c`", "", "<i>"])).collect();
-                format!("| {} |", cells.join(" | "))
-            };
-            let aligns: Vec<&str> =
-                (0..columns).map(|_| self.pick(&["---", ":--", "--:", ":-:"])).collect();
-            let mut lines = vec![row(self), format!("|{}|", aligns.join("|"))];
-            lines.extend((0..self.below(3)).map(|_| row(self)));
-            lines
-        }
-
-        /// A bulleted, numbered or task list, tight or loose.
-        fn list(&mut self, depth: usize) -> Vec<String> {
-            let marker = self.pick(&["- ", "1. ", "3. ", "- [ ] ", "- [x] "]);
-            let indent = " ".repeat(if marker.starts_with('-') { 2 } else { marker.len() });
-            let loose = self.below(2) == 0;
-            let mut lines = Vec::new();
-            for i in 0..1 + self.below(3) {
-                if loose && i > 0 {
-                    lines.push(String::new());
-                }
-                for (j, line) in self.blocks(depth).into_iter().enumerate() {
-                    let prefix = if j == 0 { marker.to_string() } else { indent.clone() };
-                    lines.push(if line.is_empty() { line } else { format!("{prefix}{line}") });
-                }
-            }
-            lines
-        }
-
-        /// One to three blocks, blank lines between.
-        fn blocks(&mut self, depth: usize) -> Vec<String> {
-            let mut lines = Vec::new();
-            for i in 0..1 + self.below(3) {
-                if i > 0 {
-                    lines.push(String::new());
-                }
-                lines.extend(self.block(depth));
-            }
-            lines
-        }
+    /// A table of 1 to 3 columns.
+    fn table(g: &mut Gen) -> Vec<String> {
+        let columns = 1 + g.below(3);
+        let row = |g: &mut Gen| {
+            let cells: Vec<&str> =
+                (0..columns).map(|_| g.pick(&["a", "*b*", "`c`", "", "<i>"])).collect();
+            format!("| {} |", cells.join(" | "))
+        };
+        let aligns: Vec<&str> =
+            (0..columns).map(|_| g.pick(&["---", ":--", "--:", ":-:"])).collect();
+        let mut lines = vec![row(g), format!("|{}|", aligns.join("|"))];
+        lines.extend((0..g.below(3)).map(|_| row(g)));
+        lines
     }
 
     proptest::proptest! {
@@ -566,8 +519,7 @@ mod tests {
         /// of the same Markdown, for documents of many shapes.
         #[test]
         fn the_tree_writes_what_pulldown_cmark_writes(seed in proptest::prelude::any::<u64>()) {
-            let mut generator = Gen(seed | 1);
-            let mut markdown = generator.blocks(3).join("\n");
+            let mut markdown = Gen(seed | 1).blocks(3, block).join("\n");
             markdown.push_str("\n\n[r]: https://example.org/r\n");
             let mut expected = String::new();
             let parser = pulldown_cmark::Parser::new_ext(&markdown, crate::markdown::options());

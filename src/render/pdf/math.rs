@@ -18,9 +18,12 @@ pub const MAX_FORMULA: usize = 4096;
 /// `em` from it, so that it takes the size of the text around it.
 const SIZE: f64 = 12.0;
 
-/// The colour a formula is typeset in, which its SVG then draws in
-/// `currentColor` ([`for_html`]): black, Typst's own default, set
-/// explicitly so that the two cannot drift apart.
+/// The colour a formula is typeset in: black, Typst's own default, set
+/// explicitly. typst-svg writes it as a `fill` on each glyph and a `stroke`
+/// on each rule (a fraction's bar); the page draws both in the colour of
+/// the text around them by a rule of its stylesheet (`svg.math [fill]`,
+/// `svg.math [stroke]` in `defaults/style.css`), which wins over an SVG
+/// presentation attribute, so the SVG is not rewritten for it.
 const INK: &str = "#000000";
 
 /// Why `formula` cannot be typeset, if it cannot.
@@ -44,8 +47,9 @@ pub fn valid(formula: &str) -> bool {
 
 /// `formula` typeset by Typst, in line or displayed, as an SVG element for
 /// HTML: sized in `em` of the text around it and set on its baseline, drawn
-/// in `currentColor`, its ids prefixed with `id` (unique in the page), and
+/// in the text's colour, its ids prefixed with `id` (unique in the page), and
 /// named for assistive technology by its source. `Err` holds Typst's message.
+/// Its ink is black (`INK`), which the page's stylesheet draws in `currentColor`.
 pub fn svg(formula: &str, display: bool, id: &str) -> Result<String, String> {
     if let Some(why) = refused(formula) {
         return Err(why);
@@ -89,17 +93,9 @@ fn baseline(frame: &Frame, at: Point) -> Option<Abs> {
 }
 
 /// Typst's SVG made an inline element of the page: the size in `em`
-/// (`[width, height, depth below the baseline]` in points), black drawn in
-/// `currentColor`, ids prefixed, a role and a name.
-///
-/// Why the ink is rewritten here: the formula is set in [`INK`], which
-/// typst-svg 0.15 writes as `fill="#000000"` on each glyph and
-/// `stroke="#000000"` on each rule (a fraction's bar), and neither can say
-/// `currentColor`: `SvgOptions` has only `render_bleed` and `pretty`, and a
-/// Typst paint is a solid colour, a gradient or a tiling, each written as a
-/// colour or a `url(#…)`. So those two attributes, and only they, are
-/// rewritten; giving the colour without a rewrite means drawing the frame
-/// to SVG ourselves.
+/// (`[width, height, depth below the baseline]` in points), ids prefixed, a
+/// role and a name. Its colours are left as Typst wrote them ([`INK`]): the
+/// stylesheet draws them in the text's colour.
 fn for_html(svg: &str, formula: &str, id: &str, [width, height, depth]: [f64; 3]) -> String {
     let em = |pt: f64| format!("{:.3}em", pt / SIZE);
     let body = svg.find('>').map_or(svg, |end| &svg[end + 1..]);
@@ -107,9 +103,7 @@ fn for_html(svg: &str, formula: &str, id: &str, [width, height, depth]: [f64; 3]
         .replace(" fill-rule=\"nonzero\"", "")
         .replace("id=\"", &format!("id=\"{id}-"))
         .replace("href=\"#", &format!("href=\"#{id}-"))
-        .replace("url(#", &format!("url(#{id}-"))
-        .replace(&format!("fill=\"{INK}\""), "fill=\"currentColor\"")
-        .replace(&format!("stroke=\"{INK}\""), "stroke=\"currentColor\"");
+        .replace("url(#", &format!("url(#{id}-"));
     let name = crate::charts::svg::escape(formula.trim());
     format!(
         "<svg class=\"math\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
@@ -149,7 +143,9 @@ mod tests {
         assert!(svg.starts_with("<svg class=\"math\""), "{svg}");
         assert!(svg.contains("aria-label=\"E(p) = S(p) / p\""), "{svg}");
         assert!(svg.contains("vertical-align: -"), "{svg}");
-        assert!(!svg.contains("#000000") && !svg.contains("id=\"g"), "{svg}");
+        assert!(!svg.contains("id=\"g"), "{svg}");
+        // The ink is Typst's, for the stylesheet to draw in the text's colour.
+        assert!(svg.contains(&format!("fill=\"{INK}\"")) && !svg.contains("currentColor"), "{svg}");
         assert!(svg.ends_with("</svg>") || svg.ends_with("</svg>\n"), "{svg}");
     }
 
