@@ -983,7 +983,7 @@ mod tests {
             cells: vec![],
         };
         let (id, csv) = ("t".to_string(), String::new());
-        let written = tables::Written { id, csv, verdicts: vec![], chosen: vec![], table };
+        let written = tables::Written { id, csv, verdicts: vec![], cells: vec![], table };
         let worded = tables::Worded { caption, header, rows, written };
         let map = SourceMap::identity("");
         let locate = |offset| map.locate(Path::new(""), offset);
