@@ -7,7 +7,7 @@
 
 use std::fs;
 
-use crate::common::{copy_dir, pdftotext, repo, report, stderr};
+use crate::common::{copy_dir, pdftotext, repo, report, report_with, stderr};
 
 /// Import the raw 3 MiB exports into a copy of the study without results:
 /// the same bytes as the committed results.
@@ -149,7 +149,8 @@ fn a_grid_against_the_best_carries_its_caveat_and_diff_lists_its_cells() {
 /// levels 6 and 9 compare with gzip's runs there, untouched. zstd's level-1
 /// runs 20 times slower (all above gzip's slowest, so p stays): its median
 /// 0.358 s, and its cell against gzip 0.33797 × 20 − 1 = +575.9% (+378.9 to
-/// +814.4%), its verdict turned from better to worse.
+/// +814.4%), its verdict turned from better to worse (a field of its own in
+/// `--message-format json`).
 #[test]
 fn diff_names_exactly_the_cells_an_altered_compressor_changes() {
     let dir = tempfile::tempdir().unwrap();
@@ -193,6 +194,11 @@ fn diff_names_exactly_the_cells_an_altered_compressor_changes() {
             ),
         ]
     );
+    let json = report_with(dir.path(), &["diff", &before, &zstd], "json");
+    let changes: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let changes = changes.as_array().unwrap();
+    let cell = changes.iter().find(|c| c["name"] == "tbl-grid (zstd, 1)").unwrap();
+    assert_eq!(cell["verdict"], serde_json::json!({ "before": "better", "after": "worse" }));
 }
 
 /// Write what stats.json of the study at `root` holds now to `root/name`;
