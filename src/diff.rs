@@ -141,19 +141,23 @@ fn union(items: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// The cells of table `id` whose words or verdict (where both sides have
-/// one) changed between `old` and `new`, or that one side lacks, named `tbl-ID (ROW, COLUMN)`.
+/// one) changed between `old` and `new`, or that one side lacks, named
+/// `tbl-ID (ROW, COLUMN)`.
 fn cells(id: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
     let name = |c: &Value| {
         let (row, column) = (c["row"].as_str().unwrap_or_default(), c["column"].as_str());
         let at = column.map_or_else(|| row.to_string(), |column| format!("{row}, {column}"));
         format!("tbl-{id} ({at})")
     };
-    let find = |list: &[Value], n: &str| list.iter().find(|c| name(c) == n).cloned();
+    let by_name = |list: &[Value]| -> std::collections::BTreeMap<String, Value> {
+        list.iter().map(|c| (name(c), c.clone())).collect()
+    };
+    let (old_by, new_by) = (by_name(old), by_name(new));
     let text = |c: &Option<Value>| c.as_ref().and_then(|c| c["text"].as_str()).map(String::from);
     let verdict =
         |c: &Option<Value>| c.as_ref().and_then(|c| c["verdict"].as_str()).map(String::from);
     (union(new.iter().chain(old).map(name)).into_iter())
-        .map(|n| (find(old, &n), find(new, &n), n))
+        .map(|n| (old_by.get(&n).cloned(), new_by.get(&n).cloned(), n))
         .map(|(b, a, name)| {
             let verdict = match (verdict(&b), verdict(&a)) {
                 (Some(v), Some(w)) if v != w => Some((v, w)),
