@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-/// One metric's move.
+/// One metric's move, or a computed table's cell's or whole table's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// The metric's name in book.toml.
@@ -20,6 +20,8 @@ pub struct Change {
     pub after: Option<String>,
     /// Whether the two 95% intervals overlap (None without both intervals).
     pub overlap: Option<bool>,
+    /// A table cell's verdict before and after, when it changed.
+    pub verdict: Option<(String, String)>,
 }
 
 impl std::fmt::Display for Change {
@@ -31,6 +33,10 @@ impl std::fmt::Display for Change {
                     Some(true) => write!(f, " (CIs overlap: not a significant change)"),
                     Some(false) => write!(f, " (CIs do not overlap: a significant change)"),
                     None => write!(f, " (no CI to compare)"),
+                }?;
+                match &self.verdict {
+                    Some((b, a)) => write!(f, " (verdict: {b} → {a})"),
+                    None => Ok(()),
                 }
             }
             (None, Some(a)) => write!(f, "{}: new, {a}", self.label),
@@ -60,11 +66,7 @@ fn metrics(old: &Value, new: &Value) -> Vec<Change> {
             .collect()
     };
     let (old, new) = (metrics(old), metrics(new));
-    let mut names: Vec<String> =
-        new.iter().chain(&old).filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
-    names.dedup();
-    let mut seen = std::collections::BTreeSet::new();
-    names.retain(|n| seen.insert(n.clone()));
+    let names = union(new.iter().chain(&old).filter_map(|m| m["name"].as_str().map(String::from)));
     names
         .iter()
         .map(|name| {
@@ -80,44 +82,93 @@ fn metrics(old: &Value, new: &Value) -> Vec<Change> {
                 m.as_ref().and_then(|m| m["text"]["value"].as_str()).map(str::to_string)
             };
             let overlap = overlap(&b, &a);
-            Change { name: name.clone(), label, before: text(&b), after: text(&a), overlap }
+            let (before, after) = (text(&b), text(&a));
+            Change { name: name.clone(), label, before, after, overlap, verdict: None }
         })
         .collect()
 }
 
-/// The cells of the computed tables listed in two `stats.json` documents
-/// (`tables`: those whose baselines are chosen from the data) whose words or
-/// chosen baseline changed, or that one side lacks, by table and cell.
+/// The computed tables of two `stats.json` documents, by id: each cell
+/// whose words or verdict changed, or that one side lacks, row by row (the
+/// new document's order, then what it lacks); a table one side lacks is one
+/// change, with its count of cells.
 pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
-    let cells = |v: &Value| -> Vec<(String, Value)> {
-        let tables = v["tables"].as_array().cloned().unwrap_or_default();
-        let cell = |id: &str, c: &Value| {
-            let (row, column) = (c["row"].as_str().unwrap_or_default(), c["column"].as_str());
-            let at = column.map_or_else(|| row.to_string(), |column| format!("{row}, {column}"));
-            (format!("tbl-{id} ({at})"), c.clone())
-        };
-        (tables.iter())
-            .flat_map(|t| {
-                let id = t["id"].as_str().unwrap_or_default().to_string();
-                let baselines = t["baselines"].as_array().cloned().unwrap_or_default();
-                baselines.into_iter().map(move |c| cell(&id, &c))
-            })
-            .collect()
+    let (old, new) = (listed(old), listed(new));
+    let find = |list: &[(String, Vec<Value>)], id: &str| {
+        list.iter().find(|(i, _)| i == id).map(|(_, cells)| cells.clone())
     };
-    let (old, new) = (cells(old), cells(new));
-    let mut names: Vec<&String> = new.iter().chain(&old).map(|(name, _)| name).collect();
+    let mut changes = Vec::new();
+    for id in union(new.iter().chain(&old).map(|(id, _)| id.clone())) {
+        match (find(&old, &id), find(&new, &id)) {
+            (Some(before), Some(after)) => changes.extend(cells(&id, &before, &after)),
+            (before, after) => {
+                let count = |c: Option<Vec<Value>>| {
+                    c.map(|c| format!("{} cell{}", c.len(), if c.len() == 1 { "" } else { "s" }))
+                };
+                let (before, after) = (count(before), count(after));
+                let name = format!("tbl-{id}");
+                changes.push(Change {
+                    label: name.clone(),
+                    name,
+                    before,
+                    after,
+                    overlap: None,
+                    verdict: None,
+                });
+            }
+        }
+    }
+    changes
+}
+
+/// The computed tables of a `stats.json` document: each id with its cells
+/// (`baselines` in files written before every cell was listed).
+fn listed(v: &Value) -> Vec<(String, Vec<Value>)> {
+    let tables = v["tables"].as_array().cloned().unwrap_or_default();
+    (tables.iter())
+        .map(|t| {
+            let cells = t.get("cells").unwrap_or(&t["baselines"]);
+            let id = t["id"].as_str().unwrap_or_default().to_string();
+            (id, cells.as_array().cloned().unwrap_or_default())
+        })
+        .collect()
+}
+
+/// Each item once, in the order first met.
+fn union(items: impl Iterator<Item = String>) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
-    names.retain(|n| seen.insert(*n));
-    let find = |list: &[(String, Value)], name: &str| {
-        list.iter().find(|(n, _)| n == name).map(|(_, c)| c.clone())
+    items.filter(|i| seen.insert(i.clone())).collect()
+}
+
+/// The cells of table `id` whose words or verdict (where both sides have
+/// one) changed between `old` and `new`, or that one side lacks, named
+/// `tbl-ID (ROW, COLUMN)`.
+fn cells(id: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
+    let name = |c: &Value| {
+        let (row, column) = (c["row"].as_str().unwrap_or_default(), c["column"].as_str());
+        let at = column.map_or_else(|| row.to_string(), |column| format!("{row}, {column}"));
+        format!("tbl-{id} ({at})")
     };
+    let by_name = |list: &[Value]| -> std::collections::BTreeMap<String, Value> {
+        list.iter().map(|c| (name(c), c.clone())).collect()
+    };
+    let (old_by, new_by) = (by_name(old), by_name(new));
     let text = |c: &Option<Value>| c.as_ref().and_then(|c| c["text"].as_str()).map(String::from);
-    (names.into_iter())
-        .map(|name| (name, find(&old, name), find(&new, name)))
-        .filter(|(_, b, a)| text(b) != text(a))
-        .map(|(name, b, a)| {
+    let verdict =
+        |c: &Option<Value>| c.as_ref().and_then(|c| c["verdict"].as_str()).map(String::from);
+    (union(new.iter().chain(old).map(name)).into_iter())
+        .map(|n| (old_by.get(&n).cloned(), new_by.get(&n).cloned(), n))
+        .map(|(b, a, name)| {
+            let verdict = match (verdict(&b), verdict(&a)) {
+                (Some(v), Some(w)) if v != w => Some((v, w)),
+                _ => None,
+            };
+            (b, a, name, verdict)
+        })
+        .filter(|(b, a, _, verdict)| text(b) != text(a) || verdict.is_some())
+        .map(|(b, a, name, verdict)| {
             let (before, after, overlap) = (text(&b), text(&a), overlap(&b, &a));
-            Change { name: name.clone(), label: name.clone(), before, after, overlap }
+            Change { label: name.clone(), name, before, after, overlap, verdict }
         })
         .collect()
 }
@@ -192,9 +243,11 @@ mod tests {
     }
 
     fn table(level: &str, text: &str, ci: [f64; 2]) -> Value {
-        serde_json::json!({ "metrics": [], "tables": [{ "id": "grid", "baselines": [
-            { "row": "xz", "column": "9", "level": level, "ci": ci, "text": text },
-            { "row": "gzip", "column": "9", "level": "xz", "ci": [0.1, 0.2], "text": "+15.0% vs xz" },
+        serde_json::json!({ "metrics": [], "tables": [{ "id": "grid", "cells": [
+            { "row": "xz", "column": "9", "kind": "comparison", "verdict": "better",
+              "baseline_selected": { "level": level }, "ci": ci, "text": text },
+            { "row": "gzip", "column": "9", "kind": "comparison", "verdict": "worse",
+              "ci": [0.1, 0.2], "text": "+15.0% vs xz, worse" },
         ] }] })
     }
 
@@ -202,15 +255,83 @@ mod tests {
     /// listed; a cell that did not change is not.
     #[test]
     fn reports_changed_table_cells_only() {
-        let old = table("zstd", "-11.1% vs zstd", [-0.2, -0.05]);
-        let changes = compare(&old, &table("gzip", "-20.0% vs gzip", [-0.3, -0.1]));
+        let old = table("zstd", "-11.1% vs zstd, better", [-0.2, -0.05]);
+        let changes = compare(&old, &table("gzip", "-20.0% vs gzip, better", [-0.3, -0.1]));
         assert_eq!(changes.len(), 1, "{changes:?}");
         assert_eq!(
             changes[0].to_string(),
-            "tbl-grid (xz, 9): -11.1% vs zstd → -20.0% vs gzip (CIs overlap: not a significant change)"
+            "tbl-grid (xz, 9): -11.1% vs zstd, better → -20.0% vs gzip, better (CIs overlap: not a significant change)"
         );
         assert!(compare(&old, &old).is_empty());
         let gone = compare(&old, &serde_json::json!({ "metrics": [] }));
-        assert_eq!(gone[1].to_string(), "tbl-grid (gzip, 9): removed (was +15.0% vs xz)");
+        assert_eq!(gone.len(), 1, "{gone:?}");
+        assert_eq!(gone[0].to_string(), "tbl-grid: removed (was 2 cells)");
+    }
+
+    /// A cell as stats.json lists it, of any kind.
+    fn cell(row: &str, column: Option<&str>, text: &str, verdict: Option<&str>) -> Value {
+        let kind = if verdict.is_some() { "comparison" } else { "statistic" };
+        let ci = verdict.map(|_| [0.1, 0.3]);
+        serde_json::json!({ "row": row, "column": column, "kind": kind, "verdict": verdict,
+            "ci": ci, "text": text })
+    }
+
+    /// Every kind of change of every table, each on its line, in the new
+    /// file's order, then what it lacks: a cell's words, its verdict, a
+    /// cell and a table added or removed; unchanged cells are left out.
+    #[test]
+    fn reports_every_changed_cell_and_table() {
+        let old = serde_json::json!({ "tables": [
+            { "id": "times", "cells": [
+                cell("gzip", None, "0.050 s", None),
+                cell("xz", None, "0.249 s", None),
+                cell("lz4", None, "0.010 s", None),
+            ] },
+            { "id": "grid", "cells": [
+                cell("xz", Some("1"), "+392.1% (+302.7 to +512.1%), worse", Some("worse")),
+                cell("zstd", Some("1"), "-66.2% (-76.1 to -54.3%), better", Some("better")),
+            ] },
+            { "id": "old", "cells": [cell("a", None, "1", None)] },
+        ] });
+        let new = serde_json::json!({ "tables": [
+            { "id": "times", "cells": [
+                cell("gzip", None, "0.101 s", None),
+                cell("xz", None, "0.249 s", None),
+                cell("brotli", None, "0.030 s", None),
+            ] },
+            { "id": "grid", "cells": [
+                cell("xz", Some("1"), "+392.1% (+302.7 to +512.1%), worse", Some("worse")),
+                cell("zstd", Some("1"), "+3.0% (-1.0 to +7.0%), no significant difference",
+                    Some("unclear")),
+            ] },
+            { "id": "sizes", "cells": [cell("a", None, "1", None), cell("b", None, "2", None)] },
+        ] });
+        let lines: Vec<String> = compare(&old, &new).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "tbl-times (gzip): 0.050 s → 0.101 s (no CI to compare)",
+                "tbl-times (brotli): new, 0.030 s",
+                "tbl-times (lz4): removed (was 0.010 s)",
+                "tbl-grid (zstd, 1): -66.2% (-76.1 to -54.3%), better → +3.0% (-1.0 to +7.0%), \
+                 no significant difference (CIs overlap: not a significant change) \
+                 (verdict: better → unclear)",
+                "tbl-sizes: new, 2 cells",
+                "tbl-old: removed (was 1 cell)",
+            ]
+        );
+    }
+
+    /// A stats.json written before every cell was listed (`baselines`, the
+    /// cells of `baseline = "best"` tables) compares with one that lists
+    /// them all by the cells' words.
+    #[test]
+    fn reads_the_chosen_baselines_of_older_files() {
+        let old = serde_json::json!({ "tables": [{ "id": "grid", "baselines": [
+            { "row": "xz", "column": "9", "level": "zstd", "text": "-11.1% vs zstd, better" },
+        ] }] });
+        let new = table("zstd", "-11.1% vs zstd, better", [-0.2, -0.05]);
+        let lines: Vec<String> = compare(&old, &new).iter().map(ToString::to_string).collect();
+        assert_eq!(lines, ["tbl-grid (gzip, 9): new, +15.0% vs xz, worse"]);
     }
 }

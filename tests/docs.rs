@@ -360,7 +360,9 @@ fn table_reference_is_generated_from_spec_doc_comments() {
         the baseline level (value, 95% CI in parentheses, and a verdict: better, worse, no \
         significant difference or no change, at 5% after Holm's correction across the table's \
         comparisons). It becomes a numbered table in the page and the paper (`@tbl-ID`), and its \
-        cells are downloadable as `data/tables/ID.csv`. In the page each column sorts by a \
+        cells are downloadable as `data/tables/ID.csv` and listed, each with its figures and \
+        words, in `data/stats.json` ([factors.md](factors.md#computed-tables-and-verdict-grids)). \
+        In the page each column sorts by a \
         button in its header (numbers by value; without JavaScript the table reads as \
         written); in the paper the cells are set ragged and never hyphenated, a long \
         comparison wrapping only between its value, its interval and its verdict.\n\n\

@@ -7,7 +7,7 @@
 
 use std::fs;
 
-use crate::common::{copy_dir, pdftotext, repo, report, stderr};
+use crate::common::{copy_dir, pdftotext, repo, report, report_with, stderr};
 
 /// Import the raw 3 MiB exports into a copy of the study without results:
 /// the same bytes as the committed results.
@@ -137,6 +137,86 @@ fn a_grid_against_the_best_carries_its_caveat_and_diff_lists_its_cells() {
     let cell = listed.lines().find(|l| l.starts_with("- tbl-grid (bzip2, 1): ")).unwrap_or("");
     let (was, is) = cell.split_once(" → ").unwrap_or_else(|| panic!("no such cell in\n{listed}"));
     assert!(was.ends_with("vs zstd, worse") && is.contains("vs gzip"), "{cell}");
+}
+
+/// `report diff` names exactly the table cells that an altered compressor
+/// changes, by hand. gzip's level-1 runs twice as slow: its own median
+/// (0.050290583 s × 2 = 0.101 s) and the three cells compared with it at
+/// level 1, each ratio and interval end halved (the Hodges–Lehmann shift of
+/// the logs moves by ln 2; the ranks, so p and the verdicts, stay): bzip2
+/// 5.5715/2 − 1 = +178.6% (+138.1 to +243.9%), xz 4.9209/2 − 1 = +146.0%
+/// (+101.4 to +206.0%), zstd 0.33797/2 − 1 = −83.1% (−88.0 to −77.1%);
+/// levels 6 and 9 compare with gzip's runs there, untouched. zstd's level-1
+/// runs 20 times slower (all above gzip's slowest, so p stays): its median
+/// 0.358 s, and its cell against gzip 0.33797 × 20 − 1 = +575.9% (+378.9 to
+/// +814.4%), its verdict turned from better to worse (a field of its own in
+/// `--message-format json`).
+#[test]
+fn diff_names_exactly_the_cells_an_altered_compressor_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("examples/compressors"), dir.path());
+    let csv = dir.path().join("results/hyperfine.csv");
+    let stats = |name: &str| stats_json(dir.path(), name);
+    let cells = |old: &str, new: &str| changed_cells(dir.path(), old, new);
+    let before = stats("before.json");
+    let original = fs::read(&csv).unwrap();
+    slow_down(&csv, "gzip", "1", 2.0);
+    let gzip = stats("gzip.json");
+    let significant = "(CIs do not overlap: a significant change)";
+    assert_eq!(
+        cells(&before, &gzip),
+        [
+            "times (gzip, 1): 0.050 s → 0.101 s (no CI to compare)".to_string(),
+            format!(
+                "grid (bzip2, 1): +457.1% (+376.3 to +587.7%), worse → \
+                 +178.6% (+138.1 to +243.9%), worse {significant}"
+            ),
+            format!(
+                "grid (xz, 1): +392.1% (+302.7 to +512.1%), worse → \
+                 +146.0% (+101.4 to +206.0%), worse {significant}"
+            ),
+            format!(
+                "grid (zstd, 1): −66.2% (−76.1 to −54.3%), better → \
+                 −83.1% (−88.0 to −77.1%), better {significant}"
+            ),
+        ]
+    );
+    fs::write(&csv, original).unwrap();
+    slow_down(&csv, "zstd", "1", 20.0);
+    let zstd = stats("zstd.json");
+    assert_eq!(
+        cells(&before, &zstd),
+        [
+            "times (zstd, 1): 0.018 s → 0.358 s (no CI to compare)".to_string(),
+            format!(
+                "grid (zstd, 1): −66.2% (−76.1 to −54.3%), better → \
+                 +575.9% (+378.9 to +814.4%), worse {significant} (verdict: better → worse)"
+            ),
+        ]
+    );
+    let json = report_with(dir.path(), &["diff", &before, &zstd], "json");
+    let changes: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let changes = changes.as_array().unwrap();
+    let cell = changes.iter().find(|c| c["name"] == "tbl-grid (zstd, 1)").unwrap();
+    assert_eq!(cell["verdict"], serde_json::json!({ "before": "better", "after": "worse" }));
+}
+
+/// Write what stats.json of the study at `root` holds now to `root/name`;
+/// return its path.
+fn stats_json(root: &std::path::Path, name: &str) -> String {
+    let project = report::project::load(root).unwrap();
+    let path = root.join(name);
+    fs::write(&path, report::pipeline::stats(&project).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The lines of `report diff OLD NEW` about tables, without `- tbl-`.
+fn changed_cells(root: &std::path::Path, old: &str, new: &str) -> Vec<String> {
+    let diff = report(root, &["diff", old, new]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    (String::from_utf8_lossy(&diff.stdout).lines())
+        .filter_map(|l| l.strip_prefix("- tbl-").map(String::from))
+        .collect()
 }
 
 /// Multiply `time_s` of `environment`'s runs at `level` by `factor`.

@@ -236,8 +236,11 @@ fn a_table_compares_each_cell_with_the_best_of_the_others() {
     assert_eq!(chosen["id"], "best");
     assert_eq!(chosen["caveat"]["kind"], "selected-baseline");
     assert!(chosen["caveat"]["text"].as_str().unwrap().contains("(the winner's curse)"));
-    let xz = chosen["baselines"].as_array().unwrap().iter().find(|b| b["row"] == "xz").unwrap();
-    assert_eq!((&xz["level"], &xz["column"]), (&"zstd".into(), &"1".into()));
+    let xz = chosen["cells"].as_array().unwrap().iter().find(|b| b["row"] == "xz").unwrap();
+    assert_eq!((&xz["kind"], &xz["verdict"]), (&"comparison".into(), &"better".into()));
+    let xz_column = &xz["column"];
+    let xz = &xz["baseline_selected"];
+    assert_eq!((&xz["level"], xz_column), (&"zstd".into(), &"1".into()));
     assert_eq!(xz["among"], serde_json::json!(["gzip", "zstd"]));
     // Each score is the geometric mean of one configuration's mean.
     let scores: Vec<f64> =

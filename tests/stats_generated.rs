@@ -130,7 +130,7 @@ fn check_part(part: usize) {
 fn check(root: &Path, want: &Value) -> Result<[usize; 3], String> {
     stats_of(root).and_then(|(stats, tables)| {
         catch_unwind(AssertUnwindSafe(|| {
-            tables.iter().for_each(|t| check_table(t, want));
+            tables.iter().for_each(|t| check_table(t, want, &stats));
             stats_oracle::check(&stats, want)
         }))
         .map_err(|e| panic_text(&*e))
@@ -140,8 +140,10 @@ fn check(root: &Path, want: &Value) -> Result<[usize; 3], String> {
 /// Each cell of a computed table against the oracle's (`table:ID`): the
 /// baseline itself, or the comparison's value, interval, p before and
 /// after Holm's correction across the table, verdict and, for
-/// `baseline = "best"`, the level chosen with every score.
-fn check_table(table: &Computed, want: &Value) {
+/// `baseline = "best"`, the level chosen with every score; and its entry
+/// in `stats` against the table as computed ([`check_listed`]).
+fn check_table(table: &Computed, want: &Value, stats: &Value) {
+    check_listed(table, stats);
     let w = &want[format!("table:{}", table.spec.id)];
     if w["ambiguous"] == true {
         return;
@@ -162,6 +164,46 @@ fn check_table(table: &Computed, want: &Value) {
         }
     }
     assert_eq!(seen, cells.len(), "table {}: cells", table.spec.id);
+}
+
+/// The entry of `table` in stats.json's `tables` (`stats`): every cell,
+/// row by row, at its row and column, of its kind, and for a comparison
+/// its value, interval, p before and after Holm's correction, verdict and
+/// chosen baseline exactly as computed (which the oracle checks).
+fn check_listed(table: &Computed, stats: &Value) {
+    let id = &table.spec.id;
+    let listed = stats["tables"].as_array().and_then(|t| t.iter().find(|t| t["id"] == **id));
+    let entries = listed.and_then(|t| t["cells"].as_array());
+    let entries = entries.unwrap_or_else(|| panic!("table {id}: not in stats.json's tables"));
+    let cells = table.rows.iter().zip(&table.cells).flat_map(|(row, line)| {
+        table.columns.iter().zip(line).map(move |(column, cell)| (row, column, cell))
+    });
+    let count = table.rows.len() * table.columns.len();
+    assert_eq!(entries.len(), count, "stats.json's table {id}: cells");
+    for ((row, column, cell), entry) in cells.zip(entries) {
+        let column = column.as_ref().map(ToString::to_string);
+        let name = format!("stats.json's table {id} at {row}|{}", column.as_deref().unwrap_or(""));
+        assert_eq!(entry["row"], row.to_string(), "{name}: row");
+        assert_eq!(entry["column"], serde_json::json!(column), "{name}: column");
+        let kind = match cell {
+            Cell::Statistic { .. } => "statistic",
+            Cell::Baseline => "baseline",
+            Cell::Comparison(_) => "comparison",
+            Cell::Empty => "empty",
+        };
+        assert_eq!(entry["kind"], kind, "{name}: kind");
+        if let Cell::Comparison(m) = cell {
+            let verdict = serde_json::to_value(tables::verdict(m)).unwrap();
+            assert_eq!(entry["verdict"], verdict, "{name}: verdict");
+            let m = serde_json::to_value(m).unwrap();
+            for (field, computed) in
+                [("value", "value"), ("ci", "ci"), ("p", "p_value"), ("p_holm", "p_holm")]
+            {
+                assert_eq!(entry[field], m[computed], "{name}: {field}");
+            }
+            assert_eq!(entry["baseline_selected"], m["baseline_selected"], "{name}: baseline");
+        }
+    }
 }
 
 /// One comparison cell of a table against the oracle's.

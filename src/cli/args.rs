@@ -162,7 +162,7 @@ pub enum Command {
     },
     /// Show how each headline metric moved between two stats.json files, or
     /// between the results at a git revision and now, then each changed cell
-    /// of a table whose baselines are chosen from the data.
+    /// of every computed table.
     Diff {
         /// The old and new stats.json (omit with --against).
         #[arg(value_hint = ValueHint::FilePath)]

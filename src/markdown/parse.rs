@@ -1052,7 +1052,7 @@ mod tests {
             cells: vec![],
         };
         let (id, csv) = ("t".to_string(), String::new());
-        let written = tables::Written { id, csv, verdicts: vec![], chosen: vec![], table };
+        let written = tables::Written { id, csv, verdicts: vec![], cells: vec![], table };
         let worded = tables::Worded { caption, header, rows, written };
         let locate = |offset| Location::at_offset(Path::new(""), "", offset);
         let mut pass = Pass::new(&locate, None);

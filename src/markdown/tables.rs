@@ -10,8 +10,9 @@ use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
 /// A computed table as written: its id, its data as CSV, each cell's
-/// verdict (`None` for statistics, the baseline and empty cells), and the
-/// table as computed, which stats.json and the caveats are made of.
+/// verdict (`None` for statistics, the baseline and empty cells), every
+/// cell's figures and words, and the table as computed, which stats.json
+/// and the caveats are made of.
 #[derive(Debug, Clone)]
 pub struct Written {
     /// The table's id, without `tbl-`.
@@ -20,29 +21,76 @@ pub struct Written {
     pub csv: String,
     /// Each cell's verdict, `verdicts[row][column]`.
     pub verdicts: Vec<Vec<Option<Verdict>>>,
-    /// With `baseline = "best"`: each comparison cell's baseline, as chosen.
-    pub chosen: Vec<Chosen>,
+    /// Every cell, row by row, as stats.json lists it.
+    pub cells: Vec<TableCell>,
     /// The table as computed: its directive, levels and cells.
     pub table: Computed,
 }
 
-/// The baseline of a comparison cell chosen from the data
-/// (`baseline = "best"`), as stats.json lists it.
+/// One cell of a computed table as stats.json and the CSV list it: where
+/// it is, what it holds, its figures and its words.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Chosen {
+pub struct TableCell {
     /// The cell's row level.
     pub row: String,
     /// The cell's column level, if the table has columns.
     pub column: Option<String>,
-    /// The level chosen, the levels it was chosen among and their scores.
-    #[serde(flatten)]
-    pub selected: crate::analysis::metrics::sides::Selected,
-    /// The cell's comparison with that level: its value and 95% interval.
-    pub value: f64,
-    /// The 95% interval of `value`, if any.
+    /// What it holds: `statistic`, `baseline`, `comparison` or `empty`.
+    pub kind: &'static str,
+    /// The statistic, or the comparison's value.
+    pub value: Option<f64>,
+    /// The comparison's 95% interval, if any.
     pub ci: Option<[f64; 2]>,
+    /// The comparison's p-value, if it was tested.
+    pub p: Option<f64>,
+    /// That p after Holm's correction across the table's comparisons.
+    pub p_holm: Option<f64>,
+    /// The comparison's verdict.
+    pub verdict: Option<Verdict>,
+    /// Runs: of the statistic; of the smaller side of a comparison.
+    pub n: Option<usize>,
     /// The cell in words, as the table shows it (`+12.5% vs xz, …`).
     pub text: String,
+    /// With `baseline = "best"`: the level chosen, the levels it was chosen
+    /// among and their scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_selected: Option<crate::analysis::metrics::sides::Selected>,
+}
+
+impl TableCell {
+    /// The entry of cell `c` at `row` and `column`, worded `text`.
+    fn of(row: String, column: Option<String>, c: &Cell, text: String) -> TableCell {
+        let mut cell = TableCell {
+            row,
+            column,
+            kind: "empty",
+            value: None,
+            ci: None,
+            p: None,
+            p_holm: None,
+            verdict: None,
+            n: None,
+            text,
+            baseline_selected: None,
+        };
+        match c {
+            Cell::Statistic { value, n } => {
+                (cell.kind, cell.value, cell.n) = ("statistic", Some(*value), Some(*n));
+            }
+            Cell::Baseline => cell.kind = "baseline",
+            Cell::Empty => {}
+            Cell::Comparison(m) => {
+                cell.kind = "comparison";
+                (cell.value, cell.ci, cell.p, cell.p_holm) =
+                    (Some(m.value), m.ci, m.p_value, m.p_holm);
+                cell.verdict = Some(tables::verdict(m));
+                cell.n =
+                    Some(m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n)));
+                cell.baseline_selected = m.baseline_selected.clone();
+            }
+        }
+        cell
+    }
 }
 
 /// A computed table in words: its caption, its header and its rows, each
@@ -70,11 +118,12 @@ pub fn compute(
     let table =
         tables::parse(body, location).and_then(|spec| tables::compute(&spec, results, config))?;
     let (caption, header, rows) = worded(&table, config);
+    let cells = cells(&table, config);
     let written = Written {
         id: table.spec.id.clone(),
-        csv: csv(&table),
+        csv: csv(&table, &cells),
         verdicts: verdicts(&table),
-        chosen: chosen(&table, config),
+        cells,
         table,
     };
     Ok(Worded { caption, header, rows, written })
@@ -138,20 +187,14 @@ fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config) -> String {
     }
 }
 
-/// Each comparison cell's baseline chosen from the data, row by row, with
-/// the cell's figures and words.
-fn chosen(table: &Computed, config: &Config) -> Vec<Chosen> {
+/// Every cell, row by row, with its figures and words.
+fn cells(table: &Computed, config: &Config) -> Vec<TableCell> {
     let mut out = Vec::new();
     for (row, cells) in table.rows.iter().zip(&table.cells) {
         for (column, c) in table.columns.iter().zip(cells) {
-            if let Cell::Comparison(m) = c
-                && let Some(selected) = &m.baseline_selected
-            {
-                let (row, column) = (row.to_string(), column.as_ref().map(ToString::to_string));
-                let text = cell_text(c, &table.spec, config).replace('\u{a0}', " ");
-                let selected = selected.clone();
-                out.push(Chosen { row, column, selected, value: m.value, ci: m.ci, text });
-            }
+            let (row, column) = (row.to_string(), column.as_ref().map(ToString::to_string));
+            let text = cell_text(c, &table.spec, config).replace('\u{a0}', " ");
+            out.push(TableCell::of(row, column, c, text));
         }
     }
     out
@@ -169,7 +212,7 @@ fn verdicts(table: &Computed) -> Vec<Vec<Option<Verdict>>> {
 /// The cells as CSV: row, column, what the cell holds, its value, interval,
 /// p, Holm's p, verdict and runs; with `baseline = "best"`, each
 /// comparison's baseline as chosen.
-fn csv(table: &Computed) -> String {
+fn csv(table: &Computed, cells: &[TableCell]) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     let chosen = tables::selects_baseline(&table.spec);
     let mut header =
@@ -178,50 +221,32 @@ fn csv(table: &Computed) -> String {
         header.push("baseline");
     }
     let _ = out.write_record(header);
-    for (row, cells) in table.rows.iter().zip(&table.cells) {
-        for (column, c) in table.columns.iter().zip(cells) {
-            let column = column.as_ref().map(ToString::to_string).unwrap_or_default();
-            let _ = out.write_record(record(row.to_string(), column, c, chosen));
-        }
+    for c in cells {
+        let _ = out.write_record(record(c, chosen));
     }
     String::from_utf8(out.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
 /// One cell's line of the CSV, with its chosen baseline if `chosen`.
-fn record(row: String, column: String, c: &Cell, chosen: bool) -> Vec<String> {
+fn record(c: &TableCell, chosen: bool) -> Vec<String> {
     let number = |x: Option<f64>| x.map(|x| format!("{x}")).unwrap_or_default();
-    let (kind, value, ci, p, holm, verdict, n) = match c {
-        Cell::Statistic { value, n } => {
-            ("statistic", Some(*value), None, None, None, None, Some(*n))
-        }
-        Cell::Baseline => ("baseline", None, None, None, None, None, None),
-        Cell::Empty => ("empty", None, None, None, None, None, None),
-        Cell::Comparison(m) => {
-            let n = m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n));
-            let verdict = Some(tables::verdict(m));
-            ("comparison", Some(m.value), m.ci, m.p_value, m.p_holm, verdict, Some(n))
-        }
-    };
-    let verdict = verdict.map(|v| format!("{v:?}").to_lowercase()).unwrap_or_default();
-    let [lo, hi] = ci.map_or([None, None], |[a, b]| [Some(a), Some(b)]);
-    let n = n.map(|n| n.to_string()).unwrap_or_default();
+    let verdict = c.verdict.map(|v| format!("{v:?}").to_lowercase()).unwrap_or_default();
+    let [lo, hi] = c.ci.map_or([None, None], |[a, b]| [Some(a), Some(b)]);
+    let n = c.n.map(|n| n.to_string()).unwrap_or_default();
     let mut record = vec![
-        row,
-        column,
-        kind.into(),
-        number(value),
+        c.row.clone(),
+        c.column.clone().unwrap_or_default(),
+        c.kind.into(),
+        number(c.value),
         number(lo),
         number(hi),
-        number(p),
-        number(holm),
+        number(c.p),
+        number(c.p_holm),
         verdict,
         n,
     ];
     if chosen {
-        let level = match c {
-            Cell::Comparison(m) => m.baseline_selected.as_ref().map(|s| s.level.clone()),
-            _ => None,
-        };
+        let level = c.baseline_selected.as_ref().map(|s| s.level.clone());
         record.push(level.unwrap_or_default());
     }
     record

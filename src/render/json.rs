@@ -16,19 +16,26 @@ struct StatsFile<'a> {
     caveats: &'a [crate::prose::caveats::Caveat],
     limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
-    /// The computed tables whose baselines were chosen from the data.
+    /// The computed tables, in document order (absent without any).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tables: Vec<TableEntry<'a>>,
 }
 
-/// A computed table with `baseline = "best"`: each comparison's baseline
-/// as chosen.
+/// A computed table: its directive's inputs, its caption as written, the
+/// caveat of a baseline chosen from the data, and every cell row by row.
 #[derive(Debug, Serialize)]
 struct TableEntry<'a> {
     id: &'a str,
-    /// The caveat of the choice (`selected-baseline`), as the caption has it.
+    caption: &'a str,
+    data: &'a str,
+    value: &'a str,
+    rows: &'a str,
+    columns: Option<&'a str>,
+    cell: crate::analysis::metrics::tables::CellKind,
+    /// The caveat of the choice (`selected-baseline`), as the caption has
+    /// it, with `baseline = "best"`.
     caveat: Option<crate::prose::caveats::Caveat>,
-    baselines: &'a [crate::markdown::tables::Chosen],
+    cells: &'a [crate::markdown::tables::TableCell],
 }
 
 #[derive(Debug, Serialize)]
@@ -62,22 +69,29 @@ pub fn render(
         caveats: &caveats,
         limitations: &document.limitations,
         excluded: &analysis.excluded,
-        tables: (document.computed.iter())
-            .filter(|t| !t.chosen.is_empty())
-            .map(|t| TableEntry {
-                id: &t.id,
-                caveat: crate::prose::caveats::selected_baselines(&t.table.spec, &[]).map(|text| {
-                    crate::prose::caveats::Caveat {
-                        kind: crate::analysis::CaveatKind::SelectedBaseline,
-                        text,
-                        metric: None,
-                    }
-                }),
-                baselines: &t.chosen,
-            })
-            .collect(),
+        tables: document.computed.iter().map(table).collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     bytes.push(b'\n');
     bytes
+}
+
+/// The stats.json entry of computed table `t`.
+fn table(t: &crate::markdown::tables::Written) -> TableEntry<'_> {
+    let spec = &t.table.spec;
+    let caveat = crate::prose::caveats::selected_baselines(spec, &[]).map(|text| {
+        let kind = crate::analysis::CaveatKind::SelectedBaseline;
+        crate::prose::caveats::Caveat { kind, text, metric: None }
+    });
+    TableEntry {
+        id: &t.id,
+        caption: &spec.caption,
+        data: &spec.data,
+        value: &spec.value,
+        rows: &spec.rows,
+        columns: spec.columns.as_deref(),
+        cell: spec.cell,
+        caveat,
+        cells: &t.cells,
+    }
 }
