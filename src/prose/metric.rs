@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
 use crate::analysis::statistics::model::Model;
+use crate::analysis::statistics::stats::NoInterval;
 use crate::config::Compare;
 use crate::format::{fixed, grouped, p_value, reading, signed, signed_percent};
 
@@ -172,7 +173,7 @@ pub fn metric_full(m: &MetricValue) -> String {
             "{} ({}; no CI: {}{notes})",
             metric_value(m),
             metric_n(m),
-            m.ci_note.as_deref().unwrap_or("the runs do not vary")
+            m.ci_note.map_or_else(|| "the runs do not vary".into(), no_interval)
         ),
     }
 }
@@ -189,7 +190,8 @@ pub fn significance(m: &MetricValue) -> String {
         (Some(false), _) => "not statistically significant".into(),
         (None, Compare::Summary) => "not a comparison".into(),
         (None, _) => {
-            format!("of unknown significance ({})", m.ci_note.as_deref().unwrap_or("no interval"))
+            let why = m.ci_note.map_or_else(|| "no interval".into(), no_interval);
+            format!("of unknown significance ({why})")
         }
     }
 }
@@ -259,6 +261,18 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
         fields.insert("delta", metric_value(m));
     }
     fields
+}
+
+/// Why a statistic has no interval, in words.
+pub fn no_interval(why: NoInterval) -> String {
+    match why {
+        NoInterval::FewRuns { n } => {
+            format!("n = {n}: at least 2 runs are needed for a confidence interval")
+        }
+        NoInterval::Exact => "each side gives the same value in every run".into(),
+        NoInterval::SameRatio => "the groups give the same ratio".into(),
+        NoInterval::NoSpread => "neither side varies, or too few runs for this estimator".into(),
+    }
 }
 
 /// A comparison's model in words: `ratio of means, Welch's t on the log

@@ -76,7 +76,7 @@ pub struct MetricValue {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci_open: Option<[bool; 2]>,
     /// Why there is no interval, when there is none.
-    pub ci_note: Option<String>,
+    pub ci_note: Option<stats::NoInterval>,
     /// Every run of each side gives one value (in every group): the value
     /// is exact, with neither interval nor p-value.
     pub exact: bool,
@@ -240,17 +240,14 @@ fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     value.significant = estimate.significant();
     value.exact = estimate.exact;
     if estimate.exact {
-        value.ci_note = Some("each side gives the same value in every run".into());
+        value.ci_note = Some(stats::NoInterval::Exact);
     }
     value.model = estimate.model;
     if value.ci.is_none() && value.ci_note.is_none() {
-        value.ci_note = Some(
-            match value.spread.is_some() || value.groups > 1 {
-                true => "the groups give the same ratio",
-                false => "neither side varies, or too few runs for this estimator",
-            }
-            .into(),
-        );
+        value.ci_note = Some(match value.spread.is_some() || value.groups > 1 {
+            true => stats::NoInterval::SameRatio,
+            false => stats::NoInterval::NoSpread,
+        });
     }
 }
 

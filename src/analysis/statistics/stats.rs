@@ -24,15 +24,33 @@ pub struct Summary {
     pub ci: Option<[f64; 2]>,
     /// Why there is no interval, when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ci_note: Option<String>,
+    pub ci_note: Option<NoInterval>,
     /// Quartiles, the distribution-free interval of the median, the
     /// coefficient of variation and the outliers.
     pub robust: Robust,
 }
 
+/// Why a statistic has no confidence interval; `crate::prose::metric`
+/// words it, stats.json names it (`{"why": "few-runs", "n": 1}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "kebab-case")]
+pub enum NoInterval {
+    /// Fewer than 2 runs.
+    FewRuns {
+        /// The runs there are.
+        n: usize,
+    },
+    /// Each side gives the same value in every run: the value is exact.
+    Exact,
+    /// The groups averaged over give the same ratio.
+    SameRatio,
+    /// Neither side varies, or there are too few runs for the estimator.
+    NoSpread,
+}
+
 /// Why no interval can be given for `n` values, if that is the case.
-pub fn no_interval(n: usize) -> Option<String> {
-    (n < 2).then(|| format!("n = {n}: at least 2 runs are needed for a confidence interval"))
+pub fn no_interval(n: usize) -> Option<NoInterval> {
+    (n < 2).then_some(NoInterval::FewRuns { n })
 }
 
 /// The two-sided t quantile for [`CONFIDENCE`] at `df` degrees of freedom
@@ -250,7 +268,7 @@ mod tests {
     fn one_value_has_no_interval() {
         let s = Summary::of(&[5.0]).unwrap();
         assert_eq!(s.ci, None);
-        assert!(s.ci_note.unwrap().contains("n = 1"));
+        assert_eq!(s.ci_note, Some(NoInterval::FewRuns { n: 1 }));
         assert!(Summary::of(&[]).is_none());
     }
 
