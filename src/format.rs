@@ -145,7 +145,13 @@ pub fn value(x: f64) -> String {
 
 /// A p-value: `p = 0.003`, or `p < 0.001` below that.
 pub fn p_value(p: f64) -> String {
-    if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {}", fixed(p, 3)) }
+    if p < 0.001 { format!("p {}", p_bare(p)) } else { format!("p = {}", p_bare(p)) }
+}
+
+/// A p-value without its `p`, as a table's p column shows it: `0.002`,
+/// `< 0.001`.
+pub fn p_bare(p: f64) -> String {
+    if p < 0.001 { "< 0.001".to_string() } else { fixed(p, 3) }
 }
 
 #[cfg(test)]

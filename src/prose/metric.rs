@@ -81,7 +81,7 @@ pub fn metric_ci(m: &MetricValue) -> String {
 }
 
 /// The interval's ends with the unit: `−66.1 to −63.9%`, `exactly 2.0×`.
-fn ci_ends(m: &MetricValue) -> Option<String> {
+pub fn ci_ends(m: &MetricValue) -> Option<String> {
     let [lo, hi] = m.ci?;
     let decimals = shown_decimals(m);
     let open = m.ci_open.unwrap_or([false; 2]);
@@ -104,6 +104,15 @@ fn ci_ends(m: &MetricValue) -> Option<String> {
 /// The smallest run count of the metric's groups.
 fn runs(m: &MetricValue) -> usize {
     m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n))
+}
+
+/// The runs behind a metric as a table's column shows them: `3`, or for an
+/// average configurations × runs a side, `5 × 3`.
+pub fn metric_n_short(m: &MetricValue) -> String {
+    match m.groups {
+        0 | 1 => crate::format::count(runs(m)),
+        k => format!("{k} × {}", runs(m)),
+    }
 }
 
 /// `n = 3`, or for an average `5 configurations × 3 runs`.
@@ -321,6 +330,21 @@ mod tests {
     use super::*;
     use crate::analysis::{Inputs, Side};
     use crate::config::Better;
+
+    /// The runs behind a metric in a table's column, by hand: one
+    /// configuration's smallest side, else configurations × runs.
+    #[test]
+    fn runs_read_as_configurations_by_runs() {
+        let mut m = MetricValue::example(0.1);
+        assert_eq!(metric_n_short(&m), "10");
+        m.candidate.n = 1_000;
+        m.baseline.as_mut().unwrap().n = 1_500;
+        assert_eq!(metric_n_short(&m), "1,000");
+        (m.groups, m.candidate.n) = (5, 3);
+        assert_eq!(metric_n_short(&m), "5 × 3");
+        (m.groups, m.within_run) = (24, true);
+        assert_eq!(metric_n_short(&m), "24 × 3");
+    }
 
     /// A model in words, and how a chosen baseline was chosen, by hand.
     #[test]

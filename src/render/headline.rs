@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::MetricView;
 use crate::analysis::MetricValue;
 use crate::config::Compare;
+use crate::prose::metric as prose;
 
 /// The headline table as both templates see it.
 #[derive(Debug, Clone, Serialize)]
@@ -49,49 +50,68 @@ impl HeadlineTable {
         if headline.is_empty() {
             return None;
         }
-        let rows: Vec<HeadlineRow> = headline.iter().map(|(_, v)| HeadlineRow::of(v)).collect();
+        let marks: Vec<Mark> = headline.iter().map(|(_, v)| Mark::of(v)).collect();
+        let rows: Vec<HeadlineRow> = headline
+            .iter()
+            .zip(&marks)
+            .map(|((m, v), mark)| HeadlineRow::of(m, v, *mark))
+            .collect();
         let kinds: Vec<Compare> = headline.iter().map(|(m, _)| m.compare).collect();
-        Some(HeadlineTable { number: 1, caption: caption(&kinds, &rows, negligible), rows })
+        let averaged = headline.iter().any(|(m, _)| m.groups > 1);
+        let caption = caption(&kinds, averaged, &marks, negligible);
+        Some(HeadlineTable { number: 1, caption, rows })
     }
 }
 
-impl HeadlineRow {
-    /// The row of one headline metric.
+/// How a row's metric is marked: not significant, or negligible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    NotSignificant,
+    Negligible,
+}
+
+impl Mark {
+    /// The mark of one metric, as its card has it.
     fn of(v: &MetricView) -> Self {
-        let field = |name: &str| v.text.get(name).cloned().unwrap_or_default();
-        let mark = match (&v.words, v.significant) {
-            (Some(w), _) if w.negligible => " (negligible)",
-            (_, Some(false)) => " (n.s.)",
-            _ => "",
-        };
-        let difference = v.words.as_ref().map_or_else(|| field("value"), |w| w.text.clone());
-        let ci = field("ci");
-        HeadlineRow {
-            name: v.name.clone(),
-            metric: format!("{}{mark}", v.label),
-            difference,
-            ci: ci.strip_prefix("95% CI ").unwrap_or(&ci).to_string(),
-            n: runs(&field("n")),
-            p: field("p").replace("p = ", "").replace("p < ", "< "),
+        match (&v.words, v.significant) {
+            (Some(w), _) if w.negligible => Mark::Negligible,
+            (_, Some(false)) => Mark::NotSignificant,
+            _ => Mark::None,
+        }
+    }
+
+    /// After the metric's label: ` (n.s.)`, ` (negligible)`.
+    fn text(self) -> &'static str {
+        match self {
+            Mark::None => "",
+            Mark::NotSignificant => " (n.s.)",
+            Mark::Negligible => " (negligible)",
         }
     }
 }
 
-/// The runs behind a metric, short: `3`; `5 configurations × 3 runs` and
-/// `3 runs, each measuring 24 configurations` as configurations × runs a
-/// side, `5 × 3` and `24 × 3`.
-fn runs(n: &str) -> String {
-    if let Some((runs, rest)) = n.split_once(", each measuring ") {
-        let runs = runs.trim_end_matches(" runs").trim_end_matches(" run");
-        return format!("{} \u{d7} {runs}", rest.trim_end_matches(" configurations"));
+impl HeadlineRow {
+    /// The row of one headline metric `m`, `v` its view.
+    fn of(m: &MetricValue, v: &MetricView, mark: Mark) -> Self {
+        let difference = match &v.words {
+            Some(w) => w.text.clone(),
+            None => v.text.get("value").cloned().unwrap_or_default(),
+        };
+        HeadlineRow {
+            name: v.name.clone(),
+            metric: format!("{}{}", v.label, mark.text()),
+            difference,
+            ci: prose::ci_ends(m).unwrap_or_else(|| "no CI".into()),
+            n: prose::metric_n_short(m),
+            p: m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare),
+        }
     }
-    let n = n.replace(" configurations \u{d7} ", " \u{d7} ");
-    n.trim_end_matches(" runs").trim_end_matches(" run").to_string()
 }
 
 /// The caption: what each column holds, the sign conventions of the kinds
 /// of comparison in the table, and the marks and notations it uses.
-fn caption(kinds: &[Compare], rows: &[HeadlineRow], negligible: Option<&str>) -> String {
+fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option<&str>) -> String {
     let conventions: Vec<&str> = [
         (
             Compare::Relative,
@@ -111,16 +131,14 @@ fn caption(kinds: &[Compare], rows: &[HeadlineRow], negligible: Option<&str>) ->
         text += &format!(" as the metric is defined ({})", conventions.join("; "));
     }
     text += ", the runs behind it";
-    if rows.iter().any(|r| r.n.contains('\u{d7}')) {
+    if averaged {
         text += " (configurations \u{d7} runs a side)";
     }
     text += " and its p-value.";
-    if rows.iter().any(|r| r.metric.ends_with(" (n.s.)")) {
+    if marks.contains(&Mark::NotSignificant) {
         text += " n.s.: not statistically significant.";
     }
-    if let (true, Some(under)) =
-        (rows.iter().any(|r| r.metric.ends_with(" (negligible)")), negligible)
-    {
+    if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
         text += &format!(" Negligible: under {under}, whatever its p-value.");
     }
     text
@@ -131,42 +149,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn runs_read_as_configurations_by_runs() {
-        assert_eq!(runs("3"), "3");
-        assert_eq!(runs("1 run"), "1");
-        assert_eq!(runs("5 configurations \u{d7} 3 runs"), "5 \u{d7} 3");
-        assert_eq!(runs("3 runs, each measuring 24 configurations"), "24 \u{d7} 3");
-        assert_eq!(runs("1,000 runs, each measuring 2 configurations"), "2 \u{d7} 1,000");
-    }
-
-    #[test]
     fn the_caption_names_only_what_the_table_holds() {
-        let row = |metric: &str, n: &str| HeadlineRow {
-            name: "m".into(),
-            metric: metric.into(),
-            difference: "1.0% faster".into(),
-            ci: "+0.5 to +1.5%".into(),
-            n: n.into(),
-            p: "0.01".into(),
-        };
-        let plain = caption(&[Compare::Relative], &[row("T", "3")], None);
+        let plain = caption(&[Compare::Relative], false, &[Mark::None], None);
         assert_eq!(
             plain,
             "Headline results: each difference of the candidate from the baseline in words, \
              its 95% confidence interval as the metric is defined (a relative difference, \
              positive where the candidate\u{2019}s value is higher), the runs behind it and its p-value."
         );
-        let marked = caption(
-            &[Compare::Slowdown, Compare::Ratio],
-            &[row("A (n.s.)", "5 \u{d7} 3"), row("B (negligible)", "3")],
-            Some("1%"),
-        );
+        let marks = [Mark::NotSignificant, Mark::Negligible];
+        let marked = caption(&[Compare::Slowdown, Compare::Ratio], true, &marks, Some("1%"));
         assert!(marked.contains("(a slowdown, positive where the candidate is slower; a ratio,"));
         assert!(marked.contains("the runs behind it (configurations \u{d7} runs a side) and"));
         assert!(marked.ends_with(
             "p-value. n.s.: not statistically significant. Negligible: under 1%, whatever its p-value."
         ));
-        let summary = caption(&[Compare::Summary], &[row("S", "3")], None);
+        let summary = caption(&[Compare::Summary], false, &[Mark::None], None);
         assert!(summary.contains("confidence interval, the runs behind it and its p-value."));
     }
 }
