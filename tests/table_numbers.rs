@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use crate::common::{built_shipped_study, repo, report, stderr, tool};
 
@@ -61,18 +62,26 @@ fn page_references(html: &str) -> Vec<usize> {
     numbers
 }
 
-/// Every shipped study, built: the page and the paper of each.
-fn shipped_sites() -> (tempfile::TempDir, Vec<PathBuf>) {
-    let out = tempfile::tempdir().unwrap();
-    let mut sites = vec![built_shipped_study().join("site")];
-    for example in ["usernetes", "compressors"] {
-        let site = out.path().join(example);
-        let root = repo().join("examples").join(example);
-        let output = report(&root, &["build", "--out", site.to_str().unwrap()]);
-        assert!(output.status.success(), "{}", stderr(&output));
-        sites.push(site);
-    }
-    (out, sites)
+/// Every shipped study, built once for the tests of this file: the page
+/// and the paper of each (the examples' sites under the target folder's
+/// `tmp/table-numbers`, replaced by each run).
+fn shipped_sites() -> &'static [PathBuf] {
+    static BUILT: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("table-numbers");
+        if out.exists() {
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+        let mut sites = vec![built_shipped_study().join("site")];
+        for example in ["usernetes", "compressors"] {
+            let site = out.join(example);
+            let root = repo().join("examples").join(example);
+            let output = report(&root, &["build", "--out", site.to_str().unwrap()]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            sites.push(site);
+        }
+        sites
+    })
 }
 
 #[test]
@@ -80,7 +89,7 @@ fn tables_are_numbered_alike_in_the_page_and_the_paper() {
     if !tool("pdftotext", &["-v"]) {
         return;
     }
-    let (_built, sites) = shipped_sites();
+    let sites = shipped_sites();
     let mention = regex::Regex::new(r"Table (\d+)").unwrap();
     for site in sites {
         let html = std::fs::read_to_string(site.join("index.html")).unwrap();
@@ -122,7 +131,7 @@ fn the_headline_table_breaks_no_word() {
     if !tool("pdftotext", &["-v"]) {
         return;
     }
-    let (_built, sites) = shipped_sites();
+    let sites = shipped_sites();
     let broken = regex::Regex::new(r"\p{L}[-\u{ad}]\s*$").unwrap();
     for site in sites {
         let text = crate::common::pdftotext(&site.join("paper.pdf"));
