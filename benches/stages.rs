@@ -133,11 +133,37 @@ fn stages(c: &mut Criterion) {
     });
 }
 
+/// One group's summary at the 10^6-row study's size (83,333 runs, in a
+/// shuffled order), and the two sorts it could use.
+fn summaries(c: &mut Criterion) {
+    let mut runs: Vec<f64> = uniform_logs(83_333, 1, 0.93).iter().map(|v| v.exp()).collect();
+    let n = runs.len();
+    (0..n).for_each(|i| runs.swap(i, i * 7_919 % n));
+    c.bench_function("summary, 83,333 runs", |b| {
+        b.iter(|| report::analysis::statistics::stats::Summary::sorting(runs.clone()).unwrap())
+    });
+    c.bench_function("sort, 83,333 runs, std", |b| {
+        b.iter(|| {
+            let mut v = runs.clone();
+            v.sort_unstable_by(f64::total_cmp);
+            v
+        })
+    });
+    c.bench_function("sort, 83,333 runs, radix", |b| {
+        b.iter(|| {
+            let mut v = runs.clone();
+            radsort::sort(&mut v);
+            v
+        })
+    });
+}
+
 /// The benchmark group: every stage, 20 samples each. Written out rather than
 /// with `criterion_group!`, whose generated function cannot carry a doc.
 fn benches() {
     let mut criterion = Criterion::default().sample_size(20).configure_from_args();
     stages(&mut criterion);
+    summaries(&mut criterion);
 }
 
 criterion_main!(benches);

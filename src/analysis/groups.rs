@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 
 use super::queries::filter::{KeyPart, aggregate};
 use super::statistics::estimators::{mean, median};
-use super::statistics::model::Sample;
 use super::statistics::stats::Summary;
 use super::{Analysis, Comparison, Group, Inputs, MedianComparison, ScalingPoint, Side, ranks};
 use crate::config::{Better, Config, Dataset, Scaling};
@@ -38,21 +37,26 @@ pub(super) fn summarise(
         .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str()))
         .map(|c| c.name.as_str())
         .collect();
-    let groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
-    // The summary of each column in each group is independent: compute them all in parallel.
-    let computed: Vec<Option<Sample>> = {
+    let mut groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
+    // The summary of each column in each group is independent: compute them
+    // all in parallel, each sample sorted in place once for all its statistics.
+    let count = groups.len();
+    let samples: Vec<Vec<f64>> = (0..columns.len() * count)
+        .map(|i| std::mem::take(&mut groups[i % count].samples[i / count]))
+        .collect();
+    let mut computed: Vec<Option<Sorted>> = {
         use rayon::prelude::*;
-        (0..columns.len() * groups.len())
+        samples
             .into_par_iter()
-            .map(|i| Sample::of(&groups[i % groups.len()].samples[i / groups.len()]))
+            .map(|values| {
+                Summary::sorting(values).map(|(summary, sorted)| Sorted { summary, sorted })
+            })
             .collect()
     };
     for (c, column) in columns.iter().enumerate() {
         let mut summaries = BTreeMap::new();
-        for (group, sample) in
-            groups.iter().zip(&computed[c * groups.len()..(c + 1) * groups.len()])
-        {
-            let Some(sample) = sample.clone() else { continue };
+        for (group, sample) in groups.iter().zip(&mut computed[c * count..(c + 1) * count]) {
+            let Some(sample) = sample.take() else { continue };
             let at = (by.as_slice(), has_env, dataset.key.as_slice());
             let (key, sample) = record(table, column, group, sample, at, analysis);
             summaries.insert(key, sample);
@@ -65,16 +69,22 @@ pub(super) fn summarise(
     }
 }
 
+/// A group's summary and its values ascending.
+struct Sorted {
+    summary: Summary,
+    sorted: Vec<f64>,
+}
+
 /// Add the group of `sample` to `analysis`, its outliers named by run;
 /// the sample under its (configuration, environment) key.
 fn record(
     table: &Table,
     column: &str,
     group: &super::queries::filter::Grouped,
-    mut sample: Sample,
+    mut sample: Sorted,
     (by, has_env, key): (&[&str], bool, &[String]),
     analysis: &mut Analysis,
-) -> ((BTreeMap<String, String>, Option<String>), Sample) {
+) -> ((BTreeMap<String, String>, Option<String>), Sorted) {
     let outliers = &mut sample.summary.robust.outliers;
     super::queries::runs::name(outliers, table, (by, group.key.as_slice()), column, key);
     let (env, cfg) = split_key(&group.key, by, has_env);
@@ -89,7 +99,7 @@ fn record(
     ((cfg, env), sample)
 }
 
-type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Sample>;
+type Summaries = BTreeMap<(BTreeMap<String, String>, Option<String>), Sorted>;
 
 /// Each non-baseline environment against the baseline, per configuration.
 fn compare(
@@ -136,23 +146,15 @@ fn compare(
     }
 }
 
-/// The comparison of medians and Mann–Whitney's test of a pair, from
-/// each side's values sorted once.
-fn rank_statistics(c: &Sample, b: &Sample) -> (Option<MedianComparison>, Option<ranks::RankTest>) {
-    let sorted = |s: &Sample| {
-        let mut v = s.values.clone();
-        v.sort_unstable_by(f64::total_cmp);
-        v
-    };
-    let (sc, sb) = (sorted(c), sorted(b));
-    (median_comparison(c, b, (&sc, &sb)), ranks::mann_whitney(&sc, &sb))
+/// The comparison of medians and Mann–Whitney's test of a pair.
+fn rank_statistics(c: &Sorted, b: &Sorted) -> (Option<MedianComparison>, Option<ranks::RankTest>) {
+    (median_comparison(c, b), ranks::mann_whitney(&c.sorted, &b.sorted))
 }
 
 /// The comparison of medians: the ratio of the medians, and the
-/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p (from the
-/// `sorted` values).
-fn median_comparison(c: &Sample, b: &Sample, sorted: (&[f64], &[f64])) -> Option<MedianComparison> {
-    let hl = median::of_medians(sorted.0, sorted.1)?;
+/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p.
+fn median_comparison(c: &Sorted, b: &Sorted) -> Option<MedianComparison> {
+    let hl = median::of_medians(&c.sorted, &b.sorted)?;
     Some(MedianComparison {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,

@@ -169,7 +169,7 @@ pub(super) fn compute(
     });
     value.grain = crate::analysis::statistics::resolution::grain(steps, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
-        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.values, &b.values);
+        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
         value.other = alternative(metric, c, b);
     } else {
         value.average = Some(metric.average);

@@ -8,20 +8,22 @@ use serde::Serialize;
 use super::ranks::Interval;
 use super::stats::Summary;
 
-/// A sample with its summary and its values, for rank statistics.
+/// A sample with its summary and its values, in run order and sorted.
 #[derive(Debug, Clone)]
 pub struct Sample {
     /// The summary.
     pub summary: Summary,
-    /// The values (without NaN).
+    /// The values (without NaN), in run order: a run is left out by its index.
     pub values: Vec<f64>,
+    /// The values ascending, for rank statistics.
+    pub sorted: Vec<f64>,
 }
 
 impl Sample {
     /// The sample of `values`, or `None` when empty.
     pub fn of(values: &[f64]) -> Option<Sample> {
-        let summary = Summary::of_sample(values)?;
-        Some(Sample { summary, values: values.to_vec() })
+        let (summary, sorted) = Summary::sorting(values.to_vec())?;
+        Some(Sample { summary, values: values.to_vec(), sorted })
     }
 
     /// Whether it has two values or more, all equal: a value measured

@@ -2,13 +2,9 @@
 //! in whole seconds lie on a grid of 1 s), found from the values alone, and
 //! the grain of a comparison: its coarsest grid against its effect.
 
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::analysis::findings::carried::Grain;
-
-/// A sample, as a function that calls its argument on every value.
-pub type Visit<'a> = &'a dyn Fn(&mut dyn FnMut(f64));
 
 /// Most decimals a grid is looked for at (10^−12 of the unit).
 pub const MAX_DECIMALS: i32 = 12;
@@ -32,27 +28,19 @@ pub struct Resolution {
 }
 
 impl Resolution {
-    /// The resolution of the sample that `sample` visits (without NaN), whose median is `median`;
-    /// `None` when fewer than two values differ, or when the values lie on
-    /// no decimal grid of at most [`MAX_DECIMALS`] decimals and more than
-    /// half of them are distinct.
-    pub fn of(sample: Visit, median: f64) -> Option<Resolution> {
-        let mut seen = FxHashSet::default();
-        let mut count = 0;
-        // +0.0 for −0.0: one value, one entry.
-        sample(&mut |v| {
-            count += 1;
-            seen.insert((v + 0.0).to_bits());
-        });
-        let distinct: Vec<f64> = seen.into_iter().map(f64::from_bits).collect();
+    /// The resolution of the ascending sample `sorted` (without NaN), whose
+    /// median is `median`; `None` when fewer than two values differ, or
+    /// when the values lie on no decimal grid of at most [`MAX_DECIMALS`]
+    /// decimals and more than half of them are distinct.
+    pub fn of(sorted: &[f64], median: f64) -> Option<Resolution> {
+        let count = sorted.len();
+        let distinct = distinct(sorted);
         if distinct.len() < 2 {
             return None;
         }
         let (step, grid) = match decimal_step(&distinct) {
             Some(step) => (step, true),
-            None if 2 * distinct.len() <= count => {
-                (smallest_gap(distinct.clone()).min(f64::MAX), false)
-            }
+            None if 2 * distinct.len() <= count => (smallest_gap(&distinct).min(f64::MAX), false),
             None => return None,
         };
         let relative = (median != 0.0).then(|| (step / median.abs()).min(f64::MAX));
@@ -78,7 +66,14 @@ fn decimal_step(values: &[f64]) -> Option<f64> {
     let scale = 10f64.powi(d);
     let ints: Vec<i64> = values.iter().map(|v| (v * scale).round() as i64).collect();
     let low = *ints.iter().min()?;
-    let divisor = ints.iter().fold(0u64, |g, &k| gcd(g, k.abs_diff(low)));
+    // Once 1, the divisor stays 1: stop there (most measured samples).
+    let mut divisor = 0u64;
+    for &k in &ints {
+        divisor = gcd(divisor, k.abs_diff(low));
+        if divisor == 1 {
+            break;
+        }
+    }
     (divisor > 0).then(|| divisor as f64 / scale)
 }
 
@@ -89,20 +84,29 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// The smallest difference between two of `distinct` (at least two values).
-fn smallest_gap(mut distinct: Vec<f64>) -> f64 {
-    distinct.sort_by(f64::total_cmp);
-    distinct.dedup();
+/// The distinct values of ascending `sorted`, ascending, −0 as 0 (`==`
+/// takes them as one, and they are neighbours in `total_cmp`'s order).
+fn distinct(sorted: &[f64]) -> Vec<f64> {
+    let mut distinct: Vec<f64> = Vec::new();
+    for &v in sorted {
+        if distinct.last() != Some(&v) {
+            distinct.push(v + 0.0);
+        }
+    }
+    distinct
+}
+
+/// The smallest difference between two of ascending `distinct` (at least
+/// two values).
+fn smallest_gap(distinct: &[f64]) -> f64 {
     distinct.windows(2).map(|w| w[1] - w[0]).fold(f64::INFINITY, f64::min)
 }
 
-/// The smallest difference between two distinct values of `sample`; 0 when
-/// all are equal. The fences' scale where the IQR is 0 and the values lie
-/// on no grid.
-pub fn smallest_gap_of(sample: Visit) -> f64 {
-    let mut values = Vec::new();
-    sample(&mut |v| values.push(v + 0.0));
-    let gap = smallest_gap(values);
+/// The smallest difference between two distinct values of ascending
+/// `sorted`; 0 when all are equal. The fences' scale where the IQR is 0 and
+/// the values lie on no grid.
+pub fn smallest_gap_of(sorted: &[f64]) -> f64 {
+    let gap = smallest_gap(&distinct(sorted));
     if gap.is_finite() { gap } else { 0.0 }
 }
 
@@ -144,7 +148,7 @@ mod tests {
         sorted.sort_by(f64::total_cmp);
         let n = sorted.len();
         let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
-        Resolution::of(&|f| values.iter().for_each(|v| f(*v)), median)
+        Resolution::of(&sorted, median)
     }
 
     #[test]

@@ -69,89 +69,44 @@ pub struct Robust {
 /// Most outliers listed per group.
 pub const LISTED: usize = 20;
 
-/// A sample in memory whose order statistics are found by selection, each
-/// within the part of the slice between two values that earlier selections
-/// put in place: after the median, a quartile is selected among half the
-/// values, and the value after it among fewer still (on 10^6 values, the
-/// eight selections of a summary cost about three passes instead of eight).
-pub struct Selection<'a> {
-    values: &'a mut [f64],
-    /// Ranks whose value is in place, ascending: every value before one is
-    /// at most it, every value after at least it (`total_cmp`).
-    placed: Vec<usize>,
-}
-
-impl<'a> Selection<'a> {
-    /// The values, in any order.
-    pub fn new(values: &'a mut [f64]) -> Self {
-        Selection { values, placed: Vec::new() }
-    }
-
-    /// Number of values.
-    pub fn count(&self) -> usize {
-        self.values.len()
-    }
-
-    /// The `k`-th smallest value, from 0.
-    pub fn at(&mut self, k: usize) -> f64 {
-        let i = self.placed.partition_point(|&p| p < k);
-        if self.placed.get(i) != Some(&k) {
-            let start = if i == 0 { 0 } else { self.placed[i - 1] + 1 };
-            let end = self.placed.get(i).copied().unwrap_or(self.values.len());
-            self.values[start..end].select_nth_unstable_by(k - start, f64::total_cmp);
-            self.placed.insert(i, k);
-        }
-        self.values[k]
-    }
-
-    /// Call `f` on every value.
-    pub fn each(&self, f: &mut dyn FnMut(f64)) {
-        self.values.iter().for_each(|&v| f(v));
-    }
-
-    /// The median: the middle value, or the mean of the two middle ones.
-    pub fn median(&mut self) -> f64 {
-        let n = self.count();
-        let upper = self.at(n / 2);
-        if n % 2 == 1 { upper } else { (self.at(n / 2 - 1) + upper) / 2.0 }
-    }
+/// The median of ascending `sorted` (not empty): the middle value, or the
+/// mean of the two middle ones.
+pub fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    let upper = sorted[n / 2];
+    if n % 2 == 1 { upper } else { (sorted[n / 2 - 1] + upper) / 2.0 }
 }
 
 impl Robust {
-    /// The robust statistics of a sample without NaN, with this mean and sd.
-    pub fn of(sample: &mut Selection, mean: f64, sd: Option<f64>) -> Robust {
-        let n = sample.count();
-        let quartiles =
-            (n >= FENCES_MIN).then(|| [quantile(sample, n, 0.25), quantile(sample, n, 0.75)]);
+    /// The robust statistics of a sample without NaN, ascending in
+    /// `sorted`, with this mean and sd.
+    pub fn of(sorted: &[f64], mean: f64, sd: Option<f64>) -> Robust {
+        let n = sorted.len();
+        let quartiles = (n >= FENCES_MIN).then(|| [quantile(sorted, 0.25), quantile(sorted, 0.75)]);
         let (median_ci, median_ci_coverage) = match median_ranks(n) {
-            Some((lo, coverage)) => (Some([sample.at(lo), sample.at(n - 1 - lo)]), Some(coverage)),
+            Some((lo, coverage)) => (Some([sorted[lo], sorted[n - 1 - lo]]), Some(coverage)),
             None => (None, None),
         };
         let cv = sd.filter(|_| mean != 0.0).map(|sd| cv(sd, mean));
-        let median = if n > 0 { sample.median() } else { 0.0 };
-        let resolution = Resolution::of(&|f| sample.each(f), median);
+        let median = if n > 0 { median(sorted) } else { 0.0 };
+        let resolution = Resolution::of(sorted, median);
         let fence_scale = quartiles.map(|[q1, q3]| {
             let step = resolution.map_or(0.0, |r| r.step);
             let half = (q3 / 2.0 - q1 / 2.0).max(step / 2.0);
             if half > 0.0 {
                 (half * 2.0).min(f64::MAX)
             } else {
-                resolution::smallest_gap_of(&|f| sample.each(f))
+                resolution::smallest_gap_of(sorted)
             }
         });
         let mut outliers =
-            quartiles.zip(fence_scale).map(|(q, s)| fenced(sample, q, s)).unwrap_or_default();
+            quartiles.zip(fence_scale).map(|(q, s)| fenced(sorted, q, s)).unwrap_or_default();
         let outlier_count = outliers.len();
         let severe_count = outliers.iter().filter(|o| o.severe).count();
         if outlier_count > LISTED {
             outliers.drain(LISTED / 2..outlier_count - LISTED / 2);
         }
-        let normality = (super::shapiro::MIN..=super::shapiro::MAX).contains(&n).then(|| {
-            let mut values = Vec::with_capacity(n);
-            sample.each(&mut |v| values.push(v));
-            super::shapiro::shapiro_wilk(&values)
-        });
-        let normality = normality.flatten();
+        let normality = super::shapiro::shapiro_wilk(sorted);
         Robust {
             quartiles,
             median_ci,
@@ -165,12 +120,6 @@ impl Robust {
             normality,
         }
     }
-
-    /// The robust statistics of ascending `sorted` (tests and small samples).
-    pub fn of_sorted(sorted: &[f64], mean: f64, sd: Option<f64>) -> Robust {
-        let mut copy = sorted.to_vec();
-        Self::of(&mut Selection::new(&mut copy), mean, sd)
-    }
 }
 
 /// sd / |mean|, finite for any finite inputs (the ratio of two doubles
@@ -180,18 +129,19 @@ fn cv(sd: f64, mean: f64) -> f64 {
     if value.is_finite() { value } else { f64::MAX }
 }
 
-/// The `p` quantile of ascending `sorted` by linear interpolation between
-/// order statistics (Hyndman & Fan's type 7, numpy's and R's default).
-pub fn quantile(sample: &mut Selection, n: usize, p: f64) -> f64 {
-    let h = (n - 1) as f64 * p;
+/// The `p` quantile of ascending `sorted` (not empty) by linear
+/// interpolation between order statistics (Hyndman & Fan's type 7, numpy's
+/// and R's default).
+pub fn quantile(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p;
     let lo = h.floor() as usize;
     let fraction = h - lo as f64;
-    let a = sample.at(lo);
+    let a = sorted[lo];
     if fraction == 0.0 {
         return a;
     }
     // a·(1 − f) + b·f: a + f·(b − a) overflows for a, b of opposite sign near the limits.
-    a * (1.0 - fraction) + sample.at(lo + 1) * fraction
+    a * (1.0 - fraction) + sorted[lo + 1] * fraction
 }
 
 /// The 0-based rank `j` of the lower end of the distribution-free interval
@@ -216,8 +166,8 @@ pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
     Some((lo, 1.0 - 2.0 * binomial.cdf(lo as u64)))
 }
 
-/// The values of `sample` beyond Tukey's fences around quartiles `q`,
-/// `scale` wide (the IQR or the grid's step), ascending.
+/// The values of ascending `sorted` beyond Tukey's fences around quartiles
+/// `q`, `scale` wide (the IQR or the grid's step), ascending.
 ///
 /// A value on a fence is not beyond it, also where the fence is a decimal
 /// that binary cannot hold: q1 = 1.1, q3 = 1.3 put the fence at 1.6, which
@@ -226,53 +176,40 @@ pub fn median_ranks(n: usize) -> Option<(usize, f64)> {
 /// quartiles, the scale and the fence: 16 units in the last place of the
 /// largest magnitude involved (about 4·10⁻¹⁵ relative), far below any
 /// resolution a measurement has.
-fn fenced(sample: &Selection, [q1, q3]: [f64; 2], scale: f64) -> Vec<Outlier> {
+fn fenced(sorted: &[f64], [q1, q3]: [f64; 2], scale: f64) -> Vec<Outlier> {
     // Halved, so that the scale of values near ±f64::MAX stays finite.
     let half = scale / 2.0;
     let slack = |v: f64| 16.0 * f64::EPSILON * v.abs().max(q1.abs()).max(q3.abs()) / 2.0;
     let outside = |v: f64, k: f64| {
         (q1 / 2.0 - v / 2.0) - k * half > slack(v) || (v / 2.0 - q3 / 2.0) - k * half > slack(v)
     };
-    let mut found = Vec::new();
-    sample.each(&mut |v| {
-        if outside(v, 1.5) {
-            let gap = if v < q1 { q1 / 2.0 - v / 2.0 } else { v / 2.0 - q3 / 2.0 };
-            let beyond = (gap / half).min(f64::MAX);
-            found.push(Outlier { value: v, severe: outside(v, 3.0), beyond, run: None });
-        }
-    });
-    found.sort_by(|a, b| a.value.total_cmp(&b.value));
-    found
+    let outlier = |&v: &f64| {
+        let gap = if v < q1 { q1 / 2.0 - v / 2.0 } else { v / 2.0 - q3 / 2.0 };
+        let beyond = (gap / half).min(f64::MAX);
+        Outlier { value: v, severe: outside(v, 3.0), beyond, run: None }
+    };
+    sorted.iter().filter(|&&v| outside(v, 1.5)).map(outlier).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    // The middle value of an odd count, the mean of the two middle ones of
+    // an even count; numpy.percentile([1, 2, 3, 4], 25) = 1.75.
     #[test]
-    fn selections_in_any_order_agree_with_sorting() {
-        for n in 1..80usize {
-            // Values with repeats, in a scrambled order; ranks asked in another.
-            let values: Vec<f64> = (0..n).map(|i| ((i * 37 + 11) % 23) as f64 - 7.0).collect();
-            let mut sorted = values.clone();
-            sorted.sort_by(f64::total_cmp);
-            let mut copy = values.clone();
-            let mut selection = Selection::new(&mut copy);
-            for step in 0..2 * n {
-                let k = (step * 53 + n / 2) % n;
-                assert_eq!(selection.at(k), sorted[k], "n = {n}, k = {k}");
-            }
-            let median =
-                if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
-            assert_eq!(Selection::new(&mut values.clone()).median(), median);
-        }
+    fn medians_and_quantiles_by_hand() {
+        assert_eq!(median(&[1.0, 2.0, 3.0]), 2.0);
+        assert_eq!(median(&[1.0, 2.0, 3.0, 4.0]), 2.5);
+        assert_eq!(median(&[7.0]), 7.0);
+        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.25), 1.75);
     }
 
     // numpy.percentile([1, 2, 3, 4, 100], [25, 75]) = [2, 4]; IQR 2, mild
     // fence 4 + 3 = 7, severe 4 + 6 = 10: 100 is a severe outlier.
     #[test]
     fn quartiles_and_fences_by_hand() {
-        let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 100.0], 22.0, Some(43.6));
+        let r = Robust::of(&[1.0, 2.0, 3.0, 4.0, 100.0], 22.0, Some(43.6));
         assert_eq!(r.quartiles, Some([2.0, 4.0]));
         assert_eq!(
             r.outliers,
@@ -280,9 +217,8 @@ mod tests {
         );
         assert_eq!(r.median_ci, None);
         // 8 is beyond 4 + 3 = 7 but not 10: mild.
-        let r = Robust::of_sorted(&[1.0, 2.0, 3.0, 4.0, 8.0], 3.6, Some(2.7));
+        let r = Robust::of(&[1.0, 2.0, 3.0, 4.0, 8.0], 3.6, Some(2.7));
         assert_eq!(r.outliers, vec![Outlier { value: 8.0, severe: false, beyond: 2.0, run: None }]);
-        assert_eq!(quantile(&mut Selection::new(&mut [4.0, 2.0, 3.0, 1.0]), 4, 0.25), 1.75);
     }
 
     // Whole seconds with an IQR of 0: the fences are drawn one step (1 s)
@@ -294,14 +230,14 @@ mod tests {
         let mut v = vec![12.0; 300];
         v.extend([11.0; 70].iter().chain(&[13.0; 64]).chain(&[14.0, 10.0, 32.0]));
         v.sort_by(f64::total_cmp);
-        let r = Robust::of_sorted(&v, 12.0, Some(1.0));
+        let r = Robust::of(&v, 12.0, Some(1.0));
         assert_eq!(r.quartiles, Some([12.0, 12.0]));
         assert_eq!(r.fence_scale, Some(1.0));
         let found: Vec<(f64, bool, f64)> =
             r.outliers.iter().map(|o| (o.value, o.severe, o.beyond)).collect();
         assert_eq!(found, vec![(10.0, false, 2.0), (14.0, false, 2.0), (32.0, true, 20.0)]);
         // Equal values: no grid, a scale of 0 and no outlier.
-        let r = Robust::of_sorted(&[5.0; 9], 5.0, Some(0.0));
+        let r = Robust::of(&[5.0; 9], 5.0, Some(0.0));
         assert_eq!((r.resolution, r.fence_scale, r.outlier_count), (None, Some(0.0), 0));
     }
 
@@ -347,18 +283,18 @@ mod tests {
                 let (high, low) = (a3 + k * iqr / 2, a1.checked_sub(k * iqr / 2));
                 let on = [q1, q1, mid, q3, at(high)];
                 let past = [q1, q1, mid, q3, at(high + 1)];
-                let r = Robust::of_sorted(&on, 0.0, None);
+                let r = Robust::of(&on, 0.0, None);
                 assert_eq!(r.quartiles, Some([q1, q3]));
                 let flagged = |r: &Robust| r.outliers.iter().any(|o| o.severe == severe);
                 assert!(!flagged(&r) || !severe, "{on:?} flags its fence");
                 assert!(severe || r.outliers.is_empty(), "{on:?} flags its fence");
-                assert!(flagged(&Robust::of_sorted(&past, 0.0, None)), "{past:?}");
+                assert!(flagged(&Robust::of(&past, 0.0, None)), "{past:?}");
                 rounded += usize::from(q3 + 1.5 * (q3 - q1) < at(a3 + 3 * iqr / 2));
                 if let Some(low) = low.filter(|l| *l > 0) {
                     let on = [at(low), q1, mid, q3, q3];
-                    assert!(!flagged(&Robust::of_sorted(&on, 0.0, None)), "{on:?}");
+                    assert!(!flagged(&Robust::of(&on, 0.0, None)), "{on:?}");
                     let past = [at(low - 1), q1, mid, q3, q3];
-                    assert!(flagged(&Robust::of_sorted(&past, 0.0, None)), "{past:?}");
+                    assert!(flagged(&Robust::of(&past, 0.0, None)), "{past:?}");
                 }
             }
         }
@@ -368,10 +304,10 @@ mod tests {
 
     #[test]
     fn extreme_values_stay_finite() {
-        let r = Robust::of_sorted(&[-1.7e308, -1e308, 1e308, 1.7e308], 0.0, Some(1.6e308));
+        let r = Robust::of(&[-1.7e308, -1e308, 1e308, 1.7e308], 0.0, Some(1.6e308));
         assert!(r.quartiles.unwrap().iter().all(|q| q.is_finite()));
         assert_eq!(r.cv, None);
-        let r = Robust::of_sorted(&[1e-300, 2e-300, 3e-300, 4e-300], 2.5e-300, Some(1.29e-300));
+        let r = Robust::of(&[1e-300, 2e-300, 3e-300, 4e-300], 2.5e-300, Some(1.29e-300));
         assert!(r.cv.unwrap().is_finite() && r.outliers.is_empty());
     }
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::robust::{Robust, Selection};
+use super::robust::{Robust, median};
 use super::student;
 pub use super::student::{P_FLOOR, reported_p};
 
@@ -72,19 +72,27 @@ impl Summary {
         Self::of_owned(values.iter().copied().filter(|v| !v.is_nan()).collect())
     }
 
-    /// Summarise a sample without NaN values (copied, for the selection of
-    /// its order statistics).
+    /// Summarise a sample without NaN values (copied, to be sorted).
     pub fn of_sample(sample: &[f64]) -> Option<Summary> {
         Self::of_owned(sample.to_vec())
     }
 
     /// Summarise a sample without NaN values, taking ownership (no copy).
+    pub fn of_owned(values: Vec<f64>) -> Option<Summary> {
+        Self::sorting(values).map(|(summary, _)| summary)
+    }
+
+    /// Summarise a sample without NaN values, and hand it back ascending
+    /// (for rank statistics); `None` when empty.
     ///
-    /// The mean and standard deviation are the textbook two-pass sums and the
-    /// median a selection by std's pdqselect: on 10^6 values they take 11 ms
-    /// where statrs' streaming mean and `select_inplace` median take 36 ms
-    /// (`cargo bench --bench stages`), and both agree with scipy to 1e-12.
-    pub fn of_owned(mut values: Vec<f64>) -> Option<Summary> {
+    /// The mean and standard deviation are the textbook two-pass sums, in
+    /// the values' order; the order statistics are read from the values
+    /// sorted once, and the grid they lie on from their distinct values
+    /// in one walk: 2.9 ms for 83,333 runs (`cargo bench --bench stages --
+    /// summary`), where selecting each order statistic and hashing the
+    /// distinct values, then sorting for the rank statistics, cost more.
+    /// Both agree with scipy to 1e-12.
+    pub fn sorting(mut values: Vec<f64>) -> Option<(Summary, Vec<f64>)> {
         let n = values.len();
         if n == 0 {
             return None;
@@ -95,14 +103,17 @@ impl Summary {
             let squares = values.iter().map(|v| (v / scale - mean) * (v / scale - mean));
             (squares.sum::<f64>() / (n - 1) as f64).sqrt() * scale
         });
-        let mean = mean * scale;
+        let (mean, first) = (mean * scale, values[0]);
+        // A radix sort, in `total_cmp`'s order: on 83,333 runs half the
+        // time of std's comparison sort (1.1 ms against 2.1 ms, `cargo
+        // bench --bench stages -- sort`).
+        radsort::sort(&mut values);
         // Equal values: an sd of exactly 0, not the rounding of their mean.
-        let equal = values.iter().all(|v| *v == values[0]);
-        let (mean, sd) = if equal { (values[0], sd.map(|_| 0.0)) } else { (mean, sd) };
-        let mut selection = Selection::new(&mut values);
-        let median = selection.median();
-        let robust = Robust::of(&mut selection, mean, sd);
-        Some(Self::from_parts(n, mean, median, sd, robust))
+        let equal = values[0] == values[n - 1];
+        let (mean, sd) = if equal { (first, sd.map(|_| 0.0)) } else { (mean, sd) };
+        let robust = Robust::of(&values, mean, sd);
+        let summary = Self::from_parts(n, mean, median(&values), sd, robust);
+        Some((summary, values))
     }
 
     /// The summary of `n` values with this mean, median and standard deviation.

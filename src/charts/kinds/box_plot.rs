@@ -13,7 +13,7 @@ use plotters::prelude::*;
 
 use super::{ChartKind, Plot, Runs};
 use crate::analysis::queries::filter::KeyPart;
-use crate::analysis::statistics::robust::{Selection, quantile};
+use crate::analysis::statistics::robust::quantile;
 use crate::charts::canvas::{Chart, DrawResult, TEXT, colour, font, text_width};
 use crate::charts::legend::Swatch;
 use crate::charts::numbers::{ChartData, Point, x_of};
@@ -48,11 +48,8 @@ pub struct Five {
 impl Five {
     /// The box of `runs` (ascending, not empty).
     pub fn of(runs: &[f64]) -> Option<Five> {
-        let n = runs.len();
         let (first, last) = (*runs.first()?, *runs.last()?);
-        let mut copy = runs.to_vec();
-        let mut sample = Selection::new(&mut copy);
-        let [q1, median, q3] = [0.25, 0.5, 0.75].map(|p| quantile(&mut sample, n, p));
+        let [q1, median, q3] = [0.25, 0.5, 0.75].map(|p| quantile(runs, p));
         let reach = 1.5 * (q3 - q1);
         let low = runs.iter().copied().find(|&v| v >= q1 - reach).unwrap_or(first);
         let high = runs.iter().rev().copied().find(|&v| v <= q3 + reach).unwrap_or(last);

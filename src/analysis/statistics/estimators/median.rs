@@ -28,7 +28,7 @@ impl Estimator for Median {
     }
 
     fn ratio(&self, c: &Sample, b: &Sample) -> Option<Estimate> {
-        of_medians(&c.values, &b.values)
+        of_medians(&c.sorted, &b.sorted)
     }
 
     /// From the values kept alone: the samples' summaries are not needed.
