@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::queries::filter::{KeyPart, aggregate};
 use super::statistics::estimators::{mean, median};
-use super::statistics::stats::Summary;
+use super::statistics::stats::{Summary, moments};
 use super::{Analysis, Comparison, Group, Inputs, MedianComparison, ScalingPoint, Side, ranks};
 use crate::config::{Better, Config, Dataset, Scaling};
 use crate::diagnostic::{Diagnostic, Location, suggest};
@@ -146,15 +146,17 @@ fn compare(
     }
 }
 
-/// The comparison of medians and Mann–Whitney's test of a pair.
+/// The comparison of medians and Mann–Whitney's test of a pair, the test
+/// made once for both.
 fn rank_statistics(c: &Sorted, b: &Sorted) -> (Option<MedianComparison>, Option<ranks::RankTest>) {
-    (median_comparison(c, b), ranks::mann_whitney(&c.sorted, &b.sorted))
+    let test = ranks::mann_whitney(&c.sorted, &b.sorted);
+    (test.as_ref().and_then(|test| median_comparison(c, b, test)), test)
 }
 
 /// The comparison of medians: the ratio of the medians, and the
-/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p.
-fn median_comparison(c: &Sorted, b: &Sorted) -> Option<MedianComparison> {
-    let hl = median::of_medians(&c.sorted, &b.sorted)?;
+/// Hodges–Lehmann ratio with its interval and Mann–Whitney's p (`test`).
+fn median_comparison(c: &Sorted, b: &Sorted, test: &ranks::RankTest) -> Option<MedianComparison> {
+    let hl = median::of_medians_tested(&c.sorted, &b.sorted, test)?;
     Some(MedianComparison {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,
@@ -225,23 +227,35 @@ fn scale(
     Ok(())
 }
 
-/// Per environment (`None` without an environment column), the summary of
-/// the scaled value at each process count, in ascending count.
+/// Per environment (`None` without an environment column), the mean and
+/// the number of runs of the scaled value at each process count, in
+/// ascending count.
 fn scaled_means(
     table: &Table,
     scaling: &Scaling,
     env: Option<&str>,
-) -> BTreeMap<Option<String>, Vec<(f64, Summary)>> {
+) -> BTreeMap<Option<String>, Vec<(f64, Mean)>> {
     let by: Vec<&str> = env.into_iter().chain([scaling.by.as_str()]).collect();
     let groups =
         aggregate(table, &BTreeMap::new(), &by, &[scaling.value.as_str()]).unwrap_or_default();
-    let mut per_env: BTreeMap<Option<String>, Vec<(f64, Summary)>> = BTreeMap::new();
+    let mut per_env: BTreeMap<Option<String>, Vec<(f64, Mean)>> = BTreeMap::new();
     for group in &groups {
-        let Some(summary) = Summary::of_sample(&group.samples[0]) else { continue };
+        let sample = &group.samples[0];
+        if sample.is_empty() {
+            continue;
+        }
+        let mean = Mean { mean: moments(sample).0, n: sample.len() };
         let procs = if let Some(KeyPart::Number(p)) = group.key.last() { *p } else { 0.0 };
-        per_env.entry(env.map(|_| group.key[0].to_string())).or_default().push((procs, summary));
+        per_env.entry(env.map(|_| group.key[0].to_string())).or_default().push((procs, mean));
     }
     per_env
+}
+
+/// The mean of a scaled value at one process count, over `n` runs.
+#[derive(Clone, Copy)]
+struct Mean {
+    mean: f64,
+    n: usize,
 }
 
 fn split_key(

@@ -162,25 +162,11 @@ pub fn analyze_excluding(
     config: &Config,
     excluded: Vec<Excluded>,
 ) -> Result<Analysis, Diagnostics> {
-    let metrics = metrics::evaluate(results, config)?;
-    let mut analysis = Analysis {
-        warnings: unused_environments(results, config),
-        confidence: CONFIDENCE,
-        metrics,
-        groups: Vec::new(),
-        comparisons: Vec::new(),
-        scaling: Vec::new(),
-        caveats: Vec::new(),
-        excluded,
-    };
-    let mut errors = Diagnostics::default();
-    for table in results.tables.values() {
-        let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
-        if let Err(error) = groups::summarise(table, &dataset, config, &mut analysis) {
-            errors.push(error);
-        }
-    }
-    errors.into_result(())?;
+    // The metrics and the per-group tables read the results alone: each
+    // fills the core the other leaves idle.
+    let (metrics, tables) =
+        rayon::join(|| metrics::evaluate(results, config), || summarise(results, config));
+    let mut analysis = Analysis { metrics: metrics?, excluded, ..tables? };
     overflow::check(&analysis, results, config)?;
     analysis.caveats = findings::study::derive(
         results,
@@ -190,6 +176,29 @@ pub fn analyze_excluding(
         &analysis.comparisons,
     );
     Ok(analysis)
+}
+
+/// The summaries, comparisons and scaling of every table, and the warnings
+/// about the study; neither metrics nor exclusions yet.
+fn summarise(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnostics> {
+    let mut analysis = Analysis {
+        warnings: unused_environments(results, config),
+        confidence: CONFIDENCE,
+        metrics: Vec::new(),
+        groups: Vec::new(),
+        comparisons: Vec::new(),
+        scaling: Vec::new(),
+        caveats: Vec::new(),
+        excluded: Vec::new(),
+    };
+    let mut errors = Diagnostics::default();
+    for table in results.tables.values() {
+        let dataset = config.data.get(&table.name).cloned().unwrap_or_default();
+        if let Err(error) = groups::summarise(table, &dataset, config, &mut analysis) {
+            errors.push(error);
+        }
+    }
+    errors.into_result(analysis)
 }
 
 /// A warning for each environment book.toml declares that no results row

@@ -22,6 +22,14 @@ impl Builder {
         }
     }
 
+    /// Room for at least `rows` more cells.
+    pub(super) fn reserve(&mut self, rows: usize) {
+        match self {
+            Builder::Number(_, values) => values.reserve(rows),
+            Builder::Text(texts, _) => texts.reserve(rows),
+        }
+    }
+
     /// Add one cell; a bad value is stored as empty and reported.
     pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
         match self {

@@ -133,6 +133,11 @@ impl TextsBuilder {
         Self { codes: Vec::with_capacity(rows), ..Self::default() }
     }
 
+    /// Room for at least `rows` more rows.
+    pub fn reserve(&mut self, rows: usize) {
+        self.codes.reserve(rows);
+    }
+
     /// Append `text` as the next row.
     pub fn push(&mut self, text: &str) {
         // Results are written grouped or interleaved: try the last two distinct values first.
@@ -355,7 +360,7 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
 }
 
 /// One results file read (if it was left on disk), parsed, validated and
-/// given its derived columns; its SHA-256 recorded on `file`.
+/// given its derived columns; a CSV's SHA-256 recorded on `file`.
 fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
     // A Parquet row has no source line to show; a CSV diagnostic keeps its line.
     let (mut table, source) = if is_parquet(&file.path) {
@@ -364,7 +369,16 @@ fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Ta
         let (table, whole) = read_csv(file, dataset)?;
         (table, Some(whole))
     };
-    let checked = validate::validate(&table, dataset, config, source.as_deref().unwrap_or(file));
+    // The CSV is hashed beside the checks, which leave a core idle; the
+    // parse before them takes both.
+    let (checked, ()) = rayon::join(
+        || validate::validate(&table, dataset, config, source.as_deref().unwrap_or(file)),
+        || {
+            if let Some(whole) = &source {
+                file.hash.set(crate::project::sha256_hex(&whole.bytes)).ok();
+            }
+        },
+    );
     checked.into_result(()).map_err(|d| match &source {
         Some(whole) => whole.attach(d),
         None => d,
@@ -374,7 +388,7 @@ fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Ta
 }
 
 /// The table of a CSV file and the file whole (read from disk now when it
-/// was not read yet), parsed while it is hashed.
+/// was not read yet).
 fn read_csv<'a>(
     file: &'a SourceFile,
     dataset: &Dataset,
@@ -392,10 +406,7 @@ fn read_csv<'a>(
     } else {
         whole
     };
-    let (hash, table) =
-        rayon::join(|| crate::project::sha256_hex(&whole.bytes), || parse::parse(&whole, dataset));
-    file.hash.set(hash).ok();
-    let table = table.map_err(|d| whole.attach(d))?;
+    let table = parse::parse(&whole, dataset).map_err(|d| whole.attach(d))?;
     Ok((table, whole))
 }
 

@@ -36,7 +36,9 @@ pub(super) fn read_rows(
     let whole = Span { start: start.min(bytes.len()), end: bytes.len(), line };
     if parts > 1 {
         let spans = split::spans(bytes, whole.start, line, parts, min_span);
-        let (mut rows, mut spare) = (Rows::new(header.types, 0), Vec::new());
+        // Room for every row at once: the columns never grow by copying.
+        let room = split::room(&spans, whole);
+        let (mut rows, mut spare) = (Rows::new(header.types, room), Vec::new());
         if spans.len() > 1 && read_spans(&context, &spans, &mut rows, &mut spare).is_some() {
             return Ok(rows);
         }

@@ -98,15 +98,15 @@ pub fn aggregate(
     let mut all = Partial::default();
     for part in parts {
         for (bits, group) in part.groups {
-            match all.index.get(&bits) {
-                Some(&g) => {
+            let hash = key_hash(bits.iter().copied());
+            match all.find(hash, &bits) {
+                Some(g) => {
                     for (sample, more) in all.groups[g].1.samples.iter_mut().zip(&group.samples) {
                         sample.extend_from_slice(more);
                     }
                 }
                 None => {
-                    all.index.insert(bits.clone(), all.groups.len());
-                    all.groups.push((bits, group));
+                    all.insert(hash, bits, group);
                 }
             }
         }
@@ -152,11 +152,13 @@ pub fn unmatched(table: &Table, filter: &BTreeMap<String, FilterValue>) -> Vec<(
 /// Groups found in a run of parts, on compact keys (a number's bits, a
 /// text's code), in order of first row.
 struct Partial {
-    index: rustc_hash::FxHashMap<Vec<u64>, usize>,
+    /// The groups by the hash of their key (groups whose keys collide
+    /// share an entry).
+    index: rustc_hash::FxHashMap<u64, Vec<usize>>,
     groups: Vec<(Vec<u64>, Grouped)>,
     /// The last two groups that rows went to (`usize::MAX`: none yet).
     /// Results are written grouped or interleaved, so most rows find their
-    /// group here, without building and hashing a key.
+    /// group here, without hashing a key.
     recent: [usize; 2],
 }
 
@@ -166,28 +168,48 @@ impl Default for Partial {
     }
 }
 
+/// The hash of a key, from its parts.
+fn key_hash(parts: impl Iterator<Item = u64>) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    parts.for_each(|part| hasher.write_u64(part));
+    hasher.finish()
+}
+
 impl Partial {
     /// The group of row `r` of a part whose key columns hold `keys` (a
     /// number's bits, a text's code), made by `new` if it is the first row of
-    /// its group.
+    /// its group; no key is built but for a new group.
     fn group_of(&mut self, keys: &[Vec<u64>], r: usize, new: impl FnOnce() -> Grouped) -> usize {
         let same = |(bits, _): &(Vec<u64>, Grouped)| bits.iter().zip(keys).all(|(b, k)| *b == k[r]);
         if let Some(&g) = self.recent.iter().find(|&&g| self.groups.get(g).is_some_and(same)) {
             return g;
         }
-        let key: Vec<u64> = keys.iter().map(|k| k[r]).collect();
-        let g = match self.index.get(&key) {
-            Some(&g) => g,
-            None => {
-                self.index.insert(key.clone(), self.groups.len());
-                self.groups.push((key, new()));
-                self.groups.len() - 1
-            }
-        };
+        let hash = key_hash(keys.iter().map(|k| k[r]));
+        let found = self
+            .index
+            .get(&hash)
+            .and_then(|gs| gs.iter().copied().find(|&g| same(&self.groups[g])));
+        let g = found.unwrap_or_else(|| {
+            let key: Vec<u64> = keys.iter().map(|k| k[r]).collect();
+            self.insert(hash, key, new())
+        });
         if self.recent[0] != g {
             self.recent = [g, self.recent[0]];
         }
         g
+    }
+
+    /// The group `g` of the rows of `bits`, whose hash is `hash`, if any.
+    fn find(&self, hash: u64, bits: &[u64]) -> Option<usize> {
+        self.index.get(&hash)?.iter().copied().find(|&g| self.groups[g].0 == bits)
+    }
+
+    /// Add a new group under `key`, whose hash is `hash`; its index.
+    fn insert(&mut self, hash: u64, key: Vec<u64>, group: Grouped) -> usize {
+        self.index.entry(hash).or_default().push(self.groups.len());
+        self.groups.push((key, group));
+        self.groups.len() - 1
     }
 }
 
@@ -371,6 +393,29 @@ mod tests {
         assert_eq!(selected(&t, "nope = 1"), Err("nope".to_string()));
         let f = |s: &str| -> BTreeMap<String, FilterValue> { toml::from_str(s).unwrap() };
         assert_eq!(describe(&f("procs = { min = 2, max = 32 }")), "procs in 2..=32");
+    }
+
+    /// Keys whose hashes collide share an entry and are told apart by
+    /// their parts (FxHash makes collisions too rare for a generator to
+    /// reach: they are made here by hand).
+    #[test]
+    fn keys_that_share_a_hash_stay_apart() {
+        let group = |first| Grouped { key: Vec::new(), first, samples: vec![Vec::new()] };
+        let mut found = Partial::default();
+        assert_eq!(found.insert(7, vec![1, 2], group(0)), 0);
+        assert_eq!(found.insert(7, vec![2, 1], group(1)), 1);
+        assert_eq!((found.find(7, &[1, 2]), found.find(7, &[2, 1])), (Some(0), Some(1)));
+        assert_eq!((found.find(7, &[1, 1]), found.find(8, &[1, 2])), (None, None));
+        // A row whose key hashes like another group's starts its own group,
+        // and finds it again.
+        let keys = vec![vec![2, 1, 5], vec![1, 2, 5]];
+        let hash = key_hash([2, 1].into_iter());
+        found.insert(hash, vec![9, 9], group(2));
+        assert_eq!(found.group_of(&keys, 0, || group(3)), 3);
+        assert_eq!(found.group_of(&keys, 1, || group(4)), 4);
+        assert_eq!(found.group_of(&keys, 2, || group(5)), 5);
+        assert_eq!(found.group_of(&keys, 0, || unreachable!()), 3);
+        assert_eq!((found.find(hash, &[9, 9]), found.find(hash, &[2, 1])), (Some(2), Some(3)));
     }
 
     #[test]

@@ -52,7 +52,12 @@ impl Estimator for Median {
 /// when every value is positive; otherwise the shift of the values
 /// relative to the baseline's median (`None` when that median is 0).
 pub fn of_medians(c: &[f64], b: &[f64]) -> Option<Estimate> {
-    let test = ranks::mann_whitney(c, b)?;
+    of_medians_tested(c, b, &ranks::mann_whitney(c, b)?)
+}
+
+/// [`of_medians`] with Mann–Whitney's `test` of the same samples, made
+/// already.
+pub fn of_medians_tested(c: &[f64], b: &[f64], test: &ranks::RankTest) -> Option<Estimate> {
     let positive = c.iter().chain(b).all(|&v| v > 0.0);
     let (ratio, interval) = if positive {
         let log = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<f64>>();
