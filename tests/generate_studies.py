@@ -335,6 +335,24 @@ def one(job):
         factor_study(rng, f"{out}/{i:04}")
     else:
         study(rng, f"{out}/{i:04}")
+    # A `negligible` threshold in half the studies, from a draw of its own
+    # (the studies' other draws are as they were).
+    threshold = random.Random(f"{seed}/{i}/negligible").choice([None, None, "1%", "5%"])
+    with open(f"{out}/{i:04}/book.toml") as f:
+        book = f.read()
+    if threshold:
+        book = book.replace("[study]\n", f'[study]\nnegligible = "{threshold}"\n', 1)
+    # Some comparisons as differences in the column's unit, from a draw of
+    # their own: any block but a within-run average.
+    differ = random.Random(f"{seed}/{i}/difference")
+    blocks = book.split("[[metrics]]")
+    for k, block in enumerate(blocks[1:], 1):
+        if "within-run" not in block and 'compare = "summary"' not in block and differ.random() < 0.2:
+            for kind in ("relative", "slowdown", "ratio"):
+                block = block.replace(f'compare = "{kind}"', 'compare = "difference"')
+            blocks[k] = block
+    with open(f"{out}/{i:04}/book.toml", "w") as f:
+        f.write("[[metrics]]".join(blocks))
     return json.dumps(independent_stats.compute(f"{out}/{i:04}"), default=float)
 
 

@@ -79,7 +79,9 @@ def derive(S, out, groups, compared):
             continue
         summary = m.get("compare", "relative") == "summary"
         out[name]["resolution_caveat"] = False if summary else coarse(S, m, out[name])
-        carried = {"carries": False, "flips": False, "run": False} if summary else influence(S, m, out[name])
+        # report leaves no run out of a difference (docs/methods.md, Verdicts).
+        plain = summary or m.get("compare") == "difference"
+        carried = {"carries": False, "flips": False, "run": False} if plain else influence(S, m, out[name])
         carried = carried or {"carries": None, "flips": None, "run": None}
         out[name]["influential_caveat"] = carried["carries"]
         out[name]["influence_flips"] = carried["flips"]
@@ -294,6 +296,12 @@ def coarse(S, m, value):
     null = 1.0 if m.get("compare", "relative") == "ratio" else 0.0
     effect = abs(value["value"] - null)
     half = None if value["ci"] is None else (value["ci"][1] - value["ci"][0]) / 2
+    if m.get("compare") == "difference":
+        # A difference against the grid as a share of the baseline's mean.
+        base = abs(value["base_mean"])
+        if base == 0:
+            return False
+        effect, half = effect / base, None if half is None else half / base
     if near(coarsest, COARSE_SHARE * effect, 1e-9) or (half is not None and near(coarsest, half, 1e-9)):
         return None
     return bool(coarsest >= COARSE_SHARE * effect or (half is not None and coarsest >= half))
@@ -426,7 +434,9 @@ def influence(S, m, value):
     ratio, ci, p, _, opened = as_estimate(full)
     if ci is not None and p is not None and near(p, ALPHA):
         return None
-    full_verdict = S.verdict(ci, opened, p, None)
+    one = len(estimates) == 1
+    full_unreachable = one and len(full) > 5 and full[5]
+    full_verdict = S.verdict(ci, opened, p, None, ratio, full_unreachable)
     found = []  # (flips, shift, half, run), in the order runs are left out
     rounding = False  # whether some run moves the estimate by rounding only
     ratios = np.array([e[0] for e in estimates])
@@ -444,10 +454,19 @@ def influence(S, m, value):
                 rows = np.repeat(ratios[None, :], len(idxs), axis=0)
                 rows[:, k] = r
                 r, lo, hi, pv = combined_rows(rows, ex & np.delete(exact_each, k).all(), how)
+            # Judged at the sizes left (docs/methods.md, Verdicts): one run
+            # on a side gives no interval; too few for the rank test, no verdict.
+            unreachable = False
+            if one:
+                m_, n_ = len(x) - 1, len(other)
+                unreachable = 2 / math.comb(m_ + n_, m_) >= ALPHA
+                if min(m_, n_) < 2:
+                    lo = np.full(len(lo), np.nan)
             has = ~np.isnan(lo)
             if any(near(q, ALPHA) for q in pv[has]):
                 return None
-            verdicts = [None if not h else bool(q < ALPHA) for h, q in zip(has, pv)]
+            verdicts = [None if not h else bool(q < ALPHA and not unreachable and rr != 1.0)
+                        for h, q, rr in zip(has, pv, r)]
             for j in range(len(idxs)):
                 flips = full_verdict is not None and verdicts[j] is not None and verdicts[j] != full_verdict
                 shift = abs(r[j] - ratio)

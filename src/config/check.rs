@@ -228,6 +228,12 @@ fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut
             "a summary compares nothing, so it has no baseline to choose: drop `baseline`",
         ),
         (
+            "within-run",
+            metric.within_run && metric.compare == super::Compare::Difference,
+            "a difference is averaged over `per` by the mean of its configurations' \
+             differences: drop `within-run`",
+        ),
+        (
             "baseline",
             !along_environments && metric.baseline.is_none(),
             "a comparison along a factor other than the environment names its `baseline` level",

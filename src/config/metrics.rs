@@ -110,6 +110,10 @@ pub enum Compare {
     Slowdown,
     /// candidate / baseline.
     Ratio,
+    /// candidate − baseline, in the column's unit: for values that may be
+    /// zero or negative (offsets, differences), which no ratio compares.
+    /// Averaged over `per` arithmetically, whatever `average` says.
+    Difference,
     /// Mean of the candidate environment alone.
     Summary,
 }

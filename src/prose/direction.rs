@@ -4,6 +4,7 @@
 
 use super::labels::Labels;
 use crate::analysis::MetricValue;
+use crate::analysis::metrics::claim::Verdict;
 use crate::config::Compare;
 
 /// A difference in words: its size, its direction and whether it matters.
@@ -19,7 +20,8 @@ pub struct Direction {
     pub after: String,
     /// `8.8% faster`; `no change`; for a negligible one `0.3% lower`.
     pub text: String,
-    /// Smaller than `[study] negligible`: shown as negligible, whatever its p.
+    /// Within `[study] negligible`, its whole interval inside (the claim's
+    /// verdict, `analysis::metrics::claim`).
     pub negligible: bool,
 }
 
@@ -43,8 +45,7 @@ impl Labels {
         } else {
             super::metric::metric_magnitude(m)
         };
-        let change = relative_change(m);
-        let negligible = self.negligible.is_some_and(|t| change.abs() < t);
+        let negligible = m.claim.is_some_and(|c| c.verdict == Verdict::Negligible);
         let none = size.trim_end_matches(['%', '×']).chars().all(|c| matches!(c, '0' | '.'));
         let word = if none && m.compare != Compare::Ratio {
             String::new()
@@ -94,13 +95,4 @@ impl Labels {
 /// The number in a size such as `8.8%` or `1.09×`.
 fn magnitude(size: &str) -> f64 {
     size.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
-}
-
-/// candidate / baseline − 1 of a comparison metric.
-fn relative_change(m: &MetricValue) -> f64 {
-    match m.compare {
-        Compare::Slowdown => -m.value,
-        Compare::Ratio => m.value - 1.0,
-        _ => m.value,
-    }
 }

@@ -10,6 +10,7 @@
 use super::caveats::Caveat;
 use super::labels::Labels;
 use super::metric as wording;
+use crate::analysis::metrics::claim::Verdict;
 use crate::analysis::metrics::tables::TableSpec;
 use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
 use crate::config::{Compare, Config};
@@ -132,12 +133,10 @@ fn per_metric(m: &MetricValue, labels: &Labels) -> Vec<(Rank, Limitation)> {
     .collect()
 }
 
-/// A difference that is not significant (and not negligible, which the card says).
+/// A difference the data cannot decide (inconclusive, `analysis::metrics::claim`):
+/// what its interval holds and what could decide it.
 fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
-    let negligible = labels.direction(m).is_some_and(|d| d.negligible);
-    if m.significant != Some(false) || negligible {
-        return None;
-    }
+    m.claim.filter(|c| c.verdict == Verdict::Inconclusive)?;
     // An average's interval carries the spread between its configurations.
     let spread = match m.groups {
         k if k > 1 && !m.within_run => {
@@ -148,8 +147,11 @@ fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
     let range = interval(m, labels)
         .map(|i| format!(": its 95% interval{spread} runs {i}"))
         .unwrap_or_default();
+    let why = wording::claim_note(m, labels.threshold.as_deref())
+        .map(|why| format!(" ({why})"))
+        .unwrap_or_default();
     Some(format!(
-        "{}: the difference, {}, is not statistically significant{range}.",
+        "{}: the difference, {}, is inconclusive{why}{range}.",
         labels.metric(m),
         words(m, m.value, labels)
     ))

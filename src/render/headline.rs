@@ -25,7 +25,7 @@ pub struct HeadlineTable {
 pub struct HeadlineRow {
     /// The metric's name (`metric-NAME` is its card).
     pub name: String,
-    /// Its label, marked `(n.s.)` when not significant or `(negligible)`.
+    /// Its label, marked `(inconclusive)` or `(negligible)` by its claim.
     pub metric: String,
     /// The difference in words (`8.8% faster`), or a summary's value.
     pub difference: String,
@@ -63,29 +63,29 @@ impl HeadlineTable {
     }
 }
 
-/// How a row's metric is marked: not significant, or negligible.
+/// How a row's metric is marked: inconclusive, or negligible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
     None,
-    NotSignificant,
+    Inconclusive,
     Negligible,
 }
 
 impl Mark {
     /// The mark of one metric, as its card has it.
     fn of(v: &MetricView) -> Self {
-        match (&v.words, v.significant) {
-            (Some(w), _) if w.negligible => Mark::Negligible,
-            (_, Some(false)) => Mark::NotSignificant,
+        match v.verdict {
+            Some("negligible") => Mark::Negligible,
+            Some("inconclusive") => Mark::Inconclusive,
             _ => Mark::None,
         }
     }
 
-    /// After the metric's label: ` (n.s.)`, ` (negligible)`.
+    /// After the metric's label: ` (inconclusive)`, ` (negligible)`.
     fn text(self) -> &'static str {
         match self {
             Mark::None => "",
-            Mark::NotSignificant => " (n.s.)",
+            Mark::Inconclusive => " (inconclusive)",
             Mark::Negligible => " (negligible)",
         }
     }
@@ -119,6 +119,10 @@ fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option
         ),
         (Compare::Slowdown, "a slowdown, positive where the candidate is slower"),
         (Compare::Ratio, "a ratio, the candidate\u{2019}s value over the baseline\u{2019}s"),
+        (
+            Compare::Difference,
+            "a difference in the column\u{2019}s unit, positive where the candidate\u{2019}s value is higher",
+        ),
     ]
     .into_iter()
     .filter(|(kind, _)| kinds.contains(kind))
@@ -135,11 +139,11 @@ fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option
         text += " (configurations \u{d7} runs a side)";
     }
     text += " and its p-value.";
-    if marks.contains(&Mark::NotSignificant) {
-        text += " n.s.: not statistically significant.";
+    if marks.contains(&Mark::Inconclusive) {
+        text += " Inconclusive: the data cannot decide; its card says why.";
     }
     if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
-        text += &format!(" Negligible: under {under}, whatever its p-value.");
+        text += &format!(" Negligible: the whole 95% CI lies within \u{b1}{under}.");
     }
     text
 }
@@ -157,12 +161,13 @@ mod tests {
              its 95% confidence interval as the metric is defined (a relative difference, \
              positive where the candidate\u{2019}s value is higher), the runs behind it and its p-value."
         );
-        let marks = [Mark::NotSignificant, Mark::Negligible];
+        let marks = [Mark::Inconclusive, Mark::Negligible];
         let marked = caption(&[Compare::Slowdown, Compare::Ratio], true, &marks, Some("1%"));
         assert!(marked.contains("(a slowdown, positive where the candidate is slower; a ratio,"));
         assert!(marked.contains("the runs behind it (configurations \u{d7} runs a side) and"));
         assert!(marked.ends_with(
-            "p-value. n.s.: not statistically significant. Negligible: under 1%, whatever its p-value."
+            "p-value. Inconclusive: the data cannot decide; its card says why. Negligible: the \
+             whole 95% CI lies within \u{b1}1%."
         ));
         let summary = caption(&[Compare::Summary], false, &[Mark::None], None);
         assert!(summary.contains("confidence interval, the runs behind it and its p-value."));

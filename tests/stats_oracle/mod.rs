@@ -114,23 +114,7 @@ fn check_metric(m: &Value, want: &Value) {
         // Two levels tie for the best of the others within rounding.
         return;
     }
-    if let Some(best) = w["best"].as_object() {
-        assert_eq!(m["baseline"]["environment"], best["level"], "{name}: the best of the others");
-        // Each level chosen among with its score, in any order.
-        let scored = |s: &Value| -> std::collections::BTreeMap<String, Value> {
-            let among = s["among"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().into());
-            among.zip(s["scores"].as_array().unwrap().iter().cloned()).collect()
-        };
-        let (got, want) = (scored(&m["baseline_selected"]), scored(&w["best"]));
-        assert_eq!(
-            got.keys().collect::<Vec<_>>(),
-            want.keys().collect::<Vec<_>>(),
-            "{name}: among"
-        );
-        for (level, score) in &want {
-            close(&got[level], score, VALUE, &format!("{name}: the score of {level}"));
-        }
-    }
+    check_best(name, m, w);
     if m["member"].is_object() || !w["p_holm"].is_null() {
         close(&m["p_holm"], &w["p_holm"], P, &format!("{name} p after Holm"));
     }
@@ -140,6 +124,7 @@ fn check_metric(m: &Value, want: &Value) {
     assert_eq!(m["exact"], w["exact"], "{name} exact");
     assert_eq!(m["ci_open"], w["open"], "{name} open ends");
     assert_eq!(m["significant"], w["significant"], "{name} verdict");
+    check_claim(name, m, w);
     if let Some(values) = w["per_config"].as_array() {
         let got = m["spread"]["values"].as_array().unwrap();
         assert_eq!(got.len(), values.len(), "{name}: configurations");
@@ -160,6 +145,31 @@ fn check_metric(m: &Value, want: &Value) {
         assert_eq!(got, verdicts.iter().collect::<Vec<_>>(), "{name}: verdicts per configuration");
     }
     check_other(name, m, w);
+}
+
+/// With `baseline = "best"`: the level chosen and each level's score.
+fn check_best(name: &str, m: &Value, w: &Value) {
+    let Some(best) = w["best"].as_object() else { return };
+    assert_eq!(m["baseline"]["environment"], best["level"], "{name}: the best of the others");
+    // Each level chosen among with its score, in any order.
+    let scored = |s: &Value| -> std::collections::BTreeMap<String, Value> {
+        let among = s["among"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().into());
+        among.zip(s["scores"].as_array().unwrap().iter().cloned()).collect()
+    };
+    let (got, want) = (scored(&m["baseline_selected"]), scored(&w["best"]));
+    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{name}: among");
+    for (level, score) in &want {
+        close(&got[level], score, VALUE, &format!("{name}: the score of {level}"));
+    }
+}
+
+/// A comparison's claim (docs/methods.md, Verdicts): its verdict and why
+/// it is inconclusive.
+fn check_claim(name: &str, m: &Value, w: &Value) {
+    if let Some(claim) = w["claim"].as_array() {
+        assert_eq!(m["claim"]["verdict"], claim[0], "{name}: the claim's verdict");
+        assert_eq!(m["claim"]["undecided"]["kind"], claim[1], "{name}: why it is inconclusive");
+    }
 }
 
 /// The other estimator's value and verdict of a one-configuration metric.

@@ -44,7 +44,7 @@ pub(super) fn find(
     pairs: &[Pair],
     value: &MetricValue,
 ) -> Option<(usize, Influence)> {
-    if metric.compare == Compare::Summary || value.within_run {
+    if matches!(metric.compare, Compare::Summary | Compare::Difference) || value.within_run {
         return None;
     }
     let estimator = estimators::of(metric.estimator);
@@ -158,7 +158,10 @@ fn estimate_at(
     if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db)) {
         return Some(model::exact(x, y));
     }
-    estimator.ratio_without(c, b, [dc, db])
+    // Judged at the sizes left, as the metric's own verdict is (`Estimate::sized`).
+    let (m, n) =
+        (c.values.len() - usize::from(dc.is_some()), b.values.len() - usize::from(db.is_some()));
+    Some(estimator.ratio_without(c, b, [dc, db])?.sized(m, n))
 }
 
 /// The value of `values` without the one at `drop`, when at least two

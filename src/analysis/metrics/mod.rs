@@ -1,6 +1,7 @@
 //! The named metrics of book.toml: one comparison or summary each, with its
 //! interval, p-value and inputs.
 
+pub mod claim;
 pub mod influence;
 pub mod sides;
 pub mod tables;
@@ -33,6 +34,7 @@ pub(super) fn evaluate(
         }
     }
     holm(&mut values);
+    decide(&mut values, config.study.negligible());
     errors.into_result(values)
 }
 
@@ -54,6 +56,17 @@ pub fn holm(values: &mut [MetricValue]) {
             if value.significant.is_some() {
                 value.significant = Some(p < 1.0 - super::statistics::CONFIDENCE);
             }
+        }
+    }
+}
+
+/// Each comparison's claim ([`claim::of`]), once its p is final (Holm's,
+/// in a family), and its significance by the same rule.
+pub fn decide(values: &mut [MetricValue], negligible: Option<f64>) {
+    for value in values {
+        value.claim = claim::of(value, negligible);
+        if value.significant.is_some() {
+            value.significant = claim::tested(value);
         }
     }
 }
@@ -173,11 +186,11 @@ fn comparable(
     if keyed.is_empty() {
         return Err(no_candidate_rows(metric, table, s, groups, blame));
     }
-    if metric.compare != Compare::Summary {
+    if !matches!(metric.compare, Compare::Summary | Compare::Difference) {
         zero_baseline(metric, keyed, &s.baseline, blame)?;
     }
-    if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
-        negative_mean(metric, keyed, (&s.candidate, &s.baseline), blame)?;
+    if matches!(metric.compare, Compare::Relative | Compare::Slowdown | Compare::Ratio) {
+        negative_values(metric, keyed, (&s.candidate, &s.baseline), blame)?;
     }
     Ok(())
 }
@@ -446,36 +459,39 @@ fn zero_baseline(
     ))
 }
 
-/// The error for a relative or slowdown metric where a mean is negative in
-/// some group: a relative change is a share of a positive baseline, and
-/// between means of opposite or negative sign (2 against −1 would read
-/// "−300%") it means nothing. A candidate mean of exactly 0 is −100%.
-fn negative_mean(
+/// The error for a relative, slowdown or ratio metric where a value is
+/// negative in some group: a relative change is a share of a positive
+/// baseline, and between values of opposite or negative sign (2 against −1
+/// would read "−300%", a median shift "−285.7 to +171.4%") it means
+/// nothing. Zeros are allowed: a candidate mean of exactly 0 is −100%.
+fn negative_values(
     metric: &Metric,
     pairs: &[(Vec<KeyPart>, Sample, Option<Sample>)],
     (candidate, baseline): (&str, &str),
     blame: &Blame,
 ) -> Result<(), Diagnostic> {
+    let lowest = |s: &Sample| s.sorted.first().copied().unwrap_or(0.0);
     let negative = pairs.iter().find_map(|(key, c, b)| {
         let b = b.as_ref()?;
-        (c.summary.mean < 0.0 || b.summary.mean < 0.0).then_some((key, c, b))
+        (lowest(c) < 0.0 || lowest(b) < 0.0).then_some((key, c, b))
     });
     let Some((key, c, b)) = negative else { return Ok(()) };
     let rows = match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
         _ => filter::describe(&metric.filter),
     };
+    let kind = if metric.compare == Compare::Ratio { "a ratio" } else { "a relative change" };
     Err(blame.at(
         "compare",
         format!(
-            "a relative change needs positive means, but the means of `{}` ({rows}) are {} \
+            "{kind} needs values that are not negative, but `{}` ({rows}) goes down to {} \
              for `{candidate}` and {} for `{baseline}`",
             metric.value,
-            crate::format::plain(c.summary.mean),
-            crate::format::plain(b.summary.mean),
+            crate::format::plain(lowest(c)),
+            crate::format::plain(lowest(b)),
         ),
-        "use `compare = \"ratio\"` to show candidate / baseline as it is, or compare a column \
-         whose values are positive (a time or a rate rather than a difference or an offset)"
+        "compare the absolute difference with `compare = \"difference\"`, or compare a \
+         column whose values are positive (a time or a rate rather than an offset)"
             .into(),
     ))
 }

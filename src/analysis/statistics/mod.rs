@@ -7,6 +7,7 @@
 //! configurations ([`average`]).
 
 pub(crate) mod average;
+pub mod difference;
 pub mod estimators;
 pub mod median_use;
 pub mod model;
