@@ -147,11 +147,12 @@ fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
     let range = interval(m, labels)
         .map(|i| format!(": its 95% interval{spread} runs {i}"))
         .unwrap_or_default();
+    let joint = if range.is_empty() { ": " } else { "; " };
     let why = wording::claim_note(m, labels.threshold.as_deref())
-        .map(|why| format!(" ({why})"))
+        .map(|why| format!("{joint}{why}"))
         .unwrap_or_default();
     Some(format!(
-        "{}: the difference, {}, is inconclusive{why}{range}.",
+        "{}: the difference, {}, is inconclusive{range}{why}.",
         labels.metric(m),
         words(m, m.value, labels)
     ))

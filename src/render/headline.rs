@@ -140,7 +140,7 @@ fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option
     }
     text += " and its p-value.";
     if marks.contains(&Mark::Inconclusive) {
-        text += " Inconclusive: the data cannot decide; its card says why.";
+        text += " Inconclusive: the data cannot decide (too few runs, or an interval that holds no change).";
     }
     if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
         text += &format!(" Negligible: the whole 95% CI lies within \u{b1}{under}.");
@@ -166,7 +166,7 @@ mod tests {
         assert!(marked.contains("(a slowdown, positive where the candidate is slower; a ratio,"));
         assert!(marked.contains("the runs behind it (configurations \u{d7} runs a side) and"));
         assert!(marked.ends_with(
-            "p-value. Inconclusive: the data cannot decide; its card says why. Negligible: the \
+            "p-value. Inconclusive: the data cannot decide (too few runs, or an interval that holds no change). Negligible: the \
              whole 95% CI lies within \u{b1}1%."
         ));
         let summary = caption(&[Compare::Summary], false, &[Mark::None], None);

@@ -6,6 +6,7 @@
 //! them and the metric holding them need not import each other.
 
 pub mod carried;
+pub mod claim;
 pub(crate) mod metrics;
 pub mod runs;
 pub(crate) mod study;

@@ -84,11 +84,11 @@ pub struct MetricValue {
     /// Two-sided p-value against "no difference"; absent for summaries and when n < 2.
     pub p_value: Option<f64>,
     /// Whether the comparison's test decides a difference
-    /// ([`super::claim::tested`]); absent without an interval and a p.
+    /// (`analysis::metrics::claim::tested`); absent without an interval and a p.
     pub significant: Option<bool>,
     /// What the comparison supports: its verdict, why it is inconclusive
     /// and how many more runs could decide it; absent for summaries.
-    pub claim: Option<super::claim::Claim>,
+    pub claim: Option<crate::analysis::findings::claim::Claim>,
     /// The baseline side; absent for summaries.
     pub baseline: Option<Side>,
     /// The candidate side.
