@@ -585,7 +585,8 @@ def claim(out, compare, negligible):
     change = change_of(compare, v)
     direction = "better" if (change > 0) == (out["better"] == "higher") else "worse"
     if exact:
-        if change == 0:
+        base = abs(out["base_mean"])
+        if abs(change if compare != "difference" else (change / base if base > 0 else change)) <= 1e-12:
             return "same", None
         base = abs(out["base_mean"])
         share_ = change if compare != "difference" else (change / base if base > 0 else math.inf)

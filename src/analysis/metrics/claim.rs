@@ -13,6 +13,9 @@ use crate::config::{Better, Compare};
 /// The level of the tests: p below it is significant.
 const ALPHA: f64 = 1.0 - CONFIDENCE;
 
+/// How far from no change an exact value may lie by rounding alone.
+const ROUNDING: f64 = 1e-12;
+
 /// The most runs a side a projection names; beyond it, none.
 const MOST_RUNS: usize = 1_000_000;
 
@@ -27,13 +30,16 @@ pub fn of(m: &MetricValue, negligible: Option<f64>) -> Option<Claim> {
         |why, more_runs| Claim { verdict: Verdict::Inconclusive, undecided: Some(why), more_runs };
     let change = change(m.compare, m.value);
     if m.exact {
-        return Some(match change {
-            0.0 => decided(Verdict::Same),
-            _ if negligible.is_some_and(|t| share(m, m.value).abs() < t) => {
-                decided(Verdict::Negligible)
-            }
-            _ => decided(direction(m)),
-        });
+        // An exact value computed over configurations may miss no change by
+        // rounding alone (an average of ratios of 1 as −2.2e−16).
+        let size = share(m, m.value).abs();
+        return Some(decided(if size <= ROUNDING {
+            Verdict::Same
+        } else if negligible.is_some_and(|t| size < t) {
+            Verdict::Negligible
+        } else {
+            direction(m)
+        }));
     }
     let runs = sides(m);
     if m.groups <= 1 && runs.0.min(runs.1) < 2 {
