@@ -15,6 +15,7 @@ mod charts;
 mod charts_categories;
 mod charts_ratio;
 mod children;
+mod claims_agree;
 mod cli;
 mod cli_conventions;
 mod cross_references;

@@ -11,6 +11,7 @@ use crate::analysis::statistics::average::{self, Spread};
 use crate::analysis::statistics::estimators;
 use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::RankTest;
+use crate::analysis::statistics::resolution;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
 
@@ -162,12 +163,18 @@ pub(super) fn compute(
     let combined = combined(metric, within, &estimates);
     set_estimate(metric.compare, &combined, &mut value);
     let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    // Each side's grid, where its runs can support one (`supports_claim`).
     let steps = pairs.iter().filter_map(|(at, c, b)| {
         let b = b.as_ref()?;
-        let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
-        Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
+        let grid = |s: &Summary| {
+            let r = s.robust.resolution.filter(|r| resolution::supports_claim(r, s.n));
+            r.map_or((0.0, [s.n, s.n]), |r| (r.step, [s.n, r.distinct]))
+        };
+        let (c, b_grid) = (grid(&c.summary), grid(&b.summary));
+        let (step, counts) = if c.0 > b_grid.0 { c } else { b_grid };
+        Some((at.as_str(), step, b.summary.mean, counts))
     });
-    value.grain = crate::analysis::statistics::resolution::grain(steps, combined.ratio - 1.0, half);
+    value.grain = resolution::grain(steps, combined.ratio - 1.0, half);
     if let [(_, c, Some(b))] = pairs {
         value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
         value.other = alternative(metric, c, b);
