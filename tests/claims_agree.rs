@@ -33,6 +33,7 @@ name = "time"
 label = "Run time"
 data = "runs"
 value = "time"
+better = "lower"
 headline = true
 "#;
 
@@ -55,9 +56,9 @@ fn metric<'a>(stats: &'a Value, name: &str) -> &'a Value {
 }
 
 /// Nineteen runs of 10.5 and 10.6 and one of 5,000 against twenty of 10.0
-/// and 10.1. The mean ratio is (9.5 × 10.5 + 9.5 × 10.6 + 5,000) / 20 over
-/// 10.05: +2,502.4%, significant, as issue 41 found it; without run 20 the
-/// ratio is (10 × 10.5 + 9 × 10.6) / 19 / 10.05 − 1 = +5.05% (by hand). The
+/// and 10.1, the shape issue 41 found. The mean ratio is (10 × 10.5 + 9 ×
+/// 10.6 + 5,000) / 20 / 10.05 − 1 = +2,487.3%, significant; without run 20
+/// it is (10 × 10.5 + 9 × 10.6) / 19 / 10.05 − 1 = +4.95% (by hand). The
 /// card notes it, Table 1 marks it and the reader's caveats say it.
 #[test]
 fn one_run_of_5000_is_named_on_the_card() {
@@ -84,7 +85,7 @@ fn one_run_of_5000_is_named_on_the_card() {
     let m = metric(&built.stats, "time");
     let full = ((10.0 * 10.5 + 9.0 * 10.6 + 5000.0) / 20.0 / 10.05 - 1.0) * 100.0;
     assert!((m["value"].as_f64().unwrap() * 100.0 - full).abs() < 1e-9, "{m}");
-    assert_eq!(format!("{full:.1}"), "2502.4");
+    assert_eq!(format!("{full:.1}"), "2487.3");
     assert_eq!(m["significant"], true, "{m}");
     let without = ((10.0 * 10.5 + 9.0 * 10.6) / 19.0 / 10.05 - 1.0) * 100.0;
     let found = &m["influence"];

@@ -107,6 +107,12 @@ pub fn check(Outputs { page, book, stats, .. }: &Outputs) {
         }
         carried(name, m, card, row, (limitations, room));
     }
+    paper(book, &rows, limitations);
+}
+
+/// The paper's Table 1 and caveats against the page's rows and
+/// stats.json's reader's caveats, word for word.
+fn paper(book: &Value, rows: &[&str], limitations: &[Value]) {
     let paper_rows: Vec<String> = book["headline_table"]["rows"]
         .as_array()
         .map(|r| r.iter().map(|r| plain_quotes(r["metric"].as_str().unwrap())).collect())

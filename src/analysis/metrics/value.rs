@@ -162,8 +162,23 @@ pub(super) fn compute(
     value.baseline = Some(baseline_side(pairs, baseline));
     let combined = combined(metric, within, &estimates);
     set_estimate(metric.compare, &combined, &mut value);
+    value.grain = grain(pairs, &combined);
+    if let [(_, c, Some(b))] = pairs {
+        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
+        value.other = alternative(metric, c, b);
+    } else {
+        value.average = Some(metric.average);
+        value.within_run = within.is_some();
+        value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
+    }
+    Ok(value)
+}
+
+/// The grain of a comparison estimated as `combined` from `pairs`: each
+/// configuration's coarser grid of the two sides, where its runs can
+/// support one ([`resolution::supports_claim`]).
+fn grain(pairs: &[Pair], combined: &Estimate) -> Option<Grain> {
     let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
-    // Each side's grid, where its runs can support one (`supports_claim`).
     let steps = pairs.iter().filter_map(|(at, c, b)| {
         let b = b.as_ref()?;
         let grid = |s: &Summary| {
@@ -174,16 +189,7 @@ pub(super) fn compute(
         let (step, counts) = if c.0 > b_grid.0 { c } else { b_grid };
         Some((at.as_str(), step, b.summary.mean, counts))
     });
-    value.grain = resolution::grain(steps, combined.ratio - 1.0, half);
-    if let [(_, c, Some(b))] = pairs {
-        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
-        value.other = alternative(metric, c, b);
-    } else {
-        value.average = Some(metric.average);
-        value.within_run = within.is_some();
-        value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
-    }
-    Ok(value)
+    resolution::grain(steps, combined.ratio - 1.0, half)
 }
 
 /// The metric's estimate: the one group's, the within-run average (as
