@@ -9,7 +9,9 @@
 //! against a named level or the best of the others in each cell) built in
 //! process, every figure, interval end, p after Holm and verdict of
 //! stats.json and of every table cell, and every caveat's trigger, checked
-//! against the independent oracle.
+//! against the independent oracle; and every headline's verdict alike on
+//! its card, in Table 1 of the page and the paper, in the reader's caveats
+//! and in stats.json (`stats_oracle::agree`).
 //! The studies are checked in four parts, tests of their own (study N in
 //! part N modulo 4); within a part, both the oracle and the checks run one
 //! process or thread per core.
@@ -29,7 +31,7 @@ use report::analysis::MetricValue;
 use report::analysis::metrics::tables::{self, Cell, Computed};
 use serde_json::Value;
 
-use crate::stats_oracle;
+use crate::stats_oracle::{self, agree};
 
 /// The seed the suite draws its studies from.
 const SEED: u64 = 20_794;
@@ -52,18 +54,6 @@ fn seed() -> u64 {
         Some(n) => n.parse().unwrap_or(SEED),
         None => SEED,
     }
-}
-
-/// The stats.json a build of the study at `root` writes, and its computed
-/// tables as the document the build renders holds them, computed in process.
-fn stats_of(root: &Path) -> Result<(Value, Vec<Computed>), String> {
-    let project = report::project::load(root).map_err(|e| format!("{e:?}"))?;
-    let analyzed = report::pipeline::analyze(&project).map_err(|e| format!("{e:?}"))?;
-    let (document, _) =
-        report::pipeline::document(&project, &analyzed).map_err(|e| format!("{e:?}"))?;
-    let json = report::render::json::render(&analyzed.analysis, &project.config, &document);
-    let stats = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
-    Ok((stats, document.computed.into_iter().map(|w| w.table).collect()))
 }
 
 /// Draw part `part` of `PARTS` of the studies into `dir` and return the
@@ -165,12 +155,15 @@ fn check_part(part: usize) {
     );
 }
 
-/// Build the study at `root` and check it against `want`.
+/// Build the study at `root` and check it against `want`, and each
+/// headline's claim on the page, in Table 1, the reader's caveats and the
+/// paper against its verdict ([`agree`]).
 fn check(root: &Path, want: &Value) -> Result<[usize; 3], String> {
-    stats_of(root).and_then(|(stats, tables)| {
+    agree::outputs(root).and_then(|built| {
         catch_unwind(AssertUnwindSafe(|| {
-            tables.iter().for_each(|t| check_table(t, want, &stats));
-            stats_oracle::check(&stats, want)
+            built.tables.iter().for_each(|t| check_table(t, want, &built.stats));
+            agree::check(&built);
+            stats_oracle::check(&built.stats, want)
         }))
         .map_err(|e| panic_text(&*e))
     })

@@ -42,7 +42,7 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
 }
 
 /// The kinds of built-in caveats an author caveat may replace.
-pub const CAVEAT_KINDS: [&str; 15] = [
+pub const CAVEAT_KINDS: [&str; 16] = [
     "single-node",
     "node-counts",
     "not-significant",
@@ -58,6 +58,7 @@ pub const CAVEAT_KINDS: [&str; 15] = [
     "influential",
     "resolution",
     "selected-baseline",
+    "sources",
 ];
 
 /// Checks of what the page and the paper show: the practical threshold,

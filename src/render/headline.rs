@@ -25,7 +25,8 @@ pub struct HeadlineTable {
 pub struct HeadlineRow {
     /// The metric's name (`metric-NAME` is its card).
     pub name: String,
-    /// Its label, marked `(inconclusive)` or `(negligible)` by its claim.
+    /// Its label, marked `(inconclusive)` or `(negligible)` by its claim,
+    /// and `(one run)` when one run carries it, as its card notes.
     pub metric: String,
     /// The difference in words (`8.8% faster`), or a summary's value.
     pub difference: String,
@@ -58,10 +59,20 @@ impl HeadlineTable {
             .collect();
         let kinds: Vec<Compare> = headline.iter().map(|(m, _)| m.compare).collect();
         let averaged = headline.iter().any(|(m, _)| m.groups > 1);
-        let caption = caption(&kinds, averaged, &marks, negligible);
+        let mut caption = caption(&kinds, averaged, &marks, negligible);
+        if headline.iter().any(|(_, v)| v.carried.is_some()) {
+            caption += CARRIED;
+        }
         Some(HeadlineTable { number: 1, caption, rows })
     }
 }
+
+/// The caption's note on the mark of a headline one run carries.
+const CARRIED: &str =
+    " One run: one run carries the estimate or its verdict; the caveats give it without that run.";
+
+/// After the label of a headline one run carries, as its card notes.
+const CARRIED_MARK: &str = " (one run)";
 
 /// How a row's metric is marked: inconclusive, or negligible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +111,12 @@ impl HeadlineRow {
         };
         HeadlineRow {
             name: v.name.clone(),
-            metric: format!("{}{}", v.label, mark.text()),
+            metric: format!(
+                "{}{}{}",
+                v.label,
+                mark.text(),
+                if v.carried.is_some() { CARRIED_MARK } else { "" }
+            ),
             difference,
             ci: prose::ci_ends(m).unwrap_or_else(|| "no CI".into()),
             n: prose::metric_n_short(m),

@@ -12,6 +12,7 @@ use crate::analysis::statistics::difference;
 use crate::analysis::statistics::estimators;
 use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::RankTest;
+use crate::analysis::statistics::resolution;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
 
@@ -198,14 +199,21 @@ fn ratios(
 }
 
 /// The coarsest grid the groups' samples lie on, against the effect and
-/// the interval's half-width, both as shares of the baseline.
+/// the interval's half-width, both as shares of the baseline: each
+/// configuration's coarser grid of the two sides, where its runs can
+/// support one ([`resolution::supports_claim`]).
 fn grain(pairs: &[Pair], effect: f64, half: Option<f64>) -> Option<Grain> {
     let steps = pairs.iter().filter_map(|(at, c, b)| {
         let b = b.as_ref()?;
-        let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
-        Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
+        let grid = |s: &Summary| {
+            let r = s.robust.resolution.filter(|r| resolution::supports_claim(r, s.n));
+            r.map_or((0.0, [s.n, s.n]), |r| (r.step, [s.n, r.distinct]))
+        };
+        let (c, b_grid) = (grid(&c.summary), grid(&b.summary));
+        let (step, counts) = if c.0 > b_grid.0 { c } else { b_grid };
+        Some((at.as_str(), step, b.summary.mean, counts))
     });
-    crate::analysis::statistics::resolution::grain(steps, effect, half)
+    resolution::grain(steps, effect, half)
 }
 
 /// A `difference` metric's value, interval and p from its groups'
