@@ -8,6 +8,7 @@
 
 pub mod caveats;
 pub mod direction;
+pub mod facts;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
