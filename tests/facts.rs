@@ -121,21 +121,21 @@ fn facts_match_hand_arithmetic() {
 fn a_fact_s_mistakes_are_located() {
     let means = [(1, 100.0, 50.0), (2, 200.0, 100.0)];
     for (call, at, says) in [
-        ("{{ peak(data=\"rusn\", value=\"tps\", by=\"procs\") }}", 15, "did you mean `runs`?"),
+        ("{{ peak(data=\"rusn\", value=\"tps\", by=\"procs\") }}", 14, "did you mean `runs`?"),
         ("{{ peak(data=\"runs\", value=\"tsp\", by=\"procs\") }}", 28, "did you mean `tps`?"),
         (
             "{{ peak(data=\"runs\", value=\"tps\", by=\"run\") }}",
-            40,
+            38,
             "unknown configuration column `run`",
         ),
-        ("{{ every(name=\"by_procs\", claim=\"quicker\") }}", 34, "directions: `faster`, `slower`"),
+        ("{{ every(name=\"by_procs\", claim=\"quicker\") }}", 33, "directions: `faster`, `slower`"),
         (
             "{{ every(name=\"throughput\", claim=\"slower\") }}",
-            16,
+            15,
             "no family of comparisons per level",
         ),
         ("{{ range(data=\"runs\") }}", 1, "`range` needs `of`"),
-        ("{{ count(data=\"runs\", field=\"words\") }}", 30, "fields here: `value`"),
+        ("{{ count(data=\"runs\", field=\"words\") }}", 29, "fields here: `value`"),
     ] {
         let study = written_study(BOOK, &[("runs.csv", &csv(&means))], &format!("# T\n\n{call}\n"));
         let output = report(study.path(), &["build"]);

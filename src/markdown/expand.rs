@@ -161,8 +161,8 @@ fn typed_numbers(
     for range in typed::prose(text, events, &calls) {
         flags.extend(typed::check(text, range.clone(), &printed));
         if !shortcodes.caveats {
-            for number in typed::unbacked(&text[range.clone()], &printed) {
-                let span = number.span.start + range.start..number.span.end + range.start;
+            for number in typed::unbacked(text, range.clone(), &printed) {
+                let span = number.span;
                 let message = format!(
                     "`{}` in the answer is a figure no computation backs",
                     &text[span.clone()]
@@ -173,6 +173,7 @@ fn typed_numbers(
             }
         }
     }
+    flags.sort_by_key(|(span, ..)| span.start);
     flags
 }
 

@@ -345,7 +345,7 @@ pub fn cards(
         let texts = [("label", Some(&metric.label)), ("definition", metric.definition.as_ref())];
         for (key, text) in texts {
             let Some(text) = text else { continue };
-            for number in typed::unbacked(text, &printed) {
+            for number in typed::unbacked(text, 0..text.len(), &printed) {
                 let at = metric.at.or(key, &crate::diagnostic::Location::file("book.toml"));
                 let typed = &text[number.span];
                 let message = format!(

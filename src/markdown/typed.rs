@@ -56,9 +56,15 @@ impl Number {
 /// Every number of `text` that is no part of a word, an identifier, a
 /// version, a date or a time, nor a threshold after `<` or `>`.
 pub fn numbers(text: &str) -> Vec<Number> {
-    let bytes = text.as_bytes();
+    numbers_in(text, 0..text.len())
+}
+
+/// [`numbers`] of the bytes `range` of `text`, read with the text around
+/// them (a `<` before a number may be an event of its own).
+pub fn numbers_in(text: &str, range: Range<usize>) -> Vec<Number> {
+    let bytes = &text.as_bytes()[..range.end];
     let mut found = Vec::new();
-    let mut at = 0;
+    let mut at = range.start;
     while at < bytes.len() {
         if !bytes[at].is_ascii_digit() {
             at += 1;
@@ -219,11 +225,11 @@ pub type Flag = (Range<usize>, String, String);
 /// shortcodes) that equals a statistic of `printed`.
 pub fn check(text: &str, range: Range<usize>, printed: &[Printed]) -> Vec<Flag> {
     let mut flags = Vec::new();
-    for number in numbers(&text[range.clone()]).into_iter().filter(Number::may_be_statistic) {
+    for number in numbers_in(text, range.clone()).into_iter().filter(Number::may_be_statistic) {
         let matched: Vec<&Printed> =
             printed.iter().filter(|p| equals(&number, &p.number)).collect();
         let Some(first) = matched.first() else { continue };
-        let span = number.span.start + range.start..number.span.end + range.start;
+        let span = number.span;
         let following = &text[span.end..range.end];
         let typed = &text[span.clone()];
         let name = first.key.split(" candidate=").next().unwrap_or(&first.key);
@@ -231,9 +237,9 @@ pub fn check(text: &str, range: Range<usize>, printed: &[Printed]) -> Vec<Flag> 
         let signed = typed.starts_with(['+', '-', '−']);
         let mut calls: Vec<String> = Vec::new();
         for (i, p) in matched.iter().enumerate() {
-            let same_key = |q: &&&Printed| q.key == p.key;
-            let preferred =
-                matched.iter().filter(same_key).find(|q| (q.field == "value") == signed);
+            // A signed number is a `value`, an unsigned one a size (`abs`).
+            let wanted = if signed { "value" } else { "abs" };
+            let preferred = matched.iter().find(|q| q.key == p.key && q.field == wanted);
             let pick = preferred.unwrap_or(p);
             let call = suggestion(pick, following);
             if matched[..i].iter().all(|q| q.key != p.key) && !calls.contains(&call) {
@@ -254,12 +260,17 @@ pub fn check(text: &str, range: Range<usize>, printed: &[Printed]) -> Vec<Flag> 
     flags
 }
 
-/// Every percentage or ratio of `text` that no statistic of `printed`
+/// Every percentage or ratio of the bytes `range` of `text` that no statistic of `printed`
 /// equals: in the answer or on a card, a figure no computation backs.
-pub fn unbacked(text: &str, printed: &[Printed]) -> Vec<Number> {
-    numbers(text)
+pub fn unbacked(text: &str, range: Range<usize>, printed: &[Printed]) -> Vec<Number> {
+    // A confidence level (`95% CI`, `95% confidence`) is a choice, not a finding.
+    let level = |n: &Number| {
+        let after = text[n.span.end..].trim_start();
+        ["CI", "confidence", "interval"].iter().any(|w| after.starts_with(w))
+    };
+    numbers_in(text, range)
         .into_iter()
-        .filter(|n| n.suffix != Suffix::Plain)
+        .filter(|n| n.suffix != Suffix::Plain && !level(n))
         .filter(|n| !printed.iter().any(|p| equals(n, &p.number)))
         .collect()
 }
@@ -384,8 +395,9 @@ mod tests {
         let text = "Run on 2025-06-11 and 11/06/2025 at 10:30 with OpenMPI 4.0.3, \
                     v1.2 and x86_64, in 2025, over 3 files and 32 processes on a 64-core node \
                     (p < 0.05, n = 3; see @fig-scaling-2 and Table 2). \
-                    `8.8%` is code, $8.8$ a formula, <b>8.8%</b> HTML, \
+                    `8.8%` is code, $8.8$ a formula, \
                     {{ stat(name=\"p_like\", field=\"value\") }} a statistic.\n\n\
+                    <div>8.8% in HTML</div>\n\n\
                     ```chart\ncaption = \"45.7 timesteps/s\"\n```\n\n```\n8.8%\n```\n";
         assert_eq!(flagged(text, &fields, false), []);
         // A number that equals no statistic, or one too coarse to tell
@@ -400,8 +412,8 @@ mod tests {
     #[test]
     fn the_answer_flags_figures_nothing_backs() {
         let fields = study();
-        let flags =
-            flagged("Up to 30% faster, 1.5× the speed, 8.8% faster at 32.\n", &fields, true);
+        let text = "Up to 30% faster (95% CI), 1.5× the speed, 8.8% faster at 32.\n";
+        let flags = flagged(text, &fields, true);
         let typed: Vec<&str> = flags.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(typed, ["30%", "1.5×", "8.8%"]);
         assert!(flags[0].1.starts_with("cite the statistic"), "{}", flags[0].1);
@@ -416,7 +428,7 @@ mod tests {
     #[test]
     fn generated_prose_flags_exactly_its_typed_statistics() {
         for seed in 1..=300u64 {
-            let mut g = Gen(seed * 0x9e37_79b9_7f4a_7c15);
+            let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let stats: Vec<i64> = (0..1 + g.below(4)).map(|_| 1 + g.below(400) as i64).collect();
             let fields: Fields = stats
                 .iter()

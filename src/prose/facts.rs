@@ -156,3 +156,101 @@ fn shared_unit(named: &[String]) -> (Vec<String>, Option<String>) {
     let numbers = split.iter().flatten().map(|(n, _)| n.to_string()).collect();
     (numbers, unit.map(str::to_string))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::facts::tally::Verdict;
+
+    fn labels() -> Labels {
+        let toml = r#"
+[book]
+title = "T"
+[study]
+baseline = "a"
+[environments.a]
+label = "Bare metal"
+[environments.b]
+label = "Kubernetes"
+[environments.c]
+label = "VM"
+[data.runs.labels]
+procs = { unit = "processes" }
+size = { unit = "bytes" }
+tps = { name = "throughput", higher = "faster", lower = "slower" }
+"#;
+        Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap())
+    }
+
+    fn at(env: &str, level: &str) -> At {
+        At { environment: Some(env.into()), level: level.into(), mean: 2.5, n: 3, levels: 4 }
+    }
+
+    #[test]
+    fn peaks_name_each_environment_or_say_they_agree() {
+        let l = labels();
+        let file = ("results/runs.csv", "tps", "size");
+        let end = crate::analysis::facts::peak::End::Max;
+        let both = Peak { end, at: vec![at("a", "65536"), at("b", "65536")] };
+        assert_eq!(peak(&l, file, &both)["words"], "64 KiB in both environments");
+        assert_eq!(peak(&l, file, &both)["at"], "64 KiB");
+        let three = Peak { end, at: vec![at("a", "1024"), at("b", "1024"), at("c", "1024")] };
+        assert_eq!(peak(&l, file, &three)["words"], "1 KiB in every environment");
+        let apart = Peak { end, at: vec![at("a", "65536"), at("b", "131072")] };
+        let fields = peak(&l, file, &apart);
+        assert_eq!(fields["words"], "64 KiB (Bare metal) and 128 KiB (Kubernetes)");
+        assert!(!fields.contains_key("at") && !fields.contains_key("value"));
+        let one = Peak { end, at: vec![at("b", "8")] };
+        assert_eq!(peak(&l, ("runs", "tps", "procs"), &one)["words"], "8 processes");
+        assert_eq!(peak(&l, ("runs", "tps", "procs"), &one)["value"], "2.50");
+    }
+
+    #[test]
+    fn levels_share_their_unit_and_many_read_as_a_range() {
+        let l = labels();
+        let at = |v: &[&str]| v.iter().map(|x| format!("procs = {x}")).collect::<Vec<_>>();
+        let named =
+            |v: &[&str]| levels(&l, "runs", &at(v).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(named(&[]), "none");
+        assert_eq!(named(&["1"]), "1 process");
+        assert_eq!(named(&["1", "2", "4"]), "1, 2 and 4 processes");
+        assert_eq!(named(&["1", "2", "4", "8", "16", "32"]), "the 6 levels from 1 to 32 processes");
+        let sizes = levels(&l, "runs", &["size = 1024", "size = 1048576"]);
+        assert_eq!(sizes, "1 KiB and 1 MiB");
+        assert_eq!(range("1 process", "32 processes"), "1 to 32 processes");
+        assert_eq!(range("1 KiB", "1 MiB"), "1 KiB to 1 MiB");
+        assert_eq!(range("8 processes", "8 processes"), "8 processes");
+    }
+
+    #[test]
+    fn a_tally_says_every_some_or_none() {
+        let l = labels();
+        let verdict = |at: &str, higher: Option<bool>, established: bool| Verdict {
+            at: format!("procs = {at}"),
+            higher,
+            established,
+        };
+        let tally = |members| Tally { file: "runs".into(), column: "tps".into(), members };
+        let all = tally(vec![verdict("2", Some(false), true), verdict("4", Some(false), true)]);
+        let fields = super::tally(&l, &all, "slower", false);
+        assert_eq!(fields["words"], "slower at each of 2 and 4 processes");
+        assert_eq!((fields["extent"].as_str(), fields["count"].as_str()), ("every", "2 of 2"));
+        assert_eq!(
+            super::tally(&l, &all, "faster", true)["words"],
+            "faster at none of 2 and 4 processes"
+        );
+        let mixed = tally(vec![
+            verdict("2", Some(false), true),
+            verdict("4", Some(false), false),
+            verdict("8", None, false),
+            verdict("16", Some(true), true),
+        ]);
+        let fields = super::tally(&l, &mixed, "slower", false);
+        assert_eq!(
+            fields["words"],
+            "slower at 2 processes (1 of 4); faster at 16 processes; \
+             no established difference at 4 and 8 processes"
+        );
+        assert_eq!(fields["levels"], "2 processes");
+    }
+}
