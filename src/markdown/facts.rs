@@ -85,8 +85,8 @@ fn one_of<'a>(arg: &Arg, known: &[&'a str], what: &str) -> Result<&'a str, Probl
     }
     let names = list(known.iter().copied());
     let hint = match nearest(&arg.value, known.iter().copied()) {
-        Some(best) => format!("did you mean `{best}`? {what}: {names}"),
-        None => format!("{what}: {names}"),
+        Some(best) => format!("did you mean `{best}`? the {what}s: {names}"),
+        None => format!("the {what}s: {names}"),
     };
     Err((arg.value_span.clone(), format!("unknown {what} `{}`", arg.value), hint))
 }

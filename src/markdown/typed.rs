@@ -9,9 +9,11 @@
 //! book.toml and on the cards, a percentage or ratio no computation backs
 //! is flagged as well ([`unbacked`]).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::expand::Fields;
+/// Every metric's fields, formatted, by metric name (as `stat` cites them).
+pub type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 
 /// What follows a number's digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,27 +84,7 @@ pub fn numbers_in(text: &str, range: Range<usize>) -> Vec<Number> {
 fn read(text: &str, start: usize) -> (usize, Option<Number>) {
     let bytes = text.as_bytes();
     let before = |i: usize| text[..i].chars().next_back();
-    let mut end = start;
-    let mut grouped = false;
-    while end < bytes.len() {
-        match bytes[end] {
-            b'0'..=b'9' => end += 1,
-            // A thousands separator: a comma followed by exactly three digits.
-            b',' if bytes
-                .get(end + 1..end + 4)
-                .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-                && !bytes.get(end + 4).is_some_and(u8::is_ascii_digit) =>
-            {
-                (grouped, end) = (true, end + 4)
-            }
-            _ => break,
-        }
-    }
-    let mut decimals = 0;
-    if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
-        let frac = bytes[end + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-        (decimals, end) = (frac, end + 1 + frac);
-    }
+    let (end, grouped, decimals) = digits(bytes, start);
     let stop = bytes[end..]
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'/' | b':' | b'_'))
@@ -137,6 +119,32 @@ fn read(text: &str, start: usize) -> (usize, Option<Number>) {
     let digits = text[start..end].replace(',', "");
     let number = Number { span: start - sign..stop_at, digits, decimals, suffix, grouped };
     (stop_at, Some(number))
+}
+
+/// Where the digits from `start` end (thousands separators and a
+/// decimal part included), whether they are grouped, and their decimals.
+fn digits(bytes: &[u8], start: usize) -> (usize, bool, usize) {
+    let mut end = start;
+    let mut grouped = false;
+    while end < bytes.len() {
+        match bytes[end] {
+            b'0'..=b'9' => end += 1,
+            // A thousands separator: a comma followed by exactly three digits.
+            b',' if bytes
+                .get(end + 1..end + 4)
+                .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+                && !bytes.get(end + 4).is_some_and(u8::is_ascii_digit) =>
+            {
+                (grouped, end) = (true, end + 4)
+            }
+            _ => break,
+        }
+    }
+    if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+        let frac = bytes[end + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        return (end + 1 + frac, grouped, frac);
+    }
+    (end, grouped, 0)
 }
 
 /// Whether the text before a number ends with `<`, `>`, `≤` or `≥` (and
@@ -280,7 +288,7 @@ pub fn unbacked(text: &str, range: Range<usize>, printed: &[Printed]) -> Vec<Num
 /// escape or an entity), less the shortcodes `calls`.
 pub fn prose(
     text: &str,
-    events: &[super::expand::Located<'_>],
+    events: &[(pulldown_cmark::Event<'_>, Range<usize>)],
     calls: &[Range<usize>],
 ) -> Vec<Range<usize>> {
     use pulldown_cmark::{Event, Tag, TagEnd};
@@ -314,7 +322,6 @@ mod tests {
     use crate::markdown::expand::{Shortcodes, expand};
     use crate::markdown::generate::Gen;
     use pulldown_cmark::Parser;
-    use std::collections::BTreeMap;
     use std::path::Path;
 
     /// A comparison printed as the study prints one, from its size in
