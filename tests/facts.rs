@@ -146,15 +146,10 @@ fn a_fact_s_mistakes_are_located() {
     }
 }
 
-/// Generated studies: per-count means drawn at random, each side's two
-/// or three runs all alike (so every comparison is exact and its verdict
-/// its sign).
-/// Python finds each environment's peak and trough and the counts where
-/// `b` is slower; the page must say the same.
-#[test]
-fn generated_facts_match_python() {
-    let Some(python) = python() else { return };
-    let script = r#"
+/// Python's answers for a generated study: each environment's peak and
+/// trough, then the counts where `b` is slower, the counts, the runs and
+/// the lowest and highest count.
+const ORACLE: &str = r#"
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 means = {}
@@ -168,15 +163,40 @@ for env in 'ab':
 slower = [p for p in levels if means[('b', p)] < means[('a', p)]]
 print(len(slower), len(levels), len(rows), levels[0], levels[-1])
 "#;
-    let page = "# G\n\n\
-        A: {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"a\", field=\"at\") }}, \
-        {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"a\", end=\"min\", field=\"at\") }}.\n\n\
-        B: {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"b\", field=\"at\") }}, \
-        {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"b\", end=\"min\", field=\"at\") }}.\n\n\
-        Slower: {{ every(name=\"by_procs\", claim=\"slower\", field=\"extent\") }}, \
-        {{ every(name=\"by_procs\", claim=\"slower\", field=\"count\") }}.\n\n\
-        Runs {{ count(data=\"runs\") }} over {{ count(data=\"runs\", of=\"procs\") }} counts, \
-        {{ range(data=\"runs\", of=\"procs\") }}.\n";
+
+/// The page of a generated study: each fact by the field Python checks.
+const GENERATED_PAGE: &str = "# G\n\n\
+    A: {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"a\", field=\"at\") }}, \
+    {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"a\", end=\"min\", field=\"at\") }}.\n\n\
+    B: {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"b\", field=\"at\") }}, \
+    {{ peak(data=\"runs\", value=\"tps\", by=\"procs\", environment=\"b\", end=\"min\", field=\"at\") }}.\n\n\
+    Slower: {{ every(name=\"by_procs\", claim=\"slower\", field=\"extent\") }}, \
+    {{ every(name=\"by_procs\", claim=\"slower\", field=\"count\") }}.\n\n\
+    Runs {{ count(data=\"runs\") }} over {{ count(data=\"runs\", of=\"procs\") }} counts, \
+    {{ range(data=\"runs\", of=\"procs\") }}.\n";
+
+/// A generated study's results: 2 to 6 counts (1, 2, 4, ...), at each a
+/// mean from 10 to 999 per environment, given by two or three runs alike.
+fn generated(next: &mut dyn FnMut(u64) -> u64) -> String {
+    let mut csv = String::from("environment,procs,run,tps\n");
+    for i in 0..2 + next(5) as u32 {
+        for env in ["a", "b"] {
+            let mean = 10 + next(990);
+            for run in 1..=2 + next(2) {
+                writeln!(csv, "{env},{},{run},{mean}", 1u32 << i).unwrap();
+            }
+        }
+    }
+    csv
+}
+
+/// Generated studies: per-count means drawn at random, each side's two
+/// or three runs all alike (so every comparison is exact and its verdict
+/// its sign). Python finds each environment's peak and trough and the
+/// counts where `b` is slower; the page must say the same.
+#[test]
+fn generated_facts_match_python() {
+    let Some(python) = python() else { return };
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
     let mut next = |n: u64| {
         state ^= state << 13;
@@ -184,32 +204,20 @@ print(len(slower), len(levels), len(rows), levels[0], levels[-1])
         state ^= state << 17;
         state % n
     };
+    let named = |p: u32| if p == 1 { "1 process".to_string() } else { format!("{p} processes") };
     for seed in 0..12 {
-        let counts = 2 + next(5) as u32;
-        let mut csv = String::from("environment,procs,run,tps\n");
-        for i in 0..counts {
-            let procs = 1u32 << i;
-            for env in ["a", "b"] {
-                let mean = 10 + next(990);
-                for run in 1..=2 + next(2) {
-                    writeln!(csv, "{env},{procs},{run},{mean}").unwrap();
-                }
-            }
-        }
-        let answer = python_output(python, script, &csv);
-        let lines: Vec<Vec<u32>> = answer
+        let csv = generated(&mut next);
+        let lines: Vec<Vec<u32>> = python_output(python, ORACLE, &csv)
             .lines()
             .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
             .collect();
-        let named =
-            |p: u32| if p == 1 { "1 process".to_string() } else { format!("{p} processes") };
         let (slower, total, runs) = (lines[2][0], lines[2][1], lines[2][2]);
         let extent = match slower {
             0 => "none",
             s if s == total => "every",
             _ => "some",
         };
-        let study = written_study(BOOK, &[("runs.csv", &csv)], page);
+        let study = written_study(BOOK, &[("runs.csv", &csv)], GENERATED_PAGE);
         let text = page_text(study.path());
         for expected in [
             format!("A: {}, {}.", named(lines[0][0]), named(lines[0][1])),
