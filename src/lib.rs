@@ -15,8 +15,8 @@
 //! 3. [`analysis::analyze`] computes every statistic and finding into an
 //!    [`analysis::Analysis`]; [`prose`] writes its findings as caveats.
 //! 4. [`markdown::expand`](fn@markdown::expand) replaces the content's shortcodes
-//!    ([`markdown::shortcodes`]: `stat` and `caveats`, parsed here, not by a
-//!    template engine), then parses each page once ([`markdown::parse`]) into
+//!    ([`markdown::shortcodes`]: `stat`, the computed facts of
+//!    [`markdown::facts`] and `caveats`, parsed here, not by a template engine), then parses each page once ([`markdown::parse`]) into
 //!    the resolved [`markdown::document`] of a [`markdown::Document`]: a
 //!    tree of blocks and inlines with chart directives, computed tables,
 //!    numbered figures and tables, cross-references and citations, which

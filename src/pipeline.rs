@@ -93,7 +93,7 @@ pub fn prepare(
     timings: &mut Timings,
 ) -> Result<Prepared, Diagnostics> {
     let (config, mut clock) = (&project.config, std::time::Instant::now());
-    let (document, bibliography) = document(project, analyzed)?;
+    let (mut document, bibliography) = document(project, analyzed)?;
     let cited = bibliography
         .as_ref()
         .map(|b| references::format(b, &document.citations))
@@ -106,13 +106,15 @@ pub fn prepare(
     if book.summary.is_none() {
         book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
-    answer(config, &analyzed.analysis, &labels, &mut book)?;
+    let typed = answer(config, &analyzed.analysis, &labels, &mut book)?;
+    document.warnings.extend(typed);
     let stats = render::json::render(&analyzed.analysis, config, &document);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
         generator: book.generator.clone(),
         results_hash: results_hash(&project.results),
-        commit: project.results_commit.clone(),
+        commit: project.commit.as_ref().map(|c| c.hash.clone()),
+        uncommitted: project.commit.as_ref().is_some_and(|c| c.uncommitted),
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
     book.provenance = provenance.clone();
@@ -180,13 +182,15 @@ fn answer(
     analysis: &Analysis,
     labels: &crate::prose::labels::Labels,
     book: &mut BookView,
-) -> Result<(), Diagnostics> {
-    let Some(text) = &config.book.answer else { return Ok(()) };
+) -> Result<Vec<Diagnostic>, Diagnostics> {
+    let mut warnings = markdown::cards(analysis, labels, config);
+    let Some(text) = &config.book.answer else { return Ok(warnings) };
     let at = config.at.or("book.answer", &crate::diagnostic::Location::file("book.toml"));
-    let answer = markdown::answer(text, analysis, labels, &at)?;
+    let (answer, typed) = markdown::answer(text, analysis, (labels, config), &at)?;
     book.answer = Some(render::html::to_html(&answer, render::Refs::none()));
     book.answer_typst = Some(render::typst_markup::convert(&answer, &render::Refs::none()).text);
-    Ok(())
+    warnings.extend(typed);
+    Ok(warnings)
 }
 
 /// Typeset the paper.

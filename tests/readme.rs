@@ -8,6 +8,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use crate::common;
 use common::workflow::home;
@@ -53,6 +54,61 @@ fn the_readme_is_short_and_its_test_command_is_the_one_ci_runs() {
     for image in ["page.png", "paper.png", "charts.png"] {
         let size = fs::metadata(repo().join("docs/images").join(image)).unwrap().len();
         assert!(size < 100_000, "docs/images/{image}: {size} bytes");
+    }
+}
+
+/// Issue 42, point 5: the README gives, next to its test command, one
+/// command that builds the shipped study from a fresh clone; run as
+/// written (with `cargo run --release --` standing for the binary these
+/// tests built) in a clone of this commit, it writes the page, the paper
+/// and stats.json with every metric of the clone's book.toml.
+#[test]
+fn a_fresh_clone_builds_the_study_it_ships_with_the_readme_s_command() {
+    let section = section("Contributing");
+    let lines: Vec<String> = blocks(&section, "sh").into_iter().flatten().collect();
+    let line = lines.iter().find(|l| l.starts_with("cargo run")).expect("a build command");
+    assert_eq!(line, "cargo run --release -- build");
+    let test = section.find("cargo test").unwrap();
+    assert!(section.find(line.as_str()).unwrap() > test, "next to the test command");
+    let head = Command::new("git").arg("-C").arg(repo()).args(["rev-parse", "HEAD"]).output();
+    let Some(head) = head.ok().filter(|o| o.status.success()) else {
+        assert!(std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(), "git and a checkout");
+        eprintln!("SKIPPED: the repository is not a git checkout");
+        return;
+    };
+    let head = String::from_utf8(head.stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("report");
+    let git = |args: &[&str]| {
+        let output = Command::new("git").args(args).output().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+    };
+    git(&[
+        "clone",
+        "-q",
+        "--no-checkout",
+        &repo().display().to_string(),
+        &clone.display().to_string(),
+    ]);
+    git(&["-C", &clone.display().to_string(), "checkout", "-q", head.trim()]);
+    let args: Vec<&str> = line["cargo run --release -- ".len()..].split_whitespace().collect();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(&args)
+        .current_dir(&clone)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in ["site/index.html", "site/paper.pdf", "site/data/stats.json"] {
+        assert!(clone.join(file).is_file(), "{file} not written");
+    }
+    let book: toml::Table = fs::read_to_string(clone.join("book.toml")).unwrap().parse().unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_slice(&fs::read(clone.join("site/data/stats.json")).unwrap()).unwrap();
+    let metrics = stats["metrics"].as_array().unwrap();
+    for metric in book["metrics"].as_array().unwrap() {
+        let name = metric["name"].as_str().unwrap();
+        assert!(metrics.iter().any(|m| m["name"] == name), "{name} not in stats.json");
     }
 }
 

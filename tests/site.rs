@@ -105,32 +105,114 @@ fn tera_autoescapes_book_fields() {
 #[test]
 fn the_footer_gives_provenance_without_the_clock() {
     let study = fixture("minimal");
-    let git = |args: &[&str]| {
-        Command::new("git").arg("-C").arg(study.path()).args(args).output().unwrap()
-    };
+    let git = git_in(study.path());
     git(&["init", "-q"]);
-    git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
-    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "results"]);
+    commit_all(&git, "results");
     build(study.path());
     let index = read(study.path(), "index.html");
-    let commit =
-        String::from_utf8(git(&["log", "-1", "--format=%h", "--", "results"]).stdout).unwrap();
-    assert!(
-        index.contains(&format!("<dt>Results commit</dt><dd>{}</dd>", commit.trim())),
-        "{index}"
-    );
+    let commit = String::from_utf8(git(&["rev-parse", "--short", "HEAD"]).stdout).unwrap();
+    assert!(index.contains(&format!("<dt>Commit</dt><dd>{}</dd>", commit.trim())), "{index}");
     // SOURCE_DATE_EPOCH=1700000000 (set by the test helper) is 2023-11-14.
     assert!(index.contains("<dt>Built</dt><dd>2023-11-14</dd>"), "{index}");
-    if let Some(python3) = python() {
-        let hash = Command::new(python3).args(["-c", "import hashlib,sys;d=open(sys.argv[1],'rb').read();print(hashlib.sha256(b'results/runs.csv\\0'+hashlib.sha256(d).hexdigest().encode()).hexdigest()[:12])"])
-            .arg(study.path().join("results/runs.csv")).output().unwrap();
-        let hash = String::from_utf8_lossy(&hash.stdout);
-        assert!(index.contains(&format!("<dd>sha256 {}</dd>", hash.trim())), "{index}");
+    if let Some(hash) = results_sha(study.path()) {
+        assert!(index.contains(&format!("<dd>sha256 {hash}</dd>")), "{index}");
     }
     // Relative links only: the site works under a sub-path and from file://.
     for attr in ["href=\"/", "src=\"/"] {
         assert!(!index.contains(attr), "absolute link in {index}");
     }
+}
+
+/// `git` run in `root`, its output returned.
+fn git_in(root: &Path) -> impl Fn(&[&str]) -> std::process::Output + '_ {
+    move |args: &[&str]| {
+        let output = Command::new("git").arg("-C").arg(root).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+}
+
+/// Commit every file of the repository `git` works in; its short hash.
+fn commit_all(git: &dyn Fn(&[&str]) -> std::process::Output, message: &str) -> String {
+    let id = ["-c", "user.name=t", "-c", "user.email=t@t"];
+    git(&[&id[..], &["add", "-A", "."]].concat());
+    git(&[&id[..], &["commit", "-qm", message]].concat());
+    String::from_utf8(git(&["rev-parse", "--short", "HEAD"]).stdout).unwrap().trim().to_string()
+}
+
+/// The digest of the study's one results file as provenance names it,
+/// computed by Python's hashlib (`None` without Python).
+fn results_sha(root: &Path) -> Option<String> {
+    let script = "import hashlib,sys;d=open(sys.argv[1],'rb').read();print(hashlib.sha256(b'results/runs.csv\\0'+hashlib.sha256(d).hexdigest().encode()).hexdigest()[:12])";
+    let out = Command::new(python()?)
+        .args(["-c", script])
+        .arg(root.join("results/runs.csv"))
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Issue 42, point 4: a build from a tree whose results, content or
+/// book.toml differ from the commit says so, with the digest of the
+/// results it read, in the footer, manifest.json and the paper's data
+/// availability statement; a clean tree names the commit alone.
+#[test]
+fn a_dirty_tree_is_named_as_such_and_a_clean_one_by_its_commit() {
+    let study = fixture("minimal");
+    let root = study.path();
+    let git = git_in(root);
+    git(&["init", "-q"]);
+    fs::write(root.join(".gitignore"), "site/\n").unwrap();
+    let first = commit_all(&git, "study");
+    let provenance = |dirty: bool, commit: &str| {
+        build(root);
+        let index = read(root, "index.html");
+        let manifest: serde_json::Value =
+            serde_json::from_str(&read(root, "data/manifest.json")).unwrap();
+        let named =
+            if dirty { format!("{commit} with uncommitted changes") } else { commit.into() };
+        assert!(index.contains(&format!("<dt>Commit</dt><dd>{named}</dd>")), "{index}");
+        assert_eq!(manifest["provenance"]["commit"], commit, "{manifest}");
+        assert_eq!(manifest["provenance"]["uncommitted"], dirty, "{manifest}");
+        let hash = manifest["provenance"]["results_hash"].as_str().unwrap().to_string();
+        assert!(index.contains(&format!("<dd>sha256 {hash}</dd>")), "{index}");
+        if let Some(expected) = results_sha(root) {
+            assert_eq!(hash, expected);
+        }
+        if tool("pdftotext", &["-v"]) {
+            let paper = pdftotext(&root.join("site/paper.pdf"))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(paper.contains(&format!("(commit {named})")), "{paper}");
+            assert!(paper.contains(&hash), "{paper}");
+        }
+        hash
+    };
+    let clean = provenance(false, &first);
+    // New runs imported and not committed: the numbers come from them.
+    let runs = fs::read_to_string(root.join("results/runs.csv")).unwrap();
+    fs::write(root.join("results/runs.csv"), format!("{runs}base,1,4,13\n")).unwrap();
+    assert_ne!(provenance(true, &first), clean);
+    git(&["checkout", "-q", "--", "results/runs.csv"]);
+    assert_eq!(provenance(false, &first), clean);
+    // An untracked page, an edited book.toml: each is a change no commit has.
+    fs::write(root.join("content/notes.md"), "# Notes\n\nMore.\n").unwrap();
+    provenance(true, &first);
+    fs::remove_file(root.join("content/notes.md")).unwrap();
+    edit(root, "book.toml", "title = \"Minimal study\"", "title = \"Minimal\"");
+    provenance(true, &first);
+    // Committed, the tree is clean again and the new commit is named alone.
+    let second = commit_all(&git, "title");
+    assert_ne!(second, first);
+    provenance(false, &second);
+    // A change outside the study's inputs does not make it dirty.
+    fs::write(root.join("notes.txt"), "scratch\n").unwrap();
+    provenance(false, &second);
 }
 
 /// Issue 30, point 6: a study links to another by its folder, and the build

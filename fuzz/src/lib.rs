@@ -146,7 +146,7 @@ fn expanded_offsets_map_back(text: &str) {
         "m".to_string(),
         BTreeMap::from([("full", "+1.0% (n = 3)".to_string()), ("value", "+1.0%".to_string())]),
     )]);
-    let shortcodes = Shortcodes { fields: &fields, caveats: true };
+    let shortcodes = Shortcodes { fields: &fields, caveats: true, facts: None };
     let path = Path::new("content/f.md");
     let map = report::markdown::SourceMap::identity(text);
     if let Ok((body, _)) = report::markdown::parse::page(path, text, Some(shortcodes), None) {

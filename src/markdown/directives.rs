@@ -128,6 +128,8 @@ pub struct Found {
     /// Where a `{{ caveats() }}` stands elsewhere than alone in a paragraph
     /// (it is nothing there): an error when there are caveats.
     pub caveats_elsewhere: Vec<Location>,
+    /// The numbers typed into the prose that a statistic computes: warnings.
+    pub typed: Vec<crate::diagnostic::Diagnostic>,
 }
 
 #[cfg(test)]

@@ -32,9 +32,15 @@ pub type Fields = BTreeMap<String, BTreeMap<&'static str, String>>;
 /// A parsed event and its byte range in the page.
 pub type Located<'a> = (Event<'a>, Range<usize>);
 
-/// The shortcodes content may use, with the arguments each takes.
+/// The shortcodes content may use, with the arguments each takes; the
+/// computed facts' are [`super::facts::SHORTCODES`].
 const SHORTCODES: [(&str, &[&str]); 2] =
     [("caveats", &[]), ("stat", &["name", "field", "candidate", "at"])];
+
+/// Every shortcode with the arguments it takes.
+fn shortcodes() -> impl Iterator<Item = (&'static str, &'static [&'static str])> + Clone {
+    SHORTCODES.into_iter().chain(super::facts::SHORTCODES)
+}
 
 /// What the shortcodes of a page stand for.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +51,9 @@ pub struct Shortcodes<'a> {
     /// `caveats()` alone in its paragraph leaves the [`CAVEATS`] marker in
     /// its place. Else (the answer of book.toml) every `caveats()` is nothing.
     pub caveats: bool,
+    /// What the computed facts (`peak`, `every`, `count`, `range`) are
+    /// computed from; without it, they are refused.
+    pub facts: Option<super::facts::Facts<'a>>,
 }
 
 /// What a `caveats()` alone in its paragraph leaves in the page's events:
@@ -53,10 +62,12 @@ pub struct Shortcodes<'a> {
 /// they are known: after the parse, as they include the computed tables'.
 pub const CAVEATS: &str = "<!-- report: the reader's caveats -->\n";
 
-/// A page's events with its shortcodes resolved, and where a `caveats()`
-/// stands elsewhere than alone in a paragraph (left as nothing): an error
-/// when there are caveats.
-pub type Expanded<'a> = (Vec<Located<'a>>, Vec<Range<usize>>);
+/// A page's events with its shortcodes resolved, where a `caveats()`
+/// stands elsewhere than alone in a paragraph (left as nothing: an error
+/// when there are caveats), and the numbers typed into its prose that a
+/// statistic computes (and, in the answer, percentages and ratios none
+/// computes): warnings ([`super::typed`]).
+pub type Expanded<'a> = (Vec<Located<'a>>, Vec<Range<usize>>, Vec<super::typed::Flag>);
 
 /// A page's text, to locate the byte offsets of its document: the one
 /// parse is of the file's own text (front matter blanked out, lines kept),
@@ -99,8 +110,8 @@ pub fn expand<'a>(
     for item in &items {
         let (span, with) = match item {
             Item::Escape(backslash) => (*backslash..backslash + 1, With::Text(String::new())),
-            Item::Call(call) => match resolve(call, shortcodes.fields) {
-                Ok(Some(value)) => (call.span.clone(), With::Text(value.to_string())),
+            Item::Call(call) => match resolve(call, shortcodes) {
+                Ok(Some(value)) => (call.span.clone(), With::Text(value)),
                 // In a directive the callout has no paragraph of its own.
                 Ok(None) if call.in_directive => {
                     (call.span.clone(), With::Elsewhere(call.span.clone()))
@@ -117,6 +128,7 @@ pub fn expand<'a>(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let typed = typed_numbers(text, &events, &items, shortcodes);
     let (caveats, out, problems, elsewhere) = (shortcodes.caveats, Vec::new(), vec![], vec![]);
     let mut splice = Splice { text, caveats, out, problems, elsewhere };
     splice.run(events, edits);
@@ -124,7 +136,45 @@ pub fn expand<'a>(
         errors.push(Diagnostic::new(at(&span), message).hint(hint));
     }
     let elsewhere = if caveats { splice.elsewhere } else { Vec::new() };
-    errors.into_result((splice.out, elsewhere))
+    errors.into_result((splice.out, elsewhere, typed))
+}
+
+/// The numbers typed into the prose of `text` that equal a statistic of
+/// `shortcodes`; in the answer (no caveats), also the percentages and
+/// ratios that none equals.
+fn typed_numbers(
+    text: &str,
+    events: &[Located<'_>],
+    items: &[Item],
+    shortcodes: Shortcodes,
+) -> Vec<super::typed::Flag> {
+    use super::typed;
+    let calls: Vec<Range<usize>> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Call(call) => Some(call.span.clone()),
+            Item::Escape(_) => None,
+        })
+        .collect();
+    let printed = typed::printed(shortcodes.fields);
+    let mut flags = Vec::new();
+    for range in typed::prose(text, events, &calls) {
+        flags.extend(typed::check(text, range.clone(), &printed));
+        if !shortcodes.caveats {
+            for number in typed::unbacked(text, range.clone(), &printed) {
+                let span = number.span;
+                let message = format!(
+                    "`{}` in the answer is a figure no computation backs",
+                    &text[span.clone()]
+                );
+                let hint = "cite the statistic it stands for, such as {{ stat(name=\"...\", field=\"words\") }}, \
+                            or a metric of book.toml that computes it";
+                flags.push((span, message, hint.to_string()));
+            }
+        }
+    }
+    flags.sort_by_key(|(span, ..)| span.start);
+    flags
 }
 
 /// One change a shortcode makes to the page: its bytes `span` give way to
@@ -361,10 +411,10 @@ pub fn escape_markdown(text: &str) -> String {
 type Problem = (Range<usize>, String, String);
 
 /// The text a call stands for; `None` for the caveats' callout.
-fn resolve<'a>(call: &Call, fields: &'a Fields) -> Result<Option<&'a str>, Problem> {
-    let Some((_, keys)) = SHORTCODES.iter().find(|(name, _)| *name == call.name) else {
-        let names = SHORTCODES.map(|(name, _)| name);
-        let hint = match nearest(&call.name, names) {
+fn resolve(call: &Call, shortcodes: Shortcodes) -> Result<Option<String>, Problem> {
+    let Some((_, keys)) = self::shortcodes().find(|(name, _)| *name == call.name) else {
+        let names = self::shortcodes().map(|(name, _)| name);
+        let hint = match nearest(&call.name, names.clone()) {
             Some(best) => format!("did you mean `{best}`? the shortcodes are {}", list(names)),
             None => format!(
                 "the shortcodes are {}; content cannot read variables or the environment",
@@ -377,14 +427,15 @@ fn resolve<'a>(call: &Call, fields: &'a Fields) -> Result<Option<&'a str>, Probl
     let arg = |key: &str| call.args.iter().find(|a| a.key == key);
     match call.name.as_str() {
         "caveats" => Ok(None),
-        _ => {
+        "stat" => {
             let Some(name) = arg("name") else {
                 let hint = "write stat(name=\"...\", field=\"...\")".to_string();
                 return Err((call.span.clone(), "`stat` needs a `name`".into(), hint));
             };
             let member = (arg("candidate"), arg("at"));
-            stat(name, member, arg("field"), fields).map(Some)
+            stat(name, member, arg("field"), shortcodes.fields).map(|s| Some(s.to_string()))
         }
+        _ => super::facts::resolve(call, shortcodes.facts).map(Some),
     }
 }
 
@@ -541,8 +592,8 @@ mod tests {
     fn run_with(text: &str, caveats: bool) -> Result<(String, Vec<Range<usize>>), String> {
         let events = Parser::new_ext(text, crate::markdown::options()).into_offset_iter().collect();
         let fields = fields();
-        let shortcodes = Shortcodes { fields: &fields, caveats };
-        let (events, elsewhere) = expand(Path::new("content/a.md"), text, events, shortcodes)
+        let shortcodes = Shortcodes { fields: &fields, caveats, facts: None };
+        let (events, elsewhere, _) = expand(Path::new("content/a.md"), text, events, shortcodes)
             .map_err(|e| e.to_string())?;
         Ok((events.into_iter().map(|(event, _)| written(event)).collect(), elsewhere))
     }

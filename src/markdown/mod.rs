@@ -9,6 +9,7 @@ pub mod checks;
 pub mod directives;
 pub mod document;
 pub mod expand;
+pub mod facts;
 pub mod front_matter;
 #[cfg(test)]
 pub(crate) mod generate;
@@ -17,6 +18,7 @@ mod oracle;
 pub mod parse;
 pub mod shortcodes;
 pub mod tables;
+pub mod typed;
 
 use std::path::PathBuf;
 
@@ -118,7 +120,8 @@ pub fn expand(
     known: Known,
 ) -> Result<Document, Diagnostics> {
     let fields = fields(analysis, known.labels);
-    let shortcodes = Shortcodes { fields: &fields, caveats: true };
+    let facts = facts::Facts { analysis, labels: known.labels, config: known.config };
+    let shortcodes = Shortcodes { fields: &fields, caveats: true, facts: Some(facts) };
     let tables = parse::Tables { results: known.results, config: known.config };
     let mut errors = Diagnostics::default();
     let mut parsed = Vec::new();
@@ -148,8 +151,10 @@ pub fn expand(
             }
         }
     }
-    let warnings = checks::check_studies(&found.links, known.studies);
-    let directives::Found { charts, tables, citations, computed, caveats_elsewhere, .. } = found;
+    let mut warnings = checks::check_studies(&found.links, known.studies);
+    let directives::Found { charts, tables, citations, computed, caveats_elsewhere, typed, .. } =
+        found;
+    warnings.extend(typed);
     document::resolve(&mut pages, &charts, &targets, before.len());
     // Numbered as the captions are: after the headline table, if any.
     let limitations = limitations(analysis, known, &targets, &computed);
@@ -283,6 +288,7 @@ fn gather(parsed: Vec<(Page, directives::Found)>) -> (Vec<Page>, directives::Fou
         found.links.extend(f.links);
         found.computed.extend(f.computed);
         found.caveats_elsewhere.extend(f.caveats_elsewhere);
+        found.typed.extend(f.typed);
         pages.push(page);
     }
     (pages, found)
@@ -326,33 +332,61 @@ fn fields(analysis: &Analysis, labels: &crate::prose::labels::Labels) -> Fields 
     analysis.metrics.iter().map(|m| (key(m), labels.fields(m))).collect()
 }
 
+/// A warning at each percentage or ratio in the label or definition of
+/// a headline metric (a card) that no statistic of the study equals
+/// ([`typed::unbacked`]), at its value in book.toml.
+pub fn cards(
+    analysis: &Analysis,
+    labels: &crate::prose::labels::Labels,
+    config: &crate::config::Config,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    let printed = typed::printed(&fields(analysis, labels));
+    let mut warnings = Vec::new();
+    for metric in config.metrics.iter().filter(|m| m.headline) {
+        let texts = [("label", Some(&metric.label)), ("definition", metric.definition.as_ref())];
+        for (key, text) in texts {
+            let Some(text) = text else { continue };
+            for number in typed::unbacked(text, 0..text.len(), &printed) {
+                let at = metric.at.or(key, &crate::diagnostic::Location::file("book.toml"));
+                let typed = &text[number.span];
+                let message = format!(
+                    "`{typed}` in the {key} of the card `{}` is a figure no computation backs",
+                    metric.name
+                );
+                let hint = "a card's figures are computed: state the number in prose with \
+                            {{ stat(...) }}, or leave it out of the label and definition";
+                warnings.push(crate::diagnostic::Diagnostic::new(at, message).hint(hint));
+            }
+        }
+    }
+    warnings
+}
+
 /// The author's answer (`[book] answer`, at `at` in book.toml) with its
-/// statistics filled in, parsed: one paragraph. A problem is reported at
-/// the answer in book.toml.
+/// statistics filled in, parsed: one paragraph, and the warnings of the
+/// numbers typed into it. A problem is reported at the answer in book.toml.
 pub fn answer(
     text: &str,
     analysis: &Analysis,
-    labels: &crate::prose::labels::Labels,
+    (labels, config): (&crate::prose::labels::Labels, &crate::config::Config),
     at: &crate::diagnostic::Location,
-) -> Result<document::Body, Diagnostics> {
+) -> Result<(document::Body, Vec<crate::diagnostic::Diagnostic>), Diagnostics> {
     let fields = fields(analysis, labels);
-    let shortcodes = Shortcodes { fields: &fields, caveats: false };
+    let facts = facts::Facts { analysis, labels, config };
+    let shortcodes = Shortcodes { fields: &fields, caveats: false, facts: Some(facts) };
+    let moved = |message: String, hint: Option<String>| {
+        let mut moved =
+            crate::diagnostic::Diagnostic::new(at.clone(), format!("[book] answer: {message}"));
+        moved.hint = hint;
+        moved
+    };
     match parse::with_shortcodes(text, shortcodes) {
-        Ok(body) => Ok(body),
-        Err(errors) => Err(Diagnostics(
-            errors
-                .0
-                .into_iter()
-                .map(|e| {
-                    let mut moved = crate::diagnostic::Diagnostic::new(
-                        at.clone(),
-                        format!("[book] answer: {}", e.message),
-                    );
-                    moved.hint = e.hint;
-                    moved
-                })
-                .collect(),
-        )),
+        Ok((body, typed)) => {
+            Ok((body, typed.into_iter().map(|(m, h)| moved(m, Some(h))).collect()))
+        }
+        Err(errors) => {
+            Err(Diagnostics(errors.0.into_iter().map(|e| moved(e.message, e.hint)).collect()))
+        }
     }
 }
 
@@ -373,7 +407,7 @@ mod tests {
     /// `text` as the page content/a.md.
     fn page(text: &str) -> Result<(Page, directives::Found), String> {
         let fields = fields();
-        let shortcodes = Shortcodes { fields: &fields, caveats: true };
+        let shortcodes = Shortcodes { fields: &fields, caveats: true, facts: None };
         let (front, text) = front_matter::split(Path::new("content/a.md"), text).unwrap();
         let path = Path::new("content/a.md");
         let (body, found) =

@@ -213,7 +213,7 @@ fn both(text: &str) -> (Reading, Reading) {
             (located(&body, &old_at), found(&f))
         })
         .map_err(|e| e.to_string());
-    let shortcodes = Shortcodes { fields: &fields, caveats: true };
+    let shortcodes = Shortcodes { fields: &fields, caveats: true, facts: None };
     let at = |offset| Location::at_offset(path, text, offset);
     let callout = super::callout(caveats.iter().map(String::as_str));
     let new = parse::page(path, text, Some(shortcodes), None)

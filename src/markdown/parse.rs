@@ -21,7 +21,7 @@ use super::expand::{self, Located, Shortcodes};
 use super::tables;
 use crate::charts::spec;
 use crate::config::Config;
-use crate::diagnostic::{Diagnostics, Location};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::results::ResultSet;
 
 /// What ```` ```table ```` directives are computed from: the results and
@@ -44,15 +44,19 @@ pub fn page(
     shortcodes: Option<Shortcodes>,
     tables: Option<Tables>,
 ) -> Result<(Body, Found), Diagnostics> {
-    let (events, elsewhere) = match shortcodes {
+    let (events, elsewhere, typed) = match shortcodes {
         Some(shortcodes) => expand::expand(path, source, parse(source), shortcodes)?,
-        None => (parse(source), Vec::new()),
+        None => (parse(source), Vec::new(), Vec::new()),
     };
     let locate = |offset| Location::at_offset(path, source, offset);
     let mut pass = Pass::new(&locate, tables);
     let body = pass.run(merged(source, events));
     let Pass { mut found, errors, .. } = pass;
     found.caveats_elsewhere = elsewhere.into_iter().map(|span| locate(span.start)).collect();
+    found.typed = typed
+        .into_iter()
+        .map(|(span, message, hint)| Diagnostic::new(locate(span.start), message).hint(hint))
+        .collect();
     errors.into_result((body, found))
 }
 
@@ -64,11 +68,16 @@ pub fn text(source: &str) -> Body {
 }
 
 /// [`text`] with its statistics filled in by `shortcodes`: only their
-/// problems are reported, at offsets of `source`.
-pub fn with_shortcodes(source: &str, shortcodes: Shortcodes) -> Result<Body, Diagnostics> {
-    let (events, _) = expand::expand(Path::new(""), source, parse(source), shortcodes)?;
+/// problems are reported, at offsets of `source`; with the messages and
+/// hints of the numbers typed into it ([`super::typed`]).
+pub fn with_shortcodes(
+    source: &str,
+    shortcodes: Shortcodes,
+) -> Result<(Body, Vec<(String, String)>), Diagnostics> {
+    let (events, _, typed) = expand::expand(Path::new(""), source, parse(source), shortcodes)?;
     let locate = |offset| Location::at_offset(Path::new(""), source, offset);
-    Ok(Pass::new(&locate, None).run(merged(source, events)))
+    let typed = typed.into_iter().map(|(_, message, hint)| (message, hint)).collect();
+    Ok((Pass::new(&locate, None).run(merged(source, events)), typed))
 }
 
 #[cfg(test)]

@@ -11,7 +11,10 @@ use walkdir::WalkDir;
 use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
+mod commit;
 mod files;
+
+pub use commit::Commit;
 
 pub use files::{describe_kind, open_regular, read, read_regular, regular_file, slashed};
 use files::{list_results, read_dir, read_optional};
@@ -142,8 +145,9 @@ pub struct Project {
     pub assets: Vec<SourceFile>,
     /// Font files of `fonts/` (ttf, otf, ttc) for the paper, sorted by path.
     pub fonts: Vec<SourceFile>,
-    /// The last commit that changed `results/`, when the study is in a git repository.
-    pub results_commit: Option<String>,
+    /// The commit the study was built from, and whether its inputs in the
+    /// tree differ from it, when the study is in a git repository.
+    pub commit: Option<Commit>,
     /// Warnings for files of `results/` a build does not read (JSON, raw
     /// output, spreadsheets), each with why and what reads it.
     pub unread: Vec<Diagnostic>,
@@ -185,7 +189,7 @@ pub fn load(root: &Path) -> Result<Project> {
         bibliography: read_optional(&root, "content/references.bib")?,
         assets: read_dir(&root, "content", &IMAGE_EXTENSIONS)?,
         fonts: read_dir(&root, "fonts", &FONT_EXTENSIONS)?,
-        results_commit: results_commit(&root),
+        commit: commit::of(&root),
         unread: files::unread_results(&root),
         config,
         book,
@@ -248,18 +252,6 @@ fn read_templates(root: &Path) -> Result<Vec<SourceFile>> {
     Ok(files)
 }
 
-/// `git log -1 --format=%h -- results`, if git and a repository are there.
-fn results_commit(root: &Path) -> Option<String> {
-    let output = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["log", "-1", "--format=%h", "--", "results"])
-        .output()
-        .ok()?;
-    let commit = String::from_utf8(output.stdout).ok()?.trim().to_string();
-    (output.status.success() && !commit.is_empty()).then_some(commit)
-}
-
 impl Project {
     /// Whether `folder`, as a link of the content writes it (`examples/NAME/`,
     /// `../`), is another study of the site: a folder of the study's root
@@ -305,13 +297,14 @@ impl Project {
         self.content = read_dir(&self.root, "content", &["md"])?;
         self.bibliography = read_optional(&self.root, "content/references.bib")?;
         self.assets = read_dir(&self.root, "content", &IMAGE_EXTENSIONS)?;
+        self.commit = commit::of(&self.root);
         Ok(())
     }
 
     /// Read `results/` again, after a results file changed.
     pub fn reload_results(&mut self) -> Result<()> {
         self.results = list_results(&self.root)?;
-        self.results_commit = results_commit(&self.root);
+        self.commit = commit::of(&self.root);
         Ok(())
     }
 }

@@ -33,12 +33,7 @@ impl Labels {
         if m.compare == Compare::Summary {
             return None;
         }
-        let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-        // Whether the candidate's value is higher than the baseline's.
-        let higher = match m.compare {
-            Compare::Slowdown => m.value < null,
-            _ => m.value > null,
-        };
+        let higher = m.higher() == Some(true);
         let [up, down] = self.words(&m.inputs.file, &m.inputs.column);
         let size = if m.compare == Compare::Ratio {
             super::metric::metric_value(m)

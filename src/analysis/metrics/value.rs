@@ -418,6 +418,25 @@ fn baseline_side(pairs: &[(String, Sample, Option<Sample>)], baseline: &str) -> 
     }
 }
 
+impl MetricValue {
+    /// Whether the candidate's value is higher than the baseline's, lower
+    /// (`Some(false)`), or equal (`None`), whatever the metric's sign
+    /// convention; `None` for a summary, which compares nothing.
+    pub fn higher(&self) -> Option<bool> {
+        let null = match self.compare {
+            Compare::Summary => return None,
+            Compare::Ratio => 1.0,
+            _ => 0.0,
+        };
+        match self.value.partial_cmp(&null)? {
+            std::cmp::Ordering::Equal => None,
+            order => {
+                Some((order == std::cmp::Ordering::Greater) != (self.compare == Compare::Slowdown))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 impl MetricValue {
     /// A fixture for tests: `m`, a headline relative comparison of `c`

@@ -52,8 +52,14 @@ pub struct Provenance {
     pub generator: String,
     /// The first 12 hex digits of the SHA-256 of the results files.
     pub results_hash: String,
-    /// The last commit that changed `results/`, when the study is a git repository.
+    /// The last commit that changed the study's inputs (book.toml,
+    /// `results/`, `content/`, `templates/`, `fonts/`), when the study is
+    /// in a git repository.
     pub commit: Option<String>,
+    /// Whether those inputs in the tree differ from `commit` (edited or
+    /// untracked files): the build is of that commit with uncommitted
+    /// changes, and `results_hash` names the results it read.
+    pub uncommitted: bool,
     /// The build date: from `SOURCE_DATE_EPOCH` or book.toml, never the clock.
     pub date: Option<String>,
 }
