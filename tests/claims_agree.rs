@@ -92,7 +92,7 @@ fn one_run_of_5000_is_named_on_the_card() {
     assert_eq!(found["carries"], true, "{found}");
     assert_eq!(found["run"], "run = 20", "{found}");
     assert!((found["without"]["value"].as_f64().unwrap() * 100.0 - without).abs() < 1e-9);
-    let note = format!("carried by run = 20 of Candidate: without it {without:.1}% higher");
+    let note = format!("carried by run 20 of Candidate: without it {without:.1}% higher");
     assert!(built.page.contains(&format!("<p class=\"carried\">{note}")), "{note}");
     assert!(built.page.contains("Run time (one run)</th>"));
     let limitations = built.stats["limitations"].as_array().unwrap();

@@ -26,18 +26,20 @@ pub fn without(m: &MetricValue, found: &Influence) -> MetricValue {
     copy
 }
 
-/// The run, as a reader can find it: `run = 20 of Candidate`, or `one
-/// run of Candidate` when the file has too many rows to name it.
+/// The run, as a reader can find it without a column id: `run 20 of
+/// Candidate` for a run named `run = 20` by the file's key, else `one run
+/// of Candidate (5,000)` by its value.
 fn run(m: &MetricValue, found: &Influence, labels: &Labels) -> String {
     let level = labels.level(&m.inputs.file, &m.factor, &found.environment);
-    match &found.run {
-        Some(run) => format!("{run} of {level}"),
-        None => format!("one run of {level}"),
+    let number = found.run.as_deref().and_then(|r| r.strip_prefix("run = "));
+    match number.filter(|n| !n.contains([',', '='])) {
+        Some(n) => format!("run {n} of {level}"),
+        None => format!("one run of {level} ({})", crate::format::value(found.value)),
     }
 }
 
 /// The note on the card of a headline that one run carries:
-/// `significant only with run = 20 of Candidate: without it 5.2% faster,
+/// `significant only with run 20 of Candidate: without it 5.2% faster,
 /// not statistically significant`; `None` when no run carries it.
 pub fn note(m: &MetricValue, labels: &Labels) -> Option<String> {
     let found = found(m)?;

@@ -95,7 +95,7 @@ pub struct MetricView {
     /// Formatted fields: value, ci, full, n, p, significance, words, interval, ...
     pub text: std::collections::BTreeMap<&'static str, String>,
     /// For a headline one run carries, the card's note: `significant only
-    /// with run = 20 of Candidate: without it 5.2% faster, not statistically
+    /// with run 20 of Candidate: without it 5.2% faster, not statistically
     /// significant` ([`crate::prose::carried::note`]).
     pub carried: Option<String>,
 }
