@@ -24,6 +24,7 @@ mod errors;
 mod example_compressors;
 mod example_usernetes;
 mod factors;
+mod factors_claims;
 mod files_as_saved;
 mod fuzz_corpus;
 mod hostile_data;
