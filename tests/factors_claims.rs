@@ -288,8 +288,7 @@ fn an_average_states_whether_it_covers_exactly_its_levels() {
 /// SE sqrt(2) · 0.163299, 8 df, CI 0.587107 to 1.703268; along the
 /// pattern (a against b, small) 0.6 / 0.5 = 1.2, SE 0.179763 on 5.614 df
 /// (Welch–Satterthwaite), CI 0.767219 to 1.876908, p = 0.352172: no
-/// evidence that it depends on the pattern. A factor with three levels
-/// is an error at `interaction`.
+/// evidence that it depends on the pattern.
 #[test]
 fn an_interaction_says_whether_the_difference_depends_on_a_factor() {
     let metric = |name: &str, keys: &str| {
@@ -332,8 +331,16 @@ fn an_interaction_says_whether_the_difference_depends_on_a_factor() {
         );
     }
     assert!(close(find("pattern")["p_value"].as_f64().unwrap(), 0.352_171_957_982_687_86));
-    let three = metric("three", "interaction = \"pattern\"\nwhere = { size = \"small\" }");
-    let dir = study(&three, "# S\n");
+}
+
+/// An interaction along a factor with three levels in the selected rows
+/// is an error at `interaction`, listing them.
+#[test]
+fn an_interaction_needs_two_levels() {
+    let three = "\n[[metrics]]\nname = \"three\"\nlabel = \"Depends\"\ndata = \"runs\"\n\
+        value = \"time_s\"\ncandidate = \"grep-i\"\nbetter = \"lower\"\n\
+        interaction = \"pattern\"\nwhere = { size = \"small\" }\n";
+    let dir = study(three, "# S\n");
     let output = report(dir.path(), &["check"]);
     let err = stderr(&output);
     assert!(!output.status.success(), "{err}");
