@@ -753,7 +753,7 @@ def metric_value(metric, key=None):
         side = [express(compare, e[0]) - null for e in estimates]
         out["sign_change_caveat"] = bool(any(v and d > 0 for v, d in zip(verdicts, side))
                                      and any(v and d < 0 for v, d in zip(verdicts, side)))
-    elif not metric.get("within-run"):
+    elif not metric.get("within-run") and not metric.get("interaction"):
         # The other estimator's verdict, and whether the two disagree: in
         # significance, or both significant in opposite directions.
         k = configs[0]
