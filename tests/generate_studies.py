@@ -19,7 +19,8 @@ sides, wild values, one wild run in every configuration (influential),
 runs whose coefficient of variation is 1/19, exactly 5% or 1/21, two or
 three environments, runs from two sessions (a `source` column), the
 second under load in some; 1 to 4 metrics (sometimes 6 to 12, for Holm's
-correction) of every `compare`, `estimator`, `per`, `average` and
+correction) of every `compare`, `estimator`, `per`, `average` (over
+exactly these configurations, or `generalise = true`) and
 `within-run`; some studies exclude one or two sets of runs. One study in
 four is factorial instead (docs/factors.md): 2 to 4 compressors (text
 levels, the environment column) × 1 to 3 levels × 1 to 3 sizes (numbers)
@@ -27,7 +28,8 @@ levels, the environment column) × 1 to 3 levels × 1 to 3 sizes (numbers)
 along any factor, with one candidate, `candidates = "*"` or a list, the
 baseline named or `"best"` (the best of the others), the other factors
 fixed by `where` or one of them `per` (averaged, or `each` with Holm's
-correction across the family); and 0 to 2 computed tables of comparisons
+correction across the family) or `interaction` (two of its levels: does
+the difference depend on it?); and 0 to 2 computed tables of comparisons
 along one factor, by another or by none, against a named level or the
 best of the others in each cell.
 """
@@ -157,6 +159,8 @@ def metric_toml(rng, i, environments, configs, matched):
         lines.append(f'average = "{rng.choice(["geometric", "arithmetic"])}"')
         if rng.random() < 0.4:
             lines.append("within-run = true")
+        elif rng.random() < 0.3:
+            lines.append("generalise = true")
         if matched < configs:
             lines.append(f"where = {{ cfg = {{ max = {matched} }} }}")
     else:
@@ -269,7 +273,14 @@ def factor_metric(rng, i, dims):
     spread = [f for f in rest if len(dims[f]) >= 2]
     per = rng.choice(spread) if spread and rng.random() < 0.5 else None
     where = {f: rng.choice(dims[f]) for f in rest if f != per}
-    if per:
+    best = 'baseline = "best"' in lines
+    if per and not best and rng.random() < 0.25:
+        # An interaction: does the difference depend on `per`? Two of its
+        # levels; not a headline (no influence check of an interaction).
+        lines = [line for line in lines if not line.startswith("headline")] + ["headline = false"]
+        lines.append(f'interaction = "{per}"')
+        where[per] = rng.sample(dims[per], 2)
+    elif per:
         lines.append(f'per = "{per}"')
         if rng.random() < 0.5:
             lines.append("each = true")
@@ -277,8 +288,11 @@ def factor_metric(rng, i, dims):
             lines.append(f'average = "{rng.choice(["geometric", "arithmetic"])}"')
             if factor == "environment" and rng.random() < 0.3:
                 lines.append("within-run = true")
+            elif rng.random() < 0.3:
+                lines.append("generalise = true")
     if where:
-        lines.append("where = { " + ", ".join(f"{f} = {literal(v)}" for f, v in where.items()) + " }")
+        value = lambda v: "[" + ", ".join(literal(x) for x in v) + "]" if isinstance(v, list) else literal(v)
+        lines.append("where = { " + ", ".join(f"{f} = {value(v)}" for f, v in where.items()) + " }")
     return "\n".join(lines) + "\n"
 
 
@@ -345,7 +359,8 @@ def factor_table(rng, i, dims):
         lines.append(f"baseline = {literal(rng.choice(dims[factor]))}")
     where = {f: rng.choice(dims[f]) for f in dims if f not in (factor, other)}
     if where:
-        lines.append("where = { " + ", ".join(f"{f} = {literal(v)}" for f, v in where.items()) + " }")
+        value = lambda v: "[" + ", ".join(literal(x) for x in v) + "]" if isinstance(v, list) else literal(v)
+        lines.append("where = { " + ", ".join(f"{f} = {value(v)}" for f, v in where.items()) + " }")
     lines += [f'caption = "Table {i}"', "```", ""]
     return "\n".join(lines)
 

@@ -393,15 +393,85 @@ def t_over(points, null):
     return float(x.mean()), [x.mean() - half, x.mean() + half], float(2 * stats.t.sf(abs((x.mean() - null) / se), k - 1))
 
 
-def averaged(estimates, how):
+def own_error(c, b, estimator, e, log):
+    """One configuration's standard error and degrees of freedom, for an
+    average over exactly these configurations: 0 for an exact ratio;
+    Welch's of the log ratio (times the ratio, by the delta method, for an
+    arithmetic average); for the median, its interval's width / (2 z),
+    normal; None without an interval."""
+    if len(e) > 3 and e[3]:
+        return 0.0, math.inf
+    if estimator == "median":
+        if e[1] is None:
+            return None
+        lo, hi = e[1]
+        width = math.log(hi) - math.log(lo) if log else hi - lo
+        return (width / (2 * stats.norm.ppf(Q)), math.inf) if width > 0 else None
+    c, b = np.asarray(c, float), np.asarray(b, float)
+    if len(c) < 2 or len(b) < 2:
+        return None
+    vc = (c / c.mean()).var(ddof=1) / len(c) if np.ptp(c) > 0 else 0.0
+    vb = (b / b.mean()).var(ddof=1) / len(b) if np.ptp(b) > 0 else 0.0
+    if vc + vb == 0:
+        return None
+    df = (vc + vb) ** 2 / (vc**2 / (len(c) - 1) + vb**2 / (len(b) - 1))
+    se = math.sqrt(vc + vb)
+    return (se if log else se * e[0]), df
+
+
+def fixed_over(points, errors, null):
+    """The mean of the k `points` over exactly these configurations: SE =
+    sqrt(sum SE_i^2) / k, Welch-Satterthwaite df, Student's t."""
+    x = np.asarray(points, float)
+    if any(e is None for e in errors):
+        return float(x.mean()), None, None
+    total = sum(se**2 for se, _ in errors)
+    fourth = sum(se**4 / df for se, df in errors if math.isfinite(df))
+    df = total**2 / fourth if fourth > 0 else math.inf
+    se = math.sqrt(total) / len(x)
+    if se == 0:
+        return float(x.mean()), None, None
+    t = stats.norm if math.isinf(df) else stats.t(df)
+    half = t.ppf(Q) * se
+    return float(x.mean()), [x.mean() - half, x.mean() + half], float(2 * t.sf(abs((x.mean() - null) / se)))
+
+
+def interaction(estimates, pairs, estimator):
+    """The ratio of the second level's ratio to the first's: Welch's t on
+    the log scale, SE = sqrt(SE_1^2 + SE_2^2), Welch-Satterthwaite df."""
+    (e1, e2), ((c1, b1, _, _), (c2, b2, _, _)) = estimates, pairs
+    r = e2[0] / e1[0]
+    if len(e1) > 3 and e1[3] and len(e2) > 3 and e2[3]:
+        return r, None, None, True
+    errors = [own_error(c1, b1, estimator, e1, True), own_error(c2, b2, estimator, e2, True)]
+    if e1[0] <= 0 or e2[0] <= 0 or any(e is None for e in errors):
+        return r, None, None
+    total = sum(se**2 for se, _ in errors)
+    fourth = sum(se**4 / df for se, df in errors if math.isfinite(df))
+    se = math.sqrt(total)
+    if se == 0:
+        return r, None, None
+    t = stats.norm if fourth == 0 else stats.t(total**2 / fourth)
+    half = t.ppf(Q) * se
+    return r, [math.exp(math.log(r) - half), math.exp(math.log(r) + half)], float(2 * t.sf(abs(math.log(r)) / se))
+
+
+def averaged(estimates, how, generalise=True, errors=None):
+    """The average of per-configuration estimates: with `generalise`,
+    Student's t over the k values (k - 1 df); else over exactly these
+    configurations, `errors(log)` giving each one's (SE, df) or None."""
     ratios = [e[0] for e in estimates]
     exact = all(len(e) > 3 and e[3] for e in estimates)
-    if how == "geometric" and min(ratios) > 0:
-        m, ci, p = t_over(np.log(ratios), 0.0)
+    geometric = how == "geometric" and min(ratios) > 0
+    points, null = (np.log(ratios), 0.0) if geometric else (ratios, 1.0)
+    if generalise or errors is None:
+        m, ci, p = t_over(points, null)
+    else:
+        m, ci, p = fixed_over(points, errors(geometric), null)
+    if geometric:
         if exact:
             return math.exp(m), None, None, True
         return math.exp(m), None if ci is None else [math.exp(ci[0]), math.exp(ci[1])], p
-    m, ci, p = t_over(ratios, 1.0)
     if exact:
         return m, None, None, True
     return m, None if ci is None else [max(ci[0], 0.0), ci[1]], p
@@ -739,7 +809,8 @@ def metric_value(metric, key=None):
         ci = sides_[0].get("ci") if len(sides_) == 1 else None
         return {"value": float(np.mean([s["mean"] for s in sides_])), "ci": ci, "p": None, "exact": False,
                 "open": None, "significant": None}
-    per = metric.get("per")
+    # An interaction is computed per level of its factor, as with `per`.
+    per = metric.get("per") or metric.get("interaction")
     groups = defaultdict(list)
     for r in rows:
         groups[key_text(r[per]) if per else ""].append(r)
@@ -758,14 +829,19 @@ def metric_value(metric, key=None):
                    texts(candidate, groups[k]), texts(base, groups[k])) for k in configs],
         "within": bool(metric.get("within-run")) and len(configs) > 1,
     }
-    if len(estimates) == 1:
+    if metric.get("interaction"):
+        e = interaction(estimates, SAMPLES[key]["pairs"], estimator)
+    elif len(estimates) == 1:
         e = estimates[0]
     elif compare == "difference":
         e = averaged_difference(estimates)
     elif metric.get("within-run"):
         e = within_run(rows, metric, config["data"][data]["key"], configs, candidate, estimates, base)
     else:
-        e = averaged(estimates, metric.get("average", "geometric"))
+        pairs = SAMPLES[key]["pairs"]
+        SAMPLES[key]["generalise"] = bool(metric.get("generalise"))
+        errors = lambda log: [own_error(c, b, estimator, e, log) for (c, b, _, _), e in zip(pairs, estimates)]
+        e = averaged(estimates, metric.get("average", "geometric"), bool(metric.get("generalise")), errors)
     r, ci, p = e[0], e[1], e[2]
     exact = len(e) > 3 and e[3]
     opened = e[4] if len(e) > 4 else [False, False]
@@ -785,7 +861,7 @@ def metric_value(metric, key=None):
     out["selected_caveat"] = best is not None
     null = 1.0 if compare == "ratio" else 0.0
     out["not_significant_caveat"] = bool(metric.get("headline")) and out["significant"] is False
-    if len(estimates) > 1:
+    if len(estimates) > 1 and not metric.get("interaction"):
         out["per_config"] = [express(compare, e[0]) for e in estimates]
         verdicts = [verdict(e[1], e[4] if len(e) > 4 else [False, False], e[2], compare, e[0], len(e) > 5 and e[5],
                             null_ratio) for e in estimates]
@@ -793,7 +869,7 @@ def metric_value(metric, key=None):
         side = [express(compare, e[0]) - null for e in estimates]
         out["sign_change_caveat"] = bool(any(v and d > 0 for v, d in zip(verdicts, side))
                                      and any(v and d < 0 for v, d in zip(verdicts, side)))
-    elif not metric.get("within-run") and compare != "difference":
+    elif not metric.get("within-run") and compare != "difference" and not metric.get("interaction"):
         # The other estimator's verdict, and whether the two disagree: in
         # significance, or both significant in opposite directions.
         k = configs[0]
@@ -862,11 +938,18 @@ def table_cells(spec):
     the study's, or the best of the other levels in the cell's rows), the
     other axis fixed to the cell's level; Holm's correction across the
     table's tested cells. None of it is checked when a best ties."""
+    # `compare` names a factor, or says "rows" or "columns".
     factor = spec.get("compare", spec["rows"])
+    if factor not in (spec["rows"], spec.get("columns")):
+        factor = {"rows": spec["rows"], "columns": spec.get("columns")}[factor]
     other = spec.get("columns") if factor == spec["rows"] else spec["rows"]
     rows = selected(load(spec["data"]), spec.get("where", {}))
     row_levels = in_order(key_text(r[spec["rows"]]) for r in rows)
     col_levels = in_order(key_text(r[spec["columns"]]) for r in rows) if "columns" in spec else [""]
+    # The default baseline: the study's for the environment column, else
+    # the compared factor's first level.
+    first = row_levels[0] if factor == spec["rows"] else col_levels[0]
+    default = BASELINE if factor == ENV else first
     cells = {}
     for row in row_levels:
         for col in col_levels:
@@ -877,7 +960,7 @@ def table_cells(spec):
             metric = {"name": spec["id"], "data": spec["data"], "value": spec["value"],
                       "compare": spec["cell"], "estimator": spec.get("estimator", "mean"),
                       "better": spec["better"], "factor": factor, "candidate": candidate,
-                      "baseline": spec.get("baseline", BASELINE), "where": where}
+                      "baseline": spec.get("baseline", default), "where": where}
             if level_text(metric["baseline"]) == candidate:
                 cells[f"{row}|{col}"] = {"baseline": True}
                 continue
@@ -892,6 +975,21 @@ def table_cells(spec):
         if "value" in cell:
             cell["verdict"] = table_verdict(cell, spec["cell"], spec["better"])
     return {"cells": cells}
+
+
+# Key and provenance columns by name (docs/factors.md): never measurements.
+DESCRIPTIONS = ["index", "iteration", "run", "repetition", "run_in_file", "source", "source_sha256",
+                "exit_code", "exit_status"]
+
+
+def repeated(rows, column, by):
+    """Whether `column` repeats one value on every run of each configuration
+    (environment and `by`), some configuration having two runs or more."""
+    cells = defaultdict(list)
+    for r in rows:
+        if num(r[column]) is not None:
+            cells[(r.get(ENV), tuple(key_text(r[c]) for c in by))].append(float(r[column]))
+    return any(len(x) > 1 for x in cells.values()) and all(min(x) == max(x) for x in cells.values())
 
 
 # -------------------------------------------------------------------- main
@@ -922,10 +1020,14 @@ def compute(path):
         name = os.path.basename(path)[:-4]
         rows = load(name)
         dataset = config.get("data", {}).get(name, {})
-        by = group_by(name)
-        skip = set(by) | set(dataset.get("key", [])) | set(FACTORS) | {NODES, ENV}
+        # The configurations: group-by, then the declared factors the file has.
+        by = list(group_by(name))
+        by += [f for f in FACTORS if f in rows[0] and f != ENV and f not in by]
+        skip = set(by) | set(dataset.get("key", [])) | set(FACTORS) | {NODES, ENV} | set(DESCRIPTIONS)
         columns = [c for c in rows[0] if c not in skip and all(num(r[c]) is not None or r[c] == "" for r in rows)
                    and any(num(r[c]) is not None for r in rows)]
+        measured = {m["value"] for m in config.get("metrics", [])}
+        columns = [c for c in columns if c in measured or not repeated(rows, c, by)]
         for column in columns:
             cells, texts = defaultdict(list), defaultdict(list)
             for r in rows:

@@ -221,6 +221,7 @@ fn check_listed(table: &Computed, stats: &Value) {
             Cell::Statistic { .. } => "statistic",
             Cell::Baseline => "baseline",
             Cell::Comparison(_) => "comparison",
+            Cell::Unmatched(_) => "unmatched",
             Cell::Empty => "empty",
         };
         assert_eq!(entry["kind"], kind, "{name}: kind");

@@ -26,6 +26,7 @@ mod errors;
 mod example_compressors;
 mod example_usernetes;
 mod factors;
+mod factors_claims;
 mod facts;
 mod files_as_saved;
 mod fuzz_corpus;

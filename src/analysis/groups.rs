@@ -20,24 +20,23 @@ pub(super) fn summarise(
 ) -> Result<(), Diagnostic> {
     let env_column = config.study.environment_column.as_str();
     let has_env = matches!(table.column(env_column).map(|c| &c.values), Some(Values::Text(_)));
-    let mut by: Vec<&str> = dataset.group_by.iter().map(String::as_str).collect();
-    if has_env {
-        by.insert(0, env_column);
-    }
+    let by = configuration(table, dataset, config, has_env);
     let skip: Vec<&str> = by
         .iter()
         .copied()
         .chain(dataset.key.iter().map(String::as_str))
-        .chain(config.study.factors.iter().map(String::as_str))
         .chain([config.study.nodes_column.as_str()])
         .collect();
-    let columns: Vec<&str> = table
+    let numeric: Vec<&str> = table
         .columns
         .iter()
         .filter(|c| c.values.numbers().is_some() && !skip.contains(&c.name.as_str()))
         .map(|c| c.name.as_str())
+        .filter(|c| !super::descriptions::named(c))
         .collect();
-    let mut groups = aggregate(table, &BTreeMap::new(), &by, &columns).unwrap_or_default();
+    let mut groups = aggregate(table, &BTreeMap::new(), &by, &numeric).unwrap_or_default();
+    let named: Vec<&str> = config.metrics.iter().map(|m| m.value.as_str()).collect();
+    let columns = super::descriptions::measured(&mut groups, numeric, &named);
     // The summary of each column in each group is independent: compute them
     // all in parallel, each sample sorted in place once for all its statistics.
     let count = groups.len();
@@ -67,6 +66,27 @@ pub(super) fn summarise(
         Some(scaling) => scale(table, scaling, has_env.then_some(env_column), config, analysis),
         None => Ok(()),
     }
+}
+
+/// The columns that define a configuration of `table`: the environment
+/// column (when `has_env`), then the file's `group-by`, then the study's
+/// `factors` the file has: every summary and diagnostic is of one
+/// configuration, never pooled across them.
+fn configuration<'c>(
+    table: &Table,
+    dataset: &'c Dataset,
+    config: &'c Config,
+    has_env: bool,
+) -> Vec<&'c str> {
+    let env_column = config.study.environment_column.as_str();
+    let mut by: Vec<&str> = has_env.then_some(env_column).into_iter().collect();
+    let factors = config.study.factors.iter().filter(|f| table.column(f).is_some());
+    for column in dataset.group_by.iter().chain(factors) {
+        if column != env_column && !by.contains(&column.as_str()) {
+            by.push(column);
+        }
+    }
+    by
 }
 
 /// A group's summary and its values ascending.

@@ -1,6 +1,7 @@
 //! The analysis stage: every statistic of the study, computed from a
 //! [`ResultSet`] into an [`Analysis`].
 
+mod descriptions;
 pub mod facts;
 pub mod findings;
 mod groups;

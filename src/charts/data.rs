@@ -26,6 +26,7 @@ pub fn compute(
     // Without x, each series is its own category of x.
     let x_column = spec.x_column().unwrap_or(series_column);
     let groups = selected_groups(spec, table, [series_column, x_column])?;
+    check_pooled(spec, table, config, [series_column, x_column])?;
     check_log_scales(spec, table).map_err(|(key, m)| spec.key_error(key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
@@ -46,6 +47,62 @@ pub fn compute(
     };
     check_finite(spec, &data)?;
     Ok(data)
+}
+
+/// The factors of the chart's file: the study's `factors`, the file's
+/// `group-by` and the environment column, those the file has.
+fn factors<'c>(config: &'c Config, spec: &ChartSpec, table: &Table) -> Vec<&'c str> {
+    let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
+    let group_by = config.data.get(stem).map(|d| d.group_by.as_slice()).unwrap_or_default();
+    let env = std::iter::once(&config.study.environment_column);
+    let mut factors: Vec<&str> = (config.study.factors.iter().chain(group_by).chain(env))
+        .map(String::as_str)
+        .filter(|f| table.column(f).is_some())
+        .collect();
+    factors.sort_unstable();
+    factors.dedup();
+    factors
+}
+
+/// An error at the directive when one point (box, bar) would pool the runs
+/// of several levels of a factor that is neither on an axis, nor the
+/// series (`by`: series and x), nor fixed by `where`: it names the factor,
+/// its levels and the fixes.
+fn check_pooled(
+    spec: &ChartSpec,
+    table: &Table,
+    config: &Config,
+    by: [&str; 2],
+) -> Result<(), Diagnostic> {
+    for factor in factors(config, spec, table).into_iter().filter(|f| !by.contains(f)) {
+        let groups = filter::aggregate(table, &spec.filter, &[by[0], by[1], factor], &[])
+            .unwrap_or_default();
+        let pooling = groups.windows(2).any(|w| w[0].key[..2] == w[1].key[..2]);
+        if !pooling {
+            continue;
+        }
+        let mut levels: Vec<&filter::KeyPart> = groups.iter().map(|g| &g.key[2]).collect();
+        levels.sort();
+        levels.dedup();
+        let names: Vec<String> = levels.iter().map(ToString::to_string).collect();
+        let point = if spec.kind.chart().slots() { "box or bar" } else { "point" };
+        let message = format!(
+            "each {point} would pool the runs of {} levels of the factor `{factor}` ({}), \
+             which is neither on an axis, nor the series, nor fixed by `where`",
+            names.len(),
+            crate::diagnostic::list(names.iter().map(String::as_str))
+        );
+        let level = match levels[0] {
+            filter::KeyPart::Number(_) => names[0].clone(),
+            filter::KeyPart::Text(t) => format!("\"{t}\""),
+        };
+        let hint = format!(
+            "fix it with `where = {{ {factor} = {level} }}` (one chart per level), \
+             or draw it as the series (`series = \"{factor}\"`) or on the x axis"
+        );
+        return Err(spec.error(message, hint));
+    }
+    Ok(())
 }
 
 /// An error at `x` for the first selected row whose x is empty: it has no place on the axis.

@@ -84,6 +84,26 @@ pub struct Metric {
     /// per-configuration ratios, Fleming & Wallace) or `arithmetic`.
     #[serde(default)]
     pub average: Average,
+    /// With `per`: whether the average stands for other values of `per`
+    /// than these. Default false: the average is of exactly these
+    /// configurations (fixed effects), its interval combining each
+    /// configuration's own standard error (sqrt(Σ SE_i²) / k, on the log
+    /// scale for the geometric mean, Welch–Satterthwaite degrees of
+    /// freedom). `true`: they are a sample of the configurations one could
+    /// run (random levels), and the interval is Student's t over the k
+    /// values with k − 1 degrees of freedom, widened by their spread.
+    #[serde(default)]
+    pub generalise: bool,
+    /// An interaction claim, "does the difference depend on this factor?":
+    /// the column named has exactly two levels in the selected rows, and
+    /// the metric is the ratio of the candidate's ratio to the baseline at
+    /// the second level (in the column's order) to that at the first, with
+    /// its 95% CI and p from Welch's t on the log scale (the two log
+    /// ratios' standard errors combined, Welch–Satterthwaite degrees of
+    /// freedom). 1 (0% with `compare = "relative"`) is "the same
+    /// difference at both levels". Not with `per`.
+    #[serde(default)]
+    pub interaction: Option<String>,
     /// With `per`: every run measures all the configurations (as one OSU run
     /// measures every message size), so runs, not configurations, are the
     /// units of the interval. Default false.

@@ -78,6 +78,7 @@ impl TableCell {
                 (cell.kind, cell.value, cell.n) = ("statistic", Some(*value), Some(*n));
             }
             Cell::Baseline => cell.kind = "baseline",
+            Cell::Unmatched(_) => cell.kind = "unmatched",
             Cell::Empty => {}
             Cell::Comparison(m) => {
                 cell.kind = "comparison";
@@ -183,8 +184,16 @@ fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config) -> String {
             let against = m.baseline_selected.as_ref().map(|s| label(&s.level, &m.factor, config));
             wording::table_cell(m, tables::verdict(m), against.as_deref())
         }
+        Cell::Unmatched(baseline) => {
+            format!("no runs of {} to compare with", label(baseline, &table_factor(spec), config))
+        }
         Cell::Empty => "no runs".into(),
     }
+}
+
+/// The factor a table's comparisons run along (the rows' when it has none).
+fn table_factor(spec: &tables::TableSpec) -> String {
+    tables::compared_factor(spec).ok().flatten().map_or_else(|| spec.rows.clone(), |a| a.factor)
 }
 
 /// Every cell, row by row, with its figures and words.

@@ -141,10 +141,15 @@ fn per_metric(m: &MetricValue, labels: &Labels) -> Vec<(Rank, Limitation)> {
 /// what its interval holds and what could decide it.
 fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
     m.claim.filter(|c| c.verdict == Verdict::Inconclusive)?;
-    // An average's interval carries the spread between its configurations.
-    let spread = match m.groups {
-        k if k > 1 && !m.within_run => {
+    // A generalised average's interval carries the spread between its
+    // configurations; one over exactly these, their own noise.
+    use crate::analysis::statistics::model::Model;
+    let spread = match (m.groups, m.model) {
+        (k, Model::GeometricAverage | Model::ArithmeticAverage) if k > 1 && !m.within_run => {
             format!(", which carries the spread between its {k} configurations,")
+        }
+        (k, Model::GeometricAverageFixed | Model::ArithmeticAverageFixed) if k > 1 => {
+            format!(" over exactly these {k} configurations")
         }
         _ => String::new(),
     };

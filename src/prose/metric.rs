@@ -304,6 +304,7 @@ pub fn metric_fields(m: &MetricValue) -> BTreeMap<&'static str, String> {
         ("significance", significance(m)),
         ("range", metric_range(m)),
         ("model", model(m)),
+        ("scope", scope(m)),
         ("candidate", mean(m.candidate.mean)),
         ("p", m.p_value.map(p_value).unwrap_or_else(|| "no p-value".into())),
     ]);
@@ -342,10 +343,19 @@ pub fn model_words(model: Model) -> &'static str {
             "arithmetic mean of the per-configuration differences, Student's t over the configurations"
         }
         Model::GeometricAverage => {
-            "geometric mean of the per-configuration ratios, Student's t over the configurations"
+            "geometric mean of the per-configuration ratios, Student's t over the configurations: an average that generalises to other configurations"
         }
         Model::ArithmeticAverage => {
-            "arithmetic mean of the per-configuration ratios, Student's t over the configurations"
+            "arithmetic mean of the per-configuration ratios, Student's t over the configurations: an average that generalises to other configurations"
+        }
+        Model::GeometricAverageFixed => {
+            "geometric mean of the per-configuration ratios over exactly these configurations, each one's standard error combined (Welch–Satterthwaite)"
+        }
+        Model::ArithmeticAverageFixed => {
+            "arithmetic mean of the per-configuration ratios over exactly these configurations, each one's standard error combined (Welch–Satterthwaite)"
+        }
+        Model::Interaction => {
+            "interaction: the ratio at the second level over the ratio at the first, Welch's t on the log scale (each level's standard error combined, Welch–Satterthwaite)"
         }
         Model::ExactAverage => {
             "average of exact per-configuration ratios: every run of each side gives one value"
@@ -356,6 +366,22 @@ pub fn model_words(model: Model) -> &'static str {
         Model::RunsAsUnitsMedian => {
             "average of the per-configuration Hodges–Lehmann ratios; interval and p from Mann–Whitney's test on per-run scores against the baseline's means (runs as units)"
         }
+    }
+}
+
+/// What an average over configurations stands for, in words: exactly
+/// these configurations, or others like them; empty for one configuration.
+pub fn scope(m: &MetricValue) -> String {
+    let k = m.groups;
+    match m.model {
+        Model::GeometricAverageFixed | Model::ArithmeticAverageFixed => format!(
+            "An average over exactly these {k} configurations: its interval combines each one's own uncertainty, and says nothing of configurations not measured."
+        ),
+        Model::GeometricAverage | Model::ArithmeticAverage => format!(
+            "An average that stands for configurations like these {k}: its interval is Student's t over them ({} degrees of freedom), widened by their spread.",
+            k.saturating_sub(1)
+        ),
+        _ => String::new(),
     }
 }
 

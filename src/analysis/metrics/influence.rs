@@ -242,9 +242,10 @@ fn constant_without(values: &[f64], drop: Option<usize>) -> Option<f64> {
 fn combine(estimates: &[Estimate], metric: &Metric) -> Estimate {
     match estimates {
         [one] => *one,
+        [first, second] if metric.interaction.is_some() => average::interaction(first, second),
         many => {
             let named: Vec<(String, Estimate)> = many.iter().map(|e| (String::new(), *e)).collect();
-            average::combine(&named, metric.average)
+            average::combine(&named, metric.average, metric.generalise)
         }
     }
 }

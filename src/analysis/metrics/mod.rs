@@ -211,6 +211,8 @@ fn evaluate_runs<'r>(
     config: &Config,
 ) -> Result<(MetricValue, Runs<'r>), Diagnostic> {
     let blame = Blame::new(metric);
+    let interacting = interaction_metric(metric, &blame)?;
+    let metric = interacting.as_ref().unwrap_or(metric);
     let table = measured_table(metric, results, config, &blame)?;
     let sides =
         sides::of(metric, config).map_err(|(key, message, hint)| blame.at(key, message, hint))?;
@@ -221,6 +223,7 @@ fn evaluate_runs<'r>(
     }
     let groups = grouped_rows(metric, table, &sides, &blame)?;
     let keyed = candidate_pairs(&groups, &sides.candidate, &sides.baseline);
+    two_levels(metric, &keyed, &blame)?;
     comparable(metric, (table, config), (&groups, &keyed), &sides, &blame)?;
     let at = |key: &[KeyPart]| match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
@@ -337,6 +340,37 @@ fn pooled(
         }
     }
     Ok(())
+}
+
+/// For an interaction claim (`interaction = "X"`), the metric computed
+/// per level of X (as with `per = "X"`); an error with `per` too.
+fn interaction_metric(metric: &Metric, blame: &Blame) -> Result<Option<Metric>, Diagnostic> {
+    let Some(factor) = &metric.interaction else { return Ok(None) };
+    if metric.per.is_some() || metric.within_run || metric.compare == Compare::Summary {
+        return Err(blame.at(
+            "interaction",
+            "an interaction compares the difference at two levels, so it takes no `per`, `within-run` or `compare = \"summary\"`".into(),
+            "drop `per`: the interaction's factor is the one the metric is computed per".into(),
+        ));
+    }
+    Ok(Some(Metric { per: Some(factor.clone()), each: false, ..metric.clone() }))
+}
+
+/// The error for an interaction whose factor has other than two levels
+/// where both sides have runs.
+fn two_levels(metric: &Metric, keyed: &[KeyedPair], blame: &Blame) -> Result<(), Diagnostic> {
+    let Some(factor) = &metric.interaction else { return Ok(()) };
+    let levels: Vec<String> =
+        keyed.iter().filter_map(|(k, _, _)| k.first()).map(ToString::to_string).collect();
+    if levels.len() == 2 {
+        return Ok(());
+    }
+    let listed = list(levels.iter().map(String::as_str));
+    Err(blame.at(
+        "interaction",
+        format!("an interaction along `{factor}` needs exactly two of its levels, and the selected rows have {} ({listed})", levels.len()),
+        format!("choose two with `where = {{ {factor} = [{}] }}`", levels.iter().take(2).map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(", ")),
+    ))
 }
 
 /// The error for a group measured by only one of the two sides of a comparison.

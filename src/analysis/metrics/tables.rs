@@ -32,12 +32,15 @@ pub struct TableSpec {
     /// What each cell holds: `mean` or `median` of its runs, or its
     /// comparison with the baseline level: `relative`, `slowdown` or `ratio`.
     pub cell: CellKind,
-    /// For comparisons: the factor compared along, the `rows` factor
-    /// (default) or the `columns` one.
+    /// For comparisons: the factor compared along, named by its column or
+    /// by the word `rows` (default) or `columns`; any other name is an
+    /// error that lists the table's factors.
     #[serde(default)]
     pub compare: Option<String>,
-    /// For comparisons: the baseline level of the compared factor; default
-    /// the study's baseline, when that factor is the environment column.
+    /// For comparisons: the baseline level of the compared factor, one of
+    /// its levels in the selected rows; default the study's baseline when
+    /// that factor is the environment column, else the factor's first level
+    /// (the table's first row, or first column).
     /// `"best"`: in each cell, the best of the other levels in the cell's
     /// rows, chosen from the data by `better` and `estimator`, as a
     /// metric's `baseline = "best"` (docs/factors.md), and named in the cell.
@@ -119,6 +122,9 @@ pub enum Cell {
     Baseline,
     /// A comparison with the baseline level.
     Comparison(Box<MetricValue>),
+    /// Runs of the candidate, but none of the baseline level to compare
+    /// them with (the baseline level named).
+    Unmatched(String),
     /// No runs at this row and column.
     Empty,
 }
@@ -186,16 +192,7 @@ pub fn compute(
         let message = format!("unknown data file `{}`", spec.data);
         blame(spec, "data", message, suggest(&spec.data, results.tables.keys().map(String::as_str)))
     })?;
-    for (key, column) in [
-        ("rows", Some(&spec.rows)),
-        ("columns", spec.columns.as_ref()),
-        ("value", Some(&spec.value)),
-    ] {
-        if let Some(column) = column.filter(|c| table.column(c).is_none()) {
-            let message = format!("unknown column `{column}` in {}", table.path.display());
-            return Err(blame(spec, key, message, suggest(column, table.column_names())));
-        }
-    }
+    known_columns(spec, table)?;
     let levels = |column: &str| -> Result<Vec<KeyPart>, Diagnostic> {
         let groups = filter::aggregate(table, &spec.filter, &[column], &[]).map_err(|c| {
             blame(
@@ -207,27 +204,52 @@ pub fn compute(
         })?;
         Ok(groups.into_iter().map(|g| g.key[0].clone()).collect())
     };
-    selectable(spec, &levels)?;
+    let along = compared_factor(spec)?;
+    selectable(spec, &along, &levels)?;
     let rows = levels(&spec.rows)?;
     let columns: Vec<Option<KeyPart>> = match &spec.columns {
         Some(c) => levels(c)?.into_iter().map(Some).collect(),
         None => vec![None],
     };
+    let compared = match &along {
+        Some(along) => {
+            let levels: Vec<KeyPart> = match along.rows {
+                true => rows.clone(),
+                false => columns.iter().flatten().cloned().collect(),
+            };
+            Some((along, baseline_level(spec, &along.factor, &levels, config)?))
+        }
+        None => None,
+    };
     let mut cells = Vec::new();
     for row in &rows {
-        let mut line = Vec::new();
-        for column in &columns {
-            line.push(cell(spec, (row, column.as_ref()), results, config)?);
-        }
-        cells.push(line);
+        let line = columns.iter().map(|column| {
+            let at = (row, column.as_ref());
+            match &compared {
+                Some((along, baseline)) => cell(spec, at, (along, baseline), results, config),
+                None => statistic(spec, at, results, config),
+            }
+        });
+        cells.push(line.collect::<Result<Vec<Cell>, Diagnostic>>()?);
     }
-    holm(&mut cells);
-    for cell in cells.iter_mut().flatten() {
-        if let Cell::Comparison(m) = cell {
-            super::decide(std::slice::from_mut(m.as_mut()), config.study.negligible());
-        }
-    }
+    holm(&mut cells, config.study.negligible());
     Ok(Computed { spec: spec.clone(), rows, columns, cells })
+}
+
+/// An error at the key of the first of `rows`, `columns` and `value` that
+/// names a column `table` lacks.
+fn known_columns(spec: &TableSpec, table: &crate::results::Table) -> Result<(), Diagnostic> {
+    for (key, column) in [
+        ("rows", Some(&spec.rows)),
+        ("columns", spec.columns.as_ref()),
+        ("value", Some(&spec.value)),
+    ] {
+        if let Some(column) = column.filter(|c| table.column(c).is_none()) {
+            let message = format!("unknown column `{column}` in {}", table.path.display());
+            return Err(blame(spec, key, message, suggest(column, table.column_names())));
+        }
+    }
+    Ok(())
 }
 
 /// Whether the table chooses each comparison's baseline from the data
@@ -242,6 +264,7 @@ pub fn selects_baseline(spec: &TableSpec) -> bool {
 /// with a level named `best`.
 fn selectable(
     spec: &TableSpec,
+    along: &Option<Along>,
     levels: &dyn Fn(&str) -> Result<Vec<KeyPart>, Diagnostic>,
 ) -> Result<(), Diagnostic> {
     let best = super::sides::BEST;
@@ -262,9 +285,8 @@ fn selectable(
             "set `better = \"lower\"` or `better = \"higher\"`",
         );
     }
-    let factor = spec.compare.as_ref().unwrap_or(&spec.rows);
-    let axis = *factor == spec.rows || spec.columns.as_ref() == Some(factor);
-    if axis && levels(factor)?.iter().any(|l| l.to_string() == best) {
+    let factor = along.as_ref().map_or(&spec.rows, |a| &a.factor);
+    if levels(factor)?.iter().any(|l| l.to_string() == best) {
         let message = format!(
             "`{factor}` has a level named `{best}`, so `baseline = \"{best}\"` is ambiguous"
         );
@@ -324,35 +346,69 @@ fn equal(level: &KeyPart) -> FilterValue {
     }
 }
 
-/// One cell: its statistic, or its comparison with the baseline level.
+/// The factor a table of comparisons compares along: its name, and
+/// whether its levels are the rows (else the columns).
+#[derive(Debug, Clone)]
+pub struct Along {
+    /// The factor's column.
+    pub factor: String,
+    /// Whether the factor is the rows' (else the columns').
+    pub rows: bool,
+}
+
+/// The factor the comparisons of `spec` run along: `compare` names the
+/// rows' or the columns' factor, or says `rows` or `columns`; none for a
+/// table of statistics. An error at `compare` for any other name, listing
+/// the table's factors, or for `columns` in a table without columns.
+pub fn compared_factor(spec: &TableSpec) -> Result<Option<Along>, Diagnostic> {
+    if !spec.cell.compared() {
+        return Ok(None);
+    }
+    let rows = Along { factor: spec.rows.clone(), rows: true };
+    let columns = spec.columns.clone().map(|factor| Along { factor, rows: false });
+    let Some(name) = spec.compare.as_deref() else { return Ok(Some(rows)) };
+    match (name, &columns) {
+        (n, _) if n == spec.rows => Ok(Some(rows)),
+        (n, Some(c)) if n == c.factor => Ok(columns),
+        ("rows", _) => Ok(Some(rows)),
+        ("columns", Some(_)) => Ok(columns),
+        _ => {
+            let factors = match &spec.columns {
+                Some(c) => format!("its rows are `{}` and its columns `{c}`", spec.rows),
+                None => format!("its rows are `{}`, and it has no columns", spec.rows),
+            };
+            let hint = match &spec.columns {
+                Some(c) => format!(
+                    "write `compare = \"rows\"` (or `\"{}\"`) or `compare = \"columns\"` (or `\"{c}\"`)",
+                    spec.rows
+                ),
+                None => "write `compare = \"rows\"`, or add `columns` to compare along them".into(),
+            };
+            let message = format!("`compare = \"{name}\"` names no factor of the table: {factors}");
+            Err(blame(spec, "compare", message, hint))
+        }
+    }
+}
+
+/// One comparison cell: the candidate level at `row` and `column` against
+/// the `baseline` level of the factor compared `along`.
 fn cell(
     spec: &TableSpec,
     (row, column): (&KeyPart, Option<&KeyPart>),
+    (along, baseline): (&Along, &str),
     results: &ResultSet,
     config: &Config,
 ) -> Result<Cell, Diagnostic> {
-    let Some(compare) = spec.cell.compare() else {
-        return statistic(spec, (row, column), results, config);
-    };
-    let factor = spec.compare.clone().unwrap_or_else(|| spec.rows.clone());
-    let along_rows = factor == spec.rows;
-    let (candidate, at) = if along_rows { (Some(row), column) } else { (column, Some(row)) };
-    let Some(candidate) = candidate else {
-        let message = format!("`compare = \"{factor}\"` names the columns, but the table has none");
-        return Err(blame(
-            spec,
-            "compare",
-            message,
-            "set `columns`, or compare along the rows".into(),
-        ));
-    };
-    let baseline = baseline_level(spec, &factor, config)?;
+    let compare = spec.cell.compare().unwrap_or(Compare::Relative);
+    let (candidate, at) = if along.rows { (Some(row), column) } else { (column, Some(row)) };
+    let Some(candidate) = candidate else { return Ok(Cell::Empty) };
     let mut filter = spec.filter.clone();
-    let other = if along_rows { spec.columns.clone() } else { Some(spec.rows.clone()) };
+    let other = if along.rows { spec.columns.clone() } else { Some(spec.rows.clone()) };
     if let (Some(name), Some(level)) = (other, at) {
         filter.insert(name, equal(level));
     }
-    let metric = cell_metric(spec, filter, compare, (factor, candidate.to_string(), baseline));
+    let sides = (along.factor.clone(), candidate.to_string(), baseline.to_string());
+    let metric = cell_metric(spec, filter, compare, sides);
     comparison(spec, metric, results, config)
 }
 
@@ -404,7 +460,8 @@ fn comparison(
     match (has_rows(&metric, &candidate), has_rows(&metric, &baseline)) {
         (true, true) if candidate == baseline => return Ok(Cell::Baseline),
         (true, true) => {}
-        _ => return Ok(Cell::Empty),
+        (true, false) => return Ok(Cell::Unmatched(baseline)),
+        (false, _) => return Ok(Cell::Empty),
     }
     let mut value = super::evaluate_one(&metric, results, config)?;
     value.baseline_selected = selected;
@@ -439,6 +496,8 @@ fn cell_metric(
         headline: false,
         estimator: spec.estimator,
         average: Default::default(),
+        generalise: false,
+        interaction: None,
         within_run: false,
         location: spec.location.clone(),
         at: spec.key_at.clone(),
@@ -450,22 +509,46 @@ fn spec_factor(metric: &Metric) -> String {
     metric.factor.clone().unwrap_or_default()
 }
 
-/// The baseline level of the compared factor.
-fn baseline_level(spec: &TableSpec, factor: &str, config: &Config) -> Result<String, Diagnostic> {
-    match &spec.baseline {
-        Some(level) => Ok(level.to_string()),
-        None if factor == config.study.environment_column => Ok(config.study.baseline.clone()),
-        None => Err(blame(
-            spec,
-            "baseline",
-            format!("a comparison along `{factor}` needs its baseline level"),
-            "name it, such as `baseline = \"gzip\"`".into(),
-        )),
+/// The baseline level of the compared `factor`, whose levels in the
+/// selected rows are `levels`: as written (`best` is chosen per cell),
+/// else the study's baseline for the environment column, else the first
+/// level. An error at `baseline` for a level the factor lacks, naming its
+/// levels.
+fn baseline_level(
+    spec: &TableSpec,
+    factor: &str,
+    levels: &[KeyPart],
+    config: &Config,
+) -> Result<String, Diagnostic> {
+    let names: Vec<String> = levels.iter().map(ToString::to_string).collect();
+    let (level, key) = match &spec.baseline {
+        Some(level) if selects_baseline(spec) => return Ok(level.to_string()),
+        Some(level) => (level.to_string(), "baseline"),
+        None if factor == config.study.environment_column => {
+            (config.study.baseline.clone(), "compare")
+        }
+        None => return Ok(names.first().cloned().unwrap_or_default()),
+    };
+    if names.contains(&level) {
+        return Ok(level);
     }
+    let listed = crate::diagnostic::list(names.iter().map(String::as_str));
+    let message = match &spec.baseline {
+        Some(_) => format!("`{factor}` has no level `{level}` in the table's rows ({listed})"),
+        None => format!(
+            "the study's baseline `{level}` is not a level of `{factor}` in the table's rows ({listed})"
+        ),
+    };
+    let hint = format!(
+        "name one of its levels, such as `baseline = \"{}\"`, or check `where`",
+        names.first().map_or("", String::as_str)
+    );
+    Err(blame(spec, key, message, hint))
 }
 
-/// Holm's correction across the table's comparisons.
-fn holm(cells: &mut [Vec<Cell>]) {
+/// Holm's correction across the table's comparisons, then each one's
+/// claim by its adjusted p ([`super::decide`]).
+fn holm(cells: &mut [Vec<Cell>], negligible: Option<f64>) {
     let mut tested: Vec<&mut MetricValue> = cells
         .iter_mut()
         .flatten()
@@ -477,6 +560,11 @@ fn holm(cells: &mut [Vec<Cell>]) {
     let ps: Vec<f64> = tested.iter().map(|m| m.p_value.unwrap_or(1.0)).collect();
     for (m, p) in tested.iter_mut().zip(super::sides::adjusted(&ps)) {
         m.p_holm = Some(p);
+    }
+    for cell in cells.iter_mut().flatten() {
+        if let Cell::Comparison(m) = cell {
+            super::decide(std::slice::from_mut(m.as_mut()), negligible);
+        }
     }
 }
 

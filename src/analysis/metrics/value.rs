@@ -163,7 +163,7 @@ pub(super) fn compute(
     if let [(_, c, Some(b))] = pairs {
         value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
         value.other = alternative(metric, c, b);
-    } else {
+    } else if metric.interaction.is_none() {
         value.average = Some(metric.average);
         value.within_run = within.is_some();
         value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
@@ -277,12 +277,15 @@ fn combined(
     estimates: &[(String, Estimate)],
 ) -> Estimate {
     match (within, estimates) {
+        (_, [(_, first), (_, second)]) if metric.interaction.is_some() => {
+            average::interaction(first, second)
+        }
         (Some(e), many) if many.len() >= 2 => {
             estimators::of(metric.estimator).centred(e, many, metric.average)
         }
         (Some(e), _) => e,
         (None, [(_, one)]) => *one,
-        (None, many) => average::combine(many, metric.average),
+        (None, many) => average::combine(many, metric.average, metric.generalise),
     }
 }
 
@@ -333,7 +336,11 @@ fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     }
     value.model = estimate.model;
     if value.ci.is_none() && value.ci_note.is_none() {
-        value.ci_note = Some(match value.spread.is_some() || value.groups > 1 {
+        // Over exactly these configurations, an interval is missing where
+        // one of them has none; generalised, where their ratios agree.
+        let fixed =
+            matches!(value.model, Model::GeometricAverageFixed | Model::ArithmeticAverageFixed);
+        value.ci_note = Some(match (value.spread.is_some() || value.groups > 1) && !fixed {
             true => stats::NoInterval::SameRatio,
             false => stats::NoInterval::NoSpread,
         });

@@ -1,8 +1,12 @@
 //! Averages of per-configuration ratios: the geometric mean (Fleming &
 //! Wallace, CACM 1986: the same whichever side is the denominator) or the
-//! arithmetic mean, with an interval that carries the spread between the
-//! configurations (Student's t over the k configurations, k − 1 degrees of
-//! freedom), and the range of the per-configuration values.
+//! arithmetic mean, and the range of the per-configuration values. Its
+//! interval is of one of two models. By default the average is of exactly
+//! these configurations (fixed effects): each configuration's own
+//! standard error combined, SE = sqrt(Σ SE_i²) / k, with Welch–Satterthwaite
+//! degrees of freedom. With `generalise`, it stands for other
+//! configurations too (random levels): Student's t over the k values, k − 1
+//! degrees of freedom, so that the spread between configurations widens it.
 
 use serde::Serialize;
 
@@ -42,32 +46,113 @@ pub struct Spread {
 }
 
 /// The average of `estimates` (k ≥ 2) by `how`: its interval and p-value
+/// over exactly these configurations ([`fixed`]), or, with `generalise`,
 /// from Student's t over the k ratios (on the log scale for the geometric
 /// mean), so that the spread between configurations widens it.
-pub fn combine(estimates: &[(String, Estimate)], how: Average) -> Estimate {
+pub fn combine(estimates: &[(String, Estimate)], how: Average, generalise: bool) -> Estimate {
     let exact = estimates.iter().all(|(_, e)| e.exact);
     let ratios: Vec<f64> = estimates.iter().map(|(_, e)| e.ratio).collect();
-    let (points, model, back): (Vec<f64>, _, fn(f64) -> f64) = match how {
-        Average::Geometric if ratios.iter().all(|r| *r > 0.0) => {
-            (ratios.iter().map(|r| r.ln()).collect(), Model::GeometricAverage, f64::exp)
-        }
-        _ => (ratios.clone(), Model::ArithmeticAverage, |x| x),
+    let geometric = how == Average::Geometric && ratios.iter().all(|r| *r > 0.0);
+    let (points, back): (Vec<f64>, fn(f64) -> f64) = match geometric {
+        true => (ratios.iter().map(|r| r.ln()).collect(), f64::exp),
+        false => (ratios.clone(), |x| x),
     };
-    let null = if model == Model::GeometricAverage { 0.0 } else { 1.0 };
+    let model = match (geometric, generalise) {
+        (true, true) => Model::GeometricAverage,
+        (false, true) => Model::ArithmeticAverage,
+        (true, false) => Model::GeometricAverageFixed,
+        (false, false) => Model::ArithmeticAverageFixed,
+    };
+    let null = if geometric { 0.0 } else { 1.0 };
     let summary = Summary::of(&points).expect("at least two configurations");
     let ratio = back(summary.mean);
     if exact {
         return Estimate { ratio, model: Model::ExactAverage, exact: true, ..Default::default() };
     }
-    let Some(se) = summary.variance_of_mean().map(f64::sqrt).filter(|se| *se > 0.0) else {
+    let error = match generalise {
+        true => summary.variance_of_mean().map(|v| (v.sqrt(), (summary.n - 1) as f64)),
+        false => fixed(estimates, geometric),
+    };
+    let Some((se, df)) = error.filter(|(se, _)| *se > 0.0) else {
         return Estimate { ratio, model, ..Default::default() };
     };
-    let df = (summary.n - 1) as f64;
     let half = stats::t_quantile(df) * se;
     // A ratio is positive: an arithmetic interval is cut at 0.
     let ci = [back(summary.mean - half).max(0.0), back(summary.mean + half)];
     let p = stats::p_value((summary.mean - null) / se, df);
     Estimate { ratio, ci: Some(ci), p: Some(p), model, ..Default::default() }
+}
+
+/// The standard error and degrees of freedom of the mean of the k
+/// configurations' values (their logs when `log`), over exactly these
+/// configurations: sqrt(Σ SE_i²) / k, each SE_i the configuration's own
+/// (moved between the ratio and its log by the delta method, SE(ln r) =
+/// SE(r) / r), or read from its 95% interval as a normal one where its
+/// model has none (Hodges–Lehmann); an exact configuration adds nothing.
+/// Degrees of freedom by Welch–Satterthwaite, (Σ SE_i²)² / Σ (SE_i⁴ / df_i).
+/// None when a configuration has no interval at all (one run on a side).
+pub fn fixed(estimates: &[(String, Estimate)], log: bool) -> Option<(f64, f64)> {
+    let k = estimates.len() as f64;
+    let (mut total, mut fourth) = (0.0, 0.0);
+    for (_, e) in estimates {
+        let (se, df) = own_error(e, log)?;
+        total += se * se;
+        if df.is_finite() {
+            fourth += se.powi(4) / df;
+        }
+    }
+    let df = if fourth > 0.0 { total * total / fourth } else { f64::INFINITY };
+    Some((total.sqrt() / k, df))
+}
+
+/// One configuration's standard error on the log scale (`log`) or of the
+/// ratio, with its degrees of freedom; zero for an exact ratio.
+fn own_error(e: &Estimate, log: bool) -> Option<(f64, f64)> {
+    if e.exact {
+        return Some((0.0, f64::INFINITY));
+    }
+    if let Some(se) = e.se {
+        let value = match (se.log, log) {
+            (true, false) => se.value * e.ratio,
+            (false, true) => se.value / e.ratio,
+            _ => se.value,
+        };
+        return Some((value, se.df));
+    }
+    let [lo, hi] = e.ci?;
+    let z = stats::z_quantile();
+    let width = if log { hi.ln() - lo.ln() } else { hi - lo };
+    (width.is_finite() && width > 0.0).then_some((width / (2.0 * z), f64::INFINITY))
+}
+
+/// An interaction of two configurations' estimates (`first`, `second`):
+/// the ratio of the second's ratio to the first's, with its interval and
+/// p-value from Welch's t on the log scale, SE = sqrt(SE₁² + SE₂²) and
+/// Welch–Satterthwaite degrees of freedom. Exact when both are; without
+/// an interval when either has none or a ratio is not positive.
+pub fn interaction(first: &Estimate, second: &Estimate) -> Estimate {
+    let ratio = second.ratio / first.ratio;
+    if first.exact && second.exact {
+        return Estimate { ratio, model: Model::Exact, exact: true, ..Default::default() };
+    }
+    let model = Model::Interaction;
+    let positive = first.ratio > 0.0 && second.ratio > 0.0;
+    let error = positive
+        .then(|| fixed(&[(String::new(), *first), (String::new(), *second)], true))
+        .flatten()
+        .map(|(se, df)| (se * 2.0, df));
+    let Some((se, df)) = error.filter(|(se, _)| *se > 0.0) else {
+        return Estimate { ratio, model, ..Default::default() };
+    };
+    let (log, half) = (ratio.ln(), stats::t_quantile(df) * se);
+    let ci = [(log - half).exp(), (log + half).exp()];
+    Estimate {
+        ratio,
+        ci: Some(ci),
+        p: Some(stats::p_value(log / se, df)),
+        model,
+        ..Default::default()
+    }
 }
 
 /// Each configuration's value as `express` turns a ratio into the metric,
@@ -155,7 +240,7 @@ mod tests {
     #[test]
     fn the_interval_carries_the_spread() {
         let estimates: Vec<_> = [0.86, 0.87, 0.89, 0.912, 1.088].into_iter().map(at).collect();
-        let e = combine(&estimates, Average::Arithmetic);
+        let e = combine(&estimates, Average::Arithmetic, true);
         assert!((e.ratio - 0.924).abs() < 1e-12);
         let [lo, hi] = e.ci.unwrap();
         assert!((lo - (0.924 - 0.116498)).abs() < 1e-5 && (hi - (0.924 + 0.116498)).abs() < 1e-5);
@@ -166,9 +251,9 @@ mod tests {
         assert!(!s.significant_sign_change);
         assert_eq!((s.range[0].at.as_str(), s.range[1].at.as_str()), ("x = 1.088", "x = 0.86"));
         // Geometric: exp(mean(ln r)); the same ratio inverted averages to its inverse.
-        let g = combine(&estimates, Average::Geometric).ratio;
+        let g = combine(&estimates, Average::Geometric, true).ratio;
         let inverted: Vec<_> =
             [0.86, 0.87, 0.89, 0.912, 1.088].into_iter().map(|r| at(1.0 / r)).collect();
-        assert!((combine(&inverted, Average::Geometric).ratio * g - 1.0).abs() < 1e-12);
+        assert!((combine(&inverted, Average::Geometric, true).ratio * g - 1.0).abs() < 1e-12);
     }
 }

@@ -54,6 +54,23 @@ pub struct Estimate {
     /// (`ranks::min_p`): whatever its p, no verdict.
     #[serde(skip)]
     pub unreachable: bool,
+    /// The standard error behind the interval, where the model has one
+    /// (Welch's): what an average over exactly these configurations
+    /// combines.
+    #[serde(skip)]
+    pub se: Option<StandardError>,
+}
+
+/// The standard error of an estimate, on the scale of its test, with its
+/// degrees of freedom.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StandardError {
+    /// The standard error.
+    pub value: f64,
+    /// Its degrees of freedom (Welch–Satterthwaite).
+    pub df: f64,
+    /// Whether it is of the log of the ratio (else of the ratio).
+    pub log: bool,
 }
 
 impl Estimate {
@@ -111,12 +128,25 @@ pub enum Model {
     HodgesLehmannShift,
     /// The arithmetic mean of per-configuration differences, Student's t over them.
     DifferenceAverage,
-    /// The geometric mean of per-configuration ratios, Student's t over them.
+    /// The geometric mean of per-configuration ratios, Student's t over them
+    /// (k − 1 degrees of freedom): it generalises to other configurations.
     GeometricAverage,
-    /// The arithmetic mean of per-configuration ratios, Student's t over them.
+    /// The arithmetic mean of per-configuration ratios, Student's t over them
+    /// (k − 1 degrees of freedom): it generalises to other configurations.
     ArithmeticAverage,
+    /// The geometric mean of per-configuration ratios over exactly these
+    /// configurations: each one's standard error of its log ratio combined,
+    /// Welch–Satterthwaite degrees of freedom.
+    GeometricAverageFixed,
+    /// The arithmetic mean of per-configuration ratios over exactly these
+    /// configurations: each one's standard error combined,
+    /// Welch–Satterthwaite degrees of freedom.
+    ArithmeticAverageFixed,
     /// The average of exact per-configuration ratios.
     ExactAverage,
+    /// An interaction: the ratio at the second level of a factor over the
+    /// ratio at the first, Welch's t on the log scale.
+    Interaction,
     /// An average with runs as the units, by the mean (Welch, delta method).
     RunsAsUnits,
     /// An average with runs as the units, by the median (Hodges–Lehmann,

@@ -59,6 +59,11 @@ pub fn t_quantile(df: f64) -> f64 {
     student::upper_quantile((1.0 - CONFIDENCE) / 2.0, df)
 }
 
+/// The normal quantile of the two-sided 95% interval (1.959964…).
+pub fn z_quantile() -> f64 {
+    student::normal_upper_quantile((1.0 - CONFIDENCE) / 2.0)
+}
+
 /// Two-sided p-value of a t statistic at `df` degrees of freedom
 /// (scipy's `2·t.sf(|t|, df)`), never 0: see [`reported_p`].
 pub fn p_value(t: f64, df: f64) -> f64 {

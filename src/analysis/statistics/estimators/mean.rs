@@ -5,7 +5,7 @@
 //! With runs as units, Welch's t on the log scale of per-run scores.
 
 use super::{Estimator, Name, RunsAsUnits, Words};
-use crate::analysis::statistics::model::{Estimate, Model, Sample};
+use crate::analysis::statistics::model::{Estimate, Model, Sample, StandardError};
 use crate::analysis::statistics::robust::Robust;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::Average;
@@ -106,11 +106,13 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
             ci: Some([(log - half).exp(), (log + half).exp()]),
             p: Some(p),
             model: Model::LogWelch,
+            se: Some(StandardError { value: se, df, log: true }),
             ..Default::default()
         };
     }
     let r = stats::ratio(c, b);
-    let inference = r.se.zip(r.df).filter(|(se, _)| *se > 0.0).map(|(se, df)| {
+    let error = r.se.zip(r.df).filter(|(se, _)| *se > 0.0);
+    let inference = error.map(|(se, df)| {
         let half = stats::t_quantile(df) * se;
         ([r.value - half, r.value + half], stats::p_value((r.value - 1.0) / se, df))
     });
@@ -119,6 +121,7 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
         ci: inference.map(|i| i.0),
         p: inference.map(|i| i.1),
         model: Model::DeltaWelch,
+        se: error.map(|(value, df)| StandardError { value, df, log: false }),
         ..Default::default()
     }
 }

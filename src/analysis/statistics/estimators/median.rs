@@ -43,7 +43,7 @@ impl Estimator for Median {
     /// The point moved to the average of the per-configuration estimates
     /// ([`centred`]).
     fn centred(&self, within_run: Estimate, each: &[(String, Estimate)], how: Average) -> Estimate {
-        centred(within_run, average::combine(each, how).ratio)
+        centred(within_run, average::combine(each, how, true).ratio)
     }
 }
 
@@ -87,6 +87,7 @@ pub fn of_medians_tested(c: &[f64], b: &[f64], test: &ranks::RankTest) -> Option
         model: Model::HodgesLehmann,
         exact: false,
         unreachable: false,
+        se: None,
     })
 }
 
