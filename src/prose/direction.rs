@@ -117,7 +117,10 @@ impl Labels {
 fn speed(m: &MetricValue) -> Option<MetricValue> {
     let ratio = |v: f64| super::time::speed_ratio(change_at(m.compare, v));
     let ci = match m.ci {
-        Some([lo, hi]) => Some([ratio(hi)?, ratio(lo)?]),
+        Some([lo, hi]) => {
+            let (a, b) = (ratio(lo)?, ratio(hi)?);
+            Some([a.min(b), a.max(b)])
+        }
         None => None,
     };
     let decimals = if m.compare == Compare::Ratio { m.decimals } else { m.decimals + 1 };
