@@ -12,9 +12,11 @@ use crate::config::Compare;
 /// A difference in words: its size, its direction and whether it matters.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Direction {
-    /// The size without a sign, as the metric shows it: `8.8%`, `1.09×`.
+    /// The size without a sign, as the metric shows it: `8.8%`, `1.09×`;
+    /// for a time worded by speed, the ratio of speeds: `2.17×`.
     pub size: String,
-    /// The word of the direction: `faster`, `higher`; empty for no change.
+    /// The word of the direction: `faster`, `higher`, `less time`, `as
+    /// fast`; empty for no change.
     pub word: String,
     /// What follows the size in `text`, as a card shows it beside the size:
     /// the word (`faster`), in parentheses for a ratio (`(faster)`); empty
@@ -125,7 +127,11 @@ fn speed(m: &MetricValue) -> Option<MetricValue> {
     };
     let decimals = if m.compare == Compare::Ratio { m.decimals } else { m.decimals + 1 };
     let (compare, unit) = (Compare::Ratio, "×".to_string());
-    Some(MetricValue { compare, unit, decimals, value: ratio(m.value)?, ci, ..m.clone() })
+    // The ratio falls as the value rises, but for a slowdown: its ends swap.
+    let ci_open =
+        m.ci_open.map(|[a, b]| if m.compare == Compare::Slowdown { [a, b] } else { [b, a] });
+    let value = ratio(m.value)?;
+    Some(MetricValue { compare, unit, decimals, value, ci, ci_open, ..m.clone() })
 }
 
 /// The interval of a change of a time as the ratio of speeds: `2.00× to
