@@ -17,7 +17,8 @@ a grid (relative to the level, or decimal: whole units, halves,
 hundredths; ties common, down to two or three distinct values), constant
 sides, wild values, one wild run in every configuration (influential),
 runs whose coefficient of variation is 1/19, exactly 5% or 1/21, two or
-three environments; 1 to 4 metrics (sometimes 6 to 12, for Holm's
+three environments, runs from two sessions (a `source` column), the
+second under load in some; 1 to 4 metrics (sometimes 6 to 12, for Holm's
 correction) of every `compare`, `estimator`, `per`, `average` and
 `within-run`; some studies exclude one or two sets of runs. One study in
 four is factorial instead (docs/factors.md): 2 to 4 compressors (text
@@ -183,6 +184,24 @@ def exclusions(rng, sizes, shapes, configs):
     return f"exclude = [{items}]\n"
 
 
+def sessions_of(rng, sizes):
+    """In one study in four, the runs come from two sessions (a `source`
+    column, as `report import` records it): each environment's later runs
+    from the second, which in half of those studies ran under load, its
+    values 21% to 36% higher. None otherwise; else (environment, run,
+    value) -> "value,source"."""
+    if rng.random() >= 0.25:
+        return None
+    split = {e: rng.randint(1, max(1, n)) for e, n in sizes.items()}
+    load = rng.choice([1.0, rng.uniform(1.21, 1.36)])
+
+    def row(env, run, v):
+        if run <= split[env]:
+            return f"{v},raw/session-1.json"
+        return f"{float(v) * load:.6g},raw/session-2.json"
+    return row
+
+
 def study(rng, path):
     environments = ["base", "cand", "other"][: rng.choice([2, 2, 3])]
     configs = rng.choice([1, 1, 2, 3, 5, 8, 19, 50])
@@ -190,8 +209,13 @@ def study(rng, path):
     os.makedirs(f"{path}/results")
     os.makedirs(f"{path}/content")
     with open(f"{path}/results/runs.csv", "w") as f:
-        f.write("environment,cfg,run,t\n")
-        f.writelines(f"{e},{c},{r},{v}\n" for e, c, r, v in rows)
+        sessions = sessions_of(rng, sizes)
+        if sessions is None:
+            f.write("environment,cfg,run,t\n")
+            f.writelines(f"{e},{c},{r},{v}\n" for e, c, r, v in rows)
+        else:
+            f.write("environment,cfg,run,t,source\n")
+            f.writelines(f"{e},{c},{r},{sessions(e, r, v)}\n" for e, c, r, v in rows)
     book = ['[book]\ntitle = "Generated study"\ndate = "2024-01-02"\n',
             '[study]\nbaseline = "base"\n']
     book += [f'[environments.{e}]\nlabel = "{e.title()}"\n' for e in environments]
@@ -335,6 +359,24 @@ def one(job):
         factor_study(rng, f"{out}/{i:04}")
     else:
         study(rng, f"{out}/{i:04}")
+    # A `negligible` threshold in half the studies, from a draw of its own
+    # (the studies' other draws are as they were).
+    threshold = random.Random(f"{seed}/{i}/negligible").choice([None, None, "1%", "5%"])
+    with open(f"{out}/{i:04}/book.toml") as f:
+        book = f.read()
+    if threshold:
+        book = book.replace("[study]\n", f'[study]\nnegligible = "{threshold}"\n', 1)
+    # Some comparisons as differences in the column's unit, from a draw of
+    # their own: any block but a within-run average.
+    differ = random.Random(f"{seed}/{i}/difference")
+    blocks = book.split("[[metrics]]")
+    for k, block in enumerate(blocks[1:], 1):
+        if "within-run" not in block and 'compare = "summary"' not in block and differ.random() < 0.2:
+            for kind in ("relative", "slowdown", "ratio"):
+                block = block.replace(f'compare = "{kind}"', 'compare = "difference"')
+            blocks[k] = block
+    with open(f"{out}/{i:04}/book.toml", "w") as f:
+        f.write("[[metrics]]".join(blocks))
     return json.dumps(independent_stats.compute(f"{out}/{i:04}"), default=float)
 
 

@@ -43,6 +43,9 @@ EVERY_RUN_MAX = 500
 # Resolution: "at least the half-width of the metric's interval or at
 # least half its effect".
 COARSE_SHARE = 0.5
+# Resolution: "a grid is claimed only from a sample of at least five runs
+# whose values repeat".
+GRID_MIN_RUNS = 5
 # Most pairwise differences (summed over every run left out) for which the
 # median model's leave-one-out is brute-forced here; past it, unchecked.
 MEDIAN_WORK = 4_000_000
@@ -72,20 +75,44 @@ def derive(S, out, groups, compared):
         "multiplicity": holm([out[key]["p"] for key, _ in S.EVALUATED]),
         "excluded": excluded(S),
         "nodes_column": nodes_column(S),
+        "sources": [sources(S, f, c) for f, c in used],
     }
-    # A metric's own caveats; a family's members share its name, unchecked.
+    # A metric's own caveats; a family's members share its name: their
+    # caveats are unchecked, but the run that carries each is, its verdicts
+    # judged after Holm's correction across the family.
+    families = defaultdict(list)
+    for key, m in S.EVALUATED:
+        if key != m["name"]:
+            families[m["name"]].append((key, m))
     for name, m in S.EVALUATED:
         if name != m["name"]:
             continue
         summary = m.get("compare", "relative") == "summary"
         out[name]["resolution_caveat"] = False if summary else coarse(S, m, out[name])
-        carried = {"carries": False, "flips": False, "run": False} if summary else influence(S, m, out[name])
-        carried = carried or {"carries": None, "flips": None, "run": None}
-        out[name]["influential_caveat"] = carried["carries"]
-        out[name]["influence_flips"] = carried["flips"]
-        # The run found, [environment, value, the metric without it],
-        # False for none, None when not checked.
-        out[name]["influence_run"] = carried["run"]
+        # report leaves no run out of a difference (docs/methods.md, Verdicts).
+        plain = summary or m.get("compare") == "difference"
+        carried = {"carries": False, "flips": False, "run": False} if plain else influence(S, m, out[name])
+        record(out[name], carried)
+    for members in families.values():
+        if any(out[k].get("ambiguous") for k, _ in members):
+            continue
+        tested = [k for k, _ in members if out[k]["p"] is not None]
+        for key, m in members:
+            if m.get("compare", "relative") in ("summary", "difference"):
+                continue
+            family = (tested, [out[k]["p"] for k in tested], members)
+            record(out[key], influence(S, m, out[key], key, family))
+
+
+def record(out, carried):
+    """The run that carries a metric, as stats_oracle reads it: whether its
+    caveat is raised, whether the run changes the verdict, and the run
+    [environment, value, the metric without it] (False for none); each
+    None when not checked."""
+    carried = carried or {"carries": None, "flips": None, "run": None}
+    out["influential_caveat"] = carried["carries"]
+    out["influence_flips"] = carried["flips"]
+    out["influence_run"] = carried["run"]
 
 
 # ------------------------------------------------------------- few runs
@@ -258,6 +285,45 @@ def nodes_column(S):
     return False
 
 
+# ------------------------------------------------------------------ sources
+
+
+def sources(S, file, column):
+    """docs/methods.md, sources: within each configuration (environment,
+    group-by columns, factors) of the column, every two values of the
+    `source` column whose run counts let Mann–Whitney reach p < 0.05
+    (2 / C(m + n, m) < 0.05) are tested; Holm's correction across those
+    tests. [file, column, tests, pairs that differ] (pairs [a, b] by their
+    names), or None when the file has no source column or a p lies within
+    rounding of 0.05."""
+    rows = S.load(file)
+    if not rows or "source" not in rows[0]:
+        return [file, column, 0, []]
+    if all(S.num(r["source"]) is not None or r["source"] == "" for r in rows):
+        return [file, column, 0, []]
+    by = [S.ENV] + [c for c in S.config.get("data", {}).get(file, {}).get("group-by", []) + S.FACTORS]
+    by = [c for i, c in enumerate(by) if c in rows[0] and c != "source" and c not in by[:i]]
+    cells = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        v = S.num(r[column])
+        if v is not None:
+            cells[tuple(S.key_text(r[c]) for c in by)][r["source"]].append(v)
+    tests = []
+    for key in sorted(cells):
+        names = sorted(cells[key])
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                x, y = cells[key][a], cells[key][b]
+                if 2 / math.comb(len(x) + len(y), len(x)) >= ALPHA:
+                    continue
+                tests.append(((key, a, b), S.mwu(x, y)["p"]))
+    adjusted = S_HOLM([p for _, p in tests])
+    if any(near(p, ALPHA) for p in adjusted):
+        return None
+    differ = [list(t[0][1:]) for t, p in zip(tests, adjusted) if p < ALPHA]
+    return [file, column, len(tests), differ]
+
+
 # ---------------------------------------------------------------- resolution
 
 RESOLUTIONS = {}
@@ -282,7 +348,10 @@ def coarse(S, m, value):
     info = S.SAMPLES[m["name"]]
     coarsest = None
     for c, b, ct, bt in info["pairs"]:
-        steps = [resolution(S, t, x) for t, x in ((ct, c), (bt, b))]
+        # A grid a claim may rest on: at least GRID_MIN_RUNS runs, some of
+        # them equal (docs/methods.md, resolution).
+        steps = [resolution(S, t, x) if len(x) >= GRID_MIN_RUNS and len(set(x)) < len(x) else None
+                 for t, x in ((ct, c), (bt, b))]
         step = max(r["step"] if r else 0.0 for r in steps)
         base = math.fsum(b) / len(b)
         if step == 0 or base == 0:
@@ -294,6 +363,12 @@ def coarse(S, m, value):
     null = 1.0 if m.get("compare", "relative") == "ratio" else 0.0
     effect = abs(value["value"] - null)
     half = None if value["ci"] is None else (value["ci"][1] - value["ci"][0]) / 2
+    if m.get("compare") == "difference":
+        # A difference against the grid as a share of the baseline's mean.
+        base = abs(value["base_mean"])
+        if base == 0:
+            return False
+        effect, half = effect / base, None if half is None else half / base
     if near(coarsest, COARSE_SHARE * effect, 1e-9) or (half is not None and near(coarsest, half, 1e-9)):
         return None
     return bool(coarsest >= COARSE_SHARE * effect or (half is not None and coarsest >= half))
@@ -402,7 +477,51 @@ def combined_rows(ratios, exact_all, how):
     return ratio, np.where(exact_all, none, lo), np.where(exact_all, none, hi), np.where(exact_all, none, p)
 
 
-def influence(S, m, value):
+def holm_at(ps, at, p):
+    """Holm's adjusted p of member `at` of `ps` with its p replaced by `p`."""
+    ps = list(ps)
+    ps[at] = p
+    return S_HOLM(ps)[at]
+
+
+def S_HOLM(ps):
+    """Holm (1979), step-down adjusted p-values, written again here."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out, running = [None] * len(ps), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def loo(S, estimator, x, other, idxs, is_c):
+    if estimator == "median":
+        return loo_medians(S, list(x), list(other), idxs, is_c)
+    return loo_means(x, other, idxs, is_c)
+
+
+def member_p_without(S, key, config, baseline, idx):
+    """The p of family member `key` without the baseline run idx of
+    `baseline` (the sample at its configuration `config`), which the
+    members of `candidates` share; None when it has no such sample."""
+    info, m = S.SAMPLES[key], dict(S.EVALUATED)[key]
+    if config not in info["configs"]:
+        return None
+    k = info["configs"].index(config)
+    c, b, _, _ = info["pairs"][k]
+    if list(b) != list(baseline):
+        return None
+    r, lo, hi, pv, ex = loo(S, m.get("estimator", "mean"), b, c, [idx], False)
+    estimates = info["estimates"]
+    if len(estimates) > 1:
+        ratios = np.array([[e[0] for e in estimates]])
+        ratios[0, k] = r[0]
+        exact_each = np.array([as_estimate(e)[3] for e in estimates])
+        r, lo, hi, pv = combined_rows(ratios, ex & np.delete(exact_each, k).all(), m.get("average", "geometric"))
+    return None if np.isnan(pv[0]) else float(pv[0])
+
+
+def influence(S, m, value, key=None, family=None):
     """README, influence: each run of both sides of every configuration left
     out in turn, the metric recomputed by its own model; the run kept whose
     removal changes the verdict, else moves the estimate most (the first
@@ -412,8 +531,21 @@ def influence(S, m, value):
     within-run averages or metrics that are not headlines. Returns
     {"carries", "flips", "run": [environment, value, the metric without
     it] or False for none, None if another run moves it as much}, or None
-    when a verdict lies within rounding of p = 0.05."""
-    info = S.SAMPLES[m["name"]]
+    when a verdict lies within rounding of p = 0.05.
+
+    For a member `key` of a family (`family`: its tested members' keys and
+    p-values, and every member), each verdict is its p after Holm's
+    correction across the family with the run left out (the other
+    members' p as they are while runs are searched; for the run kept, if
+    of the baseline the members share, each member's p without it)."""
+    key = key or m["name"]
+    info = S.SAMPLES[key]
+    at = None
+    if family is not None:
+        if key not in family[0]:
+            family = None
+        else:
+            at = family[0].index(key)
     if not m.get("headline") or info["within"]:
         return {"carries": False, "flips": False, "run": False}
     estimator, how = m.get("estimator", "mean"), m.get("average", "geometric")
@@ -426,7 +558,24 @@ def influence(S, m, value):
     ratio, ci, p, _, opened = as_estimate(full)
     if ci is not None and p is not None and near(p, ALPHA):
         return None
-    full_verdict = S.verdict(ci, opened, p, None)
+    one = len(estimates) == 1
+    full_unreachable = one and len(full) > 5 and full[5]
+    full_verdict = S.verdict(ci, opened, p, None, ratio, full_unreachable)
+    if family is not None:
+        full_verdict = value["significant"]
+        if full_verdict is not None and near(value["p_holm"], ALPHA):
+            return None
+
+    def judged(has, q, rr, unreachable):
+        """A verdict without a run, by the rule of docs/methods.md, Verdicts."""
+        if not has:
+            return None
+        if unreachable or rr == 1.0:
+            return False
+        if family is None:
+            return bool(q < ALPHA)
+        return bool(holm_at(family[1], at, q) < ALPHA)
+
     found = []  # (flips, shift, half, run), in the order runs are left out
     rounding = False  # whether some run moves the estimate by rounding only
     ratios = np.array([e[0] for e in estimates])
@@ -436,18 +585,25 @@ def influence(S, m, value):
             idxs = left_out(x, len(c) + len(b))
             if not idxs:
                 continue
-            if estimator == "median":
-                r, lo, hi, pv, ex = loo_medians(S, list(x), list(other), idxs, is_c)
-            else:
-                r, lo, hi, pv, ex = loo_means(x, other, idxs, is_c)
+            r, lo, hi, pv, ex = loo(S, estimator, x, other, idxs, is_c)
             if len(estimates) > 1:
                 rows = np.repeat(ratios[None, :], len(idxs), axis=0)
                 rows[:, k] = r
                 r, lo, hi, pv = combined_rows(rows, ex & np.delete(exact_each, k).all(), how)
+            # Judged at the sizes left (docs/methods.md, Verdicts): one run
+            # on a side gives no interval; too few for the rank test, no verdict.
+            unreachable = False
+            if one:
+                m_, n_ = len(x) - 1, len(other)
+                unreachable = 2 / math.comb(m_ + n_, m_) >= ALPHA
+                if min(m_, n_) < 2:
+                    lo = np.full(len(lo), np.nan)
             has = ~np.isnan(lo)
             if any(near(q, ALPHA) for q in pv[has]):
                 return None
-            verdicts = [None if not h else bool(q < ALPHA) for h, q in zip(has, pv)]
+            if family is not None and any(near(holm_at(family[1], at, q), ALPHA) for q in pv[has]):
+                return None
+            verdicts = [judged(h, q, rr, unreachable) for h, q, rr in zip(has, pv, r)]
             for j in range(len(idxs)):
                 flips = full_verdict is not None and verdicts[j] is not None and verdicts[j] != full_verdict
                 shift = abs(r[j] - ratio)
@@ -458,7 +614,8 @@ def influence(S, m, value):
                     continue
                 env = info["candidate"] if is_c else info["baseline"]
                 run = [env, float(x[idxs[j]]), float(S.express(m.get("compare", "relative"), r[j]))]
-                found.append((flips, shift, (hi[j] - lo[j]) / 2 if has[j] else None, run))
+                where = (k, is_c, idxs[j], pv[j] if has[j] else None)
+                found.append((flips, shift, (hi[j] - lo[j]) / 2 if has[j] else None, run, where))
     if not found:
         # report may name a run that moves the estimate by rounding only;
         # it carries nothing unless the estimate is no change itself.
@@ -469,9 +626,28 @@ def influence(S, m, value):
     # The run kept, unless another moves the estimate as much within rounding.
     rivals = [f for f in found if f[0] == best[0] and near(f[1], best[1], 1e-9) and f[3][:2] != best[3][:2]]
     run = None if rivals else best[3]
+    share = SHARE * abs(ratio - 1)
+    if family is not None and not best[4][1] and best[4][3] is not None:
+        # A baseline run: every member sharing it has another p without it.
+        k, _, idx, q = best[4]
+        config, (_, b, _, _) = info["configs"][k], info["pairs"][k]
+        ps = list(family[1])
+        ps[at] = q
+        for slot, other in enumerate(family[0]):
+            if other != key:
+                p_other = member_p_without(S, other, config, b, idx)
+                ps[slot] = ps[slot] if p_other is None else p_other
+        adjusted = S_HOLM(ps)[at]
+        if near(adjusted, ALPHA):
+            return None
+        flips = full_verdict is not None and bool(adjusted < ALPHA) != full_verdict
+        if flips != best[0]:
+            if rivals:
+                return None
+            moves = best[1] > share and (best[2] is None or best[1] > best[2])
+            return {"carries": bool(flips or moves), "flips": flips, "run": run}
     if best[0]:
         return {"carries": True, "flips": True, "run": run}
-    share = SHARE * abs(ratio - 1)
 
     def carries(f):
         return f[1] > share and (f[2] is None or f[1] > f[2])

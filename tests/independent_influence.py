@@ -40,8 +40,13 @@ def log_welch(c, b):
     return r, [math.exp(math.log(r) - half), math.exp(math.log(r) + half)]
 
 
-def significant(ci):
-    return None if ci is None else not (ci[0] <= 1 <= ci[1])
+def significant(ci, m, n, r):
+    """docs/methods.md, Verdicts: the interval excludes 1, at sizes where
+    Mann–Whitney's test can reach 0.05 (2 / C(m + n, m) < 0.05), the ratio
+    not exactly 1."""
+    if ci is None:
+        return None
+    return 2 / math.comb(m + n, m) < 0.05 and r != 1 and not (ci[0] <= 1 <= ci[1])
 
 
 out = {}
@@ -65,7 +70,9 @@ for metric in config["metrics"]:
             b = rest if env == BASELINE else side[BASELINE]
             r2, ci2 = log_welch(c, b)
             shift = abs(r2 - r)
-            flips = significant(ci) is not None and significant(ci2) is not None and significant(ci) != significant(ci2)
+            full = significant(ci, len(side[candidate]), len(side[BASELINE]), r)
+            left = significant(ci2, len(c), len(b), r2)
+            flips = full is not None and left is not None and full != left
             if shift == 0 and not flips:
                 continue
             if best is None or (flips, shift) > (best["changes_verdict"], best["shift"]):

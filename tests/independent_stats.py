@@ -34,6 +34,9 @@ SAMPLES = {}
 EVALUATED = []
 
 
+NEGLIGIBLE = [None]
+
+
 def use_study(path):
     """Make the study at `path` the one every function below reads."""
     global root, config, BASELINE, ENV, NODES, FACTORS
@@ -46,6 +49,9 @@ def use_study(path):
     ENV = study.get("environment-column", "environment")
     NODES = study.get("nodes-column", "nodes")
     FACTORS = study.get("factors", [])
+    # `negligible = "5%"` as a fraction, or None.
+    text = study.get("negligible")
+    NEGLIGIBLE[0] = float(text.rstrip("%")) / 100 if text else None
 
 
 def load(name):
@@ -343,8 +349,9 @@ def comparison(c, b):
     out = {"ratio": r, "ci": None if ci is None else [ci[0] - 1, ci[1] - 1], "p": p, "rank": mwu(c, b)}
     if min(list(c) + list(b)) > 0:
         hl, hci, opened = hodges_lehmann(np.asarray(c, float), np.asarray(b, float))
-        out["median"] = {"relative": hl - 1, "ci": None if hci is None else [hci[0] - 1, hci[1] - 1],
-                         "open": opened, "p": out["rank"]["p"],
+        one = min(len(c), len(b)) < 2
+        out["median"] = {"relative": hl - 1, "ci": None if hci is None or one else [hci[0] - 1, hci[1] - 1],
+                         "open": [False, False] if one else opened, "p": None if one else out["rank"]["p"],
                          "ratio_of_medians": float(np.median(c) / np.median(b))}
     return out
 
@@ -505,15 +512,110 @@ def one_config(c, b, estimator):
     return log_welch(c, b)
 
 
-def verdict(ci, opened, p, compare):
-    """Significant when p < 0.05; checked against the interval: it excludes
-    no difference exactly then (both ends as the interval leaves them)."""
+def one_difference(c, b, estimator):
+    """(difference, ci, p, exact, open, unreachable) of one configuration:
+    Welch's t on the raw values (scipy's `ttest_ind(equal_var=False)`), or
+    the Hodges–Lehmann shift with the interval inverting Mann–Whitney's
+    test, brute force over every pairwise difference."""
+    if constant(c) and constant(b):
+        return c[0] - b[0], None, None, True
+    ca, ba = np.asarray(c, float), np.asarray(b, float)
+    if estimator == "median":
+        est, ci, opened = shift_interval(ca, ba, null_p(ca, ba))
+        p = mwu(c, b)["p"]
+    else:
+        est, ci, p, opened = float(ca.mean() - ba.mean()), None, None, [False, False]
+        if len(c) >= 2 and len(b) >= 2:
+            vc, vb = ca.var(ddof=1) / len(c), ba.var(ddof=1) / len(b)
+            if vc + vb > 0:
+                t = stats.ttest_ind(ca, ba, equal_var=False)
+                half = stats.t.ppf(Q, t.df) * math.sqrt(vc + vb)
+                ci, p = [est - half, est + half], float(t.pvalue)
+    return sized((est, ci, p, False, opened), len(c), len(b))
+
+
+def averaged_difference(estimates):
+    """The arithmetic mean of the configurations' differences, Student's t
+    over them."""
+    values = [e[0] for e in estimates]
+    m, ci, p = t_over(values, 0.0)
+    if all(len(e) > 3 and e[3] for e in estimates):
+        return m, None, None, True
+    return m, ci, p
+
+
+def sized(e, m, n):
+    """docs/methods.md, Verdicts: one run on a side gives a ratio with
+    neither interval nor p; sizes at which Mann–Whitney's smallest p,
+    2 / C(m + n, m), is not under 0.05 decide nothing (e[5])."""
+    if len(e) > 3 and e[3]:
+        return e
+    unreachable = 2 / math.comb(m + n, m) >= 0.05
+    opened = e[4] if len(e) > 4 else [False, False]
+    if min(m, n) < 2:
+        return (e[0], None, None, False, [False, False], unreachable)
+    return (e[0], e[1], e[2], False, opened, unreachable)
+
+
+def verdict(ci, opened, p, compare, ratio=None, unreachable=False, null=1.0):
+    """Significant when p < 0.05 and the interval (from the same test)
+    excludes no difference (both ends as the interval leaves them), at
+    sizes the test can decide, the estimate not exactly no difference."""
     if ci is None:
         return None
-    null = 1.0
     lo, hi = ci
     inside = (lo < null or (lo == null and not opened[0])) and (null < hi or (null == hi and not opened[1]))
-    return bool(p < 0.05) if p is not None else not inside
+    if unreachable or ratio == null:
+        return False
+    return bool((p is None or p < 0.05) and not inside)
+
+
+def change_of(compare, v):
+    """candidate / baseline − 1 of a value as `compare` expresses it."""
+    return {"slowdown": -v, "ratio": v - 1}.get(compare, v)
+
+
+def claim(out, compare, negligible):
+    """docs/methods.md, Verdicts: the claim of a comparison from its
+    value, interval, p (Holm's where there is one), the smallest run
+    count of its sides and the `negligible` threshold: better or worse,
+    negligible (the whole interval within the threshold, or an exact
+    difference under it), inconclusive (with why), or the same."""
+    v, ci, exact = out["value"], out["ci"], out["exact"]
+    change = change_of(compare, v)
+    direction = "better" if (change > 0) == (out["better"] == "higher") else "worse"
+    if exact:
+        base = abs(out["base_mean"])
+        if abs(change if compare != "difference" else (change / base if base > 0 else change)) <= 1e-12:
+            return "same", None
+        base = abs(out["base_mean"])
+        share_ = change if compare != "difference" else (change / base if base > 0 else math.inf)
+        if negligible is not None and abs(share_) < negligible:
+            return "negligible", None
+        return direction, None
+    m, n = out["sizes"]
+    if out["groups"] <= 1 and min(m, n) < 2:
+        return "inconclusive", "one-run"
+    def share(x):
+        if compare != "difference":
+            return change_of(compare, x)
+        base = abs(out["base_mean"])
+        return x / base if base > 0 else (0.0 if x == 0 else math.inf)
+    if ci is not None and negligible is not None and all(abs(share(e)) < negligible for e in ci):
+        return "negligible", None
+    if out["groups"] <= 1 and 2 / math.comb(m + n, m) >= 0.05:
+        return "inconclusive", "unreachable"
+    if change == 0:
+        return "inconclusive", "no-shift"
+    p = out.get("p_holm", out["p"])
+    if ci is None or p is None:
+        return "inconclusive", "no-test"
+    null = 1.0 if compare == "ratio" else 0.0
+    opened = out["open"] or [False, False]
+    excludes = ci[0] > null or ci[1] < null or (ci[0] == null and opened[0]) or (ci[1] == null and opened[1])
+    if p < 0.05 and excludes:
+        return direction, None
+    return "inconclusive", "wide"
 
 
 def level_text(level):
@@ -643,7 +745,12 @@ def metric_value(metric, key=None):
         groups[key_text(r[per]) if per else ""].append(r)
     configs = sorted(groups, key=lambda k: (num(k) is None, num(k) if num(k) is not None else 0, k))
     estimator = metric.get("estimator", "mean")
-    estimates = [one_config(values(candidate, groups[k]), values(base, groups[k]), estimator) for k in configs]
+    if compare == "difference":
+        estimates = [one_difference(values(candidate, groups[k]), values(base, groups[k]), estimator)
+                     for k in configs]
+    else:
+        estimates = [sized(one_config(values(candidate, groups[k]), values(base, groups[k]), estimator),
+                           len(values(candidate, groups[k])), len(values(base, groups[k]))) for k in configs]
     texts = lambda env, rs: [r[metric["value"]] for r in rs if key_text(r[factor]) == env and num(r[metric["value"]]) is not None]
     SAMPLES[key] = {
         "configs": configs, "estimates": estimates, "candidate": candidate, "baseline": base,
@@ -653,6 +760,8 @@ def metric_value(metric, key=None):
     }
     if len(estimates) == 1:
         e = estimates[0]
+    elif compare == "difference":
+        e = averaged_difference(estimates)
     elif metric.get("within-run"):
         e = within_run(rows, metric, config["data"][data]["key"], configs, candidate, estimates, base)
     else:
@@ -662,9 +771,15 @@ def metric_value(metric, key=None):
     opened = e[4] if len(e) > 4 else [False, False]
     if ci is not None and express(compare, 2.0) < express(compare, 1.0):
         opened = [opened[1], opened[0]]
+    null_ratio = 0.0 if compare == "difference" else 1.0
     out = {"value": express(compare, r), "ci": None if ci is None else interval(compare, ci), "p": p,
            "exact": bool(exact), "open": opened if ci is not None and any(opened) else None,
-           "significant": verdict(ci, e[4] if len(e) > 4 else [False, False], p, compare)}
+           "significant": verdict(ci, e[4] if len(e) > 4 else [False, False], p, compare, r,
+                                  len(estimates) == 1 and len(e) > 5 and e[5], null_ratio),
+           "base_mean": float(np.mean([np.mean(values(base, groups[k])) for k in configs])),
+           "sizes": [min(len(values(candidate, groups[k])) for k in configs),
+                     min(len(values(base, groups[k])) for k in configs)],
+           "groups": len(configs), "better": metric["better"], "compare": compare}
     if best is not None:
         out["best"] = {"level": best[0], "among": best[1], "scores": best[2]}
     out["selected_caveat"] = best is not None
@@ -672,19 +787,21 @@ def metric_value(metric, key=None):
     out["not_significant_caveat"] = bool(metric.get("headline")) and out["significant"] is False
     if len(estimates) > 1:
         out["per_config"] = [express(compare, e[0]) for e in estimates]
-        verdicts = [verdict(e[1], e[4] if len(e) > 4 else [False, False], e[2], compare) for e in estimates]
+        verdicts = [verdict(e[1], e[4] if len(e) > 4 else [False, False], e[2], compare, e[0], len(e) > 5 and e[5],
+                            null_ratio) for e in estimates]
         out["per_config_significant"] = verdicts
         side = [express(compare, e[0]) - null for e in estimates]
         out["sign_change_caveat"] = bool(any(v and d > 0 for v, d in zip(verdicts, side))
                                      and any(v and d < 0 for v, d in zip(verdicts, side)))
-    elif not metric.get("within-run"):
+    elif not metric.get("within-run") and compare != "difference":
         # The other estimator's verdict, and whether the two disagree: in
         # significance, or both significant in opposite directions.
         k = configs[0]
-        o = one_config(values(candidate, groups[k]), values(base, groups[k]),
-                       "mean" if estimator == "median" else "median")
+        o = sized(one_config(values(candidate, groups[k]), values(base, groups[k]),
+                             "mean" if estimator == "median" else "median"),
+                  len(values(candidate, groups[k])), len(values(base, groups[k])))
         o_open = o[4] if len(o) > 4 else [False, False]
-        o_sig = verdict(o[1], o_open, o[2], compare)
+        o_sig = verdict(o[1], o_open, o[2], compare, o[0], len(o) > 5 and o[5])
         out["other"] = {"value": express(compare, o[0]), "ci": None if o[1] is None else interval(compare, o[1]),
                         "p": o[2], "significant": o_sig}
         a, b = out["significant"], o_sig
@@ -705,8 +822,19 @@ def family_verdicts(out, keys):
     for k, adjusted in zip(tested, holm_adjusted([out[k]["p"] for k in tested])):
         out[k]["p_holm"] = adjusted
         if out[k]["significant"] is not None:
-            out[k]["significant"] = bool(adjusted < 0.05)
+            out[k]["significant"] = significant(out[k], out[k]["compare"])
             out[k]["not_significant_caveat"] = None
+
+
+def significant(out, compare):
+    """A metric's verdict by its p after Holm's correction (docs/methods.md,
+    Verdicts): the same rule as `verdict`, on the interval as expressed."""
+    m, n = out["sizes"]
+    sized_ = out["groups"] > 1 or (min(m, n) >= 2 and 2 / math.comb(m + n, m) < 0.05)
+    null = 1.0 if compare == "ratio" else 0.0
+    ci, opened = out["ci"], out["open"] or [False, False]
+    excludes = ci[0] > null or ci[1] < null or (ci[0] == null and opened[0]) or (ci[1] == null and opened[1])
+    return bool(sized_ and out.get("p_holm", out["p"]) < 0.05 and excludes and out["value"] != null)
 
 
 # ------------------------------------------------------------------ tables
@@ -722,19 +850,10 @@ def table_directives():
 
 
 def table_verdict(cell, compare, better):
-    """docs/tables.md: better or worse than the baseline (significantly
-    after Holm's correction across the table, or in every run), no
-    significant difference, or no change (the same in every run)."""
-    null = 1.0 if compare == "ratio" else 0.0
-    v = cell["value"]
-    higher = (v > null) != (compare == "slowdown")
-    direction = "better" if higher == (better == "higher") else "worse"
-    if v == null and (cell["exact"] or cell["p"] is None):
-        return "same" if cell["exact"] else "unclear"
-    if cell["exact"]:
-        return direction
-    p = cell.get("p_holm", cell["p"])
-    return direction if p is not None and p < 0.05 and v != null else "unclear"
+    """docs/tables.md: the cell's claim after Holm's correction across the
+    table (docs/methods.md, Verdicts): better, worse, negligible, no change
+    (the same in every run), or inconclusive."""
+    return claim(cell, compare, NEGLIGIBLE[0])[0]
 
 
 def table_cells(spec):
@@ -795,6 +914,9 @@ def compute(path):
                 out[key] = {"ambiguous": True, "p": None}
         if family[0][0] != metric["name"]:
             family_verdicts(out, [key for key, _ in family])
+        for key, one in family:
+            if "value" in out[key] and one.get("compare", "relative") != "summary":
+                out[key]["claim"] = claim(out[key], one.get("compare", "relative"), NEGLIGIBLE[0])
 
     for path in sorted(glob.glob(f"{root}/results/*.csv")):
         name = os.path.basename(path)[:-4]

@@ -83,13 +83,13 @@ fn limitations(stats: &serde_json::Value) -> Vec<String> {
 /// readers. Asserted word for word. The figures by hand: the candidate's 4,
 /// 5, 6 s (mean 5) against the baseline's 5, 6, 7 s (mean 6) at 2 processes
 /// is 5/6 − 1 = −16.7%; its interval, −45.4% to +27.2%, by scipy (Welch's t
-/// on the log scale); the values' step of 1 s is 1/6 = 17% of the
-/// baseline's mean; 12 rows in all.
+/// on the log scale); three runs a side, no value repeated, show no grid
+/// (docs/methods.md, resolution: five runs with ties at least); 12 rows in
+/// all.
 #[test]
 fn caveats_say_what_the_data_and_the_author_say_word_for_word() {
     let data = [
-        "Time at 2 processes: the difference, 16.7% lower, is not statistically significant: its 95% interval runs from 45.4% lower to 27.2% higher.",
-        "Time at 2 processes: the values lie on steps of 17% of the baseline's mean, as coarse as the difference; the runs cannot show a smaller change.",
+        "Time at 2 processes: the difference, 16.7% lower, is inconclusive: its 95% interval runs from 45.4% lower to 27.2% higher; with 3 and 3 runs no test can reach p < 0.05 (the smallest p is 0.100); 1 more run a side could decide it.",
         "Time at 2 processes rests on as few as 3 runs a side: its interval assumes near-normal means, and one odd run cannot be told from the rest.",
     ];
     // No `nodes` column, and the caveats are all the page has: they are

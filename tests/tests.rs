@@ -15,6 +15,8 @@ mod charts;
 mod charts_categories;
 mod charts_ratio;
 mod children;
+mod claims;
+mod claims_agree;
 mod cli;
 mod cli_conventions;
 mod cross_references;

@@ -163,8 +163,8 @@ fn a_new_study_shows_its_caveats_on_the_page_and_once_in_the_paper() {
     let output = report(&study, &["build"]);
     assert!(output.status.success(), "{}", stderr(&output));
     // The scaffold's data give this caveat: the average over sizes, −5.5%,
-    // is not significant (its diagnostic is worded apart).
-    let caveat = "5.5% lower, is not statistically significant";
+    // is inconclusive (its diagnostic is worded apart).
+    let caveat = "5.5% lower, is inconclusive";
     let html = fs::read_to_string(study.join("site/index.html")).unwrap();
     assert_eq!(html.matches(caveat).count(), 1, "the page shows it once: {html}");
     if tool("pdftotext", &["-v"]) {

@@ -156,7 +156,9 @@ fn rank_statistics(c: &Sorted, b: &Sorted) -> (Option<MedianComparison>, Option<
 /// The comparison of medians: the ratio of the medians, and the
 /// Hodges–Lehmann ratio with its interval and Mann–Whitney's p (`test`).
 fn median_comparison(c: &Sorted, b: &Sorted, test: &ranks::RankTest) -> Option<MedianComparison> {
-    let hl = median::of_medians_tested(&c.sorted, &b.sorted, test)?;
+    // With one run on a side: the estimate alone (`Estimate::sized`).
+    let hl = median::of_medians_tested(&c.sorted, &b.sorted, test)?
+        .sized(c.sorted.len(), b.sorted.len());
     Some(MedianComparison {
         ratio_of_medians: (b.summary.median != 0.0).then(|| c.summary.median / b.summary.median),
         relative: hl.ratio - 1.0,

@@ -117,13 +117,13 @@ pub struct MedianComparison {
     /// The Hodges–Lehmann ratio (the median of the pairwise ratios) − 1.
     pub relative: f64,
     /// Its 95% interval, inverting Mann–Whitney's test; absent when the
-    /// sample sizes cannot reach p < 0.05.
+    /// sample sizes cannot reach p < 0.05, or a side has one run.
     pub ci: Option<[f64; 2]>,
     /// Whether each end of `ci` is excluded (tied runs); absent when both
     /// are included.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci_open: Option<[bool; 2]>,
-    /// Mann–Whitney's two-sided p-value.
+    /// Mann–Whitney's two-sided p-value; absent when a side has one run.
     pub p_value: Option<f64>,
 }
 

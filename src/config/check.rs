@@ -42,7 +42,7 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
 }
 
 /// The kinds of built-in caveats an author caveat may replace.
-pub const CAVEAT_KINDS: [&str; 15] = [
+pub const CAVEAT_KINDS: [&str; 16] = [
     "single-node",
     "node-counts",
     "not-significant",
@@ -58,6 +58,7 @@ pub const CAVEAT_KINDS: [&str; 15] = [
     "influential",
     "resolution",
     "selected-baseline",
+    "sources",
 ];
 
 /// Checks of what the page and the paper show: the practical threshold,
@@ -226,6 +227,12 @@ fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut
             metric.compare == super::Compare::Summary
                 && matches!(&metric.baseline, Some(super::Level::Text(t)) if t == "best"),
             "a summary compares nothing, so it has no baseline to choose: drop `baseline`",
+        ),
+        (
+            "within-run",
+            metric.within_run && metric.compare == super::Compare::Difference,
+            "a difference is averaged over `per` by the mean of its configurations' \
+             differences: drop `within-run`",
         ),
         (
             "baseline",

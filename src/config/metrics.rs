@@ -27,7 +27,9 @@ pub struct Metric {
     #[serde(default, rename = "where")]
     pub filter: BTreeMap<String, FilterValue>,
     /// `relative` (candidate / baseline − 1), `slowdown` (1 − candidate / baseline),
-    /// `ratio` (candidate / baseline) or `summary` (the value in one environment).
+    /// `ratio` (candidate / baseline), `difference` (candidate − baseline, in the
+    /// column's unit: for values that may be zero or negative) or `summary` (the
+    /// value in one environment). The first three refuse negative values.
     #[serde(default)]
     pub compare: Compare,
     /// The factor compared along: a results column that describes a
@@ -110,6 +112,10 @@ pub enum Compare {
     Slowdown,
     /// candidate / baseline.
     Ratio,
+    /// candidate − baseline, in the column's unit: for values that may be
+    /// zero or negative (offsets, differences), which no ratio compares.
+    /// Averaged over `per` arithmetically, whatever `average` says.
+    Difference,
     /// Mean of the candidate environment alone.
     Summary,
 }

@@ -140,8 +140,10 @@ pub struct Study {
     #[serde(default)]
     pub data: Option<String>,
     /// The smallest difference that matters in practice, as a percentage such as
-    /// `"1%"`: a headline difference smaller than it is shown as negligible,
-    /// whatever its p-value.
+    /// `"1%"`: a comparison whose whole 95% interval lies within ±1% of no change
+    /// is negligible, whatever its p-value; one whose interval holds both no
+    /// change and differences beyond it is inconclusive (docs/methods.md,
+    /// Verdicts). A `difference` is held against it as a share of the baseline.
     #[serde(default)]
     pub negligible: Option<String>,
 }

@@ -181,6 +181,7 @@ fn limitations(
         caveats: &crate::prose::caveats::caveats(analysis, known.labels),
         excluded: &analysis.excluded,
         tables: &numbered,
+        findings: &analysis.caveats,
     };
     crate::prose::limitations::derive(known.config, inputs, known.labels)
 }

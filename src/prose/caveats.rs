@@ -68,6 +68,7 @@ pub fn caveat(finding: &Finding, metrics: &[MetricValue], labels: &Labels) -> Op
         Finding::HighVariation(v) => (variation(v, labels), None),
         Finding::NotNormal(n) => (not_normal(n, labels), None),
         Finding::SmallSamples(s) => (small(s, metrics, labels)?, None),
+        Finding::Sources(s) => (super::sources::diagnostic(s, labels), None),
         Finding::Multiplicity { tested, raw, survive } => (
             format!(
                 "The study tests {tested} comparisons: p < 0.05 in {raw} of them, and {survive} of {tested} remain significant after Holm's correction for testing them together (family-wise error 5%)."
@@ -378,10 +379,8 @@ fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
         "all rows" => String::new(),
         at => format!(" at {}", labels.at(file, at)),
     };
-    // The metric as the other runs give it.
-    let mut without = m.clone();
-    (without.value, without.ci) = (found.without.value, found.without.ci);
-    without.significant = found.without.significant;
+    // The metric as the other runs give it, judged as the metric is.
+    let without = super::carried::without(m, found);
     let verdict = significance(&without);
     let other = found.other.as_ref().map_or_else(String::new, |o| {
         let shown = metric_value_at(m, o.value);
@@ -411,12 +410,14 @@ fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
         None => String::new(),
     };
     Some(format!(
-        "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step, and ties are many.",
+        "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step ({} distinct values among {} runs there).",
         labels.metric(m),
         m.inputs.column,
         significant(grain.step, DIGITS),
         significant(grain.relative * 100.0, 2),
         metric_value(m),
+        grain.distinct,
+        grain.runs,
     ))
 }
 

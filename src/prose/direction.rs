@@ -7,6 +7,7 @@
 use super::labels::Labels;
 use super::time::Wording;
 use crate::analysis::MetricValue;
+use crate::analysis::metrics::claim::Verdict;
 use crate::config::Compare;
 
 /// A difference in words: its size, its direction and whether it matters.
@@ -24,7 +25,8 @@ pub struct Direction {
     pub after: String,
     /// `8.8% faster`; `no change`; for a negligible one `0.3% lower`.
     pub text: String,
-    /// Smaller than `[study] negligible`: shown as negligible, whatever its p.
+    /// Within `[study] negligible`, its whole interval inside (the claim's
+    /// verdict, `analysis::metrics::claim`).
     pub negligible: bool,
 }
 
@@ -52,8 +54,7 @@ impl Labels {
         } else {
             super::metric::metric_magnitude(m)
         };
-        let change = relative_change(m);
-        let negligible = self.negligible.is_some_and(|t| change.abs() < t);
+        let negligible = m.claim.is_some_and(|c| c.verdict == Verdict::Negligible);
         let none = size.trim_end_matches(['%', '×']).chars().all(|c| matches!(c, '0' | '.'));
         let word = if none && m.compare != Compare::Ratio {
             String::new()
@@ -117,7 +118,7 @@ impl Labels {
 /// `2.17×`; `None` where a time is not positive. Its decimals are one more
 /// than the change's (a change of 0.1% moves the ratio by 0.001).
 fn speed(m: &MetricValue) -> Option<MetricValue> {
-    let ratio = |v: f64| super::time::speed_ratio(change_at(m.compare, v));
+    let ratio = |v: f64| super::time::speed_ratio(change_at(m.compare, v)?);
     let ci = match m.ci {
         Some([lo, hi]) => {
             let (a, b) = (ratio(lo)?, ratio(hi)?);
@@ -147,17 +148,15 @@ fn magnitude(size: &str) -> f64 {
     size.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
 }
 
-/// candidate / baseline − 1 of a comparison metric.
-fn relative_change(m: &MetricValue) -> f64 {
-    change_at(m.compare, m.value)
-}
-
-/// candidate / baseline − 1 of a value `v` of a comparison of kind `compare`.
-fn change_at(compare: Compare, v: f64) -> f64 {
+/// candidate / baseline − 1 of a value `v` of a comparison of kind
+/// `compare`; `None` for a difference in the column's unit, which does not
+/// know it.
+fn change_at(compare: Compare, v: f64) -> Option<f64> {
     match compare {
-        Compare::Slowdown => -v,
-        Compare::Ratio => v - 1.0,
-        _ => v,
+        Compare::Slowdown => Some(-v),
+        Compare::Ratio => Some(v - 1.0),
+        Compare::Relative => Some(v),
+        _ => None,
     }
 }
 

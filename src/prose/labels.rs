@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
 use crate::analysis::findings::Configuration;
+use crate::analysis::metrics::claim::Verdict;
 use crate::config::{ColumnLabel, Config};
 use crate::format;
 
@@ -22,6 +23,8 @@ pub struct Labels {
     candidate_families: std::collections::BTreeSet<String>,
     /// The smallest difference that matters (`[study] negligible`), as a fraction.
     pub negligible: Option<f64>,
+    /// `[study] negligible` as book.toml writes it (`1%`), when valid.
+    pub threshold: Option<String>,
 }
 
 impl Labels {
@@ -40,7 +43,10 @@ impl Labels {
             .filter(|m| m.candidates.is_some())
             .map(|m| m.name.clone())
             .collect();
-        Labels { files, environments, candidate_families, negligible: config.study.negligible() }
+        let negligible = config.study.negligible();
+        let threshold = negligible.and(config.study.negligible.as_deref()).map(str::trim);
+        let threshold = threshold.map(|t| t.replace(' ', ""));
+        Labels { files, environments, candidate_families, negligible, threshold }
     }
 
     /// A level of `factor` in the results file `file` as prose names it:
@@ -195,6 +201,13 @@ impl Labels {
                 fields.insert("full", full.replacen(&range, &relabelled, 1));
                 fields.insert("range", relabelled);
             }
+        }
+        if let Some(why) = super::metric::claim_note(m, self.threshold.as_deref()) {
+            let verdict = m.claim.map(|c| c.verdict);
+            let word =
+                if verdict == Some(Verdict::Negligible) { "negligible" } else { "inconclusive" };
+            fields.insert("claim", format!("{word}: {why}"));
+            fields.insert("claim_why", why);
         }
         if let Some(direction) = self.direction(m) {
             fields.insert("words", direction.text);

@@ -10,8 +10,9 @@
 use super::caveats::Caveat;
 use super::labels::Labels;
 use super::metric as wording;
+use crate::analysis::metrics::claim::Verdict;
 use crate::analysis::metrics::tables::TableSpec;
-use crate::analysis::{CaveatKind, Excluded, Limitation, MetricValue};
+use crate::analysis::{CaveatKind, Excluded, Finding, Limitation, MetricValue};
 use crate::config::{Compare, Config};
 
 /// Most caveats a reader sees, the author's included.
@@ -42,12 +43,15 @@ pub struct Inputs<'a> {
     pub excluded: &'a [Excluded],
     /// Each computed table with its number (`Table 2`).
     pub tables: &'a [(usize, &'a TableSpec)],
+    /// The findings of the data (`Analysis::caveats`), for those whose
+    /// reader's caveat is written from its figures.
+    pub findings: &'a [Finding],
 }
 
 /// The reader's caveats of a study: the author's, then the data's, at most
 /// [`MOST`] in all (the author's are never dropped).
 pub fn derive(config: &Config, inputs: Inputs, labels: &Labels) -> Vec<Limitation> {
-    let Inputs { metrics, caveats, excluded, tables } = inputs;
+    let Inputs { metrics, caveats, excluded, tables, findings } = inputs;
     let headline: Vec<&MetricValue> =
         metrics.iter().filter(|m| m.headline && m.compare != Compare::Summary).collect();
     let mut out: Vec<Limitation> = config
@@ -74,6 +78,7 @@ pub fn derive(config: &Config, inputs: Inputs, labels: &Labels) -> Vec<Limitatio
     found.extend(multiplicity(metrics, &headline, labels));
     found.extend(scope(caveats, &headline));
     found.extend(selected_baselines(tables));
+    found.extend(sources(findings, &headline, labels));
     found.extend(excluded.iter().map(|e| (Rank::Scope, left_out(e, &headline))));
     found.retain(|(_, l)| l.kind.is_none_or(|k| !replaced.contains(&kind_name(k).as_str())));
     found.sort_by_key(|(rank, _)| *rank);
@@ -132,12 +137,10 @@ fn per_metric(m: &MetricValue, labels: &Labels) -> Vec<(Rank, Limitation)> {
     .collect()
 }
 
-/// A difference that is not significant (and not negligible, which the card says).
+/// A difference the data cannot decide (inconclusive, `analysis::metrics::claim`):
+/// what its interval holds and what could decide it.
 fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
-    let negligible = labels.direction(m).is_some_and(|d| d.negligible);
-    if m.significant != Some(false) || negligible {
-        return None;
-    }
+    m.claim.filter(|c| c.verdict == Verdict::Inconclusive)?;
     // An average's interval carries the spread between its configurations.
     let spread = match m.groups {
         k if k > 1 && !m.within_run => {
@@ -148,25 +151,20 @@ fn not_significant(m: &MetricValue, labels: &Labels) -> Option<String> {
     let range = interval(m, labels)
         .map(|i| format!(": its 95% interval{spread} runs {i}"))
         .unwrap_or_default();
+    let joint = if range.is_empty() { ": " } else { "; " };
+    let why = wording::claim_note(m, labels.threshold.as_deref())
+        .map(|why| format!("{joint}{why}"))
+        .unwrap_or_default();
     Some(format!(
-        "{}: the difference, {}, is not statistically significant{range}.",
+        "{}: the difference, {}, is inconclusive{range}{why}.",
         labels.metric(m),
         words(m, m.value, labels)
     ))
 }
 
-/// A verdict that one run carries.
+/// A headline that one run carries, as its card notes it.
 fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
-    let found = m.influence.as_ref().filter(|i| i.carries && i.changes_verdict)?;
-    let mut without = at_value(m, found.without.value);
-    without.significant = found.without.significant;
-    Some(format!(
-        "{}: one run of {} carries the verdict. Without it the difference is {}, {}.",
-        labels.metric(m),
-        labels.level(&m.inputs.file, &m.factor, &found.environment),
-        words(m, found.without.value, labels),
-        wording::significance(&without)
-    ))
+    super::carried::caveat(m, labels)
 }
 
 /// Mean and median that disagree in sign or significance.
@@ -311,6 +309,30 @@ fn selected_baselines(tables: &[(usize, &TableSpec)]) -> Vec<(Rank, Limitation)>
         .collect()
 }
 
+/// Runs whose sources differ within a configuration, on the headline
+/// metrics that read them.
+fn sources(
+    findings: &[Finding],
+    headline: &[&MetricValue],
+    labels: &Labels,
+) -> Vec<(Rank, Limitation)> {
+    let mut out = Vec::new();
+    for finding in findings {
+        let Finding::Sources(s) = finding else { continue };
+        let reading: Vec<&MetricValue> = headline
+            .iter()
+            .copied()
+            .filter(|m| m.inputs.file == s.file && m.inputs.column == s.column)
+            .collect();
+        let named: Vec<String> = reading.iter().map(|m| labels.metric(m)).collect();
+        if let Some(text) = super::sources::reader(s, &named, labels).filter(|_| !named.is_empty())
+        {
+            out.push((Rank::Meaning, limitation(CaveatKind::Sources, text, &reading)));
+        }
+    }
+    out
+}
+
 /// An exclusion of book.toml in words: how many runs, and why.
 fn left_out(excluded: &Excluded, headline: &[&MetricValue]) -> Limitation {
     let runs = match excluded.rows {
@@ -349,7 +371,8 @@ mod tests {
         let (a, b, c) = (spec("a", best), spec("b", best), spec("c", ""));
         let d = spec("d", "baseline = \"best\"\nestimator = \"median\"\n");
         let tables = [(1, &a), (2, &c), (3, &b), (4, &d)];
-        let inputs = Inputs { metrics: &[], caveats: &[], excluded: &[], tables: &tables };
+        let inputs =
+            Inputs { metrics: &[], caveats: &[], excluded: &[], tables: &tables, findings: &[] };
         let mut texts: Vec<String> =
             derive(&config, inputs, &Labels::new(&config)).into_iter().map(|l| l.text).collect();
         assert_eq!(texts.len(), 3, "{texts:?}");

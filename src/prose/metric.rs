@@ -205,6 +205,47 @@ pub fn significance(m: &MetricValue) -> String {
     }
 }
 
+/// What a comparison's claim says beyond its verdict word, in the
+/// reader's words: why it is inconclusive and how many more runs a side
+/// could decide it (`with 3 and 4 runs no test can reach p < 0.05 …`), or
+/// what makes it negligible; `None` for a decided difference, a summary
+/// and no change. `threshold` is `[study] negligible` (`1%`).
+pub fn claim_note(m: &MetricValue, threshold: Option<&str>) -> Option<String> {
+    use crate::analysis::metrics::claim::{Undecided, Verdict};
+    let claim = m.claim?;
+    let within = threshold.map_or_else(String::new, |t| format!("\u{b1}{t}"));
+    let more = |k: Option<usize>| match k {
+        Some(1) => "; 1 more run a side could decide it".to_string(),
+        Some(k) => format!("; {} more runs a side could decide it", crate::format::count(k)),
+        None => String::new(),
+    };
+    match (claim.verdict, claim.undecided) {
+        (Verdict::Negligible, _) if m.exact => Some(format!("within {within} in every run")),
+        (Verdict::Negligible, _) => Some(format!("the whole 95% CI lies within {within}")),
+        (Verdict::Inconclusive, Some(why)) => Some(match why {
+            Undecided::OneRun => format!(
+                "one run on a side gives a difference, no interval{}",
+                more(claim.more_runs)
+            ),
+            Undecided::Unreachable { min_p } => format!(
+                "with {} and {} runs no test can reach p < 0.05 (the smallest p is {}){}",
+                m.candidate.n,
+                m.baseline.as_ref().map_or(0, |b| b.n),
+                crate::format::p_bare(min_p),
+                more(claim.more_runs)
+            ),
+            Undecided::NoShift => "the estimate is exactly no change, whatever its p".to_string(),
+            Undecided::Wide if threshold.is_some() => format!(
+                "the 95% CI holds both no change and differences beyond {within}{}",
+                more(claim.more_runs)
+            ),
+            Undecided::Wide => format!("the 95% CI holds no change{}", more(claim.more_runs)),
+            Undecided::NoTest => "neither side varies enough for a test".into(),
+        }),
+        _ => None,
+    }
+}
+
 /// A statistic of a table's cell with its unit: `0.35 s`.
 pub fn statistic(value: f64, decimals: usize, unit: Option<&str>) -> String {
     with_unit(reading(value, decimals), unit.unwrap_or(""))
@@ -225,7 +266,8 @@ pub fn table_cell(
         Verdict::Worse if m.exact => "worse in every run",
         Verdict::Better => "better",
         Verdict::Worse => "worse",
-        Verdict::Unclear => "no significant difference",
+        Verdict::Negligible => "negligible",
+        Verdict::Inconclusive => "inconclusive",
         Verdict::Same => "no change",
     };
     // No-break spaces keep the value and the interval whole: a narrow
@@ -294,6 +336,11 @@ pub fn model_words(model: Model) -> &'static str {
         Model::LogWelch => "ratio of means, Welch's t on the log scale",
         Model::DeltaWelch => "ratio of means, Welch's t with a delta-method standard error",
         Model::HodgesLehmann => "Hodges–Lehmann ratio, Mann–Whitney U",
+        Model::WelchDifference => "difference of means, Welch's t",
+        Model::HodgesLehmannShift => "Hodges–Lehmann shift, Mann–Whitney U",
+        Model::DifferenceAverage => {
+            "arithmetic mean of the per-configuration differences, Student's t over the configurations"
+        }
         Model::GeometricAverage => {
             "geometric mean of the per-configuration ratios, Student's t over the configurations"
         }

@@ -24,7 +24,8 @@ pub struct HeadlineTable {
 pub struct HeadlineRow {
     /// The metric's name (`metric-NAME` is its card).
     pub name: String,
-    /// Its label, marked `(n.s.)` when not significant or `(negligible)`.
+    /// Its label, marked `(inconclusive)` or `(negligible)` by its claim,
+    /// and `(one run)` when one run carries it, as its card notes.
     pub metric: String,
     /// The difference in words (`8.8% faster`), or a summary's value.
     pub difference: String,
@@ -58,34 +59,44 @@ impl HeadlineTable {
             .map(|((m, v), mark)| HeadlineRow::of(m, v, *mark))
             .collect();
         let averaged = headline.iter().any(|(m, _)| m.groups > 1);
-        let caption = caption(averaged, &marks, negligible);
+        let mut caption = caption(averaged, &marks, negligible);
+        if headline.iter().any(|(_, v)| v.carried.is_some()) {
+            caption += CARRIED;
+        }
         Some(HeadlineTable { number: 1, caption, rows })
     }
 }
 
-/// How a row's metric is marked: not significant, or negligible.
+/// The caption's note on the mark of a headline one run carries.
+const CARRIED: &str =
+    " One run: one run carries the estimate or its verdict; the caveats give it without that run.";
+
+/// After the label of a headline one run carries, as its card notes.
+const CARRIED_MARK: &str = " (one run)";
+
+/// How a row's metric is marked: inconclusive, or negligible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
     None,
-    NotSignificant,
+    Inconclusive,
     Negligible,
 }
 
 impl Mark {
     /// The mark of one metric, as its card has it.
     fn of(v: &MetricView) -> Self {
-        match (&v.words, v.significant) {
-            (Some(w), _) if w.negligible => Mark::Negligible,
-            (_, Some(false)) => Mark::NotSignificant,
+        match v.verdict {
+            Some("negligible") => Mark::Negligible,
+            Some("inconclusive") => Mark::Inconclusive,
             _ => Mark::None,
         }
     }
 
-    /// After the metric's label: ` (n.s.)`, ` (negligible)`.
+    /// After the metric's label: ` (inconclusive)`, ` (negligible)`.
     fn text(self) -> &'static str {
         match self {
             Mark::None => "",
-            Mark::NotSignificant => " (n.s.)",
+            Mark::Inconclusive => " (inconclusive)",
             Mark::Negligible => " (negligible)",
         }
     }
@@ -100,7 +111,12 @@ impl HeadlineRow {
         };
         HeadlineRow {
             name: v.name.clone(),
-            metric: format!("{}{}", v.label, mark.text()),
+            metric: format!(
+                "{}{}{}",
+                v.label,
+                mark.text(),
+                if v.carried.is_some() { CARRIED_MARK } else { "" }
+            ),
             difference,
             ci: (v.text.get("interval").cloned())
                 .or_else(|| prose::ci_ends(m))
@@ -122,11 +138,11 @@ fn caption(averaged: bool, marks: &[Mark], negligible: Option<&str>) -> String {
         text += " (configurations \u{d7} runs a side)";
     }
     text += " and its p-value.";
-    if marks.contains(&Mark::NotSignificant) {
-        text += " n.s.: not statistically significant.";
+    if marks.contains(&Mark::Inconclusive) {
+        text += " Inconclusive: the data cannot decide (too few runs, or an interval that holds no change).";
     }
     if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
-        text += &format!(" Negligible: under {under}, whatever its p-value.");
+        text += &format!(" Negligible: the whole 95% CI lies within \u{b1}{under}.");
     }
     text
 }
@@ -143,11 +159,12 @@ mod tests {
             "Headline results: each difference of the candidate from the baseline in words, \
              its 95% confidence interval in the same words, the runs behind it and its p-value."
         );
-        let marks = [Mark::NotSignificant, Mark::Negligible];
+        let marks = [Mark::Inconclusive, Mark::Negligible];
         let marked = caption(true, &marks, Some("1%"));
         assert!(marked.contains("the runs behind it (configurations \u{d7} runs a side) and"));
         assert!(marked.ends_with(
-            "p-value. n.s.: not statistically significant. Negligible: under 1%, whatever its p-value."
+            "p-value. Inconclusive: the data cannot decide (too few runs, or an interval that holds no change). Negligible: the \
+             whole 95% CI lies within \u{b1}1%."
         ));
     }
 }

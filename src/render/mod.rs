@@ -81,8 +81,9 @@ pub struct MetricView {
     /// True when the value is good news, false when bad; absent for
     /// summaries and for a change of exactly zero, which is neither.
     pub good: Option<bool>,
-    /// The card's word: `better`, `worse`, or `no change` for a change of
-    /// exactly zero; absent for summaries.
+    /// The card's word, the claim's verdict (`analysis::metrics::claim`):
+    /// `better`, `worse`, `in every run` (exact), `negligible`,
+    /// `inconclusive` or `no change`; absent for summaries.
     pub verdict: Option<&'static str>,
     /// `up` or `down`: the sign of the difference; absent for summaries and no change.
     pub direction: Option<&'static str>,
@@ -93,21 +94,27 @@ pub struct MetricView {
     pub words: Option<crate::prose::direction::Direction>,
     /// Formatted fields: value, ci, full, n, p, significance, words, interval, ...
     pub text: std::collections::BTreeMap<&'static str, String>,
+    /// For a headline one run carries, the card's note: `significant only
+    /// with run = 20 of Candidate: without it 5.2% faster, not statistically
+    /// significant` ([`crate::prose::carried::note`]).
+    pub carried: Option<String>,
 }
 
 impl MetricView {
     /// The view of one computed metric, worded by `labels`.
     pub fn of(m: &MetricValue, labels: &crate::prose::labels::Labels) -> Self {
+        use crate::analysis::metrics::claim::Verdict;
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
         let change = m.compare != Compare::Summary && m.value != null;
         let words = labels.direction(m);
-        let negligible = words.as_ref().is_some_and(|w| w.negligible);
-        // An exact value is a fact, not a finding, and a negligible one does
-        // not matter: their cards stay neutral.
-        let good = (change && !m.exact && !negligible).then_some(match m.better {
-            Better::Higher => m.value > null,
-            Better::Lower => m.value < null,
-        });
+        let verdict = m.claim.map(|c| c.verdict);
+        // Only a decided difference is news, good or bad: an exact value is
+        // a fact, and a negligible or inconclusive one stays neutral.
+        let good = match verdict {
+            Some(Verdict::Better) if !m.exact => Some(true),
+            Some(Verdict::Worse) if !m.exact => Some(false),
+            _ => None,
+        };
         MetricView {
             name: m.name.clone(),
             label: labels.metric(m),
@@ -115,17 +122,19 @@ impl MetricView {
             headline: m.headline,
             better: m.better,
             good,
-            verdict: (m.compare != Compare::Summary).then_some(match good {
-                _ if negligible => "negligible",
-                Some(true) => "better",
-                Some(false) => "worse",
-                None if change => "in every run",
-                None => "no change",
+            verdict: verdict.map(|v| match v {
+                Verdict::Better | Verdict::Worse if m.exact => "in every run",
+                Verdict::Better => "better",
+                Verdict::Worse => "worse",
+                Verdict::Negligible => "negligible",
+                Verdict::Inconclusive => "inconclusive",
+                Verdict::Same => "no change",
             }),
             direction: change.then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
             words,
             text: labels.fields(m),
+            carried: crate::prose::carried::note(m, labels),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! independent computation with scipy: every metric, group and comparison,
 //! and every caveat's trigger (tests/independent_caveats.py).
 
+pub mod agree;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -114,23 +116,7 @@ fn check_metric(m: &Value, want: &Value) {
         // Two levels tie for the best of the others within rounding.
         return;
     }
-    if let Some(best) = w["best"].as_object() {
-        assert_eq!(m["baseline"]["environment"], best["level"], "{name}: the best of the others");
-        // Each level chosen among with its score, in any order.
-        let scored = |s: &Value| -> std::collections::BTreeMap<String, Value> {
-            let among = s["among"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().into());
-            among.zip(s["scores"].as_array().unwrap().iter().cloned()).collect()
-        };
-        let (got, want) = (scored(&m["baseline_selected"]), scored(&w["best"]));
-        assert_eq!(
-            got.keys().collect::<Vec<_>>(),
-            want.keys().collect::<Vec<_>>(),
-            "{name}: among"
-        );
-        for (level, score) in &want {
-            close(&got[level], score, VALUE, &format!("{name}: the score of {level}"));
-        }
-    }
+    check_best(name, m, w);
     if m["member"].is_object() || !w["p_holm"].is_null() {
         close(&m["p_holm"], &w["p_holm"], P, &format!("{name} p after Holm"));
     }
@@ -140,6 +126,7 @@ fn check_metric(m: &Value, want: &Value) {
     assert_eq!(m["exact"], w["exact"], "{name} exact");
     assert_eq!(m["ci_open"], w["open"], "{name} open ends");
     assert_eq!(m["significant"], w["significant"], "{name} verdict");
+    check_claim(name, m, w);
     if let Some(values) = w["per_config"].as_array() {
         let got = m["spread"]["values"].as_array().unwrap();
         assert_eq!(got.len(), values.len(), "{name}: configurations");
@@ -162,6 +149,31 @@ fn check_metric(m: &Value, want: &Value) {
     check_other(name, m, w);
 }
 
+/// With `baseline = "best"`: the level chosen and each level's score.
+fn check_best(name: &str, m: &Value, w: &Value) {
+    let Some(best) = w["best"].as_object() else { return };
+    assert_eq!(m["baseline"]["environment"], best["level"], "{name}: the best of the others");
+    // Each level chosen among with its score, in any order.
+    let scored = |s: &Value| -> std::collections::BTreeMap<String, Value> {
+        let among = s["among"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().into());
+        among.zip(s["scores"].as_array().unwrap().iter().cloned()).collect()
+    };
+    let (got, want) = (scored(&m["baseline_selected"]), scored(&w["best"]));
+    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{name}: among");
+    for (level, score) in &want {
+        close(&got[level], score, VALUE, &format!("{name}: the score of {level}"));
+    }
+}
+
+/// A comparison's claim (docs/methods.md, Verdicts): its verdict and why
+/// it is inconclusive.
+fn check_claim(name: &str, m: &Value, w: &Value) {
+    if let Some(claim) = w["claim"].as_array() {
+        assert_eq!(m["claim"]["verdict"], claim[0], "{name}: the claim's verdict");
+        assert_eq!(m["claim"]["undecided"]["kind"], claim[1], "{name}: why it is inconclusive");
+    }
+}
+
 /// The other estimator's value and verdict of a one-configuration metric.
 fn check_other(name: &str, m: &Value, w: &Value) {
     let (other, want) = (&m["other"], &w["other"]);
@@ -176,7 +188,7 @@ fn check_other(name: &str, m: &Value, w: &Value) {
 
 /// Every caveat kind report may write; a new kind fails [`check_caveats`]
 /// until tests/independent_caveats.py derives its trigger.
-const KINDS: [&str; 16] = [
+const KINDS: [&str; 17] = [
     "single-node",
     "node-counts",
     "nodes-unknown",
@@ -193,6 +205,7 @@ const KINDS: [&str; 16] = [
     "influential",
     "resolution",
     "selected-baseline",
+    "sources",
 ];
 
 /// The caveats of a study against the oracle's triggers
@@ -209,6 +222,15 @@ pub fn check_caveats(stats: &Value, want: &Value) {
         |kind: &str, name: &str| caveats.iter().any(|c| c["kind"] == kind && c["metric"] == name);
     for m in stats["metrics"].as_array().unwrap() {
         let name = m["name"].as_str().unwrap();
+        // A member of a family: the run that carries it, judged after
+        // Holm's correction across the family; its caveats share the
+        // family's name and are not told apart here.
+        if m["member"].is_object() {
+            let key = key(m);
+            check_influence(&key, &m["influence"], &want[&key]["influence_run"]);
+            check_carried(&key, &m["influence"], &want[&key]);
+            continue;
+        }
         for (kind, field) in [
             ("estimators-disagree", "disagree_caveat"),
             ("sign-change", "sign_change_caveat"),
@@ -224,6 +246,7 @@ pub fn check_caveats(stats: &Value, want: &Value) {
             }
         }
         check_influence(name, &m["influence"], &want[name]["influence_run"]);
+        check_carried(name, &m["influence"], &want[name]);
         if want[name]["influence_flips"] == true {
             let text = Caveats(caveats).text("influential", &[], Some(name)).unwrap();
             assert!(text.contains(", a different verdict"), "{name}: {text}");
@@ -239,6 +262,7 @@ pub fn check_caveats(stats: &Value, want: &Value) {
     w["columns"].as_array().unwrap().iter().for_each(|c| all.column(c));
     all.multiplicity(&w["multiplicity"]);
     all.excluded(w["excluded"].as_array().unwrap());
+    all.sources(&w["sources"]);
     if w["nodes_column"] == false {
         let nodes = ["single-node", "node-counts"].map(|k| all.text(k, &[], None));
         assert_eq!(nodes, [None, None], "node caveats without a node column");
@@ -259,6 +283,21 @@ fn check_influence(name: &str, found: &Value, want: &Value) {
     }
 }
 
+/// Whether the run found changes the verdict and carries the metric, as
+/// the oracle judges them (after Holm's correction within a family).
+fn check_carried(name: &str, found: &Value, want: &Value) {
+    if found.is_null() || !want["influence_run"].is_array() {
+        return;
+    }
+    for (field, wanted) in
+        [("changes_verdict", "influence_flips"), ("carries", "influential_caveat")]
+    {
+        if let Some(w) = want[wanted].as_bool() {
+            assert_eq!(found[field], w, "{name}: influence {field}: {found}");
+        }
+    }
+}
+
 /// A study's caveats, searched by kind and text.
 struct Caveats<'a>(&'a [Value]);
 
@@ -269,6 +308,31 @@ impl<'a> Caveats<'a> {
         let metric = metric.map_or(Value::Null, |m| Value::String(m.into()));
         let found = self.0.iter().filter(|c| c["kind"] == kind && c["metric"] == metric);
         found.filter_map(|c| c["text"].as_str()).find(|t| parts.iter().all(|p| t.contains(p)))
+    }
+
+    /// Runs of one configuration whose sources differ: one caveat per
+    /// column where some pair does, naming the tests made and each pair
+    /// (the first five). Unchecked when a p lies within rounding of 0.05.
+    fn sources(&self, w: &Value) {
+        let columns = w.as_array().unwrap();
+        if columns.iter().any(Value::is_null) {
+            return;
+        }
+        let differ: Vec<&Value> =
+            columns.iter().filter(|c| !c[3].as_array().unwrap().is_empty()).collect();
+        assert_eq!(self.count("sources"), differ.len(), "sources caveats: {columns:?}");
+        for c in differ {
+            let (file, column) = (c[0].as_str().unwrap(), c[1].as_str().unwrap());
+            let at = format!("Runs of {column} in results/{file}.csv from different sources");
+            let tested = format!("across the {} pairs of sources tested", c[2]);
+            let text = self.text("sources", &[&at, &tested], None);
+            let text = text.unwrap_or_else(|| panic!("sources: {at} ({tested}) in {:?}", self.0));
+            for pair in c[3].as_array().unwrap().iter().take(5) {
+                let named = format!(": {} (", pair[1].as_str().unwrap());
+                let against = format!(" against {} (", pair[0].as_str().unwrap());
+                assert!(text.contains(&named) && text.contains(&against), "{pair} in {text}");
+            }
+        }
     }
 
     fn count(&self, kind: &str) -> usize {

@@ -36,11 +36,19 @@ pub struct Influence {
     pub value: f64,
     /// The median of its side in its configuration (with it).
     pub median: f64,
-    /// The metric without it, by the metric's estimator.
+    /// The metric without it, by the metric's estimator; its verdict is
+    /// judged as the metric's own: for a member of a family, by its p after
+    /// Holm's correction across the family without the run (`p_holm`).
     pub without: Alternative,
+    /// For a member of a family: its p without the run after Holm's
+    /// correction across the family, every member's p recomputed without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_holm: Option<f64>,
     /// The metric by the other estimator, on every run.
     pub other: Option<Alternative>,
-    /// Whether removing it changes the verdict (significant or not).
+    /// Whether removing it changes the verdict (significant or not), each
+    /// verdict judged as the metric's own (after Holm's correction within
+    /// a family).
     pub changes_verdict: bool,
     /// Whether it carries the metric: removing it changes the verdict, or
     /// moves the estimate by more than `influence::SHARE` (25%) of its distance from no
@@ -60,6 +68,10 @@ pub struct Grain {
     pub relative: f64,
     /// Where the grid is coarsest (`procs = 32`, or the metric's rows).
     pub at: String,
+    /// The runs of the sample whose grid it is.
+    pub runs: usize,
+    /// Their distinct values (fewer than `runs`: the values repeat).
+    pub distinct: usize,
     /// Whether the step is coarse: at least the half-width of the metric's
     /// interval, or at least `resolution::COARSE_SHARE` (half) of its effect.
     pub coarse: bool,

@@ -6,8 +6,10 @@
 //! them and the metric holding them need not import each other.
 
 pub mod carried;
+pub mod claim;
 pub(crate) mod metrics;
 pub mod runs;
+pub mod sources;
 pub(crate) mod study;
 
 use std::collections::BTreeMap;
@@ -52,6 +54,9 @@ pub enum CaveatKind {
     Resolution,
     /// A baseline chosen on the same data as the best of several levels.
     SelectedBaseline,
+    /// Runs of one configuration from different sources that differ
+    /// beyond their noise.
+    Sources,
 }
 
 /// One caveat for readers.
@@ -96,6 +101,8 @@ pub enum Finding {
     /// Comparisons whose samples are too small for distribution-free
     /// statistics, with these run counts.
     SmallSamples(SmallSamples),
+    /// The runs of one column whose sources differ within a configuration.
+    Sources(sources::Sources),
     /// How many of the comparison metrics stay significant after Holm's
     /// correction.
     Multiplicity {
@@ -150,6 +157,7 @@ impl Finding {
             Finding::HighVariation(_) => CaveatKind::HighVariation,
             Finding::NotNormal(_) => CaveatKind::NotNormal,
             Finding::Multiplicity { .. } => CaveatKind::Multiplicity,
+            Finding::Sources(_) => CaveatKind::Sources,
             Finding::Metric { about, .. } => match about {
                 MetricFinding::NotSignificant => CaveatKind::NotSignificant,
                 MetricFinding::EstimatorsDisagree => CaveatKind::EstimatorsDisagree,
@@ -310,11 +318,12 @@ mod tests {
             Influential,
             Resolution,
             SelectedBaseline,
+            Sources,
         ];
         let listed = |k: CaveatKind| match k {
             SingleNode | NodeCounts | NotSignificant | FewRuns | Unmatched | Outliers
             | EstimatorsDisagree | HighVariation | SignChange | Multiplicity | Excluded
-            | NotNormal | Influential | Resolution | SelectedBaseline => true,
+            | NotNormal | Influential | Resolution | SelectedBaseline | Sources => true,
         };
         let mut names: Vec<String> = all
             .into_iter()

@@ -28,6 +28,7 @@ pub(crate) fn derive(
     found.extend(few_runs(groups, comparisons));
     found.extend(unmatched(groups, comparisons));
     found.extend(super::metrics::derive(metrics, groups));
+    found.extend(super::sources::derive(results, config, metrics));
     found
 }
 

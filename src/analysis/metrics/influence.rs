@@ -14,6 +14,11 @@
 //! verdict by another run could be missed there. The estimate without a
 //! run is the estimator's ([`Estimator::ratio_without`]: the mean's from
 //! sums over the remaining values, the median's recomputed).
+//!
+//! The verdict with and without a run is judged as the metric's own is
+//! ([`Judge`]): by its interval and p alone, or, for a member of a family
+//! (`candidates`, `each`), by its p after Holm's correction across the
+//! family with the run left out ([`holm_judge`], [`family_p_without`]).
 
 use super::value::{MetricValue, Pair, express};
 use crate::analysis::findings::carried::{Alternative, Influence};
@@ -33,18 +38,49 @@ pub const EVERY_RUN_MAX: usize = 500;
 pub const SHARE: f64 = 0.25;
 
 /// A run left out: configuration, side (true: candidate), index in the side.
-type Left = (usize, bool, usize);
+pub(super) type Left = (usize, bool, usize);
 
-/// The influence on `value` of the runs of `pairs`, with the index of the
-/// configuration of the run found; `None` for summaries,
+/// The verdict of an estimate of the metric, as the metric's own is judged:
+/// `Some(true)` significant, `Some(false)` not, `None` no verdict.
+pub(super) type Judge<'a> = dyn Fn(&Estimate) -> Option<bool> + 'a;
+
+/// The verdict of an estimate alone (its interval and p).
+pub(super) fn alone(estimate: &Estimate) -> Option<bool> {
+    estimate.significant()
+}
+
+/// The verdict of member `at` of a family whose members' p-values are
+/// `ps` (`at` among them): with its p replaced by the estimate's, Holm's
+/// adjusted p of the member below the level. No verdict where the estimate
+/// alone has none.
+pub(super) fn holm_judge(ps: Vec<f64>, at: usize) -> impl Fn(&Estimate) -> Option<bool> {
+    move |estimate: &Estimate| {
+        let alone = estimate.significant()?;
+        let Some(p) = estimate.p else { return Some(alone) };
+        // The same rule as the estimate's own, with Holm's p for its p.
+        Estimate { p: Some(holm_at(&ps, at, p)), ..*estimate }.significant()
+    }
+}
+
+/// Holm's adjusted p of member `at` of `ps` with its p replaced by `p`.
+pub(super) fn holm_at(ps: &[f64], at: usize, p: f64) -> f64 {
+    let mut ps = ps.to_vec();
+    ps[at] = p;
+    super::sides::adjusted(&ps)[at]
+}
+
+/// The influence on `value` of the runs of `pairs`, each verdict judged
+/// by `judge`, with the run found and whether it moves the estimate much
+/// (it carries the metric then, whatever the verdict); `None` for summaries,
 /// for averages with runs as units (`within-run`), and when a side's runs
 /// are not kept (past the rank statistics' size).
 pub(super) fn find(
     metric: &Metric,
     pairs: &[Pair],
     value: &MetricValue,
-) -> Option<(usize, Influence)> {
-    if metric.compare == Compare::Summary || value.within_run {
+    judge: &Judge,
+) -> Option<(Left, bool, Influence)> {
+    if matches!(metric.compare, Compare::Summary | Compare::Difference) || value.within_run {
         return None;
     }
     let estimator = estimators::of(metric.estimator);
@@ -61,8 +97,7 @@ pub(super) fn find(
         if !shift.is_finite() {
             continue;
         }
-        let flips =
-            matches!((combined.significant(), without.significant()), (Some(a), Some(b)) if a != b);
+        let flips = matches!((judge(&combined), judge(&without)), (Some(a), Some(b)) if a != b);
         if shift == 0.0 && !flips {
             continue;
         }
@@ -71,7 +106,8 @@ pub(super) fn find(
             best = Some((left, without, shift, flips));
         }
     }
-    let ((config, is_candidate, index), without, shift, flips) = best?;
+    let (left, without, shift, flips) = best?;
+    let (config, is_candidate, index) = left;
     let half = without.ci.map(|[lo, hi]| (hi - lo) / 2.0);
     let moves =
         shift > SHARE * (combined.ratio - 1.0).abs() && half.is_none_or(|half| shift > half);
@@ -85,12 +121,35 @@ pub(super) fn find(
         at: at.clone(),
         value: side.values[index],
         median: side.summary.median,
-        without: alternative(metric, metric.estimator, &without),
+        without: Alternative {
+            significant: judge(&without),
+            ..alternative(metric, metric.estimator, &without)
+        },
+        p_holm: None,
         other: other(metric, pairs, value),
         changes_verdict: flips,
         carries: flips || moves,
     };
-    Some((config, found))
+    Some((left, moves, found))
+}
+
+/// The p-value of a member of the same family (its `pairs`) without the
+/// baseline run `index` of `baseline`, the sample at its configuration
+/// `at`: the members of `candidates` share their baseline's runs, so
+/// leaving one out changes each member's p. `None` when the member has no
+/// such sample (its own p stands) or no p without it.
+pub(super) fn family_p_without(
+    metric: &Metric,
+    pairs: &[Pair],
+    (at, baseline, index): (&str, &[f64], usize),
+) -> Option<f64> {
+    let estimator = estimators::of(metric.estimator);
+    let p = pairs
+        .iter()
+        .position(|(here, _, b)| here == at && b.as_ref().is_some_and(|b| b.values == baseline))?;
+    let mut all = estimates(pairs, estimator, None)?;
+    all[p] = estimate_at(pairs, p, estimator, Some((p, false, index)))?;
+    combine(&all, metric).p
 }
 
 /// The runs left out in turn: every run of a configuration of at most
@@ -158,7 +217,10 @@ fn estimate_at(
     if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db)) {
         return Some(model::exact(x, y));
     }
-    estimator.ratio_without(c, b, [dc, db])
+    // Judged at the sizes left, as the metric's own verdict is (`Estimate::sized`).
+    let (m, n) =
+        (c.values.len() - usize::from(dc.is_some()), b.values.len() - usize::from(db.is_some()));
+    Some(estimator.ratio_without(c, b, [dc, db])?.sized(m, n))
 }
 
 /// The value of `values` without the one at `drop`, when at least two

@@ -1,6 +1,7 @@
 //! The named metrics of book.toml: one comparison or summary each, with its
 //! interval, p-value and inputs.
 
+pub mod claim;
 pub mod influence;
 pub mod sides;
 pub mod tables;
@@ -33,6 +34,7 @@ pub(super) fn evaluate(
         }
     }
     holm(&mut values);
+    decide(&mut values, config.study.negligible());
     errors.into_result(values)
 }
 
@@ -58,6 +60,17 @@ pub fn holm(values: &mut [MetricValue]) {
     }
 }
 
+/// Each comparison's claim ([`claim::of`]), once its p is final (Holm's,
+/// in a family), and its significance by the same rule.
+pub fn decide(values: &mut [MetricValue], negligible: Option<f64>) {
+    for value in values {
+        value.claim = claim::of(value, negligible);
+        if value.significant.is_some() {
+            value.significant = claim::tested(value);
+        }
+    }
+}
+
 /// Evaluate a metric, or each member of the family it stands for
 /// (`candidates`, `each`).
 fn evaluate_family(
@@ -76,6 +89,7 @@ fn evaluate_family(
         return Err(blame.at("candidates", message, "check `where` and `candidates`".into()));
     }
     let mut values = Vec::new();
+    let mut runs = Vec::new();
     for (mut one, member) in members {
         let selected = match sides::best_baseline(&one) {
             true => Some(best_of_others(&one, table, config, &blame)?),
@@ -84,12 +98,79 @@ fn evaluate_family(
         if let Some(s) = &selected {
             one.baseline = Some(crate::config::Level::Text(s.level.clone()));
         }
-        let mut value = evaluate_one(&one, results, config)?;
+        let (mut value, kept) = evaluate_runs(&one, results, config)?;
         value.member = member;
         value.baseline_selected = selected;
         values.push(value);
+        runs.push((one, kept));
+    }
+    // Each member's verdict is its p after Holm's correction across the
+    // family, and so is the verdict with a run left out.
+    holm(&mut values);
+    for i in 0..values.len() {
+        if runs[i].0.headline {
+            values[i].influence = family_influence(&values, i, &runs, config);
+        }
     }
     Ok(values)
+}
+
+/// The runs a metric's value came from, kept to leave each out in turn.
+struct Runs<'r> {
+    /// The metric's data file.
+    table: &'r Table,
+    /// Its sides.
+    sides: Sides,
+    /// Per configuration, where, the candidate's sample and the baseline's.
+    pairs: Vec<value::Pair>,
+    /// Per configuration, its `per` key.
+    keys: Vec<Vec<KeyPart>>,
+}
+
+/// The run that carries member `i` of the family `values` (every member's
+/// metric and runs in `runs`), its verdicts judged by Holm's correction
+/// across the family ([`influence::holm_judge`]); for a run of the
+/// baseline the members share, every member's p is recomputed without it.
+fn family_influence(
+    values: &[MetricValue],
+    i: usize,
+    runs: &[(Metric, Runs)],
+    config: &Config,
+) -> Option<crate::analysis::findings::carried::Influence> {
+    let (metric, kept) = &runs[i];
+    if values[i].member.is_none() {
+        return influence(metric, config, kept, &values[i], &influence::alone);
+    }
+    // The family's tested members, as `holm` takes them.
+    let tested: Vec<usize> = (0..values.len()).filter(|k| values[*k].p_value.is_some()).collect();
+    let ps: Vec<f64> = tested.iter().filter_map(|k| values[*k].p_value).collect();
+    let Some(at) = tested.iter().position(|k| *k == i) else {
+        return influence(metric, config, kept, &values[i], &influence::alone);
+    };
+    let judge = influence::holm_judge(ps.clone(), at);
+    let (left, moves, mut found) = influence_left(metric, config, kept, &values[i], &judge)?;
+    let Some(p) = found.without.p_value else { return Some(found) };
+    let mut without = ps;
+    without[at] = p;
+    if !left.1 {
+        // A baseline run: each member sharing it has another p without it.
+        let (place, _, b) = &kept.pairs[left.0];
+        let b = b.as_ref()?;
+        let shared = (place.as_str(), b.values.as_slice(), left.2);
+        for (slot, k) in tested.iter().enumerate().filter(|(_, k)| **k != i) {
+            let (other, kept) = &runs[*k];
+            if let Some(q) = influence::family_p_without(other, &kept.pairs, shared) {
+                without[slot] = q;
+            }
+        }
+    }
+    let holm = sides::adjusted(&without)[at];
+    let verdict = found.without.significant.map(|_| holm < 1.0 - super::statistics::CONFIDENCE);
+    found.p_holm = Some(holm);
+    found.without.significant = verdict;
+    let flips = matches!((values[i].significant, verdict), (Some(a), Some(b)) if a != b);
+    (found.changes_verdict, found.carries) = (flips, flips || moves);
+    Some(found)
 }
 
 /// `baseline = "best"`: the best of the other levels than the candidate.
@@ -109,12 +190,26 @@ fn best_of_others(
 type KeyedPair = (Vec<KeyPart>, Sample, Option<Sample>);
 
 /// Evaluate one metric: find its data, group its rows, pair the candidate with
-/// the baseline in every group, and compute the value.
+/// the baseline in every group, and compute the value; for a headline, the
+/// run that carries it, judged alone.
 pub(super) fn evaluate_one(
     metric: &Metric,
     results: &ResultSet,
     config: &Config,
 ) -> Result<MetricValue, Diagnostic> {
+    let (mut value, kept) = evaluate_runs(metric, results, config)?;
+    if metric.headline {
+        value.influence = influence(metric, config, &kept, &value, &influence::alone);
+    }
+    Ok(value)
+}
+
+/// [`evaluate_one`] without the influence, with the runs it came from.
+fn evaluate_runs<'r>(
+    metric: &Metric,
+    results: &'r ResultSet,
+    config: &Config,
+) -> Result<(MetricValue, Runs<'r>), Diagnostic> {
     let blame = Blame::new(metric);
     let table = measured_table(metric, results, config, &blame)?;
     let sides =
@@ -142,12 +237,9 @@ pub(super) fn evaluate_one(
         filter: filter::describe(&metric.filter),
     };
     let hint = "check `where` and `per`: both environments need rows in every group";
-    let mut value = value::compute(metric, &sides, (&pairs, within), inputs)
+    let value = value::compute(metric, &sides, (&pairs, within), inputs)
         .map_err(|m| blame.at("where", m, hint.into()))?;
-    if metric.headline {
-        value.influence = influence(metric, (table, config), &sides, (&pairs, &keys), &value);
-    }
-    Ok(value)
+    Ok((value, Runs { table, sides, pairs, keys }))
 }
 
 /// The checks before a metric is computed: its rows pool, its problem size
@@ -173,32 +265,44 @@ fn comparable(
     if keyed.is_empty() {
         return Err(no_candidate_rows(metric, table, s, groups, blame));
     }
-    if metric.compare != Compare::Summary {
+    if !matches!(metric.compare, Compare::Summary | Compare::Difference) {
         zero_baseline(metric, keyed, &s.baseline, blame)?;
     }
-    if matches!(metric.compare, Compare::Relative | Compare::Slowdown) {
-        negative_mean(metric, keyed, (&s.candidate, &s.baseline), blame)?;
+    if matches!(metric.compare, Compare::Relative | Compare::Slowdown | Compare::Ratio) {
+        negative_values(metric, keyed, (&s.candidate, &s.baseline), blame)?;
     }
     Ok(())
 }
 
-/// The run whose removal moves `value` most, named by the file's key.
+/// The run whose removal moves `value` most, named by the file's key,
+/// each verdict judged by `judge`.
 fn influence(
     metric: &Metric,
-    (table, config): (&Table, &Config),
-    sides: &Sides,
-    (pairs, keys): (&[value::Pair], &[Vec<KeyPart>]),
+    config: &Config,
+    kept: &Runs,
     value: &MetricValue,
+    judge: &influence::Judge,
 ) -> Option<crate::analysis::findings::carried::Influence> {
-    let (at, mut found) = influence::find(metric, pairs, value)?;
+    influence_left(metric, config, kept, value, judge).map(|(.., found)| found)
+}
+
+/// [`influence`] with the run found, as [`influence::find`] gives it.
+fn influence_left(
+    metric: &Metric,
+    config: &Config,
+    kept: &Runs,
+    value: &MetricValue,
+    judge: &influence::Judge,
+) -> Option<(influence::Left, bool, crate::analysis::findings::carried::Influence)> {
+    let (left, moves, mut found) = influence::find(metric, &kept.pairs, value, judge)?;
     let dataset = config.data.get(&metric.data);
     let key: Vec<String> = dataset
         .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
         .unwrap_or_default();
-    let per = metric.per.as_ref().and(keys.get(at).and_then(|k| k.first()));
-    let env = (sides.factor.as_str(), found.environment.as_str());
-    found.run = influence::name_run(metric, table, env, per, found.value, &key);
-    Some(found)
+    let per = metric.per.as_ref().and(kept.keys.get(left.0).and_then(|k| k.first()));
+    let env = (kept.sides.factor.as_str(), found.environment.as_str());
+    found.run = influence::name_run(metric, kept.table, env, per, found.value, &key);
+    Some((left, moves, found))
 }
 
 /// The error for a metric whose rows span several configurations of the
@@ -446,36 +550,39 @@ fn zero_baseline(
     ))
 }
 
-/// The error for a relative or slowdown metric where a mean is negative in
-/// some group: a relative change is a share of a positive baseline, and
-/// between means of opposite or negative sign (2 against −1 would read
-/// "−300%") it means nothing. A candidate mean of exactly 0 is −100%.
-fn negative_mean(
+/// The error for a relative, slowdown or ratio metric where a value is
+/// negative in some group: a relative change is a share of a positive
+/// baseline, and between values of opposite or negative sign (2 against −1
+/// would read "−300%", a median shift "−285.7 to +171.4%") it means
+/// nothing. Zeros are allowed: a candidate mean of exactly 0 is −100%.
+fn negative_values(
     metric: &Metric,
     pairs: &[(Vec<KeyPart>, Sample, Option<Sample>)],
     (candidate, baseline): (&str, &str),
     blame: &Blame,
 ) -> Result<(), Diagnostic> {
+    let lowest = |s: &Sample| s.sorted.first().copied().unwrap_or(0.0);
     let negative = pairs.iter().find_map(|(key, c, b)| {
         let b = b.as_ref()?;
-        (c.summary.mean < 0.0 || b.summary.mean < 0.0).then_some((key, c, b))
+        (lowest(c) < 0.0 || lowest(b) < 0.0).then_some((key, c, b))
     });
     let Some((key, c, b)) = negative else { return Ok(()) };
     let rows = match (&metric.per, key.first()) {
         (Some(per), Some(value)) => format!("{per} = {value}"),
         _ => filter::describe(&metric.filter),
     };
+    let kind = if metric.compare == Compare::Ratio { "a ratio" } else { "a relative change" };
     Err(blame.at(
         "compare",
         format!(
-            "a relative change needs positive means, but the means of `{}` ({rows}) are {} \
+            "{kind} needs values that are not negative, but `{}` ({rows}) goes down to {} \
              for `{candidate}` and {} for `{baseline}`",
             metric.value,
-            crate::format::plain(c.summary.mean),
-            crate::format::plain(b.summary.mean),
+            crate::format::plain(lowest(c)),
+            crate::format::plain(lowest(b)),
         ),
-        "use `compare = \"ratio\"` to show candidate / baseline as it is, or compare a column \
-         whose values are positive (a time or a rate rather than a difference or an offset)"
+        "compare the absolute difference with `compare = \"difference\"`, or compare a \
+         column whose values are positive (a time or a rate rather than an offset)"
             .into(),
     ))
 }

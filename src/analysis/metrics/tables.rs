@@ -222,6 +222,11 @@ pub fn compute(
         cells.push(line);
     }
     holm(&mut cells);
+    for cell in cells.iter_mut().flatten() {
+        if let Cell::Comparison(m) = cell {
+            super::decide(std::slice::from_mut(m.as_mut()), config.study.negligible());
+        }
+    }
     Ok(Computed { spec: spec.clone(), rows, columns, cells })
 }
 
@@ -475,37 +480,10 @@ fn holm(cells: &mut [Vec<Cell>]) {
     }
 }
 
-/// A comparison cell's verdict, Holm's correction applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Better than the baseline: significantly, or in every run.
-    Better,
-    /// Worse than the baseline: significantly, or in every run.
-    Worse,
-    /// No significant difference.
-    Unclear,
-    /// Exactly the same in every run.
-    Same,
-}
+pub use super::claim::Verdict;
 
-/// The verdict of a comparison cell.
+/// The verdict of a comparison cell, Holm's correction applied: its
+/// claim's ([`super::claim`]).
 pub fn verdict(m: &MetricValue) -> Verdict {
-    let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
-    // A slowdown is positive when the candidate is the lower.
-    let candidate_higher = (m.value > null) != (m.compare == Compare::Slowdown);
-    let good = candidate_higher == (m.better == Better::Higher);
-    let direction = if good { Verdict::Better } else { Verdict::Worse };
-    if m.value == null && (m.exact || m.p_value.is_none()) {
-        return if m.exact { Verdict::Same } else { Verdict::Unclear };
-    }
-    if m.exact {
-        return direction;
-    }
-    match m.p_holm.or(m.p_value) {
-        Some(p) if p < 1.0 - crate::analysis::statistics::CONFIDENCE && m.value != null => {
-            direction
-        }
-        _ => Verdict::Unclear,
-    }
+    m.claim.map_or(Verdict::Inconclusive, |c| c.verdict)
 }

@@ -8,9 +8,11 @@ use crate::analysis::Inputs;
 pub use crate::analysis::findings::carried::Alternative;
 use crate::analysis::findings::carried::{Grain, Influence};
 use crate::analysis::statistics::average::{self, Spread};
+use crate::analysis::statistics::difference;
 use crate::analysis::statistics::estimators;
 use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::RankTest;
+use crate::analysis::statistics::resolution;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::{Average, Better, Compare, Estimator, Metric};
 
@@ -82,8 +84,12 @@ pub struct MetricValue {
     pub exact: bool,
     /// Two-sided p-value against "no difference"; absent for summaries and when n < 2.
     pub p_value: Option<f64>,
-    /// Whether the interval excludes "no difference"; absent without an interval.
+    /// Whether the comparison's test decides a difference
+    /// (`analysis::metrics::claim::tested`); absent without an interval and a p.
     pub significant: Option<bool>,
+    /// What the comparison supports: its verdict, why it is inconclusive
+    /// and how many more runs could decide it; absent for summaries.
+    pub claim: Option<crate::analysis::findings::claim::Claim>,
     /// The baseline side; absent for summaries.
     pub baseline: Option<Side>,
     /// The candidate side.
@@ -129,7 +135,6 @@ pub(super) fn compute(
     (pairs, within): (&[Pair], Option<Estimate>),
     inputs: Inputs,
 ) -> Result<MetricValue, String> {
-    let candidate = sides.candidate.as_str();
     let mut value = described(metric, sides, pairs, inputs);
     if metric.compare == Compare::Summary {
         if metric.unit.is_none() {
@@ -141,7 +146,39 @@ pub(super) fn compute(
         }
         return Ok(value);
     }
-    let baseline = sides.baseline.as_str();
+    if metric.compare == Compare::Difference {
+        return differences(metric, sides, pairs, value);
+    }
+    let estimates = ratios(metric, sides, pairs)?;
+    value.baseline = Some(baseline_side(pairs, &sides.baseline));
+    let combined = combined(metric, within, &estimates);
+    set_estimate(metric.compare, &combined, &mut value);
+    if let [(_, c, Some(b))] = pairs
+        && c.summary.n.min(b.summary.n) < 2
+    {
+        one_run(&mut value, c.summary.n.min(b.summary.n));
+    }
+    let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    value.grain = grain(pairs, combined.ratio - 1.0, half);
+    if let [(_, c, Some(b))] = pairs {
+        value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
+        value.other = alternative(metric, c, b);
+    } else {
+        value.average = Some(metric.average);
+        value.within_run = within.is_some();
+        value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
+    }
+    Ok(value)
+}
+
+/// Each group's ratio by the metric's estimator, judged at its sizes
+/// ([`Estimate::sized`]).
+fn ratios(
+    metric: &Metric,
+    sides: &super::sides::Sides,
+    pairs: &[Pair],
+) -> Result<Vec<(String, Estimate)>, String> {
+    let (candidate, baseline) = (sides.candidate.as_str(), sides.baseline.as_str());
     let estimator = estimators::of(metric.estimator);
     let mut estimates = Vec::new();
     for (key, c, b) in pairs {
@@ -156,25 +193,77 @@ pub(super) fn compute(
                 other.name
             )
         })?;
-        estimates.push((key.clone(), e));
+        estimates.push((key.clone(), e.sized(c.summary.n, b.summary.n)));
     }
-    value.baseline = Some(baseline_side(pairs, baseline));
-    let combined = combined(metric, within, &estimates);
-    set_estimate(metric.compare, &combined, &mut value);
-    let half = combined.ci.map(|[lo, hi]| (hi - lo) / 2.0);
+    Ok(estimates)
+}
+
+/// The coarsest grid the groups' samples lie on, against the effect and
+/// the interval's half-width, both as shares of the baseline: each
+/// configuration's coarser grid of the two sides, where its runs can
+/// support one ([`resolution::supports_claim`]).
+fn grain(pairs: &[Pair], effect: f64, half: Option<f64>) -> Option<Grain> {
     let steps = pairs.iter().filter_map(|(at, c, b)| {
         let b = b.as_ref()?;
-        let steps = [&c.summary, &b.summary].map(|s| s.robust.resolution.map_or(0.0, |r| r.step));
-        Some((at.as_str(), steps[0].max(steps[1]), b.summary.mean))
+        let grid = |s: &Summary| {
+            let r = s.robust.resolution.filter(|r| resolution::supports_claim(r, s.n));
+            r.map_or((0.0, [s.n, s.n]), |r| (r.step, [s.n, r.distinct]))
+        };
+        let (c, b_grid) = (grid(&c.summary), grid(&b.summary));
+        let (step, counts) = if c.0 > b_grid.0 { c } else { b_grid };
+        Some((at.as_str(), step, b.summary.mean, counts))
     });
-    value.grain = crate::analysis::statistics::resolution::grain(steps, combined.ratio - 1.0, half);
+    resolution::grain(steps, effect, half)
+}
+
+/// A `difference` metric's value, interval and p from its groups'
+/// samples ([`difference`]): the one group's, or the arithmetic mean of
+/// the groups'.
+fn differences(
+    metric: &Metric,
+    sides: &super::sides::Sides,
+    pairs: &[Pair],
+    mut value: MetricValue,
+) -> Result<MetricValue, String> {
+    let mut each = Vec::new();
+    for (key, c, b) in pairs {
+        let b = b.as_ref().ok_or_else(|| {
+            format!(
+                "the baseline `{}` has no rows at {key}, where `{}` has",
+                sides.baseline, sides.candidate
+            )
+        })?;
+        let d = difference::of(c, b, metric.estimator)
+            .ok_or_else(|| format!("{key}: no difference could be computed"))?;
+        each.push((key.clone(), d));
+    }
+    value.baseline = Some(baseline_side(pairs, &sides.baseline));
+    let d = match each.as_slice() {
+        [(_, one)] => *one,
+        many => difference::average(&many.iter().map(|(_, d)| *d).collect::<Vec<_>>()),
+    };
+    (value.value, value.ci, value.p_value, value.exact, value.model) =
+        (d.value, d.ci, d.p.map(stats::reported_p), d.exact, d.model);
+    value.ci_open = d.ci.and((d.open[0] || d.open[1]).then_some(d.open));
+    value.significant = d.ci.map(|_| true);
+    value.ci_note = match (d.exact, d.ci) {
+        (true, _) => Some(stats::NoInterval::Exact),
+        (false, None) if value.candidate.n.min(value.baseline.as_ref().map_or(0, |b| b.n)) < 2 => {
+            Some(stats::NoInterval::FewRuns { n: 1 })
+        }
+        (false, None) => Some(stats::NoInterval::NoSpread),
+        _ => None,
+    };
+    let base = value.baseline.as_ref().map_or(0.0, |b| b.mean.abs());
+    if base > 0.0 {
+        let half = d.ci.map(|[lo, hi]| (hi - lo) / 2.0 / base);
+        value.grain = grain(pairs, d.value / base, half);
+    }
     if let [(_, c, Some(b))] = pairs {
         value.rank = crate::analysis::statistics::ranks::mann_whitney(&c.sorted, &b.sorted);
-        value.other = alternative(metric, c, b);
     } else {
-        value.average = Some(metric.average);
-        value.within_run = within.is_some();
-        value.spread = Some(average::spread(&estimates, |r| express(metric.compare, r)));
+        value.average = Some(Average::Arithmetic);
+        value.spread = Some(average::spread_of(&each));
     }
     Ok(value)
 }
@@ -200,7 +289,7 @@ fn combined(
 /// The comparison of one group by the estimator the metric did not choose.
 fn alternative(metric: &Metric, c: &Sample, b: &Sample) -> Option<Alternative> {
     let name = estimators::of(metric.estimator).other();
-    let e = estimators::of(name).compare(c, b)?;
+    let e = estimators::of(name).compare(c, b)?.sized(c.summary.n, b.summary.n);
     Some(Alternative {
         estimator: name,
         value: express(metric.compare, e.ratio),
@@ -215,7 +304,7 @@ pub fn express(how: Compare, r: f64) -> f64 {
     match how {
         Compare::Relative => r - 1.0,
         Compare::Slowdown => 1.0 - r,
-        Compare::Ratio | Compare::Summary => r,
+        Compare::Ratio | Compare::Summary | Compare::Difference => r,
     }
 }
 
@@ -251,6 +340,13 @@ fn set_estimate(how: Compare, estimate: &Estimate, value: &mut MetricValue) {
     }
 }
 
+/// A comparison with one run on a side: its difference, with neither
+/// interval nor p-value, whatever the estimator's model could compute.
+fn one_run(value: &mut MetricValue, n: usize) {
+    (value.ci, value.ci_open, value.p_value, value.significant) = (None, None, None, None);
+    value.ci_note = Some(stats::NoInterval::FewRuns { n });
+}
+
 /// The metric as described in book.toml, with the candidate's side and mean
 /// as its value; no interval, p-value or baseline yet.
 fn described(
@@ -282,8 +378,10 @@ fn described(
         better: metric.better,
         decimals: metric.decimals,
         headline: metric.headline,
-        unit: metric.unit.clone().unwrap_or_else(|| {
-            if metric.compare == Compare::Ratio { "×".into() } else { "%".into() }
+        unit: metric.unit.clone().unwrap_or_else(|| match metric.compare {
+            Compare::Ratio => "×".into(),
+            Compare::Difference => String::new(),
+            _ => "%".into(),
         }),
         value: cand_mean,
         ci: None,
@@ -292,6 +390,7 @@ fn described(
         exact: false,
         p_value: None,
         significant: None,
+        claim: None,
         baseline: None,
         candidate: cand_side,
         groups: pairs.len(),
@@ -347,6 +446,7 @@ impl MetricValue {
             exact: false,
             p_value: None,
             significant: None,
+            claim: None,
             baseline: Some(side("b")),
             candidate: side("c"),
             groups: 1,

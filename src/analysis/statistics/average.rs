@@ -84,11 +84,32 @@ pub fn spread(estimates: &[(String, Estimate)], express: impl Fn(f64) -> f64) ->
             ConfigValue { at: at.clone(), value: express(e.ratio), ci, p_value: e.p, significant }
         })
         .collect();
+    spread_among(values, express(1.0))
+}
+
+/// Each configuration's difference ([`super::difference`]), the range and
+/// whether the sign changes.
+pub fn spread_of(differences: &[(String, super::difference::Difference)]) -> Spread {
+    let values: Vec<ConfigValue> = differences
+        .iter()
+        .map(|(at, d)| {
+            let excludes =
+                d.ci.map(|ends| !super::ranks::Interval { ends, open: d.open }.contains(0.0));
+            let significant = excludes.map(|x| {
+                let p = d.p.is_none_or(|p| p < 1.0 - super::CONFIDENCE);
+                x && p && d.value != 0.0 && !d.unreachable
+            });
+            ConfigValue { at: at.clone(), value: d.value, ci: d.ci, p_value: d.p, significant }
+        })
+        .collect();
+    spread_among(values, 0.0)
+}
+
+/// The spread of `values` about `null`, the value of no difference.
+fn spread_among(values: Vec<ConfigValue>, null: f64) -> Spread {
     let by_value = |a: &&ConfigValue, b: &&ConfigValue| a.value.total_cmp(&b.value);
     let low = values.iter().min_by(by_value).cloned().expect("at least one configuration");
     let high = values.iter().max_by(by_value).cloned().expect("at least one configuration");
-    // "No difference" is where the ratio is 1.
-    let null = express(1.0);
     let sign_change = low.value < null && high.value > null;
     let beyond = |side: fn(f64, f64) -> bool| {
         values.iter().any(|v| v.significant == Some(true) && side(v.value, null))

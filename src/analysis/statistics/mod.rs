@@ -9,6 +9,7 @@
 
 pub(crate) mod average;
 pub mod between;
+pub mod difference;
 pub mod estimators;
 pub mod median_use;
 pub mod model;

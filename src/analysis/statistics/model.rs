@@ -50,18 +50,39 @@ pub struct Estimate {
     /// Both sides are constant (every run gives one value): the ratio is
     /// exact, and there is neither interval nor p-value.
     pub exact: bool,
+    /// The samples are too few for Mann–Whitney's test to reach the level
+    /// (`ranks::min_p`): whatever its p, no verdict.
+    #[serde(skip)]
+    pub unreachable: bool,
 }
 
 impl Estimate {
-    /// Whether the interval excludes a ratio of 1 (by the p-value, from the
-    /// same test, where there is one: they agree save where the median
-    /// model's interval is stretched to hold its estimate); absent without
-    /// an interval.
+    /// Whether the estimate decides a difference: its interval excludes a
+    /// ratio of 1 and its p (from the same test) is under the level, at
+    /// sizes where the level can be reached, the ratio not exactly 1;
+    /// absent without an interval.
     pub fn significant(&self) -> Option<bool> {
         let excludes = self.ci.map(|ends| !Interval { ends, open: self.open }.contains(1.0));
+        let decidable = !self.unreachable && self.ratio != 1.0;
         excludes.map(|excludes| {
-            self.p.map_or(excludes, |p| p < 1.0 - crate::analysis::statistics::CONFIDENCE)
+            let p = self.p.is_none_or(|p| p < 1.0 - crate::analysis::statistics::CONFIDENCE);
+            decidable && excludes && p
         })
+    }
+
+    /// This estimate of samples of `m` and `n` runs: with one run on a
+    /// side, neither interval nor p-value; marked unreachable where
+    /// Mann–Whitney's test cannot reach the level at these sizes.
+    pub fn sized(self, m: usize, n: usize) -> Estimate {
+        if self.exact {
+            return self;
+        }
+        let unreachable =
+            super::ranks::min_p(m, n) >= 1.0 - crate::analysis::statistics::CONFIDENCE;
+        match m.min(n) < 2 {
+            true => Estimate { ci: None, p: None, open: [false; 2], unreachable, ..self },
+            false => Estimate { unreachable, ..self },
+        }
     }
 }
 
@@ -84,6 +105,12 @@ pub enum Model {
     DeltaWelch,
     /// The Hodges–Lehmann ratio with Mann–Whitney's U.
     HodgesLehmann,
+    /// A difference of means by Welch's t on the raw values.
+    WelchDifference,
+    /// The Hodges–Lehmann shift with Mann–Whitney's U.
+    HodgesLehmannShift,
+    /// The arithmetic mean of per-configuration differences, Student's t over them.
+    DifferenceAverage,
     /// The geometric mean of per-configuration ratios, Student's t over them.
     GeometricAverage,
     /// The arithmetic mean of per-configuration ratios, Student's t over them.

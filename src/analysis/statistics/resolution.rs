@@ -114,23 +114,44 @@ pub fn smallest_gap_of(sorted: &[f64]) -> f64 {
 /// of the effect's distance from no change.
 pub const COARSE_SHARE: f64 = 0.5;
 
+/// Fewest runs of a sample whose grid a claim rests on. The step is the
+/// greatest common divisor of the values' differences: of two runs it is
+/// their difference itself, whatever the data, and the divisor of j
+/// differences of continuous values exceeds one unit of their last digit
+/// by chance with probability 1 − 1/ζ(j) (39% for two, 17% for three,
+/// 7.6% for four). Five runs give four differences.
+pub const GRID_MIN_RUNS: usize = 5;
+
+/// Whether the grid of a sample of `n` runs is one a claim may rest on: at
+/// least [`GRID_MIN_RUNS`] runs, and values that repeat (fewer distinct
+/// values than runs): runs of continuous data all differ, so a repeat is
+/// the evidence that the values lie on steps.
+pub fn supports_claim(resolution: &Resolution, n: usize) -> bool {
+    n >= GRID_MIN_RUNS && resolution.distinct < n
+}
+
+/// The grid of one configuration of a comparison, as [`grain`] takes it:
+/// where, the coarser step of the two sides, the baseline's mean, and that
+/// side's runs and distinct values.
+pub type Step<'a> = (&'a str, f64, f64, [usize; 2]);
+
 /// The grain of a comparison metric whose ratio − 1 is `effect` and whose
 /// interval's half-width on the ratio scale is `half`, from its
-/// configurations' (where, coarser step of the two sides, baseline mean);
-/// `None` when no sample lies on a grid.
+/// configurations' [`Step`]s; `None` when no sample lies on a grid.
 pub fn grain<'a>(
-    steps: impl Iterator<Item = (&'a str, f64, f64)>,
+    steps: impl Iterator<Item = Step<'a>>,
     effect: f64,
     half: Option<f64>,
 ) -> Option<Grain> {
     let mut coarsest: Option<Grain> = None;
-    for (at, step, base) in steps {
+    for (at, step, base, [runs, distinct]) in steps {
         if step == 0.0 || base == 0.0 {
             continue;
         }
         let relative = (step / base.abs()).min(f64::MAX);
         if coarsest.as_ref().is_none_or(|g| relative > g.relative) {
-            coarsest = Some(Grain { step, relative, at: at.to_string(), coarse: false });
+            let at = at.to_string();
+            coarsest = Some(Grain { step, relative, at, runs, distinct, coarse: false });
         }
     }
     let mut found = coarsest?;

@@ -70,11 +70,17 @@ pub struct Robust {
 pub const LISTED: usize = 20;
 
 /// The median of ascending `sorted` (not empty): the middle value, or the
-/// mean of the two middle ones.
+/// mean of the two middle ones (halved before they are added where their
+/// sum would overflow).
 pub fn median(sorted: &[f64]) -> f64 {
     let n = sorted.len();
     let upper = sorted[n / 2];
-    if n % 2 == 1 { upper } else { (sorted[n / 2 - 1] + upper) / 2.0 }
+    if n % 2 == 1 {
+        return upper;
+    }
+    let lower = sorted[n / 2 - 1];
+    let sum = lower + upper;
+    if sum.is_finite() { sum / 2.0 } else { lower / 2.0 + upper / 2.0 }
 }
 
 impl Robust {
@@ -199,6 +205,8 @@ mod tests {
     // an even count; numpy.percentile([1, 2, 3, 4], 25) = 1.75.
     #[test]
     fn medians_and_quantiles_by_hand() {
+        // 1.5e308 and 1.7e308: their sum overflows, their median is 1.6e308.
+        assert_eq!(median(&[1.5e308, 1.7e308]), 1.6e308);
         assert_eq!(median(&[1.0, 2.0, 3.0]), 2.0);
         assert_eq!(median(&[1.0, 2.0, 3.0, 4.0]), 2.5);
         assert_eq!(median(&[7.0]), 7.0);

@@ -264,7 +264,7 @@ impl<'b> Page<'b, '_> {
 
     /// A table cell; in a computed table (`at` its body row, `None` in the
     /// header, and column), a comparison's cell is classed by its verdict
-    /// (better, worse, unclear, same), for its colour.
+    /// (better, worse, negligible, inconclusive, same), for its colour.
     fn cell(&mut self, inlines: &'b [Inline], at: Option<(Option<(Grid<'b>, usize)>, usize)>) {
         let Some((row, column)) = at else { return self.wrap(Tag::TableCell, inlines) };
         let verdict = row.and_then(|(g, r)| g.get(r)?.get(column.checked_sub(1)?)?.as_ref());
@@ -298,7 +298,8 @@ fn verdict_class(verdict: crate::analysis::metrics::tables::Verdict) -> &'static
     match verdict {
         Verdict::Better => "better",
         Verdict::Worse => "worse",
-        Verdict::Unclear => "unclear",
+        Verdict::Negligible => "negligible",
+        Verdict::Inconclusive => "inconclusive",
         Verdict::Same => "same",
     }
 }

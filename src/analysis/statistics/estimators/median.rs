@@ -86,6 +86,7 @@ pub fn of_medians_tested(c: &[f64], b: &[f64], test: &ranks::RankTest) -> Option
         p: Some(test.p),
         model: Model::HodgesLehmann,
         exact: false,
+        unreachable: false,
     })
 }
 
