@@ -143,9 +143,10 @@ fn speed_interval(m: &MetricValue, fast: &str) -> Option<String> {
     Some(format!("{} as {fast}", ends.replacen(" to ", "× to ", 1)))
 }
 
-/// The number in a size such as `8.8%` or `1.09×`.
+/// The number in a size such as `8.8%`, `1.09×` or `0.5 s`.
 fn magnitude(size: &str) -> f64 {
-    size.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
+    let number = size.split(' ').next().unwrap_or_default();
+    number.trim_end_matches(['%', '×']).replace(',', "").parse().unwrap_or(0.0)
 }
 
 /// candidate / baseline − 1 of a value `v` of a comparison of kind
@@ -236,6 +237,11 @@ cpu = { unit = "s", higher = "costlier", lower = "cheaper" }
         );
         assert_eq!(text("time", Compare::Ratio, -0.539, ci).0, "0.46× (less time)");
         assert_eq!(text("latency", Compare::Ratio, -0.539, ci).0, "2.17× as fast");
+        // A difference in the column's unit knows no ratio: it reads in time.
+        let mut m = metric("latency", Compare::Relative, -0.5, [-0.6, -0.4]);
+        (m.compare, m.unit) = (Compare::Difference, "s".into());
+        assert_eq!(l.direction(&m).unwrap().text, "0.5 s less time");
+        assert_eq!(l.interval(&m).unwrap(), "0.4 s to 0.6 s less time");
     }
 
     /// A printed size as a number and its decimals: `2,170.5%` → (2170.5, 1).
