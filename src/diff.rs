@@ -1,11 +1,16 @@
 //! `report diff`: how each headline metric moved between two sets of results,
 //! and which cells of the computed tables listed in stats.json changed, from
-//! two `stats.json` files or from the results at a git revision.
+//! two `stats.json` files or from the results at a git revision. A move is
+//! judged by a test of the difference between the two estimates (their
+//! ratio, with its interval and p: [`between`]), never by whether their
+//! intervals overlap.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+
+use crate::analysis::statistics::between::{Between, Scale, between};
 
 /// One metric's move, or a computed table's cell's or whole table's.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,8 +23,9 @@ pub struct Change {
     pub before: Option<String>,
     /// Formatted value after, if the metric exists.
     pub after: Option<String>,
-    /// Whether the two 95% intervals overlap (None without both intervals).
-    pub overlap: Option<bool>,
+    /// The test of the difference between the two estimates (None without
+    /// both values and intervals).
+    pub test: Option<Between>,
     /// A table cell's verdict before and after, when it changed.
     pub verdict: Option<(String, String)>,
 }
@@ -29,9 +35,8 @@ impl std::fmt::Display for Change {
         match (&self.before, &self.after) {
             (Some(b), Some(a)) => {
                 write!(f, "{}: {b} → {a}", self.label)?;
-                match self.overlap {
-                    Some(true) => write!(f, " (CIs overlap: not a significant change)"),
-                    Some(false) => write!(f, " (CIs do not overlap: a significant change)"),
+                match &self.test {
+                    Some(t) => write!(f, " ({})", tested(t)),
                     None => write!(f, " (no CI to compare)"),
                 }?;
                 match &self.verdict {
@@ -44,6 +49,27 @@ impl std::fmt::Display for Change {
             (None, None) => write!(f, "{}", self.label),
         }
     }
+}
+
+/// A test of a move in words: `after ÷ before ×1.103, 95% CI ×1.051 to
+/// ×1.158, p < 0.001: a significant change`; on the linear scale `after −
+/// before +0.8, 95% CI +0.353 to +1.25, …`.
+fn tested(t: &Between) -> String {
+    let (what, number): (&str, fn(f64) -> String) = match t.scale {
+        Scale::Ratio => ("after ÷ before", |x| format!("×{}", crate::format::fixed(x, 3))),
+        Scale::Difference => ("after − before", |x| {
+            let sign = if x > 0.0 { "+" } else { "" };
+            format!("{sign}{}", crate::format::value(x))
+        }),
+    };
+    let verdict = if t.significant { "a significant change" } else { "not a significant change" };
+    format!(
+        "{what} {}, 95% CI {} to {}, {}: {verdict}",
+        number(t.estimate),
+        number(t.ci[0]),
+        number(t.ci[1]),
+        crate::format::p_value(t.p)
+    )
 }
 
 /// The headline metrics of two `stats.json` documents, compared by name,
@@ -81,9 +107,10 @@ fn metrics(old: &Value, new: &Value) -> Vec<Change> {
             let text = |m: &Option<Value>| {
                 m.as_ref().and_then(|m| m["text"]["value"].as_str()).map(str::to_string)
             };
-            let overlap = overlap(&b, &a);
+            let kind = a.as_ref().or(b.as_ref()).and_then(|m| m["compare"].as_str());
+            let test = test(&b, &a, kind.unwrap_or("relative"));
             let (before, after) = (text(&b), text(&a));
-            Change { name: name.clone(), label, before, after, overlap, verdict: None }
+            Change { name: name.clone(), label, before, after, test, verdict: None }
         })
         .collect()
 }
@@ -94,16 +121,20 @@ fn metrics(old: &Value, new: &Value) -> Vec<Change> {
 /// change, with its count of cells.
 pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
     let (old, new) = (listed(old), listed(new));
-    let find = |list: &[(String, Vec<Value>)], id: &str| {
-        list.iter().find(|(i, _)| i == id).map(|(_, cells)| cells.clone())
+    let find = |list: &[(String, String, Vec<Value>)], id: &str| {
+        list.iter().find(|(i, ..)| i == id).map(|(_, kind, cells)| (kind.clone(), cells.clone()))
     };
     let mut changes = Vec::new();
-    for id in union(new.iter().chain(&old).map(|(id, _)| id.clone())) {
+    for id in union(new.iter().chain(&old).map(|(id, ..)| id.clone())) {
         match (find(&old, &id), find(&new, &id)) {
-            (Some(before), Some(after)) => changes.extend(cells(&id, &before, &after)),
+            (Some((_, before)), Some((kind, after))) => {
+                changes.extend(cells(&id, &kind, &before, &after));
+            }
             (before, after) => {
-                let count = |c: Option<Vec<Value>>| {
-                    c.map(|c| format!("{} cell{}", c.len(), if c.len() == 1 { "" } else { "s" }))
+                let count = |c: Option<(String, Vec<Value>)>| {
+                    c.map(|(_, c)| {
+                        format!("{} cell{}", c.len(), if c.len() == 1 { "" } else { "s" })
+                    })
                 };
                 let (before, after) = (count(before), count(after));
                 let name = format!("tbl-{id}");
@@ -112,7 +143,7 @@ pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
                     name,
                     before,
                     after,
-                    overlap: None,
+                    test: None,
                     verdict: None,
                 });
             }
@@ -121,15 +152,17 @@ pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
     changes
 }
 
-/// The computed tables of a `stats.json` document: each id with its cells
-/// (`baselines` in files written before every cell was listed).
-fn listed(v: &Value) -> Vec<(String, Vec<Value>)> {
+/// The computed tables of a `stats.json` document: each id with the kind
+/// of its cells (`relative`, `mean`…) and its cells (`baselines` in files
+/// written before every cell was listed).
+fn listed(v: &Value) -> Vec<(String, String, Vec<Value>)> {
     let tables = v["tables"].as_array().cloned().unwrap_or_default();
     (tables.iter())
         .map(|t| {
             let cells = t.get("cells").unwrap_or(&t["baselines"]);
             let id = t["id"].as_str().unwrap_or_default().to_string();
-            (id, cells.as_array().cloned().unwrap_or_default())
+            let kind = t["cell"].as_str().unwrap_or("relative").to_string();
+            (id, kind, cells.as_array().cloned().unwrap_or_default())
         })
         .collect()
 }
@@ -142,8 +175,8 @@ fn union(items: impl Iterator<Item = String>) -> Vec<String> {
 
 /// The cells of table `id` whose words or verdict (where both sides have
 /// one) changed between `old` and `new`, or that one side lacks, named
-/// `tbl-ID (ROW, COLUMN)`.
-fn cells(id: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
+/// `tbl-ID (ROW, COLUMN)`; its cells are of `kind` (`relative`, `mean`…).
+fn cells(id: &str, kind: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
     let name = |c: &Value| {
         let (row, column) = (c["row"].as_str().unwrap_or_default(), c["column"].as_str());
         let at = column.map_or_else(|| row.to_string(), |column| format!("{row}, {column}"));
@@ -167,19 +200,30 @@ fn cells(id: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
         })
         .filter(|(b, a, _, verdict)| text(b) != text(a) || verdict.is_some())
         .map(|(b, a, name, verdict)| {
-            let (before, after, overlap) = (text(&b), text(&a), overlap(&b, &a));
-            Change { label: name.clone(), name, before, after, overlap, verdict }
+            let (before, after, test) = (text(&b), text(&a), test(&b, &a, kind));
+            Change { label: name.clone(), name, before, after, test, verdict }
         })
         .collect()
 }
 
-/// Whether the 95% intervals (`ci`) of a statistic before and after
-/// overlap; `None` unless both have one.
-fn overlap(before: &Option<Value>, after: &Option<Value>) -> Option<bool> {
-    let ci = |v: &Option<Value>| {
-        v.as_ref().and_then(|v| Some((v["ci"][0].as_f64()?, v["ci"][1].as_f64()?)))
+/// The test of the difference between a statistic before and after, each
+/// with its value and 95% interval (`ci`), of `kind` (a metric's `compare`
+/// or a table's `cell`): on the scale of candidate / baseline for a
+/// comparison (1 + a relative difference, 1 − a slowdown), of the value
+/// itself otherwise; `None` unless both have a value and an interval.
+fn test(before: &Option<Value>, after: &Option<Value>, kind: &str) -> Option<Between> {
+    let ratio = |x: f64| match kind {
+        "relative" => 1.0 + x,
+        "slowdown" => 1.0 - x,
+        _ => x,
     };
-    ci(before).zip(ci(after)).map(|((b0, b1), (a0, a1))| b0 <= a1 && a0 <= b1)
+    let estimate = |v: &Option<Value>| -> Option<(f64, [f64; 2])> {
+        let v = v.as_ref()?;
+        let (value, lo, hi) = (v["value"].as_f64()?, v["ci"][0].as_f64()?, v["ci"][1].as_f64()?);
+        let [lo, hi] = [ratio(lo), ratio(hi)];
+        Some((ratio(value), [lo.min(hi), lo.max(hi)]))
+    };
+    between(estimate(before)?, estimate(after)?)
 }
 
 /// Read a `stats.json` file.
@@ -225,42 +269,74 @@ mod tests {
         serde_json::json!({ "metrics": [{ "name": "t", "label": "throughput at 32 cores", "headline": true, "value": value, "ci": ci, "text": { "value": text } }] })
     }
 
+    /// A move judged by the ratio of the two estimates (each candidate /
+    /// baseline: 1 + the relative difference), its interval from both
+    /// commits' standard errors on the log scale; expected values by
+    /// scipy.stats.norm: 1.094 / 1.088 = ×1.006 (0.972 to 1.040), p =
+    /// 0.749; 1.2 / 1.088 = ×1.103 (1.051 to 1.158), p = 7.6e-5.
     #[test]
-    fn reports_moves_and_whether_intervals_overlap() {
+    fn reports_moves_by_a_test_of_their_difference() {
         let old = stats(0.088, [0.061, 0.115], "+8.8%");
         let changes = compare(&old, &stats(0.094, [0.07, 0.12], "+9.4%"));
         assert_eq!(
             changes[0].to_string(),
-            "throughput at 32 cores: +8.8% → +9.4% (CIs overlap: not a significant change)"
+            "throughput at 32 cores: +8.8% → +9.4% (after ÷ before ×1.006, 95% CI ×0.972 to \
+             ×1.040, p = 0.749: not a significant change)"
         );
         let changes = compare(&old, &stats(0.2, [0.15, 0.25], "+20.0%"));
         assert_eq!(
             changes[0].to_string(),
-            "throughput at 32 cores: +8.8% → +20.0% (CIs do not overlap: a significant change)"
+            "throughput at 32 cores: +8.8% → +20.0% (after ÷ before ×1.103, 95% CI ×1.051 to \
+             ×1.158, p < 0.001: a significant change)"
         );
         let changes = compare(&serde_json::json!({ "metrics": [] }), &old);
         assert_eq!(changes[0].to_string(), "throughput at 32 cores: new, +8.8%");
     }
 
-    fn table(level: &str, text: &str, ci: [f64; 2]) -> Value {
-        serde_json::json!({ "metrics": [], "tables": [{ "id": "grid", "cells": [
+    /// Overlapping intervals are no test: 1.0 (0.90 to 1.10) and 1.25
+    /// (1.14 to 1.37) overlap, yet their ratio, ×1.250 (1.091 to 1.432 by
+    /// scipy.stats.norm), is a significant change, p = 0.0011. A slowdown
+    /// is compared as 1 − its value.
+    #[test]
+    fn overlapping_intervals_can_differ() {
+        let old = stats(0.0, [-0.1, 0.1], "0.0%");
+        let changes = compare(&old, &stats(0.25, [0.14, 0.37], "+25.0%"));
+        assert_eq!(
+            changes[0].to_string(),
+            "throughput at 32 cores: 0.0% → +25.0% (after ÷ before ×1.250, 95% CI ×1.091 to \
+             ×1.432, p = 0.001: a significant change)"
+        );
+        let slowdown = |v: f64, ci: [f64; 2]| {
+            let mut s = stats(v, ci, "");
+            s["metrics"][0]["compare"] = "slowdown".into();
+            s
+        };
+        let t = compare(&slowdown(0.0, [-0.1, 0.1]), &slowdown(-0.25, [-0.37, -0.14]));
+        assert!(t[0].to_string().contains("×1.250, 95% CI ×1.091 to ×1.432"), "{}", t[0]);
+    }
+
+    fn table(level: &str, text: &str, value: f64, ci: [f64; 2]) -> Value {
+        serde_json::json!({ "metrics": [], "tables": [{ "id": "grid", "cell": "relative", "cells": [
             { "row": "xz", "column": "9", "kind": "comparison", "verdict": "better",
-              "baseline_selected": { "level": level }, "ci": ci, "text": text },
+              "baseline_selected": { "level": level }, "value": value, "ci": ci, "text": text },
             { "row": "gzip", "column": "9", "kind": "comparison", "verdict": "worse",
-              "ci": [0.1, 0.2], "text": "+15.0% vs xz, worse" },
+              "value": 0.15, "ci": [0.1, 0.2], "text": "+15.0% vs xz, worse" },
         ] }] })
     }
 
     /// A cell of a computed table whose words or chosen baseline changed is
-    /// listed; a cell that did not change is not.
+    /// listed, with the test of its move (by scipy.stats.norm: 0.8 / 0.889
+    /// = ×0.900, 0.773 to 1.048, p = 0.174); a cell that did not change is
+    /// not.
     #[test]
     fn reports_changed_table_cells_only() {
-        let old = table("zstd", "-11.1% vs zstd, better", [-0.2, -0.05]);
-        let changes = compare(&old, &table("gzip", "-20.0% vs gzip, better", [-0.3, -0.1]));
+        let old = table("zstd", "-11.1% vs zstd, better", -0.111, [-0.2, -0.05]);
+        let changes = compare(&old, &table("gzip", "-20.0% vs gzip, better", -0.2, [-0.3, -0.1]));
         assert_eq!(changes.len(), 1, "{changes:?}");
         assert_eq!(
             changes[0].to_string(),
-            "tbl-grid (xz, 9): -11.1% vs zstd, better → -20.0% vs gzip, better (CIs overlap: not a significant change)"
+            "tbl-grid (xz, 9): -11.1% vs zstd, better → -20.0% vs gzip, better (after ÷ before \
+             ×0.900, 95% CI ×0.773 to ×1.048, p = 0.174: not a significant change)"
         );
         assert!(compare(&old, &old).is_empty());
         let gone = compare(&old, &serde_json::json!({ "metrics": [] }));
@@ -271,9 +347,9 @@ mod tests {
     /// A cell as stats.json lists it, of any kind.
     fn cell(row: &str, column: Option<&str>, text: &str, verdict: Option<&str>) -> Value {
         let kind = if verdict.is_some() { "comparison" } else { "statistic" };
-        let ci = verdict.map(|_| [0.1, 0.3]);
+        let (value, ci) = (verdict.map(|_| 0.2), verdict.map(|_| [0.1, 0.3]));
         serde_json::json!({ "row": row, "column": column, "kind": kind, "verdict": verdict,
-            "ci": ci, "text": text })
+            "value": value, "ci": ci, "text": text })
     }
 
     /// Every kind of change of every table, each on its line, in the new
@@ -314,7 +390,8 @@ mod tests {
                 "tbl-times (brotli): new, 0.030 s",
                 "tbl-times (lz4): removed (was 0.010 s)",
                 "tbl-grid (zstd, 1): -66.2% (-76.1 to -54.3%), better → +3.0% (-1.0 to +7.0%), \
-                 no significant difference (CIs overlap: not a significant change) \
+                 no significant difference (after ÷ before ×1.000, 95% CI ×0.889 to ×1.125, \
+                 p = 1.000: not a significant change) \
                  (verdict: better → unclear)",
                 "tbl-sizes: new, 2 cells",
                 "tbl-old: removed (was 1 cell)",
@@ -330,7 +407,7 @@ mod tests {
         let old = serde_json::json!({ "tables": [{ "id": "grid", "baselines": [
             { "row": "xz", "column": "9", "level": "zstd", "text": "-11.1% vs zstd, better" },
         ] }] });
-        let new = table("zstd", "-11.1% vs zstd, better", [-0.2, -0.05]);
+        let new = table("zstd", "-11.1% vs zstd, better", -0.111, [-0.2, -0.05]);
         let lines: Vec<String> = compare(&old, &new).iter().map(ToString::to_string).collect();
         assert_eq!(lines, ["tbl-grid (gzip, 9): new, +15.0% vs xz, worse"]);
     }

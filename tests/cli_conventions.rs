@@ -107,10 +107,19 @@ fn every_command_honours_message_format_json() {
         (&changes[0]["before"], &changes[0]["after"]),
         (&"\u{2212}8.0%".into(), &"\u{2212}8.0%".into())
     );
-    assert_eq!(changes[0]["overlap"], true);
+    // The same file twice: after ÷ before is 1, p = 1, no change, by hand.
+    let test = &changes[0]["test"];
     assert_eq!(
-        changes[0]["text"],
-        "Run time on 100 MB: \u{2212}8.0% → \u{2212}8.0% (CIs overlap: not a significant change)"
+        (&test["scale"], &test["estimate"], &test["p"]),
+        (&"ratio".into(), &1.0.into(), &1.0.into())
+    );
+    assert_eq!(test["significant"], false);
+    let text = changes[0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "Run time on 100 MB: \u{2212}8.0% → \u{2212}8.0% (after ÷ before ×1.000, 95% CI ×"
+        ) && text.ends_with(", p = 1.000: not a significant change)"),
+        "{text}"
     );
 
     // An error, of a command and of the study, is JSON too.

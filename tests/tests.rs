@@ -64,6 +64,7 @@ mod stats_influence;
 mod stats_real;
 mod study;
 mod table_numbers;
+mod words;
 mod workflow;
 mod workflow_scaffold;
 

@@ -27,7 +27,7 @@ pub fn run(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Resul
             .map(|c| {
                 serde_json::json!({
                     "name": c.name, "label": c.label, "before": c.before, "after": c.after,
-                    "overlap": c.overlap,
+                    "test": c.test,
                     "verdict": c.verdict.as_ref().map(|(b, a)| serde_json::json!({ "before": b, "after": a })),
                     "text": c.to_string(),
                 })

@@ -89,14 +89,23 @@ pub struct ColumnLabel {
     pub name: Option<String>,
     /// Unit written after a value (`processes`, `nodes`, `µs`); `bytes`
     /// writes sizes with binary prefixes (`1 MiB`). A plural unit is made
-    /// singular for 1 (`1 process`).
+    /// singular for 1 (`1 process`). A unit of time (`s`, `ms`, `µs`, `ns`,
+    /// `min`, `h`, alone or per something: `ns/op`) makes the column a time,
+    /// whose changes are worded in time or as a ratio of speeds (see
+    /// `higher`).
     #[serde(default)]
     pub unit: Option<String>,
     /// The word for a candidate whose value is higher than the baseline's
-    /// (`faster` for a throughput, `slower` for a time); default `higher`.
+    /// (`faster` for a throughput: `8.8% faster`); default `higher`. A time
+    /// (a unit of time, or `lower = "faster"`, `higher = "slower"`) with a
+    /// word of speed (`faster`, `quicker`, `slower`) is worded as the ratio
+    /// of speeds, baseline's time over candidate's (`2.17× as fast` for a
+    /// time 53.9% shorter, never `53.9% faster`); with other words (`costlier`)
+    /// by them; with none, in time (`53.9% less time`). Methods: docs/methods.md.
     #[serde(default)]
     pub higher: Option<String>,
-    /// The word for a lower value (`slower` for a throughput); default `lower`.
+    /// The word for a lower value (`slower` for a throughput, `faster` for a
+    /// time, worded then as `2.17× as fast`); default `lower`.
     #[serde(default)]
     pub lower: Option<String>,
 }

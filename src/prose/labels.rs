@@ -169,6 +169,14 @@ impl Labels {
         ]
     }
 
+    /// How a change of `column` is worded ([`super::time::wording`]): by
+    /// its words, by its change in time, or by the ratio of speeds.
+    pub fn wording(&self, file: &str, column: &str) -> super::time::Wording {
+        let label = self.label(file, column);
+        let get = |f: fn(&ColumnLabel) -> &Option<String>| label.and_then(|l| f(l).as_deref());
+        super::time::wording(get(|l| &l.unit), get(|l| &l.higher), get(|l| &l.lower))
+    }
+
     /// Every field of a metric that prose, cards and stats.json cite:
     /// [`super::metric::metric_fields`] with configurations named
     /// by their labels (`range`, `full`), and the difference in words

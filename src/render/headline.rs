@@ -5,7 +5,6 @@ use serde::Serialize;
 
 use super::MetricView;
 use crate::analysis::MetricValue;
-use crate::config::Compare;
 use crate::prose::metric as prose;
 
 /// The headline table as both templates see it.
@@ -30,7 +29,9 @@ pub struct HeadlineRow {
     pub metric: String,
     /// The difference in words (`8.8% faster`), or a summary's value.
     pub difference: String,
-    /// The 95% CI as the metric is defined: `−4.0 to +19.3%`.
+    /// The 95% CI in the words of the difference: `0.8 to 4.0% faster`,
+    /// `2.0% slower to 19.3% faster`, `2.00× to 2.34× as fast`; a
+    /// summary's in its unit.
     pub ci: String,
     /// The runs behind it: `3`, or configurations × runs a side (`5 × 3`).
     pub n: String,
@@ -57,9 +58,8 @@ impl HeadlineTable {
             .zip(&marks)
             .map(|((m, v), mark)| HeadlineRow::of(m, v, *mark))
             .collect();
-        let kinds: Vec<Compare> = headline.iter().map(|(m, _)| m.compare).collect();
         let averaged = headline.iter().any(|(m, _)| m.groups > 1);
-        let mut caption = caption(&kinds, averaged, &marks, negligible);
+        let mut caption = caption(averaged, &marks, negligible);
         if headline.iter().any(|(_, v)| v.carried.is_some()) {
             caption += CARRIED;
         }
@@ -118,39 +118,22 @@ impl HeadlineRow {
                 if v.carried.is_some() { CARRIED_MARK } else { "" }
             ),
             difference,
-            ci: prose::ci_ends(m).unwrap_or_else(|| "no CI".into()),
+            ci: (v.text.get("interval").cloned())
+                .or_else(|| prose::ci_ends(m))
+                .unwrap_or_else(|| "no CI".into()),
             n: prose::metric_n_short(m),
             p: m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare),
         }
     }
 }
 
-/// The caption: what each column holds, the sign conventions of the kinds
-/// of comparison in the table, and the marks and notations it uses.
-fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option<&str>) -> String {
-    let conventions: Vec<&str> = [
-        (
-            Compare::Relative,
-            "a relative difference, positive where the candidate\u{2019}s value is higher",
-        ),
-        (Compare::Slowdown, "a slowdown, positive where the candidate is slower"),
-        (Compare::Ratio, "a ratio, the candidate\u{2019}s value over the baseline\u{2019}s"),
-        (
-            Compare::Difference,
-            "a difference in the column\u{2019}s unit, positive where the candidate\u{2019}s value is higher",
-        ),
-    ]
-    .into_iter()
-    .filter(|(kind, _)| kinds.contains(kind))
-    .map(|(_, text)| text)
-    .collect();
+/// The caption: what each column holds, and the marks and notations it
+/// uses. Each interval is in the words of its difference (`0.8 to 4.0%
+/// faster` beside `2.4% faster`), so no sign convention is needed.
+fn caption(averaged: bool, marks: &[Mark], negligible: Option<&str>) -> String {
     let mut text = String::from(
-        "Headline results: each difference of the candidate from the baseline in words, its 95% confidence interval",
+        "Headline results: each difference of the candidate from the baseline in words, its 95% confidence interval in the same words, the runs behind it",
     );
-    if !conventions.is_empty() {
-        text += &format!(" as the metric is defined ({})", conventions.join("; "));
-    }
-    text += ", the runs behind it";
     if averaged {
         text += " (configurations \u{d7} runs a side)";
     }
@@ -170,22 +153,18 @@ mod tests {
 
     #[test]
     fn the_caption_names_only_what_the_table_holds() {
-        let plain = caption(&[Compare::Relative], false, &[Mark::None], None);
+        let plain = caption(false, &[Mark::None], None);
         assert_eq!(
             plain,
             "Headline results: each difference of the candidate from the baseline in words, \
-             its 95% confidence interval as the metric is defined (a relative difference, \
-             positive where the candidate\u{2019}s value is higher), the runs behind it and its p-value."
+             its 95% confidence interval in the same words, the runs behind it and its p-value."
         );
         let marks = [Mark::Inconclusive, Mark::Negligible];
-        let marked = caption(&[Compare::Slowdown, Compare::Ratio], true, &marks, Some("1%"));
-        assert!(marked.contains("(a slowdown, positive where the candidate is slower; a ratio,"));
+        let marked = caption(true, &marks, Some("1%"));
         assert!(marked.contains("the runs behind it (configurations \u{d7} runs a side) and"));
         assert!(marked.ends_with(
             "p-value. Inconclusive: the data cannot decide (too few runs, or an interval that holds no change). Negligible: the \
              whole 95% CI lies within \u{b1}1%."
         ));
-        let summary = caption(&[Compare::Summary], false, &[Mark::None], None);
-        assert!(summary.contains("confidence interval, the runs behind it and its p-value."));
     }
 }

@@ -4,9 +4,11 @@
 //! statistics ([`ranks`] on [`pairs`]), normality ([`shapiro`]), a
 //! comparison ([`model`]) by each estimator's model ([`estimators`], which
 //! also hold the words the prose names them by) and averages over
-//! configurations ([`average`]).
+//! configurations ([`average`]); the difference between two estimates
+//! known by their intervals ([`between`]).
 
 pub(crate) mod average;
+pub mod between;
 pub mod difference;
 pub mod estimators;
 pub mod median_use;
