@@ -95,6 +95,7 @@ fn record(
         environment: env.clone(),
         config: cfg.clone(),
         summary: sample.summary.clone(),
+        provenance: crate::config::Provenance::default(),
     });
     ((cfg, env), sample)
 }
@@ -142,6 +143,7 @@ fn compare(
             model: means.model,
             median,
             rank,
+            provenance: crate::config::Provenance::default(),
         });
     }
 }
@@ -221,6 +223,7 @@ fn scale(
                 n: s.n,
                 speedup,
                 efficiency: speedup * p0 / p,
+                provenance: crate::config::Provenance::default(),
             });
         }
     }

@@ -55,6 +55,18 @@ pub struct Dataset {
     /// or names a column the file lacks, is an error.
     #[serde(default)]
     pub exclude: Vec<Exclusion>,
+    /// Where the values come from: `measured` (the default), `reconstructed`,
+    /// `simulated` or `synthetic`. From data that were not measured no
+    /// inference is drawn (no interval, p-value, significance or verdict),
+    /// and every number, chart and table derived from them is marked † with
+    /// `provenance-note` on the page and in the paper.
+    #[serde(default)]
+    pub provenance: super::Provenance,
+    /// How and why the values were made, in one or two sentences, when they
+    /// were not measured (then required): `"rebuilt from the study's
+    /// published means; only those are facts"`.
+    #[serde(default)]
+    pub provenance_note: Option<String>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,

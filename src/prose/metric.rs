@@ -281,6 +281,7 @@ pub fn no_interval(why: NoInterval) -> String {
         NoInterval::Exact => "each side gives the same value in every run".into(),
         NoInterval::SameRatio => "the groups give the same ratio".into(),
         NoInterval::NoSpread => "neither side varies, or too few runs for this estimator".into(),
+        NoInterval::NotMeasured => "the data were not measured".into(),
     }
 }
 

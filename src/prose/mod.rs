@@ -11,6 +11,7 @@ pub mod direction;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
+pub mod provenance;
 
 /// `a`, `a and b`, `a, b and c`.
 pub fn join(items: &[String]) -> String {

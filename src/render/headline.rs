@@ -17,6 +17,9 @@ pub struct HeadlineTable {
     pub caption: String,
     /// One row per headline metric, in book.toml order.
     pub rows: Vec<HeadlineRow>,
+    /// Whether some row has measured data, and the table the columns of
+    /// interval, runs and p-value; without, it has neither.
+    pub tested: bool,
 }
 
 /// One headline metric as a row of the headline table; every cell is text,
@@ -58,23 +61,32 @@ impl HeadlineTable {
             .collect();
         let kinds: Vec<Compare> = headline.iter().map(|(m, _)| m.compare).collect();
         let averaged = headline.iter().any(|(m, _)| m.groups > 1);
-        let caption = caption(&kinds, averaged, &marks, negligible);
-        Some(HeadlineTable { number: 1, caption, rows })
+        let tested = marks.iter().any(|m| !matches!(m, Mark::Published | Mark::NotMeasured));
+        let mut caption = caption(&kinds, averaged, &marks, negligible);
+        if !tested {
+            caption = untested_caption(&marks);
+        }
+        Some(HeadlineTable { number: 1, caption, rows, tested })
     }
 }
 
-/// How a row's metric is marked: not significant, or negligible.
+/// How a row's metric is marked: not significant, negligible, a
+/// published figure, or derived from data that were not measured (†).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
     None,
     NotSignificant,
     Negligible,
+    Published,
+    NotMeasured,
 }
 
 impl Mark {
     /// The mark of one metric, as its card has it.
     fn of(v: &MetricView) -> Self {
         match (&v.words, v.significant) {
+            _ if v.provenance == "published" => Mark::Published,
+            _ if v.provenance != "measured" => Mark::NotMeasured,
             (Some(w), _) if w.negligible => Mark::Negligible,
             (_, Some(false)) => Mark::NotSignificant,
             _ => Mark::None,
@@ -87,6 +99,8 @@ impl Mark {
             Mark::None => "",
             Mark::NotSignificant => " (n.s.)",
             Mark::Negligible => " (negligible)",
+            Mark::Published => " (published)",
+            Mark::NotMeasured => " \u{2020}",
         }
     }
 }
@@ -95,18 +109,40 @@ impl HeadlineRow {
     /// The row of one headline metric `m`, `v` its view.
     fn of(m: &MetricValue, v: &MetricView, mark: Mark) -> Self {
         let difference = match &v.words {
-            Some(w) => w.text.clone(),
+            Some(w) => w.text.clone() + v.mark,
             None => v.text.get("value").cloned().unwrap_or_default(),
         };
+        // Data that were not measured give neither interval nor p-value.
+        let untested = matches!(mark, Mark::Published | Mark::NotMeasured);
+        let none = || "\u{2014}".to_string();
         HeadlineRow {
             name: v.name.clone(),
             metric: format!("{}{}", v.label, mark.text()),
             difference,
-            ci: prose::ci_ends(m).unwrap_or_else(|| "no CI".into()),
-            n: prose::metric_n_short(m),
-            p: m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare),
+            ci: if untested { none() } else { prose::ci_ends(m).unwrap_or_else(|| "no CI".into()) },
+            n: if untested { none() } else { prose::metric_n_short(m) },
+            p: if untested {
+                none()
+            } else {
+                m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare)
+            },
         }
     }
+}
+
+/// The caption of a table of data that were not measured: no interval,
+/// runs or p-value, and what its marks mean.
+fn untested_caption(marks: &[Mark]) -> String {
+    let mut text = String::from(
+        "Headline results: each difference of the candidate from the baseline in words. The data behind them were not measured, so no interval or p-value is drawn from them.",
+    );
+    if marks.contains(&Mark::Published) {
+        text += " Published: the figure as the study published it, recomputed from those data.";
+    }
+    if marks.contains(&Mark::NotMeasured) {
+        text += " \u{2020}: derived from those data alone.";
+    }
+    text
 }
 
 /// The caption: what each column holds, the sign conventions of the kinds
@@ -140,6 +176,12 @@ fn caption(kinds: &[Compare], averaged: bool, marks: &[Mark], negligible: Option
     }
     if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
         text += &format!(" Negligible: under {under}, whatever its p-value.");
+    }
+    if marks.contains(&Mark::Published) {
+        text += " Published: the figure as the study published it, recomputed from data that were not measured; no interval or p-value is drawn from them.";
+    }
+    if marks.contains(&Mark::NotMeasured) {
+        text += " \u{2020}: from data that were not measured, without interval or p-value.";
     }
     text
 }

@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::analysis::MetricValue;
 use crate::config::{Better, Compare, Config};
+use crate::prose::direction::Direction;
 
 /// Call first thing in `main`. In a child process (`report __typeset`,
 /// `report __render`) it does the job and returns the exit code to end
@@ -93,6 +94,15 @@ pub struct MetricView {
     pub words: Option<crate::prose::direction::Direction>,
     /// Formatted fields: value, ci, full, n, p, significance, words, interval, ...
     pub text: std::collections::BTreeMap<&'static str, String>,
+    /// `measured`, `published`, or the provenance of data that were not
+    /// measured (`reconstructed`, ...).
+    pub provenance: &'static str,
+    /// `†` after each number derived from data that were not measured and
+    /// not published; empty otherwise.
+    pub mark: &'static str,
+    /// Where the value comes from, for a card of data that were not
+    /// measured, instead of its interval: `Published figure: ...`.
+    pub origin: Option<String>,
 }
 
 impl MetricView {
@@ -101,10 +111,12 @@ impl MetricView {
         let null = if m.compare == Compare::Ratio { 1.0 } else { 0.0 };
         let change = m.compare != Compare::Summary && m.value != null;
         let words = labels.direction(m);
-        let negligible = words.as_ref().is_some_and(|w| w.negligible);
-        // An exact value is a fact, not a finding, and a negligible one does
-        // not matter: their cards stay neutral.
-        let good = (change && !m.exact && !negligible).then_some(match m.better {
+        let measured = m.provenance.measured();
+        let negligible = measured && words.as_ref().is_some_and(|w| w.negligible);
+        // An exact value is a fact, not a finding, a negligible one does
+        // not matter, and data that were not measured give no verdict:
+        // their cards stay neutral.
+        let good = (change && measured && !m.exact && !negligible).then_some(match m.better {
             Better::Higher => m.value > null,
             Better::Lower => m.value < null,
         });
@@ -115,7 +127,7 @@ impl MetricView {
             headline: m.headline,
             better: m.better,
             good,
-            verdict: (m.compare != Compare::Summary).then_some(match good {
+            verdict: (measured && m.compare != Compare::Summary).then_some(match good {
                 _ if negligible => "negligible",
                 Some(true) => "better",
                 Some(false) => "worse",
@@ -124,8 +136,11 @@ impl MetricView {
             }),
             direction: change.then_some(if m.value > null { "up" } else { "down" }),
             significant: m.significant,
-            words,
+            words: words.map(|w| Direction { negligible: negligible && w.negligible, ..w }),
             text: labels.fields(m),
+            provenance: crate::prose::provenance::word(m),
+            mark: if m.marked() { crate::prose::provenance::MARK } else { "" },
+            origin: crate::prose::provenance::origin(m),
         }
     }
 }
@@ -172,8 +187,12 @@ pub struct BookView {
     /// Every caveat the data imply, with its figures: the page's collapsed
     /// Diagnostics and the paper's appendix.
     pub diagnostics: Vec<String>,
-    /// Where the data come from, when they are not plain measurements (`[study] data`).
+    /// Where the data come from, in words (`[study] data`).
     pub data: Option<String>,
+    /// The note on each kind of data that were not measured, `†` first:
+    /// `† Reconstructed data (lammps), not measured: ...` (`[data.NAME]
+    /// provenance` and `provenance-note`).
+    pub data_notes: Vec<String>,
     /// The author's answer as HTML of one paragraph (`[book] answer`; filled in by the pipeline).
     pub answer: Option<String>,
     /// The author's answer as Typst markup (filled in by the pipeline).
@@ -287,6 +306,7 @@ impl BookView {
             limitations: LimitationView::all(analysis, limitations, &labels),
             diagnostics: crate::prose::caveats::sentences(analysis, &labels),
             data: config.study.data.clone(),
+            data_notes: crate::prose::provenance::notes(config),
             answer: None,
             answer_typst: None,
             negligible: config.study.negligible.clone(),

@@ -117,6 +117,21 @@ pub struct MetricValue {
     /// For a comparison: the coarsest grid its samples lie on, against its
     /// effect and interval; absent when none lies on a grid.
     pub grain: Option<Grain>,
+    /// Where its data come from (`[data.NAME] provenance`): when they were
+    /// not measured the metric has no interval, p-value or significance.
+    pub provenance: crate::config::Provenance,
+    /// The published figure it reproduces (`[[published]]`), checked at
+    /// the figure's precision; it is then stated unmarked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<crate::config::Published>,
+}
+
+impl MetricValue {
+    /// Whether its numbers carry the mark of data that were not measured:
+    /// not measured, and not a published figure.
+    pub fn marked(&self) -> bool {
+        !self.provenance.measured() && self.published.is_none()
+    }
 }
 
 /// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
@@ -305,6 +320,8 @@ fn described(
         rank: None,
         influence: None,
         grain: None,
+        provenance: crate::config::Provenance::Measured,
+        published: None,
     }
 }
 
@@ -360,6 +377,8 @@ impl MetricValue {
             rank: None,
             influence: None,
             grain: None,
+            provenance: crate::config::Provenance::Measured,
+            published: None,
         }
     }
 }
