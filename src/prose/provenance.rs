@@ -42,6 +42,10 @@ pub fn fields(m: &MetricValue, fields: &mut BTreeMap<&'static str, String>) {
                     text.push_str(MARK);
                 }
             }
+            // A range names each configuration's value: each is marked.
+            if let Some(range) = fields.get_mut("range") {
+                *range = range.replace(" at ", &format!("{MARK} at "));
+            }
             let full = format!("{value}{MARK} ({} data, not measured)", m.provenance.word());
             fields.insert("full", full);
         }
