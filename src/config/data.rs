@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::FilterValue;
 use super::spans::Locations;
+use super::{FilterValue, Provenance};
 use crate::diagnostic::Location;
 
 /// The schema of one results file: `results/NAME.csv`, or
@@ -61,7 +61,7 @@ pub struct Dataset {
     /// and every number, chart and table derived from them is marked † with
     /// `provenance-note` on the page and in the paper.
     #[serde(default)]
-    pub provenance: super::Provenance,
+    pub provenance: Provenance,
     /// How and why the values were made, in one or two sentences, when they
     /// were not measured (then required): `"rebuilt from the study's
     /// published means; only those are facts"`.
