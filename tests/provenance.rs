@@ -59,7 +59,7 @@ fn book(tables: &[Table], published: &str) -> String {
         if t.provenance != "measured" {
             text += &format!("provenance-note = \"values of {} made by the test\"\n", t.name);
         }
-        text += &format!("labels = {{ procs = {{ unit = \"processes\" }} }}\n");
+        text += "labels = { procs = { unit = \"processes\" } }\n";
     }
     for t in tables {
         let n = t.name;
@@ -184,6 +184,55 @@ fn generated_studies_draw_no_inference_from_unmeasured_data() {
     }
 }
 
+/// One metric of `t` in stats.json, the page and the paper.
+fn check_metric(
+    m: &serde_json::Value,
+    t: &Table,
+    stats: &serde_json::Value,
+    (html, paper): (&str, Option<&str>),
+) {
+    let measured = t.provenance == "measured";
+    let name = m["name"].as_str().unwrap();
+    assert_eq!(m["provenance"], t.provenance, "{name}");
+    let value = m["text"]["value"].as_str().unwrap();
+    assert_eq!(value.ends_with(MARK), !measured, "{name}: {value}");
+    if measured {
+        return;
+    }
+    for field in ["ci", "p_value", "significant", "p_holm", "rank", "other"] {
+        assert!(m[field].is_null(), "{name}: {field} = {}", m[field]);
+    }
+    for field in ["ci", "p", "significance", "interval"] {
+        assert!(m["text"][field].is_null(), "{name}: text.{field}");
+    }
+    if m["headline"] == true {
+        let card = element(html, &format!("id=\"metric-{name}\""), "</li>");
+        assert_no_inference(&text_of(card), name);
+        assert!(card.contains("not measured"), "{card}");
+    }
+    // Every place the prose, cards or tables cite the number, it is
+    // marked (a chart, labelled Illustrative as a whole, draws its own).
+    let bare = value.trim_end_matches(MARK);
+    // A measured metric that prints the same number cites it unmarked.
+    let metrics = stats["metrics"].as_array().unwrap();
+    let measured_same = metrics.iter().any(|o| {
+        o["provenance"] == "measured"
+            && ["value", "words", "range", "full"]
+                .iter()
+                .any(|f| o["text"][f].as_str().is_some_and(|t| t.contains(bare)))
+    });
+    if measured_same {
+        return;
+    }
+    let prose = without_charts(html);
+    assert!(prose.contains(value), "{name}: {value} not in the page");
+    assert_eq!(unmarked(&prose, bare), Vec::<String>::new(), "{name} in the page");
+    if let Some(paper) = paper {
+        assert!(paper.contains(value), "{name}: {value} not in the paper");
+        assert_eq!(unmarked(paper, bare), Vec::<String>::new(), "{name} in the paper");
+    }
+}
+
 /// One table's statistics, cards, prose and charts, by its provenance.
 fn check_table(t: &Table, stats: &serde_json::Value, html: &str, paper: Option<&str>) {
     let measured = t.provenance == "measured";
@@ -191,45 +240,7 @@ fn check_table(t: &Table, stats: &serde_json::Value, html: &str, paper: Option<&
     let table = stats["provenance"].as_array().unwrap().iter().find(|p| p["table"] == t.name);
     assert_eq!(table.unwrap()["provenance"], t.provenance);
     for m in stats["metrics"].as_array().unwrap().iter().filter(|m| m["inputs"]["file"] == file) {
-        let name = m["name"].as_str().unwrap();
-        assert_eq!(m["provenance"], t.provenance, "{name}");
-        let value = m["text"]["value"].as_str().unwrap();
-        assert_eq!(value.ends_with(MARK), !measured, "{name}: {value}");
-        if measured {
-            continue;
-        }
-        for field in ["ci", "p_value", "significant", "p_holm", "rank", "other"] {
-            assert!(m[field].is_null(), "{name}: {field} = {}", m[field]);
-        }
-        for field in ["ci", "p", "significance", "interval"] {
-            assert!(m["text"][field].is_null(), "{name}: text.{field}");
-        }
-        // Every place the prose, cards or tables cite the number, it is
-        // marked (a chart, labelled Illustrative as a whole, draws its own).
-        let bare = value.trim_end_matches(MARK);
-        // A measured metric that prints the same number cites it unmarked.
-        let metrics = stats["metrics"].as_array().unwrap();
-        let measured_same = metrics.iter().any(|o| {
-            o["provenance"] == "measured"
-                && ["value", "words", "range", "full"]
-                    .iter()
-                    .any(|f| o["text"][f].as_str().is_some_and(|t| t.contains(bare)))
-        });
-        if measured_same {
-            continue;
-        }
-        let prose = without_charts(html);
-        assert!(prose.contains(value), "{name}: {value} not in the page");
-        assert_eq!(unmarked(&prose, bare), Vec::<String>::new(), "{name} in the page");
-        if let Some(paper) = paper {
-            assert!(paper.contains(value), "{name}: {value} not in the paper");
-            assert_eq!(unmarked(paper, bare), Vec::<String>::new(), "{name} in the paper");
-        }
-        if m["headline"] == true {
-            let card = element(html, &format!("id=\"metric-{name}\""), "</li>");
-            assert_no_inference(&text_of(card), name);
-            assert!(card.contains("not measured"), "{card}");
-        }
+        check_metric(m, t, stats, (html, paper));
     }
     for g in stats["groups"].as_array().unwrap().iter().filter(|g| g["inputs"]["file"] == file) {
         assert_eq!(g["provenance"], t.provenance);
