@@ -27,19 +27,6 @@ fn scale_k8s_32(root: &std::path::Path, factor: f64) {
     fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
-/// The shipped study's runs treated as measured, without its published
-/// figures: what `report diff` compares are intervals, which runs that were
-/// not measured do not have, and a scaled run no longer reproduces a
-/// published figure.
-fn as_measured(root: &std::path::Path) {
-    let path = root.join("book.toml");
-    let text = fs::read_to_string(&path).unwrap();
-    let (head, tail) = text.split_once("[[published]]").unwrap();
-    let tail = &tail[tail.find("[output]").unwrap()..];
-    let head: Vec<&str> = head.lines().filter(|l| !l.starts_with("provenance")).collect();
-    fs::write(path, head.join("\n") + "\n" + tail).unwrap();
-}
-
 fn diff(root: &std::path::Path, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_report"))
         .arg("diff")
