@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::FilterValue;
 use super::spans::Locations;
-use super::{FilterValue, Provenance};
 use crate::diagnostic::Location;
 
 /// The schema of one results file: `results/NAME.csv`, or
@@ -164,4 +164,38 @@ pub enum Better {
     Higher,
     /// Smaller values are better.
     Lower,
+}
+
+/// Where a results table's values come from.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provenance {
+    /// Measured run by run (the default): the only data inference is drawn from.
+    #[default]
+    Measured,
+    /// Rebuilt from figures published elsewhere, such as a paper's means.
+    Reconstructed,
+    /// The output of a model or simulator of the system, not of the system.
+    Simulated,
+    /// Made up, for a template, a test or a demonstration.
+    Synthetic,
+}
+
+impl Provenance {
+    /// Whether the values were measured.
+    pub fn measured(self) -> bool {
+        self == Provenance::Measured
+    }
+
+    /// The word for it: `measured`, `reconstructed`, `simulated`, `synthetic`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Provenance::Measured => "measured",
+            Provenance::Reconstructed => "reconstructed",
+            Provenance::Simulated => "simulated",
+            Provenance::Synthetic => "synthetic",
+        }
+    }
 }

@@ -5,39 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Config;
+pub use super::data::Provenance;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-
-/// Where a results table's values come from.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Provenance {
-    /// Measured run by run (the default): the only data inference is drawn from.
-    #[default]
-    Measured,
-    /// Rebuilt from figures published elsewhere, such as a paper's means.
-    Reconstructed,
-    /// The output of a model or simulator of the system, not of the system.
-    Simulated,
-    /// Made up, for a template, a test or a demonstration.
-    Synthetic,
-}
-
-impl Provenance {
-    /// Whether the values were measured.
-    pub fn measured(self) -> bool {
-        self == Provenance::Measured
-    }
-
-    /// The word for it: `measured`, `reconstructed`, `simulated`, `synthetic`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Provenance::Measured => "measured",
-            Provenance::Reconstructed => "reconstructed",
-            Provenance::Simulated => "simulated",
-            Provenance::Synthetic => "synthetic",
-        }
-    }
-}
 
 /// A figure the study published (`[[published]]`), such as `metric =
 /// "throughput_32", value = "+8.8%", source = "the study's page"`: the
