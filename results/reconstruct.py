@@ -4,7 +4,9 @@
 The real per-run data are not public. This script writes a deterministic
 stand-in (lammps.csv, osu_latency.csv, osu_bw.csv) whose values, once written
 and rounded, reproduce every published figure to one decimal. It then re-reads
-the CSVs, recomputes the figures and asserts that they match.
+the CSVs, recomputes the figures and asserts that they match. The spread
+between runs is arbitrary: it is not from the study, supports no test, and
+nothing here asserts anything about it.
 
 Standard library only. Run:  python3 reconstruct.py
 """
@@ -173,40 +175,6 @@ def mean(xs):
     return sum(xs) / len(xs)
 
 
-def var(xs):
-    m = mean(xs)
-    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-
-
-def betainc(a, b, x):
-    """Regularized incomplete beta I_x(a, b) (continued fraction)."""
-    if x <= 0 or x >= 1:
-        return 0.0 if x <= 0 else 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x > (a + 1) / (a + b + 2):
-        return 1.0 - betainc(b, a, 1 - x)
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / d
-    f = d
-    for m in range(1, 300):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 / (1.0 + num * d)
-            c = 1.0 + num / c
-            f *= c * d
-            if num < 0 and abs(c * d - 1) < 1e-15:
-                return front * f / a
-    return front * f / a
-
-
-def welch(xs, ys):
-    vx, vy = var(xs) / len(xs), var(ys) / len(ys)
-    t = (mean(xs) - mean(ys)) / math.sqrt(vx + vy)
-    df = (vx + vy) ** 2 / (vx**2 / (len(xs) - 1) + vy**2 / (len(ys) - 1))
-    return t, df, betainc(df / 2, 0.5, df / (df + t * t))
-
-
 def r1(x):
     return round(x, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
 
@@ -244,7 +212,6 @@ def verify():
     slow = {p: (1 - m["kubernetes", p] / m["bare-metal", p]) * 100
             for p in PROCS}
     avg_slow = mean([slow[p] for p in AVG_PROCS])
-    t, df, pval = welch(tps["kubernetes", 32], tps["bare-metal", 32])
 
     ratios = [mean(grp(lat, "kubernetes", "latency_us", size_bytes=s))
               / mean(grp(lat, "bare-metal", "latency_us", size_bytes=s)) - 1
@@ -272,7 +239,6 @@ def verify():
               f"  slowdown {slow[p]:6.2f}%")
     print(f"1. throughput @32: k8s {k832:.3f} ({r1(k832)}), bm {bm32:.3f} "
           f"({r1(bm32)}), k8s ahead {diff32:+.3f}% ({r1(diff32):+})")
-    print(f"   Welch t = {t:.2f}, df = {df:.2f}, p = {pval:.2g}")
     print(f"2. average slowdown (p=2..32): {avg_slow:.3f}% ({r1(avg_slow)})")
     print(f"3. network overhead: {net:.3f}% ({r1(net)}) over 24 sizes, "
           f"{net_nonzero:.3f}% ({r1(net_nonzero)}) without size 0; range "
@@ -284,7 +250,6 @@ def verify():
     print("7. nodes = 1 in every row")
 
     assert r1(k832) == 45.7 and r1(bm32) == 42.0 and r1(diff32) == 8.8
-    assert pval < 0.05
     assert r1(avg_slow) == 7.6 and r1(slow[32]) == -8.8
     assert r1(net) == -2.4 and len(ratios) == 24
     assert r1(net_nonzero) == -2.4

@@ -150,7 +150,7 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
 }
 
 /// Sections of book.toml and the struct each is read into.
-const BOOK_SECTIONS: [(&str, &str); 15] = [
+const BOOK_SECTIONS: [(&str, &str); 16] = [
     ("[book]", "Book"),
     ("[[book.authors]]", "Author"),
     ("[study]", "Study"),
@@ -162,6 +162,7 @@ const BOOK_SECTIONS: [(&str, &str); 15] = [
     ("`exclude` entries of [data.NAME]", "Exclusion"),
     ("[[metrics]]", "Metric"),
     ("metrics `where` ranges", "Range"),
+    ("[[published]]", "Published"),
     ("[output]", "Output"),
     ("[paper]", "Paper"),
     ("column types", "ColumnType"),
@@ -258,7 +259,8 @@ fn check(path: &str, generated: String) {
 
 const BOOK_INTRO: &str =
     "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
-const BOOK_SOURCES: &str = "src/config/mod.rs src/config/data.rs src/config/metrics.rs";
+const BOOK_SOURCES: &str =
+    "src/config/mod.rs src/config/data.rs src/config/metrics.rs src/config/provenance.rs";
 
 #[test]
 fn book_toml_reference_is_generated_from_config_doc_comments() {

@@ -43,6 +43,7 @@ fn diff(root: &std::path::Path, args: &[&str]) -> String {
 fn diff_reports_how_the_headline_metrics_moved() {
     let study = shipped_study();
     let root = study.path();
+    as_measured(root);
     let (old, new) = (root.join("old"), root.join("new"));
     assert!(report(root, &["build", "--out", old.to_str().unwrap()]).status.success());
     // +20% on Kubernetes at 32: 45.696 × 1.2 / 42.0 − 1 = +30.6%, far outside the old CI.

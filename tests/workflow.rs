@@ -183,10 +183,10 @@ fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
     assert_all_ok(&runner.run(&steps));
     assert!(root.join("site/paper.pdf").is_file() && !root.join("site/examples").exists());
     let summary = runner.summary();
-    // The same results: after ÷ before is 1 and p = 1 by hand.
-    let moved = "- Throughput at 32 cores: +8.8% → +8.8% (after ÷ before ×1.000, 95% CI ×";
-    let line = summary.lines().find(|l| l.starts_with(moved)).unwrap_or("");
-    assert!(line.ends_with(", p = 1.000: not a significant change)"), "{summary}");
+    assert!(
+        summary.contains("- Throughput at 32 cores: +8.8% → +8.8% (no CI to compare)"),
+        "{summary}"
+    );
 
     // With two studies under examples/ (and a folder that is not one): each is built under examples/NAME/.
     fs::remove_dir_all(root.join("site")).unwrap();

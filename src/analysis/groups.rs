@@ -115,6 +115,7 @@ fn record(
         environment: env.clone(),
         config: cfg.clone(),
         summary: sample.summary.clone(),
+        provenance: crate::config::Provenance::default(),
     });
     ((cfg, env), sample)
 }
@@ -162,6 +163,7 @@ fn compare(
             model: means.model,
             median,
             rank,
+            provenance: crate::config::Provenance::default(),
         });
     }
 }
@@ -243,6 +245,7 @@ fn scale(
                 n: s.n,
                 speedup,
                 efficiency: speedup * p0 / p,
+                provenance: crate::config::Provenance::default(),
             });
         }
     }

@@ -7,6 +7,7 @@ pub mod findings;
 mod groups;
 pub mod metrics;
 mod overflow;
+pub mod provenance;
 pub mod queries;
 pub mod statistics;
 
@@ -77,6 +78,9 @@ pub struct Group {
     pub config: BTreeMap<String, String>,
     /// The statistics.
     pub summary: Summary,
+    /// Where the values come from (`[data.NAME] provenance`); without an
+    /// interval or a test when they were not measured.
+    pub provenance: crate::config::Provenance,
 }
 
 /// A candidate environment against the baseline in one configuration.
@@ -107,6 +111,8 @@ pub struct Comparison {
     pub median: Option<MedianComparison>,
     /// Mann–Whitney's rank test and Cliff's delta; absent likewise.
     pub rank: Option<ranks::RankTest>,
+    /// Where the values come from; no interval or test when not measured.
+    pub provenance: crate::config::Provenance,
 }
 
 /// A comparison by medians: one model (Hodges–Lehmann, Mann–Whitney U)
@@ -148,6 +154,8 @@ pub struct ScalingPoint {
     pub speedup: f64,
     /// speedup × procs₀ / procs.
     pub efficiency: f64,
+    /// Where the values come from.
+    pub provenance: crate::config::Provenance,
 }
 
 /// Compute every statistic: per-group summaries, comparisons, scaling and the
@@ -170,6 +178,9 @@ pub fn analyze_excluding(
         rayon::join(|| metrics::evaluate(results, config), || summarise(results, config));
     let mut analysis = Analysis { metrics: metrics?, excluded, ..tables? };
     overflow::check(&analysis, results, config)?;
+    let origins = provenance::Origins::of(results, config);
+    origins.apply(&mut analysis, config);
+    provenance::check_published(&analysis, config)?;
     analysis.caveats = findings::study::derive(
         results,
         config,
@@ -177,6 +188,7 @@ pub fn analyze_excluding(
         &analysis.groups,
         &analysis.comparisons,
     );
+    origins.keep_measured(&mut analysis);
     Ok(analysis)
 }
 

@@ -44,6 +44,7 @@ pub fn compute(
         y_label: y_label(spec),
         series,
         x_levels,
+        measured: true,
     };
     check_finite(spec, &data)?;
     Ok(data)

@@ -213,6 +213,7 @@ mod tests {
             ratio: None,
             models: Default::default(),
             x_levels: None,
+            measured: true,
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -239,6 +240,7 @@ mod tests {
             ratio: None,
             models: Default::default(),
             x_levels: None,
+            measured: true,
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -142,6 +142,7 @@ mod tests {
             ratio: None,
             models: Default::default(),
             x_levels: None,
+            measured: true,
         }
     }
 

@@ -41,6 +41,10 @@ pub struct Chart {
     pub intervals: String,
     /// The series: style index (the `sN` class of their SVG elements) and label.
     pub series: Vec<(usize, String)>,
+    /// The label of a chart of data that were not measured
+    /// (`Illustrative: reconstructed data, not measured†.`), shown first in
+    /// its caption on the page and in the paper.
+    pub illustrative: Option<String>,
 }
 
 impl Chart {
@@ -88,7 +92,11 @@ fn chart(
     results: &ResultSet,
     config: &Config,
 ) -> Result<Chart, Diagnostic> {
-    let data = data::compute(spec, results, config)?;
+    let provenance = provenance(spec, config);
+    let mut data = data::compute(spec, results, config)?;
+    if !provenance.measured() {
+        untested(&mut data);
+    }
     let title = spec
         .title
         .clone()
@@ -110,9 +118,34 @@ fn chart(
         title,
         description,
         table: kind.table(spec, &data),
-        intervals: kind.intervals(spec, &data),
+        intervals: match provenance.measured() {
+            true => kind.intervals(spec, &data),
+            false => crate::prose::provenance::chart_intervals(provenance) + &ratio_sentence(&data),
+        },
         series,
+        illustrative: crate::prose::provenance::chart_label(provenance),
     })
+}
+
+/// The provenance of the table a chart draws (`data` a stem or a file name).
+fn provenance(spec: &ChartSpec, config: &Config) -> crate::config::Provenance {
+    let stem = spec.data.rsplit_once('.').map_or(spec.data.as_str(), |(stem, _)| stem);
+    let dataset = config.data.get(&spec.data).or_else(|| config.data.get(stem));
+    dataset.map(|d| d.provenance).unwrap_or_default()
+}
+
+/// A chart of runs that were not measured: its points without intervals
+/// or tests, its ratio panel named by its estimate alone.
+fn untested(data: &mut numbers::ChartData) {
+    data.measured = false;
+    data.models.clear();
+    let panel = data.ratio.as_mut().map(|r| &mut r.points);
+    for p in data.series.iter_mut().flat_map(|s| &mut s.points).chain(panel.into_iter().flatten()) {
+        (p.ci, p.significant) = (None, None);
+    }
+    if let Some(panel) = &mut data.ratio {
+        panel.model = "ratio of means";
+    }
 }
 
 /// What a chart of points is (`kind`: "Line chart") and a sentence per

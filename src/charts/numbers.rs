@@ -55,6 +55,9 @@ pub struct ChartData {
     /// The labels of a text (or absent) x, by slot, whose indices the
     /// points' x values are; `None` for a numeric x.
     pub x_levels: Option<Vec<String>>,
+    /// Whether the runs were measured: otherwise no point has an interval
+    /// or a test, and no bar is drawn as not significant.
+    pub measured: bool,
 }
 
 /// The panel's numbers: one point per x that both environments have.

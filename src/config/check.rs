@@ -37,6 +37,7 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
         );
     }
     metrics(config, &file, &mut errors);
+    super::provenance::check(config, &file, &mut errors);
     presentation(config, &file, &mut errors);
     errors.into_result(())
 }

@@ -55,6 +55,18 @@ pub struct Dataset {
     /// or names a column the file lacks, is an error.
     #[serde(default)]
     pub exclude: Vec<Exclusion>,
+    /// Where the values come from: `measured` (the default), `reconstructed`,
+    /// `simulated` or `synthetic`. From data that were not measured no
+    /// inference is drawn (no interval, p-value, significance or verdict),
+    /// and every number, chart and table derived from them is marked † with
+    /// `provenance-note` on the page and in the paper.
+    #[serde(default)]
+    pub provenance: Provenance,
+    /// How and why the values were made, in one or two sentences, when they
+    /// were not measured (then required): `"rebuilt from the study's
+    /// published means; only those are facts"`.
+    #[serde(default)]
+    pub provenance_note: Option<String>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,
@@ -161,4 +173,38 @@ pub enum Better {
     Higher,
     /// Smaller values are better.
     Lower,
+}
+
+/// Where a results table's values come from.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provenance {
+    /// Measured run by run (the default): the only data inference is drawn from.
+    #[default]
+    Measured,
+    /// Rebuilt from figures published elsewhere, such as a paper's means.
+    Reconstructed,
+    /// The output of a model or simulator of the system, not of the system.
+    Simulated,
+    /// Made up, for a template, a test or a demonstration.
+    Synthetic,
+}
+
+impl Provenance {
+    /// Whether the values were measured.
+    pub fn measured(self) -> bool {
+        self == Provenance::Measured
+    }
+
+    /// The word for it: `measured`, `reconstructed`, `simulated`, `synthetic`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Provenance::Measured => "measured",
+            Provenance::Reconstructed => "reconstructed",
+            Provenance::Simulated => "simulated",
+            Provenance::Synthetic => "synthetic",
+        }
+    }
 }

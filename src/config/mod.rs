@@ -13,11 +13,13 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 mod check;
 mod data;
 mod metrics;
+mod provenance;
 pub mod spans;
 
 pub use check::CAVEAT_KINDS;
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
+pub use provenance::{Figure, Provenance, Published, figure};
 
 /// The whole `book.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -46,6 +48,11 @@ pub struct Config {
     /// shown first among the caveats of the page and the paper's Limitations.
     #[serde(default)]
     pub caveats: Vec<AuthorCaveat>,
+    /// Figures the study published (`[[published]]`), each checked against
+    /// the metric that computes it: `metric = "throughput_32", value =
+    /// "+8.8%", source = "the study's page"`.
+    #[serde(default)]
+    pub published: Vec<Published>,
     /// Where each value is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub at: spans::Locations,
@@ -133,10 +140,11 @@ pub struct Study {
     /// them, and no summary or comparison is made of them.
     #[serde(default)]
     pub factors: Vec<String>,
-    /// Where the data come from, in words, when they are not plain measurements:
-    /// `"reconstructed from the published figures; see results/README.md"`. Shown
-    /// beside the title of the page, in the paper's abstract area and first in its
-    /// Limitations, and in its data-availability statement.
+    /// Where the data come from, in words, for every table: `"the published raw
+    /// logs of ..., imported unchanged"`. Shown beside the title of the page, in
+    /// the paper's abstract area and in its data-availability statement. Data
+    /// that were not measured say so per table instead (`[data.NAME]
+    /// provenance`), which marks every number derived from them.
     #[serde(default)]
     pub data: Option<String>,
     /// The smallest difference that matters in practice, as a percentage such as

@@ -550,6 +550,11 @@ fn stat<'a>(
     };
     let name = &name.value;
     metric.get(field.value.as_str()).map(String::as_str).ok_or_else(|| {
+        let provenance = metric.get("provenance").map_or("measured", String::as_str);
+        if let Some(message) = crate::prose::provenance::refused(&field.value, provenance) {
+            let hint = "state its value (`value`, `words`) and where it comes from".to_string();
+            return (field.value_span.clone(), format!("statistic `{name}`: {message}"), hint);
+        }
         let keys = metric.keys().copied();
         let hint = match nearest(&field.value, keys.clone()) {
             Some(best) => format!("did you mean `{best}`? fields: {}", list(keys)),

@@ -215,6 +215,7 @@ impl Labels {
                 fields.insert("interval", interval);
             }
         }
+        super::provenance::fields(m, &mut fields);
         fields
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
+use crate::analysis::metrics::claim::Verdict;
 use crate::analysis::statistics::model::Model;
 use crate::analysis::statistics::stats::NoInterval;
 use crate::config::Compare;
@@ -169,8 +170,11 @@ pub fn metric_full(m: &MetricValue) -> String {
             notes.push("the configurations differ in sign".into());
         }
     }
-    if m.significant == Some(false) {
-        notes.push("not statistically significant".into());
+    // The claim's verdict where it is no decided difference (docs/methods.md, Verdicts).
+    match m.claim.map(|c| c.verdict) {
+        Some(Verdict::Inconclusive) => notes.push("inconclusive".into()),
+        Some(Verdict::Negligible) => notes.push("negligible".into()),
+        _ => {}
     }
     let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
     if m.exact {
@@ -324,6 +328,7 @@ pub fn no_interval(why: NoInterval) -> String {
         NoInterval::Exact => "each side gives the same value in every run".into(),
         NoInterval::SameRatio => "the groups give the same ratio".into(),
         NoInterval::NoSpread => "neither side varies, or too few runs for this estimator".into(),
+        NoInterval::NotMeasured => "the data were not measured".into(),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod facts;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
+pub mod provenance;
 pub mod sources;
 pub mod time;
 

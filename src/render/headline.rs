@@ -16,6 +16,9 @@ pub struct HeadlineTable {
     pub caption: String,
     /// One row per headline metric, in book.toml order.
     pub rows: Vec<HeadlineRow>,
+    /// Whether some row has measured data, and the table the columns of
+    /// interval, runs and p-value; without, it has neither.
+    pub tested: bool,
 }
 
 /// One headline metric as a row of the headline table; every cell is text,
@@ -59,11 +62,15 @@ impl HeadlineTable {
             .map(|((m, v), mark)| HeadlineRow::of(m, v, *mark))
             .collect();
         let averaged = headline.iter().any(|(m, _)| m.groups > 1);
+        let tested = marks.iter().any(|m| !matches!(m, Mark::Published | Mark::NotMeasured));
         let mut caption = caption(averaged, &marks, negligible);
         if headline.iter().any(|(_, v)| v.carried.is_some()) {
             caption += CARRIED;
         }
-        Some(HeadlineTable { number: 1, caption, rows })
+        if !tested {
+            caption = untested_caption(&marks);
+        }
+        Some(HeadlineTable { number: 1, caption, rows, tested })
     }
 }
 
@@ -74,18 +81,23 @@ const CARRIED: &str =
 /// After the label of a headline one run carries, as its card notes.
 const CARRIED_MARK: &str = " (one run)";
 
-/// How a row's metric is marked: inconclusive, or negligible.
+/// How a row's metric is marked: inconclusive, negligible, a published
+/// figure, or derived from data that were not measured (†).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
     None,
     Inconclusive,
     Negligible,
+    Published,
+    NotMeasured,
 }
 
 impl Mark {
     /// The mark of one metric, as its card has it.
     fn of(v: &MetricView) -> Self {
         match v.verdict {
+            _ if v.provenance == "published" => Mark::Published,
+            _ if v.provenance != "measured" => Mark::NotMeasured,
             Some("negligible") => Mark::Negligible,
             Some("inconclusive") => Mark::Inconclusive,
             _ => Mark::None,
@@ -98,6 +110,8 @@ impl Mark {
             Mark::None => "",
             Mark::Inconclusive => " (inconclusive)",
             Mark::Negligible => " (negligible)",
+            Mark::Published => " (published)",
+            Mark::NotMeasured => " \u{2020}",
         }
     }
 }
@@ -106,9 +120,12 @@ impl HeadlineRow {
     /// The row of one headline metric `m`, `v` its view.
     fn of(m: &MetricValue, v: &MetricView, mark: Mark) -> Self {
         let difference = match &v.words {
-            Some(w) => w.text.clone(),
+            Some(w) => w.text.clone() + v.mark,
             None => v.text.get("value").cloned().unwrap_or_default(),
         };
+        // Data that were not measured give neither interval nor p-value.
+        let untested = matches!(mark, Mark::Published | Mark::NotMeasured);
+        let none = || "\u{2014}".to_string();
         HeadlineRow {
             name: v.name.clone(),
             metric: format!(
@@ -118,13 +135,36 @@ impl HeadlineRow {
                 if v.carried.is_some() { CARRIED_MARK } else { "" }
             ),
             difference,
-            ci: (v.text.get("interval").cloned())
-                .or_else(|| prose::ci_ends(m))
-                .unwrap_or_else(|| "no CI".into()),
-            n: prose::metric_n_short(m),
-            p: m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare),
+            ci: if untested {
+                none()
+            } else {
+                (v.text.get("interval").cloned())
+                    .or_else(|| prose::ci_ends(m))
+                    .unwrap_or_else(|| "no CI".into())
+            },
+            n: if untested { none() } else { prose::metric_n_short(m) },
+            p: if untested {
+                none()
+            } else {
+                m.p_value.map_or_else(|| "no p-value".into(), crate::format::p_bare)
+            },
         }
     }
+}
+
+/// The caption of a table of data that were not measured: no interval,
+/// runs or p-value, and what its marks mean.
+fn untested_caption(marks: &[Mark]) -> String {
+    let mut text = String::from(
+        "Headline results: each difference of the candidate from the baseline in words. The data behind them were not measured, so no interval or p-value is drawn from them.",
+    );
+    if marks.contains(&Mark::Published) {
+        text += " Published: the figure as the study published it, recomputed from those data.";
+    }
+    if marks.contains(&Mark::NotMeasured) {
+        text += " \u{2020}: derived from those data alone.";
+    }
+    text
 }
 
 /// The caption: what each column holds, and the marks and notations it
@@ -143,6 +183,12 @@ fn caption(averaged: bool, marks: &[Mark], negligible: Option<&str>) -> String {
     }
     if let (true, Some(under)) = (marks.contains(&Mark::Negligible), negligible) {
         text += &format!(" Negligible: the whole 95% CI lies within \u{b1}{under}.");
+    }
+    if marks.contains(&Mark::Published) {
+        text += " Published: the figure as the study published it, recomputed from data that were not measured; no interval or p-value is drawn from them.";
+    }
+    if marks.contains(&Mark::NotMeasured) {
+        text += " \u{2020}: from data that were not measured, without interval or p-value.";
     }
     text
 }

@@ -9,6 +9,11 @@ use crate::analysis::{Analysis, Comparison, Group, MetricValue, ScalingPoint};
 struct StatsFile<'a> {
     generator: String,
     confidence: f64,
+    /// Where each table's values come from, by table name.
+    provenance: Vec<TableProvenance<'a>>,
+    /// The figures the study published, each checked against its metric.
+    #[serde(skip_serializing_if = "none_published")]
+    published: &'a [crate::config::Published],
     metrics: Vec<MetricEntry<'a>>,
     groups: &'a [Group],
     comparisons: &'a [Comparison],
@@ -38,6 +43,19 @@ struct TableEntry<'a> {
     cells: &'a [crate::markdown::tables::TableCell],
 }
 
+/// Whether the study lists no published figure.
+fn none_published(published: &&[crate::config::Published]) -> bool {
+    published.is_empty()
+}
+
+/// A results table's provenance and, when it was not measured, why.
+#[derive(Debug, Serialize)]
+struct TableProvenance<'a> {
+    table: &'a str,
+    provenance: crate::config::Provenance,
+    note: Option<&'a str>,
+}
+
 #[derive(Debug, Serialize)]
 struct MetricEntry<'a> {
     #[serde(flatten)]
@@ -58,6 +76,16 @@ pub fn render(
     let file = StatsFile {
         generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         confidence: analysis.confidence,
+        provenance: config
+            .data
+            .iter()
+            .map(|(table, d)| TableProvenance {
+                table,
+                provenance: d.provenance,
+                note: d.provenance_note.as_deref(),
+            })
+            .collect(),
+        published: &config.published,
         metrics: analysis
             .metrics
             .iter()

@@ -98,6 +98,15 @@ pub struct MetricView {
     /// with run 20 of Candidate: without it 5.2% faster, not statistically
     /// significant` ([`crate::prose::carried::note`]).
     pub carried: Option<String>,
+    /// `measured`, `published`, or the provenance of data that were not
+    /// measured (`reconstructed`, ...).
+    pub provenance: &'static str,
+    /// `†` after each number derived from data that were not measured and
+    /// not published; empty otherwise.
+    pub mark: &'static str,
+    /// Where the value comes from, for a card of data that were not
+    /// measured, instead of its interval: `Published figure: ...`.
+    pub origin: Option<String>,
 }
 
 impl MetricView {
@@ -135,6 +144,9 @@ impl MetricView {
             words,
             text: labels.fields(m),
             carried: crate::prose::carried::note(m, labels),
+            provenance: crate::prose::provenance::word(m),
+            mark: if m.marked() { crate::prose::provenance::MARK } else { "" },
+            origin: crate::prose::provenance::origin(m),
         }
     }
 }
@@ -181,8 +193,12 @@ pub struct BookView {
     /// Every caveat the data imply, with its figures: the page's collapsed
     /// Diagnostics and the paper's appendix.
     pub diagnostics: Vec<String>,
-    /// Where the data come from, when they are not plain measurements (`[study] data`).
+    /// Where the data come from, in words (`[study] data`).
     pub data: Option<String>,
+    /// The note on each kind of data that were not measured, `†` first:
+    /// `† Reconstructed data (lammps), not measured: ...` (`[data.NAME]
+    /// provenance` and `provenance-note`).
+    pub data_notes: Vec<String>,
     /// The author's answer as HTML of one paragraph (`[book] answer`; filled in by the pipeline).
     pub answer: Option<String>,
     /// The author's answer as Typst markup (filled in by the pipeline).
@@ -296,6 +312,7 @@ impl BookView {
             limitations: LimitationView::all(analysis, limitations, &labels),
             diagnostics: crate::prose::caveats::sentences(analysis, &labels),
             data: config.study.data.clone(),
+            data_notes: crate::prose::provenance::notes(config),
             answer: None,
             answer_typst: None,
             negligible: config.study.negligible.clone(),

@@ -147,7 +147,10 @@ pub(super) fn citation(c: &Citation) -> String {
 /// A chart as a numbered figure of its SVG `width` wide, with alt text and
 /// caption (with what its error bars show), labelled `<fig-ID>`.
 pub(super) fn figure(chart: &crate::charts::Chart, caption: &[Inline], width: &str) -> String {
-    let caption = self::caption(caption);
+    let mut caption = self::caption(caption);
+    if let Some(label) = &chart.illustrative {
+        caption = format!("#strong[{}] {caption}", escape(label));
+    }
     format!(
         "#figure(image({}, alt: {}, width: {width}), caption: [{caption} {}]) <fig-{}>",
         string(&format!("charts/{}.svg", chart.spec.id)),

@@ -50,6 +50,19 @@ pub fn shipped_study() -> tempfile::TempDir {
     dir
 }
 
+/// The shipped study's runs treated as measured, without its published
+/// figures: what `report diff` compares are intervals, which runs that were
+/// not measured do not have, and a scaled run no longer reproduces a
+/// published figure.
+pub fn as_measured(root: &std::path::Path) {
+    let path = root.join("book.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    let (head, tail) = text.split_once("[[published]]").unwrap();
+    let tail = &tail[tail.find("[output]").unwrap()..];
+    let head: Vec<&str> = head.lines().filter(|l| !l.starts_with("provenance")).collect();
+    fs::write(path, head.join("\n") + "\n" + tail).unwrap();
+}
+
 /// The shipped study, copied and built (`report build`) once for all the
 /// tests that only read what that build wrote: `site/index.html`,
 /// `site/paper.pdf`, `site/data/stats.json`. It lives in the target folder

@@ -123,6 +123,21 @@ pub struct MetricValue {
     /// For a comparison: the coarsest grid its samples lie on, against its
     /// effect and interval; absent when none lies on a grid.
     pub grain: Option<Grain>,
+    /// Where its data come from (`[data.NAME] provenance`): when they were
+    /// not measured the metric has no interval, p-value or significance.
+    pub provenance: crate::config::Provenance,
+    /// The published figure it reproduces (`[[published]]`), checked at
+    /// the figure's precision; it is then stated unmarked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<crate::config::Published>,
+}
+
+impl MetricValue {
+    /// Whether its numbers carry the mark of data that were not measured:
+    /// not measured, and not a published figure.
+    pub fn marked(&self) -> bool {
+        !self.provenance.measured() && self.published.is_none()
+    }
 }
 
 /// One group of a metric: where (`procs = 32`), the candidate's sample and the baseline's.
@@ -364,15 +379,11 @@ fn described(
 ) -> MetricValue {
     let k = pairs.len() as f64;
     let runs = |s: &Sample| s.summary.n;
-    let n =
-        pairs.iter().map(|(_, c, b)| b.as_ref().map_or(runs(c), |b| runs(b).min(runs(c)))).min();
-    let n = n.unwrap_or(0);
+    let n = pairs.iter().map(|(_, c, b)| b.as_ref().map_or(runs(c), |b| runs(b).min(runs(c))));
     let cand_mean = pairs.iter().map(|(_, c, _)| c.summary.mean).sum::<f64>() / k;
-    let cand_side = Side {
-        environment: sides.candidate.clone(),
-        mean: cand_mean,
-        n: pairs.iter().map(|p| runs(&p.1)).min().unwrap_or(0),
-    };
+    let least = pairs.iter().map(|p| runs(&p.1)).min().unwrap_or(0);
+    let cand_side = Side { environment: sides.candidate.clone(), mean: cand_mean, n: least };
+    let n = n.min().unwrap_or(0);
     MetricValue {
         name: metric.name.clone(),
         factor: sides.factor.clone(),
@@ -411,6 +422,8 @@ fn described(
         rank: None,
         influence: None,
         grain: None,
+        provenance: crate::config::Provenance::Measured,
+        published: None,
     }
 }
 
@@ -486,6 +499,8 @@ impl MetricValue {
             rank: None,
             influence: None,
             grain: None,
+            provenance: crate::config::Provenance::Measured,
+            published: None,
         }
     }
 }

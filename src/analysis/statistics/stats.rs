@@ -46,6 +46,9 @@ pub enum NoInterval {
     SameRatio,
     /// Neither side varies, or there are too few runs for the estimator.
     NoSpread,
+    /// The data were not measured (`[data.NAME] provenance`): their spread
+    /// is no one's, and no interval is drawn from it.
+    NotMeasured,
 }
 
 /// Why no interval can be given for `n` values, if that is the case.

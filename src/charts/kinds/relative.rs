@@ -145,7 +145,7 @@ fn bars(chart: &mut Chart, svg: &Svg, data: &ChartData, xs: &[f64]) -> DrawResul
         for p in &series.points {
             let Some(slot) = xs.iter().position(|x| *x == p.x) else { continue };
             let left = slot as f64 - 0.35 + width * i as f64;
-            bar(chart, series.style, p, left, width)?;
+            bar(chart, series.style, (p, data.measured), left, width)?;
             let centre = chart.backend_coord(&(left + width / 2.0, p.y));
             svg.point(centre, series.style, &relative_text(&series.label, p));
         }
@@ -155,10 +155,17 @@ fn bars(chart: &mut Chart, svg: &Svg, data: &ChartData, xs: &[f64]) -> DrawResul
 }
 
 /// One bar from zero to `p.y`, `width` wide from `left`: filled if the
-/// difference is significant, pale and labelled "n.s." if not, with its interval.
-fn bar(chart: &mut Chart, style: usize, p: &Point, left: f64, width: f64) -> DrawResult {
+/// difference is significant, pale and labelled "n.s." if not, with its
+/// interval; of runs that were not `measured`, filled and untested.
+fn bar(
+    chart: &mut Chart,
+    style: usize,
+    (p, measured): (&Point, bool),
+    left: f64,
+    width: f64,
+) -> DrawResult {
     let c = colour(style);
-    let significant = p.significant.unwrap_or(false);
+    let significant = p.significant.unwrap_or(!measured);
     let fill = if significant { c.filled() } else { c.mix(0.3).filled() };
     chart.draw_series(std::iter::once(Rectangle::new([(left, 0.0), (left + width, p.y)], fill)))?;
     chart.draw_series(std::iter::once(Rectangle::new(

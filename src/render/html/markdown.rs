@@ -347,7 +347,10 @@ fn prose(caption: &[Inline], refs: &Refs) -> String {
 /// its error bars show), then the data table and the CSV link.
 fn figure(chart: &Chart, caption: &[Inline], refs: &Refs) -> String {
     let id = escape(&chart.spec.id);
-    let caption = prose(caption, refs);
+    let mut caption = prose(caption, refs);
+    if let Some(label) = &chart.illustrative {
+        caption = format!("<strong class=\"illustrative\">{}</strong> {caption}", escape(label));
+    }
     let series = serde_json::to_string(&chart.series).unwrap_or_default();
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n<figcaption><span class=\"figure-number\">Figure {}.</span> {caption} <span class=\"intervals\">{}</span></figcaption>\n{}</figure>\n\
