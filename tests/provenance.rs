@@ -415,3 +415,32 @@ fn numbers(text: &str) -> Vec<String> {
     }
     found
 }
+
+/// A computed table of data that were not measured: each comparison cell
+/// gives its value marked † (the minimal fixture's candidate at 2
+/// processes: 5 / 6 − 1 = −16.7%, by hand), with neither interval nor
+/// verdict, in the page and in stats.json.
+#[test]
+fn a_computed_table_of_unmeasured_data_draws_no_inference() {
+    let study = fixture("minimal");
+    let book = std::fs::read_to_string(study.path().join("book.toml")).unwrap();
+    let book = book.replace(
+        "group-by = [\"procs\"]\n",
+        "group-by = [\"procs\"]\nprovenance = \"simulated\"\nprovenance-note = \"drawn by a script\"\n",
+    );
+    fs::write(study.path().join("book.toml"), book).unwrap();
+    let page = "# T\n\n```table\nid = \"grid\"\ndata = \"runs\"\nvalue = \"time_s\"\nrows = \"procs\"\ncolumns = \"environment\"\ncompare = \"environment\"\ncell = \"relative\"\nbaseline = \"base\"\nbetter = \"lower\"\ncaption = \"Times\"\n```\n";
+    fs::write(study.path().join("content/index.md"), page).unwrap();
+    let stats = stats_json(study.path());
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    let table = stats["tables"].as_array().unwrap().iter().find(|t| t["id"] == "grid").unwrap();
+    let cells: Vec<&serde_json::Value> =
+        table["cells"].as_array().unwrap().iter().filter(|c| c["kind"] == "comparison").collect();
+    assert!(!cells.is_empty(), "{table}");
+    for cell in cells {
+        assert!(cell["ci"].is_null() && cell["p"].is_null(), "{cell}");
+        assert!(cell["verdict"].is_null(), "{cell}");
+    }
+    assert!(html.contains("\u{2212}16.7%\u{2020}"), "the cell is marked");
+    assert!(!html.contains("verdict-"), "no cell is classed by a verdict");
+}

@@ -99,7 +99,7 @@ impl Origins {
 
 /// A metric of data that were not measured: its value, without interval,
 /// p-value, significance, tests or the run-level checks that rest on them.
-fn without_inference(m: &mut MetricValue) {
+pub(crate) fn without_inference(m: &mut MetricValue) {
     m.ci = None;
     m.ci_open = None;
     m.ci_note = Some(NoInterval::NotMeasured);

@@ -84,7 +84,7 @@ impl TableCell {
                 cell.kind = "comparison";
                 (cell.value, cell.ci, cell.p, cell.p_holm) =
                     (Some(m.value), m.ci, m.p_value, m.p_holm);
-                cell.verdict = Some(tables::verdict(m));
+                cell.verdict = m.provenance.measured().then(|| tables::verdict(m));
                 cell.n =
                     Some(m.baseline.as_ref().map_or(m.candidate.n, |b| b.n.min(m.candidate.n)));
                 cell.baseline_selected = m.baseline_selected.clone();
@@ -212,7 +212,7 @@ fn cells(table: &Computed, config: &Config) -> Vec<TableCell> {
 /// Each cell's verdict.
 fn verdicts(table: &Computed) -> Vec<Vec<Option<Verdict>>> {
     let verdict = |c: &Cell| match c {
-        Cell::Comparison(m) => Some(tables::verdict(m)),
+        Cell::Comparison(m) => m.provenance.measured().then(|| tables::verdict(m)),
         _ => None,
     };
     table.cells.iter().map(|row| row.iter().map(verdict).collect()).collect()

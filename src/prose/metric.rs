@@ -278,6 +278,11 @@ pub fn table_cell(
     // column wraps the cell between them and before the verdict only.
     let whole = |text: String| text.replace(' ', "\u{a0}");
     let against = against.map(|b| format!(" vs\u{a0}{b}")).unwrap_or_default();
+    if !m.provenance.measured() {
+        // Data that were not measured: the value, marked, and no verdict.
+        let mark = if m.marked() { super::provenance::MARK } else { "" };
+        return format!("{}{mark}{against}", whole(metric_value(m)));
+    }
     match ci_ends(m) {
         None => format!("{}{against}, {word}", whole(metric_value(m))),
         Some(ends) => format!("{} ({}){against}, {word}", whole(metric_value(m)), whole(ends)),

@@ -233,6 +233,7 @@ pub fn compute(
         cells.push(line.collect::<Result<Vec<Cell>, Diagnostic>>()?);
     }
     holm(&mut cells, config.study.negligible());
+    unmeasured(spec, config, &mut cells);
     Ok(Computed { spec: spec.clone(), rows, columns, cells })
 }
 
@@ -544,6 +545,21 @@ fn baseline_level(
         names.first().map_or("", String::as_str)
     );
     Err(blame(spec, key, message, hint))
+}
+
+/// The comparisons of a table of data that were not measured (`[data.NAME]
+/// provenance`): marked as such, with neither interval, p nor verdict.
+fn unmeasured(spec: &TableSpec, config: &Config, cells: &mut [Vec<Cell>]) {
+    let provenance = config.data.get(&spec.data).map(|d| d.provenance).unwrap_or_default();
+    if provenance.measured() {
+        return;
+    }
+    for cell in cells.iter_mut().flatten() {
+        if let Cell::Comparison(m) = cell {
+            m.provenance = provenance;
+            crate::analysis::provenance::without_inference(m);
+        }
+    }
 }
 
 /// Holm's correction across the table's comparisons, then each one's
