@@ -640,6 +640,24 @@ def verdict(ci, opened, p, compare, ratio=None, unreachable=False, null=1.0):
     return bool((p is None or p < 0.05) and not inside)
 
 
+def direction_word(out, compare):
+    """docs/methods.md, Words of a difference: a column without labels
+    reads `higher` or `lower` by the sign of the candidate's change, for
+    the value and for each end of the interval; None within 0.1% of no
+    change (where the printed size may be zero). [value's word, the
+    interval's word when both ends lie on one side of no change]."""
+    def word(v):
+        c = change_of(compare, v)
+        if compare == "difference":
+            c = c / abs(out["base_mean"]) if out["base_mean"] else c
+        return None if abs(c) < 1e-3 else ("higher" if c > 0 else "lower")
+    ends = None
+    if out["ci"] is not None and not out["open"]:
+        a, b = word(out["ci"][0]), word(out["ci"][1])
+        ends = a if a == b else None
+    return [word(out["value"]), ends]
+
+
 def change_of(compare, v):
     """candidate / baseline − 1 of a value as `compare` expresses it."""
     return {"slowdown": -v, "ratio": v - 1}.get(compare, v)
@@ -1015,6 +1033,9 @@ def compute(path):
         for key, one in family:
             if "value" in out[key] and one.get("compare", "relative") != "summary":
                 out[key]["claim"] = claim(out[key], one.get("compare", "relative"), NEGLIGIBLE[0])
+                labels = config.get("data", {}).get(one["data"], {}).get("labels", {})
+                if one["value"] not in labels:
+                    out[key]["word"] = direction_word(out[key], one.get("compare", "relative"))
 
     for path in sorted(glob.glob(f"{root}/results/*.csv")):
         name = os.path.basename(path)[:-4]

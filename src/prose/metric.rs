@@ -22,8 +22,8 @@ const MOST_DECIMALS: usize = 15;
 /// The decimals the metric is shown with: its `decimals`, or more where
 /// they would hide what the numbers say. The ends of an interval that
 /// differ are printed different ("+0.031 to +0.034%", never "0.0 to
-/// 0.0%"), and a significant result prints neither its value nor an end of
-/// its interval as no change ("+0.03%", never "0.0%"). One count of
+/// 0.0%"), and no value or end of an interval that is not exactly no
+/// change prints as no change ("+0.03%", never "0.0%"). One count of
 /// decimals for the value and its interval, so that they read alike.
 pub fn shown_decimals(m: &MetricValue) -> usize {
     decimals_at(m, m.value)
@@ -43,7 +43,11 @@ fn decimals_at(m: &MetricValue, value: f64) -> usize {
         let apart = |x: f64| null.is_none_or(|n| text(x, d) != text(n, d));
         let significant = m.significant != Some(true)
             || (apart(value) && m.ci.is_none_or(|[lo, hi]| apart(lo) && apart(hi)));
-        ends && significant
+        // A number that is not exactly no change never prints as no change:
+        // its direction word would read "no change" for a real difference.
+        let shown = |x: f64| null.is_none_or(|n| x == n || apart(x));
+        let nonzero = shown(value) && m.ci.is_none_or(|[lo, hi]| shown(lo) && shown(hi));
+        ends && significant && nonzero
     };
     (m.decimals..=MOST_DECIMALS.max(m.decimals)).find(|&d| honest(d)).unwrap_or(m.decimals)
 }
@@ -486,11 +490,12 @@ mod tests {
             (metric_value(&m), metric_ci(&m)),
             ("+0.032%".into(), "95% CI +0.031 to +0.034%".into())
         );
-        // Not significant: the metric's decimals, however small.
+        // Not significant: still no number that is not no change prints as
+        // one (its word would read "no change").
         let m = metric(Compare::Relative, 1, 0.000_3, [-0.000_2, 0.000_8]);
         assert_eq!(
             (metric_value(&m), metric_ci(&m)),
-            ("0.0%".into(), "95% CI 0.0 to +0.1%".into())
+            ("+0.03%".into(), "95% CI −0.02 to +0.08%".into())
         );
         // A large value keeps one decimal.
         let m = metric(Compare::Relative, 1, 0.088, [0.061, 0.115]);

@@ -172,6 +172,19 @@ fn check_claim(name: &str, m: &Value, w: &Value) {
         assert_eq!(m["claim"]["verdict"], claim[0], "{name}: the claim's verdict");
         assert_eq!(m["claim"]["undecided"]["kind"], claim[1], "{name}: why it is inconclusive");
     }
+    // The direction word of the value and of an interval on one side, in
+    // the words of a column without labels.
+    let Some(word) = w["word"].as_array() else { return };
+    let said = |field: &str| m["text"][field].as_str().unwrap_or("").to_string();
+    if let Some(word) = word[0].as_str() {
+        let words = said("words");
+        assert!(words.trim_end_matches(')').ends_with(word), "{name}: {words:?}, not {word}");
+    }
+    if let Some(word) = word[1].as_str() {
+        let interval = said("interval");
+        let ok = interval.trim_end_matches(')').ends_with(word);
+        assert!(ok, "{name}: interval {interval:?}, not {word}");
+    }
 }
 
 /// The other estimator's value and verdict of a one-configuration metric.
