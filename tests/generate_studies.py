@@ -382,11 +382,12 @@ def one(job):
     if threshold:
         book = book.replace("[study]\n", f'[study]\nnegligible = "{threshold}"\n', 1)
     # Some comparisons as differences in the column's unit, from a draw of
-    # their own: any block but a within-run average.
+    # their own: any block but a within-run average or an interaction.
     differ = random.Random(f"{seed}/{i}/difference")
     blocks = book.split("[[metrics]]")
     for k, block in enumerate(blocks[1:], 1):
-        if "within-run" not in block and 'compare = "summary"' not in block and differ.random() < 0.2:
+        plain = "within-run" not in block and "interaction" not in block
+        if plain and 'compare = "summary"' not in block and differ.random() < 0.2:
             for kind in ("relative", "slowdown", "ratio"):
                 block = block.replace(f'compare = "{kind}"', 'compare = "difference"')
             blocks[k] = block

@@ -230,6 +230,11 @@ fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut
             "a summary compares nothing, so it has no baseline to choose: drop `baseline`",
         ),
         (
+            "interaction",
+            metric.interaction.is_some() && metric.compare == super::Compare::Difference,
+            "an interaction is a ratio of ratios; compare by `relative`, `slowdown` or `ratio`",
+        ),
+        (
             "within-run",
             metric.within_run && metric.compare == super::Compare::Difference,
             "a difference is averaged over `per` by the mean of its configurations' \

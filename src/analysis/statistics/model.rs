@@ -97,7 +97,7 @@ impl Estimate {
         let unreachable =
             super::ranks::min_p(m, n) >= 1.0 - crate::analysis::statistics::CONFIDENCE;
         match m.min(n) < 2 {
-            true => Estimate { ci: None, p: None, open: [false; 2], unreachable, ..self },
+            true => Estimate { ci: None, p: None, se: None, open: [false; 2], unreachable, ..self },
             false => Estimate { unreachable, ..self },
         }
     }
