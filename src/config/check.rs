@@ -237,8 +237,7 @@ fn conflicts(config: &Config, metric: &Metric, location: &Location, errors: &mut
         (
             "within-run",
             metric.within_run && metric.compare == super::Compare::Difference,
-            "a difference is averaged over `per` by the mean of its configurations' \
-             differences: drop `within-run`",
+            "a difference averages its configurations' differences: drop `within-run`",
         ),
         (
             "baseline",
