@@ -148,12 +148,8 @@ fn magnitude(size: &str) -> f64 {
 /// `compare`; `None` for a difference in the column's unit, which does not
 /// know it.
 fn change_at(compare: Compare, v: f64) -> Option<f64> {
-    match compare {
-        Compare::Slowdown => Some(-v),
-        Compare::Ratio => Some(v - 1.0),
-        Compare::Relative => Some(v),
-        _ => None,
-    }
+    let relative = matches!(compare, Compare::Relative | Compare::Slowdown | Compare::Ratio);
+    relative.then(|| crate::analysis::metrics::claim::change(compare, v))
 }
 
 #[cfg(test)]

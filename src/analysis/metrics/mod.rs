@@ -150,6 +150,7 @@ fn family_influence(
     let judge = influence::holm_judge(ps.clone(), at);
     let (left, moves, mut found) = influence_left(metric, config, kept, &values[i], &judge)?;
     let Some(p) = found.without.p_value else { return Some(found) };
+    let holm_full = sides::adjusted(&ps)[at];
     let mut without = ps;
     without[at] = p;
     if !left.1 {
@@ -165,39 +166,29 @@ fn family_influence(
         }
     }
     let holm = sides::adjusted(&without)[at];
-    // Both verdicts by the claim's rule (`claim::tested`): sizes the rank
-    // test can decide, an interval that excludes no change, Holm's p.
+    // Both verdicts by the claim's own rule (`claim::tested`), with Holm's p
+    // across the family and, without the run, the run counts left.
     let full = &values[i];
-    let (m, n) = (full.candidate.n, full.baseline.as_ref().map_or(0, |b| b.n));
-    let left_sizes = (m - usize::from(left.1), n - usize::from(!left.1));
-    let holm_full = sides::adjusted(&ps_of(values, &tested))[at];
-    let judged = |sizes: (usize, usize), ci: Option<[f64; 2]>, value: f64, p: f64| {
-        let reachable = full.groups > 1
-            || (sizes.0.min(sizes.1) >= 2
-                && super::statistics::ranks::min_p(sizes.0, sizes.1) < ALPHA);
-        let null = if full.compare == crate::config::Compare::Ratio { 1.0 } else { 0.0 };
-        let excludes = ci.is_some_and(|[lo, hi]| lo > null || hi < null);
-        reachable && excludes && value != null && p < ALPHA
+    let judged = |ci, value, p: f64, left_out: Option<bool>| {
+        let mut m = full.clone();
+        (m.ci, m.value, m.p_holm) = (ci, value, Some(p));
+        if let Some(candidate) = left_out {
+            (m.ci_open, m.candidate.n) = (None, m.candidate.n - usize::from(candidate));
+            if let Some(b) = &mut m.baseline {
+                b.n -= usize::from(!candidate);
+            }
+        }
+        claim::tested(&m) == Some(true)
     };
-    let verdict = found
-        .without
-        .significant
-        .map(|_| judged(left_sizes, found.without.ci, found.without.value, holm));
-    let full_verdict = full.significant.map(|_| judged((m, n), full.ci, full.value, holm_full));
+    let verdict = (found.without.significant)
+        .map(|_| judged(found.without.ci, found.without.value, holm, Some(left.1)));
+    let full_verdict = full.significant.map(|_| judged(full.ci, full.value, holm_full, None));
     found.p_holm = Some(holm);
     found.without.significant = verdict;
     let flips = matches!((full_verdict, verdict), (Some(a), Some(b)) if a != b);
     (found.changes_verdict, found.carries) = (flips, flips || moves);
     Some(found)
 }
-
-/// The p-values of the family's tested members `tested`.
-fn ps_of(values: &[MetricValue], tested: &[usize]) -> Vec<f64> {
-    tested.iter().filter_map(|k| values[*k].p_value).collect()
-}
-
-/// The level of the tests.
-const ALPHA: f64 = 1.0 - super::statistics::CONFIDENCE;
 
 /// `baseline = "best"`: the best of the other levels than the candidate.
 fn best_of_others(
