@@ -108,6 +108,14 @@ pub fn typst(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     write(&site, out, warnings, timings)
 }
 
+/// Write the study's runs and claims as Parquet to `options.out`
+/// (`report export`), replacing that folder whole.
+pub fn export(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
+    let (project, out, timings) = open(root, options)?;
+    let site = pipeline::export(&project).map_err(|d| project.attach(d))?;
+    write(&site, out, Vec::new(), timings)
+}
+
 /// Load the study, with the options that override book.toml.
 fn load(root: &Path, options: &BuildOptions) -> Result<project::Project> {
     let mut project = project::load(root)?;

@@ -17,7 +17,7 @@ mod cli;
 
 use cli::args::{Args, Command};
 use cli::{Cli, resolve};
-use cli::{build, check, diff, import, manual, new, print, serve, typst};
+use cli::{build, check, diff, export, import, manual, new, print, serve, typst};
 
 /// Parse the command line, run the command, and print its error chain once.
 fn main() -> ExitCode {
@@ -53,6 +53,7 @@ fn run(command: &Command, cli: &Cli) -> anyhow::Result<ExitCode> {
         Command::Check { .. } => check::run(cli),
         Command::Serve { port, bind_all, open, .. } => serve::run(cli, *port, *bind_all, *open),
         Command::Typst { out, .. } => typst::run(cli, out),
+        Command::Export { out, .. } => export::run(cli, out),
         Command::Diff { files, against, .. } => diff::run(cli, files, against.as_deref()),
         Command::Import { importer, .. } => import::run(cli, importer),
         Command::Completions { shell } => manual::completions(*shell),

@@ -165,6 +165,32 @@ pub fn stats(project: &Project) -> Result<Vec<u8>, Diagnostics> {
     Ok(render::json::render(&analyzed.analysis, &project.config, &document))
 }
 
+/// What `report export` writes: `claims.parquet`, every claim of the
+/// study's stats.json, and `runs/NAME.parquet`, the runs of each table the
+/// study used, with where each comes from.
+pub fn export(project: &Project) -> Result<Site, Diagnostics> {
+    let analyzed = analyze(project)?;
+    let (document, _) = document(project, &analyzed)?;
+    let stats = render::json::render(&analyzed.analysis, &project.config, &document);
+    let stats: serde_json::Value = serde_json::from_slice(&stats).unwrap_or_default();
+    let commit = project.commit.as_ref().map(|c| c.hash.as_str());
+    let origin = render::export::Origin { study: &project.config.book.title, commit };
+    let mut site = Site::default();
+    site.insert("claims.parquet", render::export::claims(&stats, &origin));
+    for (name, table) in &analyzed.results.tables {
+        let file = project.results.iter().find(|f| f.path == table.path);
+        let sha256 = file.map(|f| f.sha256().to_string()).unwrap_or_default();
+        let provenance = project.config.data.get(name).map(|d| d.provenance).unwrap_or_default();
+        let provenance = serde_json::to_value(provenance).unwrap_or_default();
+        let provenance = provenance.as_str().unwrap_or("measured");
+        site.insert(
+            format!("runs/{name}.parquet"),
+            render::export::runs(table, &sha256, provenance, &origin),
+        );
+    }
+    Ok(site)
+}
+
 /// The file names of the study's images.
 fn asset_names(project: &Project) -> Vec<String> {
     project
@@ -276,6 +302,8 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let mut clock = std::time::Instant::now();
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
+    // A dataset rewritten while it was read would leave a site of two versions of it.
+    crate::project::unchanged(&project.results)?;
     let site = assemble(project, &prepared, Some(paper.pdf));
     let warnings =
         [analyzed.analysis.warnings.clone(), prepared.document.warnings.clone(), paper.warnings]
@@ -325,10 +353,35 @@ fn manifest(project: &Project, prepared: &Prepared, site: &Site) -> Vec<u8> {
         .iter()
         .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), crate::project::sha256_hex(b)))
         .collect();
-    let manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
+    let mut manifest = serde_json::json!({ "provenance": prepared.book.provenance, "inputs": inputs, "outputs": outputs });
+    let datasets = datasets(project);
+    if !datasets.is_empty() {
+        manifest["datasets"] = serde_json::json!(datasets);
+    }
     let mut bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     bytes.push(b'\n');
     bytes
+}
+
+/// What the build read of each partitioned dataset, by its folder: every
+/// file read with its size and SHA-256, and the partitions pruned unread.
+fn datasets(project: &Project) -> BTreeMap<String, serde_json::Value> {
+    let slashed = |p: &std::path::Path| p.to_string_lossy().replace('\\', "/");
+    project
+        .results
+        .iter()
+        .filter_map(|file| Some((file, file.scan.get()?)))
+        .map(|(file, scan)| {
+            let read: BTreeMap<String, serde_json::Value> = scan
+                .read
+                .iter()
+                .map(|r| {
+                    (slashed(&r.path), serde_json::json!({ "bytes": r.size, "sha256": r.sha256 }))
+                })
+                .collect();
+            (slashed(&file.path), serde_json::json!({ "read": read, "pruned": scan.pruned }))
+        })
+        .collect()
 }
 
 /// The first 12 hex digits of the SHA-256 over every results file (path and bytes).

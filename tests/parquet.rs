@@ -14,36 +14,14 @@ use std::process::Command;
 use common::*;
 use serde_json::Value;
 
-/// Whether python3 with DuckDB and pyarrow is there (`pip install duckdb
-/// pyarrow`); when it is not, the test is skipped, except in CI
-/// (REPORT_REQUIRE_TOOLS), where it fails.
-fn engines() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import duckdb, pyarrow"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
-            "python3 with duckdb and pyarrow is required (pip install duckdb pyarrow)"
-        );
-        eprintln!("SKIPPED: python3 with duckdb and pyarrow is not installed");
-    }
-    ok
-}
-
 /// Run the Python `code` in `dir`, with `duckdb`, `pa` (pyarrow), `pc`
 /// (pyarrow.csv) and `pq` (pyarrow.parquet) imported.
 fn python(dir: &Path, code: &str) {
-    let prelude =
-        "import glob, os, duckdb, pyarrow as pa, pyarrow.csv as pc, pyarrow.parquet as pq\n";
-    let output = Command::new("python3")
-        .arg("-c")
-        .arg(format!("{prelude}{code}"))
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    run_python(
+        dir,
+        "import glob, os, duckdb, pyarrow as pa, pyarrow.csv as pc, pyarrow.parquet as pq\n",
+        code,
+    );
 }
 
 /// Python that replaces each `results/*.csv` by `results/*.parquet`, written

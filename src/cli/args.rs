@@ -160,6 +160,17 @@ pub enum Command {
         #[command(flatten)]
         printing: Printing,
     },
+    /// Write the study's runs and claims as Parquet for engines (DuckDB,
+    /// Spark): claims.parquet and runs/NAME.parquet.
+    Export {
+        #[command(flatten)]
+        study: Study,
+        /// The folder to write (replaced whole, like the output folder).
+        #[arg(value_hint = ValueHint::DirPath)]
+        out: PathBuf,
+        #[command(flatten)]
+        printing: Printing,
+    },
     /// Show how each headline metric moved between two stats.json files, or
     /// between the results at a git revision and now, then each changed cell
     /// of every computed table.

@@ -8,6 +8,7 @@ pub mod browser;
 pub mod build;
 pub mod check;
 pub mod diff;
+pub mod export;
 pub mod import;
 pub mod manual;
 pub mod new;

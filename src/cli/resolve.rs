@@ -44,6 +44,7 @@ impl Own {
             }
             Command::Serve { study, printing, .. } => with("serve", &study.root, printing),
             Command::Typst { study, printing, .. } => with("typst", &study.root, printing),
+            Command::Export { study, printing, .. } => with("export", &study.root, printing),
             Command::Diff { root, style, .. } => {
                 Own { root: Some(root.clone()), style: Some(*style), ..none("diff") }
             }

@@ -67,6 +67,15 @@ pub struct Dataset {
     /// published means; only those are facts"`.
     #[serde(default)]
     pub provenance_note: Option<String>,
+    /// The slice of the table the study reads, as a metric's `where`:
+    /// `where = { bench = "b042", date = { min = 20250101 } }`. Rows outside it
+    /// are not part of the table. For a partitioned dataset (a folder
+    /// `results/NAME/` of Parquet files, `bench=b042/part-0.parquet`) only
+    /// the partitions whose values can match are opened, and in them only the
+    /// row groups whose statistics can match are decoded; see
+    /// [Partitioned datasets](results.md#partitioned-datasets).
+    #[serde(default, rename = "where")]
+    pub slice: BTreeMap<String, FilterValue>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,

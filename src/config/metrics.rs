@@ -207,6 +207,31 @@ pub enum FilterValue {
     Range(Range),
 }
 
+impl FilterValue {
+    /// Whether the condition holds for the number `v` (a text condition
+    /// compares `v` in its shortest form).
+    pub fn holds_for_number(&self, v: f64) -> bool {
+        match self {
+            FilterValue::Number(n) => v == *n,
+            FilterValue::Text(t) => crate::format::plain(v) == *t,
+            FilterValue::AnyOf(options) => options.iter().any(|o| o.holds_for_number(v)),
+            FilterValue::Range(Range { min, max }) => {
+                min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m)
+            }
+        }
+    }
+
+    /// Whether the condition holds for the text `t` (a range never does).
+    pub fn holds_for_text(&self, t: &str) -> bool {
+        match self {
+            FilterValue::Number(n) => t == crate::format::plain(*n),
+            FilterValue::Text(x) => t == x,
+            FilterValue::AnyOf(options) => options.iter().any(|o| o.holds_for_text(t)),
+            FilterValue::Range(_) => false,
+        }
+    }
+}
+
 /// An inclusive numeric range; either end may be open.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -86,63 +86,13 @@ fn handle_kind(_: &fs::File) -> std::io::Result<Option<&'static str>> {
 }
 
 /// The bytes of `path` if it is a regular file ([`open_regular`]): a FIFO,
-/// socket or device is refused, never waited on. A large file is read in
-/// two halves at once ([`read_halves`]).
+/// socket or device is refused, never waited on.
 pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut file = open_regular(path)?;
-    let size = file.metadata()?.len();
-    let mut bytes = match usize::try_from(size) {
-        Ok(size) if size >= HALVES_BYTES && cfg!(any(unix, windows)) => read_halves(&file, size)?,
-        _ => Vec::new(),
-    };
-    // The whole of a small file, or what a large one gained since its size was read.
+    let size = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(1 << 30));
     std::io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(bytes)
-}
-
-/// Files at least this large are read in two halves at once: copying a
-/// 47 MB file from the page cache takes 35 ms on one core, and the copy
-/// and the first touch of each page are what cost.
-const HALVES_BYTES: usize = 8 << 20;
-
-/// The first `size` bytes of `file`, its two halves read on two threads
-/// by positioned reads (which share no cursor), the cursor left after them.
-/// An error if the file is shorter than `size` by then.
-fn read_halves(file: &fs::File, size: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = vec![0u8; size];
-    let (first, second) = bytes.split_at_mut(size / 2);
-    let (a, b) = rayon::join(
-        || read_exact_at(file, first, 0),
-        || read_exact_at(file, second, (size / 2) as u64),
-    );
-    a.and(b)?;
-    std::io::Seek::seek(&mut &*file, std::io::SeekFrom::Start(size as u64))?;
-    Ok(bytes)
-}
-
-/// Fill `buffer` from `file` at byte `offset`.
-#[cfg(unix)]
-fn read_exact_at(file: &fs::File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
-}
-
-/// Fill `buffer` from `file` at byte `offset` (`seek_read` reads at most
-/// what one call returns, and moves the cursor, which [`read_halves`] sets).
-#[cfg(windows)]
-fn read_exact_at(file: &fs::File, mut buffer: &mut [u8], mut offset: u64) -> std::io::Result<()> {
-    while !buffer.is_empty() {
-        match std::os::windows::fs::FileExt::seek_read(file, buffer, offset)? {
-            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            n => (buffer, offset) = (&mut buffer[n..], offset + n as u64),
-        }
-    }
-    Ok(())
-}
-
-/// No positioned reads elsewhere: [`read_regular`] reads on one thread.
-#[cfg(not(any(unix, windows)))]
-fn read_exact_at(_: &fs::File, _: &mut [u8], _: u64) -> std::io::Result<()> {
-    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// Read `relative` under `root` if anything is there ([`regular_file`]).
@@ -161,7 +111,11 @@ pub(super) fn read_dir(root: &Path, dir: &str, exts: &[&str]) -> Result<Vec<Sour
 /// streams them, so that a large file is never held whole in memory.
 pub(super) fn list_results(root: &Path) -> Result<Vec<SourceFile>> {
     let files = checked(root, list(root, "results", &RESULTS_EXTENSIONS)?)?;
-    Ok(files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect())
+    let mut files: Vec<SourceFile> =
+        files.into_iter().map(|(relative, full)| SourceFile::on_disk(relative, full)).collect();
+    files.extend(super::datasets::list(root));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }
 
 /// The files of `results/` a build reads: CSV, tab-separated and Parquet.
@@ -385,28 +339,6 @@ mod tests {
         assert_eq!(slashed(Path::new("book.toml")).to_str(), Some("book.toml"));
         let backslash = if cfg!(windows) { "a/b" } else { "a\\b" };
         assert_eq!(slashed(Path::new("a\\b")).to_str(), Some(backslash));
-    }
-
-    /// A file large enough to be read in halves reads as written, every
-    /// byte in place (a seeded stream, so no half repeats the other), odd
-    /// sizes included.
-    #[test]
-    fn large_files_read_in_halves_read_as_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for size in [HALVES_BYTES, HALVES_BYTES + 1, HALVES_BYTES * 2 + 7] {
-            let bytes: Vec<u8> = (0..size)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
-            let path = dir.path().join("big.csv");
-            fs::write(&path, &bytes).unwrap();
-            assert!(read_regular(&path).unwrap() == bytes, "{size} bytes");
-        }
     }
 
     /// Every platform: a file is read, a folder is refused (on Windows the

@@ -12,9 +12,11 @@ use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod commit;
+mod datasets;
 mod files;
 
 pub use commit::Commit;
+pub use datasets::{DatasetScan, FileRead, files as dataset_files, unchanged};
 
 pub use files::{describe_kind, open_regular, read, read_regular, regular_file, slashed};
 use files::{list_results, read_dir, read_optional};
@@ -34,6 +36,8 @@ pub struct SourceFile {
     /// SHA-256 of the content in hex, computed once: by the results stage as
     /// it streams a file on disk, or when first asked for.
     pub hash: std::sync::OnceLock<String>,
+    /// For a partitioned dataset, what the results stage read of it.
+    pub scan: std::sync::OnceLock<DatasetScan>,
 }
 
 impl SourceFile {
@@ -89,7 +93,13 @@ impl SourceFile {
 
     /// A file with `path` and `bytes`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
-        SourceFile { path: path.into(), bytes, disk: None, hash: std::sync::OnceLock::new() }
+        SourceFile {
+            path: path.into(),
+            bytes,
+            disk: None,
+            hash: std::sync::OnceLock::new(),
+            scan: std::sync::OnceLock::new(),
+        }
     }
 
     /// A file at `path` (relative to the study root) left on disk at `full`,

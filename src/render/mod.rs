@@ -1,6 +1,7 @@
 //! The renderers: the web page (HTML through Tera), the paper (Typst to PDF)
 //! and the machine-readable statistics (JSON), all from the same inputs.
 
+pub mod export;
 pub mod headline;
 pub mod html;
 pub mod json;

@@ -8,32 +8,23 @@ use crate::config::ColumnType;
 pub(super) enum Builder {
     /// Numbers, with the declared type if any (`None`: inferred, may turn to text).
     Number(Option<ColumnType>, Vec<f64>),
-    /// Text, each distinct value stored once; `true` if the column turned to
-    /// text after numbers, which were then written in their shortest form
-    /// (`1.10` as `1.1`).
-    Text(TextsBuilder, bool),
+    /// Text, each distinct value stored once (a column that turned to text
+    /// after numbers has them in their shortest form, `1.10` as `1.1`).
+    Text(TextsBuilder),
 }
 
 impl Builder {
     pub(super) fn new(declared: Option<ColumnType>, capacity: usize) -> Self {
         match declared {
-            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity), false),
+            Some(ColumnType::Text) => Builder::Text(TextsBuilder::with_capacity(capacity)),
             other => Builder::Number(other, Vec::with_capacity(capacity)),
-        }
-    }
-
-    /// Room for at least `rows` more cells.
-    pub(super) fn reserve(&mut self, rows: usize) {
-        match self {
-            Builder::Number(_, values) => values.reserve(rows),
-            Builder::Text(texts, _) => texts.reserve(rows),
         }
     }
 
     /// Add one cell; a bad value is stored as empty and reported.
     pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
         match self {
-            Builder::Text(texts, _) => {
+            Builder::Text(texts) => {
                 texts.push(text);
                 Ok(())
             }
@@ -51,7 +42,7 @@ impl Builder {
                         }
                         texts.push(text);
                         // Empty cells convert to empty text, as one reader keeps them.
-                        *self = Builder::Text(texts, values.iter().any(|v| !v.is_nan()));
+                        *self = Builder::Text(texts);
                         Ok(())
                     }
                     Err(problem) => {
@@ -77,32 +68,6 @@ impl Builder {
         }
         values.push(value);
         true
-    }
-
-    /// Move the cells of the same column from the next span to the end of
-    /// this one; `None` when the two spans inferred different types for an
-    /// undeclared column, or when the next span turned numbers to text that one
-    /// reader, already reading text, would have kept as written (`1.10`, not `1.1`).
-    pub(super) fn append(&mut self, next: &mut Builder) -> Option<()> {
-        match (self, next) {
-            (Builder::Number(_, values), Builder::Number(_, more)) => {
-                values.extend_from_slice(more);
-                more.clear();
-            }
-            (Builder::Text(texts, _), Builder::Text(more, false)) => texts.append_from(more),
-            _ => return None,
-        }
-        Some(())
-    }
-
-    /// Empty, ready for the next span: of the declared type, or numeric until a
-    /// cell says otherwise (a numeric column keeps the room it took).
-    pub(super) fn reset(&mut self, declared: Option<ColumnType>) {
-        match self {
-            Builder::Number(_, values) => values.clear(),
-            // A fresh text column: the next span maps only its own distinct values.
-            Builder::Text(..) => *self = Builder::new(declared, 0),
-        }
     }
 }
 

@@ -3,15 +3,17 @@
 
 mod cells;
 mod counts;
+mod dataset;
 mod derive;
 mod encoding;
 mod flagged;
 mod parquet;
 mod parse;
+mod partitions;
 mod position;
 mod read;
-mod records;
-mod split;
+mod rows;
+mod slice;
 mod validate;
 
 use std::borrow::Cow;
@@ -223,7 +225,7 @@ impl Table {
     /// Where row `row` is, for messages: `line 12` of a CSV file, `row 11`
     /// of a Parquet file.
     pub fn place(&self, row: usize) -> String {
-        let unit = if is_parquet(&self.path) { "row" } else { "line" };
+        let unit = if counts_rows(&self.path) { "row" } else { "line" };
         format!("{unit} {}", self.lines[row])
     }
 
@@ -262,7 +264,7 @@ impl Table {
     pub fn location(&self, row: usize, column: usize) -> crate::diagnostic::Location {
         use crate::diagnostic::Location;
         let line = self.lines[row] as usize;
-        if is_parquet(&self.path) {
+        if counts_rows(&self.path) {
             Location::row(&self.path, line)
         } else {
             Location::new(&self.path, line, column)
@@ -323,6 +325,12 @@ impl Values {
     }
 }
 
+/// Whether the rows of the table at `path` are numbered, not placed on
+/// lines: a Parquet file's, or a dataset's (a folder, without extension).
+fn counts_rows(path: &std::path::Path) -> bool {
+    is_parquet(path) || path.extension().is_none()
+}
+
 /// Part `i` of `values`: rows `i * PART_ROWS ..`, at most [`PART_ROWS`] of them.
 pub fn part<T>(values: &[T], i: usize) -> &[T] {
     let start = (i * PART_ROWS).min(values.len());
@@ -363,11 +371,13 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
 /// given its derived columns; a CSV's SHA-256 recorded on `file`.
 fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
     // A Parquet row has no source line to show; a CSV diagnostic keeps its line.
-    let (mut table, source) = if is_parquet(&file.path) {
-        (parquet::parse(file, dataset)?, None)
+    let (mut table, source) = if file.is_dataset() {
+        (dataset::read(file, dataset, config)?, None)
+    } else if is_parquet(&file.path) {
+        (slice::sliced(parquet::parse(file, dataset)?, &dataset.slice), None)
     } else {
         let (table, whole) = read_csv(file, dataset)?;
-        (table, Some(whole))
+        (slice::sliced(table, &dataset.slice), Some(whole))
     };
     // The CSV is hashed beside the checks, which leave a core idle; the
     // parse before them takes both.

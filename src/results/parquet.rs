@@ -16,10 +16,12 @@ use arrow_array::types::{
 use arrow_array::{Array, PrimitiveArray};
 use arrow_schema::{DataType, Field, TimeUnit};
 use bytes::Bytes;
+use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 use parquet::basic::Compression;
+use parquet::file::metadata::RowGroupMetaData;
 use rayon::prelude::*;
 
 use super::cells::{check_value, describe};
@@ -43,7 +45,7 @@ const MAX_ROWS: usize = u32::MAX as usize - 1;
 
 /// A column read, in plain vectors.
 #[derive(Debug)]
-enum Plain {
+pub(super) enum Plain {
     /// Numbers, `NaN` where the value is null.
     Number(Vec<f64>),
     /// Text: the distinct values, and per row the index of its value.
@@ -54,42 +56,67 @@ enum Plain {
 /// every value against its column's type.
 pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
     let bytes = read_all(file)?;
-    let (hash, read) =
-        rayon::join(|| crate::project::sha256_hex(&bytes), || columns(file, dataset, &bytes));
+    let (hash, read) = rayon::join(
+        || crate::project::sha256_hex(&bytes),
+        || columns(file, dataset, &bytes, &Selection::default()),
+    );
     file.hash.set(hash).ok();
     drop(bytes);
-    let (columns, rows) = read?;
-    Ok(table(file, columns, rows))
+    let Read { columns, lines } = read?;
+    Ok(table(file, columns, lines))
 }
 
-/// The table of `columns` read from `file`, rows numbered 1, 2, ...
-fn table(file: &SourceFile, columns: Vec<(String, Plain)>, rows: usize) -> Table {
-    let lines: Vec<u32> = (1..=rows).map(|r| u32::try_from(r).unwrap_or(u32::MAX)).collect();
-    let columns = columns.into_iter().map(|(name, plain)| {
-        let values = match plain {
+/// Which part of a file is read: its columns and row groups.
+#[derive(Default)]
+pub(super) struct Selection<'a> {
+    /// The columns read (every one when `None`); the others are not decoded,
+    /// and their types are not checked.
+    pub columns: Option<&'a std::collections::BTreeSet<String>>,
+    /// Kept row groups: given a row group's metadata, whether its
+    /// statistics allow a wanted row (every group when `None`).
+    pub groups: Option<&'a (dyn Fn(&RowGroupMetaData) -> bool + Sync)>,
+}
+
+/// The columns read from a file, named, and the 1-based row of each value.
+pub(super) struct Read {
+    /// The columns, in file order.
+    pub columns: Vec<(String, Plain)>,
+    /// The 1-based row, in the file, of each value.
+    pub lines: Vec<u32>,
+}
+
+/// The table of `columns` read from `file`, rows numbered as in `lines`.
+fn table(file: &SourceFile, columns: Vec<(String, Plain)>, lines: Vec<u32>) -> Table {
+    let columns = columns.into_iter().map(|(name, plain)| Column { name, values: plain.values() });
+    Table { name: file.stem(), path: file.path.clone(), columns: columns.collect(), lines }
+}
+
+impl Plain {
+    /// The values of a table's column.
+    pub(super) fn values(self) -> Values {
+        match self {
             Plain::Number(numbers) => Values::Number(numbers),
             Plain::Text(words, codes) => Values::Text(Texts { words, codes }),
-        };
-        Column { name, values }
-    });
-    Table { name: file.stem(), path: file.path.clone(), columns: columns.collect(), lines }
+        }
+    }
 }
 
 /// The whole file in memory: row groups are decoded side by side from it, and
 /// a Parquet file is several times smaller than its decoded columns.
-fn read_all(file: &SourceFile) -> Result<Bytes, Diagnostics> {
+pub(super) fn read_all(file: &SourceFile) -> Result<Bytes, Diagnostics> {
     let mut bytes = Vec::with_capacity(usize::try_from(file.len()).unwrap_or(0).min(1 << 30));
     let read = file.open().and_then(|mut reader| reader.read_to_end(&mut bytes));
     read.map_err(|err| super::read::cannot_read(file, &err))?;
     Ok(Bytes::from(bytes))
 }
 
-/// Every column of the file, named, and the number of rows.
-fn columns(
+/// The selected columns of the file, named, with the row of each value.
+pub(super) fn columns(
     file: &SourceFile,
     dataset: &Dataset,
     bytes: &Bytes,
-) -> Result<(Vec<(String, Plain)>, usize), Diagnostics> {
+    selection: &Selection,
+) -> Result<Read, Diagnostics> {
     check_marks(file, bytes)?;
     let metadata = guarded(|| ArrowReaderMetadata::load(bytes, ArrowReaderOptions::new()))
         .and_then(|loaded| loaded.map_err(|err| err.to_string()))
@@ -101,13 +128,19 @@ fn columns(
             .hint("the file is damaged: write it again from the engine that made it")
         })?;
     let fields: Vec<&Field> = metadata.schema().fields().iter().map(AsRef::as_ref).collect();
-    let plans = plan(file, dataset, &fields)?;
+    let wanted = |name: &str| selection.columns.is_none_or(|c| c.contains(name));
+    let plans = plan(file, dataset, &fields, &wanted)?;
     check_codecs(file, &metadata)?;
-    let groups = row_groups(file, &metadata)?;
-    let rows = groups.last().map_or(0, |g| g.first + g.rows);
-    let read = Reading { file, bytes, metadata: &metadata, plans: &plans };
+    let groups = row_groups(file, &metadata, selection.groups)?;
+    let rows = groups.iter().map(|g| g.rows).sum();
+    let roots = fields.iter().enumerate().filter(|(_, f)| wanted(f.name())).map(|(i, _)| i);
+    let mask = ProjectionMask::roots(metadata.parquet_schema(), roots);
+    let read = Reading { file, bytes, metadata: &metadata, plans: &plans, mask };
     let columns = read.all(&groups, rows)?;
-    Ok((fields.iter().map(|f| f.name().clone()).zip(columns).collect(), rows))
+    let names = plans.iter().map(|p| p.name.clone());
+    let lines = groups.iter().flat_map(|g| g.first + 1..=g.first + g.rows);
+    let lines = lines.map(|r| u32::try_from(r).unwrap_or(u32::MAX)).collect();
+    Ok(Read { columns: names.zip(columns).collect(), lines })
 }
 
 /// `f`'s result, or the message of its panic: the Parquet reader is third-party
@@ -177,7 +210,12 @@ struct Plan {
 /// How each column of `fields` is read, or every column whose Parquet type
 /// does not fit book.toml: a missing column, a nested or unreadable type, or
 /// a declared number held as text.
-fn plan(file: &SourceFile, dataset: &Dataset, fields: &[&Field]) -> Result<Vec<Plan>, Diagnostics> {
+fn plan(
+    file: &SourceFile,
+    dataset: &Dataset,
+    fields: &[&Field],
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Plan>, Diagnostics> {
     let at = || Location::file(&file.path);
     let count = fields.len();
     if count > super::parse::MAX_COLUMNS {
@@ -193,7 +231,7 @@ fn plan(file: &SourceFile, dataset: &Dataset, fields: &[&Field]) -> Result<Vec<P
     let mut errors = Diagnostics::default();
     check_names(&names, &at(), &mut errors);
     super::parse::check_required(&names, dataset, file, at(), &mut errors);
-    let plans = fields.iter().filter_map(|field| {
+    let plans = fields.iter().filter(|f| wanted(f.name())).filter_map(|field| {
         let declared = dataset.columns.get(field.name()).copied();
         let key = dataset.key.contains(field.name());
         let number = fit(field.name(), field.data_type(), declared)
@@ -349,11 +387,12 @@ struct Group {
     rows: usize,
 }
 
-/// The file's row groups, as its footer counts their rows; an error past
-/// [`MAX_ROWS`] rows, or for a file with none.
+/// The file's row groups that `keep` keeps (all without it), as its footer
+/// counts their rows; an error past [`MAX_ROWS`] rows, or for a file with none.
 fn row_groups(
     file: &SourceFile,
     metadata: &ArrowReaderMetadata,
+    keep: Option<&(dyn Fn(&RowGroupMetaData) -> bool + Sync)>,
 ) -> Result<Vec<Group>, Diagnostics> {
     let at = || Location::file(&file.path);
     let mut groups = Vec::new();
@@ -366,7 +405,9 @@ fn row_groups(
                 .hint("aggregate or sample the runs in the engine first (docs/big-results.md)")
                 .into());
         }
-        groups.push(Group { index, first: first - rows, rows });
+        if keep.is_none_or(|keep| keep(group)) {
+            groups.push(Group { index, first: first - rows, rows });
+        }
     }
     if first == 0 {
         return Err(Diagnostic::new(at(), "results file has columns but no rows")
@@ -382,6 +423,8 @@ struct Reading<'a> {
     bytes: &'a Bytes,
     metadata: &'a ArrowReaderMetadata,
     plans: &'a [Plan],
+    /// The columns decoded.
+    mask: ProjectionMask,
 }
 
 /// The rows of one row group: numbers written in place into their slices of
@@ -460,6 +503,7 @@ impl Reading<'_> {
                 self.metadata.clone(),
             )
             .with_row_groups(vec![group.index])
+            .with_projection(self.mask.clone())
             .with_batch_size(BATCH_ROWS)
             .build()
             .map_err(|err| err.to_string())?;

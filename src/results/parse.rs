@@ -5,28 +5,18 @@ use csv::{ByteRecord, ReaderBuilder};
 use super::Table;
 use super::position::field_column;
 use super::read::{Header, columns, read_rows};
-use super::split::{MIN_SPAN_BYTES, Rows, Span};
+use super::rows::{Body, Rows};
 use crate::config::{ColumnType, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location, MAX_QUOTED_CHARS, excerpt, suggest};
 use crate::project::SourceFile;
 
-/// Parse one CSV file whose content is `file.bytes`, on every core for a
-/// large file. Every bad cell is reported with its line and column.
+/// Parse one CSV file whose content is `file.bytes`. Every bad cell is
+/// reported with its line and column.
 pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
-    parse_in(file, dataset, rayon::current_num_threads(), MIN_SPAN_BYTES)
-}
-
-/// [`parse`] in at most `parts` spans of at least `min_span` bytes.
-pub(super) fn parse_in(
-    file: &SourceFile,
-    dataset: &Dataset,
-    parts: usize,
-    min_span: usize,
-) -> Result<Table, Diagnostics> {
     let bytes = file.bytes.as_slice();
     let row = read_header(file, dataset, bytes)?;
     let header = Header { names: &row.names, types: &row.types, body: row.body };
-    let rows = read_rows(file, bytes, &header, parts, min_span)?;
+    let rows = read_rows(file, bytes, &header)?;
     finish(file, &row.names, rows)
 }
 
@@ -36,8 +26,8 @@ struct HeaderRow {
     names: Vec<String>,
     /// The declared type of each column; `None` for undeclared ones.
     types: Vec<Option<ColumnType>>,
-    /// Where the first row starts (`end` unused).
-    body: Span,
+    /// Where the first row starts.
+    body: Body,
 }
 
 /// The header row at the start of the file's `bytes` (past a byte order
@@ -73,9 +63,8 @@ fn read_header(file: &SourceFile, dataset: &Dataset, all: &[u8]) -> Result<Heade
         return Err(errors);
     }
     let start = reader.position().byte() as usize;
-    let body = Span {
+    let body = Body {
         start: bom + start,
-        end: 0,
         line: 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64,
     };
     Ok(HeaderRow { names, types, body })
@@ -198,11 +187,7 @@ mod tests {
             let text =
                 format!("c,d\n{}", cells.iter().map(|c| format!("{c},1\n")).collect::<String>());
             let file = SourceFile::new("results/r.csv", text.into_bytes());
-            parse_in(&file, &Dataset::default(), 1, usize::MAX / 2)
-                .unwrap()
-                .columns
-                .remove(0)
-                .values
+            parse(&file, &Dataset::default()).unwrap().columns.remove(0).values
         };
         assert!(
             matches!(column(&["1", "", "2.5"]), Values::Number(v) if v[0] == 1.0 && v[1].is_nan())
@@ -222,7 +207,7 @@ mod tests {
         let text = format!("{}\n{}\n", header.join(","), vec!["1"; 1_000_000].join(","));
         let file = SourceFile::new("results/wide.csv", text.into_bytes());
         let start = std::time::Instant::now();
-        let errors = parse_in(&file, &Dataset::default(), 2, 1 << 20).unwrap_err();
+        let errors = parse(&file, &Dataset::default()).unwrap_err();
         assert!(start.elapsed() < std::time::Duration::from_secs(10));
         let column = 10 * 3 + 90 * 4 + 900 * 5 + 24 * 6 + 1;
         assert_eq!(
@@ -234,6 +219,6 @@ mod tests {
         let ok: Vec<String> = (0..MAX_COLUMNS).map(|i| format!("c{i}")).collect();
         let text = format!("{}\n{}\n", ok.join(","), vec!["1"; MAX_COLUMNS].join(","));
         let file = SourceFile::new("results/wide.csv", text.into_bytes());
-        assert!(parse_in(&file, &Dataset::default(), 1, 1 << 20).is_ok());
+        assert!(parse(&file, &Dataset::default()).is_ok());
     }
 }

@@ -1,7 +1,8 @@
 //! Where a field is in a CSV file's bytes: its line and character column,
-//! skipping commas and line breaks inside quotes.
+//! the fields of its record read by the csv crate's own parser (csv-core),
+//! so that commas and line breaks inside quotes are skipped as it skips them.
 
-use super::records::{Quoting, Step};
+use csv_core::{ReadFieldResult, Reader};
 
 /// Line and 1-based character column of field `index` of the record starting on `line`.
 pub(super) fn position(bytes: &[u8], line: u64, index: usize) -> (u64, usize) {
@@ -45,32 +46,61 @@ pub(super) fn field_column(bytes: &[u8], offset: usize, index: usize) -> usize {
 /// quotes included (an empty range where the record ends, if it has fewer
 /// fields).
 pub(super) fn field_range(bytes: &[u8], offset: usize, index: usize) -> std::ops::Range<usize> {
-    let start = field_start(bytes, offset, index);
-    let mut quoting = Quoting::Start;
-    let end = bytes[start..]
-        .iter()
-        .position(|&b| quoting.step(b) != Step::Inside)
-        .map_or(bytes.len(), |i| start + i);
-    start..end
+    Fields::new(bytes, offset).nth(index).unwrap_or(bytes.len()..bytes.len())
 }
 
-/// Byte offset where field `index` starts, skipping commas inside quotes, or
-/// where the record ends if it has fewer fields.
+/// Byte offset where field `index` starts, or where the record ends if it
+/// has fewer fields.
 fn field_start(bytes: &[u8], offset: usize, index: usize) -> usize {
-    let (mut field, mut quoting) = (0, Quoting::Start);
-    for (i, &b) in bytes.iter().enumerate().skip(offset) {
-        if field == index {
-            return i;
+    let mut end = offset;
+    for (i, range) in Fields::new(bytes, offset).enumerate() {
+        if i == index {
+            return range.start;
         }
-        match quoting.step(b) {
-            Step::FieldEnd => field += 1,
-            Step::LineEnd => return i,
-            Step::Inside => {}
-        }
+        end = range.end;
     }
-    bytes.len()
+    end
 }
 
+/// The fields of the record starting at a byte of a file, as byte ranges
+/// (quotes included, the comma or line end after them not), as csv-core
+/// reads them.
+struct Fields<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    reader: Reader,
+    done: bool,
+}
+
+impl<'a> Fields<'a> {
+    fn new(bytes: &'a [u8], offset: usize) -> Self {
+        Fields { bytes, at: offset.min(bytes.len()), reader: Reader::new(), done: false }
+    }
+}
+
+impl Iterator for Fields<'_> {
+    type Item = std::ops::Range<usize>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut scratch = [0u8; 256];
+        let start = self.at;
+        while !self.done {
+            let (result, read, _) = self.reader.read_field(&self.bytes[self.at..], &mut scratch);
+            self.at += read;
+            match result {
+                ReadFieldResult::OutputFull | ReadFieldResult::InputEmpty => continue,
+                ReadFieldResult::End => self.done = true,
+                ReadFieldResult::Field { record_end } => {
+                    self.done = record_end;
+                    let last = self.bytes[start..self.at].last();
+                    let cut = usize::from(read > 0 && matches!(last, Some(b',' | b'\n' | b'\r')));
+                    return Some(start..self.at - cut);
+                }
+            }
+        }
+        None
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

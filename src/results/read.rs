@@ -1,10 +1,9 @@
-//! A results file's rows read into typed columns: the rows after the header
-//! cut into spans of whole records, read on every core, and joined as one
-//! reader would have read them.
+//! A results file's rows read into typed columns by the csv crate's reader
+//! (see [`super::rows`]), and where a bad cell is, for messages.
 
 use super::cells::Builder;
 use super::position::position;
-use super::split::{self, Context, Rows, Span, read_span_into, read_spans};
+use super::rows::{Body, Context, Rows, read_body};
 use super::{Column, Texts, Values};
 use crate::config::ColumnType;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
@@ -14,37 +13,19 @@ use crate::project::SourceFile;
 pub(super) struct Header<'a> {
     pub names: &'a [String],
     pub types: &'a [Option<ColumnType>],
-    /// Where the first row starts (`end` unused).
-    pub body: Span,
+    /// Where the first row starts.
+    pub body: Body,
 }
 
-/// Every row of `bytes` (the whole file) after the header, in spans of at
-/// least `min_span` bytes, at most `parts` of them, read on every core; read
-/// again by one reader when the spans cannot be joined as if one reader had
-/// read them (malformed CSV, or an undeclared column typed differently in two
-/// spans).
+/// Every row of `bytes` (the whole file) after the header.
 pub(super) fn read_rows(
     file: &SourceFile,
     bytes: &[u8],
     header: &Header,
-    parts: usize,
-    min_span: usize,
 ) -> Result<Rows, Diagnostics> {
-    refuse_lone_carriage_returns(file, bytes)?;
-    let context = Context { bytes, names: header.names, file, types: header.types };
-    let Span { start, line, .. } = header.body;
-    let whole = Span { start: start.min(bytes.len()), end: bytes.len(), line };
-    if parts > 1 {
-        let spans = split::spans(bytes, whole.start, line, parts, min_span);
-        // Room for every row at once: the columns never grow by copying.
-        let room = split::room(&spans, whole);
-        let (mut rows, mut spare) = (Rows::new(header.types, room), Vec::new());
-        if spans.len() > 1 && read_spans(&context, &spans, &mut rows, &mut spare).is_some() {
-            return Ok(rows);
-        }
-    }
+    let context = Context { bytes, names: header.names, file };
     let mut rows = Rows::new(header.types, 0);
-    read_span_into(&context, whole, &mut rows);
+    read_body(&context, header.body, &mut rows)?;
     Ok(rows)
 }
 
@@ -63,7 +44,7 @@ pub(super) fn columns(names: &[String], rows: Rows) -> (Vec<Column>, Vec<u32>) {
                     Values::Text(Texts { words: vec![String::new()], codes })
                 }
                 Builder::Number(_, values) => Values::Number(values),
-                Builder::Text(texts, _) => {
+                Builder::Text(texts) => {
                     let (words, codes) = texts.finish();
                     Values::Text(Texts { words, codes })
                 }
@@ -72,26 +53,6 @@ pub(super) fn columns(names: &[String], rows: Rows) -> (Vec<Column>, Vec<u32>) {
         })
         .collect();
     (columns, rows.lines)
-}
-
-/// The error for a line of the file that ends in a carriage return alone
-/// (classic Mac OS line ends), at that carriage return.
-fn refuse_lone_carriage_returns(file: &SourceFile, bytes: &[u8]) -> Result<(), Diagnostics> {
-    let Some(at) = super::records::lone_carriage_return(bytes) else { return Ok(()) };
-    let before = &bytes[..at];
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    let line = 1 + memchr::memchr_iter(b'\n', before).count();
-    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
-    let name = file.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    Err(Diagnostic::new(
-        Location::new(&file.path, line, column),
-        "this line ends in a carriage return alone (classic Mac OS line ends)",
-    )
-    .hint(format!(
-        "lines of a results file end in \\n or \\r\\n; convert the file, for example with \
-         `tr '\\r' '\\n' < {name} > {name}.new && mv {name}.new {name}`"
-    ))
-    .into())
 }
 
 /// The error for a results file that cannot be read.
@@ -112,7 +73,7 @@ pub(super) fn locate(bytes: &[u8], wanted: &[(u64, usize)]) -> Vec<(u64, usize)>
 mod tests {
     use super::*;
     use crate::config::Dataset;
-    use crate::results::parse::parse_in;
+    use crate::results::parse::parse;
     use crate::results::{Table, Values};
 
     /// A column's values as text, however they are stored.
@@ -152,112 +113,45 @@ mod tests {
         // Counted by hand: `x` sits on line 4, column 3, in every file.
         for text in ["a,b\r\n1,2\r\n3,4\r\n5,x\r\n", "a,b\n1,2\n\n5,x\n", "a,b\r\n\r\n1,2\r\n5,x"] {
             let file = SourceFile::new("results/r.csv", text.as_bytes().to_vec());
-            for (parts, span) in [(1, usize::MAX / 2), (1, 3)] {
-                let errors = parse_in(&file, &dataset, parts, span).unwrap_err();
-                assert_eq!(
-                    errors.0[0].location.to_string(),
-                    "results/r.csv:4:3",
-                    "{text:?} in spans of at least {span} bytes"
-                );
-            }
+            let errors = parse(&file, &dataset).unwrap_err();
+            assert_eq!(errors.0[0].location.to_string(), "results/r.csv:4:3", "{text:?}");
         }
     }
 
     #[test]
-    fn spans_read_in_parallel_give_what_one_reader_gives() {
-        let mut text = String::from("environment,procs,time_s,note\n");
-        for i in 0..200_000 {
-            let time = if i == 150_000 { "oops".to_string() } else { format!("{}.5", i % 7 + 1) };
-            let note = if i == 190_000 { "text".to_string() } else { format!("{}", i % 3) };
-            text.push_str(&format!("{},{},{time},{note}\n", ["base", "cand"][i % 2], 1 << (i % 4)));
-        }
-        text.push_str("cand,1\n");
-        let file = SourceFile::new("results/runs.csv", text.into_bytes());
+    fn quotes_marks_and_bad_rows_read_as_the_csv_crate_reads_them() {
+        let rows = "base,1,2.5\n".repeat(3);
         let mut dataset = Dataset::default();
         dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        // One reader is the reference; up to four spans of at least 1 KB to
-        // 1 MiB, on several cores, must give the same.
-        let all = usize::MAX / 2;
-        let one = render(parse_in(&file, &dataset, 1, all));
-        assert!(one.contains("results/runs.csv:150002:"), "{}", &one[..one.len().min(400)]);
-        assert!(one.contains("results/runs.csv:200002:"), "{}", &one[..one.len().min(400)]);
-        for (parts, span) in [(4, all), (4, 1 << 20), (1, 1000), (2, 1000), (4, 70_001)] {
-            assert_eq!(
-                render(parse_in(&file, &dataset, parts, span)),
-                one,
-                "{parts} spans of at least {span} bytes"
-            );
-        }
-        // Without the bad cells, the table itself (an inferred column turning to text late) matches too.
-        let clean = String::from_utf8(file.bytes.clone())
-            .unwrap()
-            .replace("oops", "2.5")
-            .replace("cand,1\n", "");
-        let file = SourceFile::new("results/runs.csv", clean.into_bytes());
-        let one = render(parse_in(&file, &dataset, 1, all));
-        assert!(one.starts_with("([2, 3, 4"), "{}", &one[..100]);
-        for (parts, span) in [(4, all), (1, 1000), (4, 1000), (4, 70_001)] {
-            assert_eq!(
-                render(parse_in(&file, &dataset, parts, span)),
-                one,
-                "{parts} spans of at least {span} bytes"
-            );
-        }
-    }
-
-    #[test]
-    fn small_spans_read_quotes_marks_and_bad_rows_as_one_reader_does() {
-        let rows = "base,1,2.5\n".repeat(40);
-        let cases = [
-            // A quoted field with a line break, past the first spans.
-            format!("environment,procs,time_s\n{rows}\"ba\nse\",2,3.5\n{rows}"),
-            // A byte order mark, Windows line ends and a bad cell near the end.
-            format!(
-                "\u{feff}environment,procs,time_s\r\n{}base,2,x\r\nbase,4,1\r\n",
-                rows.replace('\n', "\r\n")
-            ),
-            // Malformed CSV (a quote left open) past the first spans.
-            format!("environment,procs,time_s\n{rows}base,\"2,3\n{rows}"),
-            // A row with too few fields, and a file without a final line end.
-            format!("environment,procs,time_s\n{rows}base,2\n{rows}base,8,9"),
-        ];
-        let mut dataset = Dataset::default();
-        dataset.columns.insert("time_s".into(), ColumnType::Positive);
-        for text in cases {
-            let file = SourceFile::new("results/runs.csv", text.into_bytes());
-            let one = render(parse_in(&file, &dataset, 1, usize::MAX / 2));
-            for (parts, span) in [(1, 7), (2, 7), (2, 64), (4, 100)] {
-                assert_eq!(
-                    render(parse_in(&file, &dataset, parts, span)),
-                    one,
-                    "{parts} spans of at least {span} bytes"
-                );
-            }
-        }
-    }
-
-    /// An undeclared column turns to text partway: one reader writes the
-    /// numbers before as `1.1` and keeps the cells after as written, `1.10`.
-    /// Blocks and spans that start with numbers must not write `1.1` instead.
-    #[test]
-    fn numbers_turned_to_text_read_as_one_reader_reads_them() {
-        let rows = |n: usize| "base,1,2.5,1.10\n".repeat(n);
-        let text = format!(
-            "environment,procs,time_s,version\n{}base,1,2.5,dev\n{}base,1,2.5,dev\n{}",
-            rows(30),
-            rows(3000),
-            rows(30)
-        );
-        let file = SourceFile::new("results/runs.csv", text.into_bytes());
-        let parse = |parts, span| match parse_in(&file, &Dataset::default(), parts, span) {
-            Ok(t) => show(&t.columns[3].values),
-            Err(d) => format!("{d:?}"),
+        let read = |text: String| {
+            render(parse(&SourceFile::new("results/runs.csv", text.into_bytes()), &dataset))
         };
-        let one = parse(1, usize::MAX / 2);
-        assert!(one.contains("\"1.1\"") && one.contains("\"1.10\""), "{one}");
-        for (parts, span) in [(2, usize::MAX / 2), (1, 100), (2, 100), (4, 1000)] {
-            assert_eq!(parse(parts, span), one, "{parts} spans of at least {span} bytes");
-        }
+        let bad = "column `time_s`: expected a number greater than zero, found `x`";
+        // A quoted field with a line break: the next row is on line 7.
+        let text = format!("environment,procs,time_s\n{rows}\"ba\nse\",2,3.5\nbase,4,x\n");
+        assert_eq!(read(text), format!("results/runs.csv:7:8: {bad}"));
+        // A byte order mark and Windows line ends: the bad cell is on line 5.
+        let crlf = rows.replace('\n', "\r\n");
+        let text = format!("\u{feff}environment,procs,time_s\r\n{crlf}base,2,x\r\n");
+        assert_eq!(read(text), format!("results/runs.csv:5:8: {bad}"));
+        // A row with too few fields.
+        let short = read(format!("environment,procs,time_s\n{rows}base,2\n"));
+        assert_eq!(short, "results/runs.csv:5:7: row has 2 fields but the header has 3");
+    }
+
+    /// A line ended by a carriage return alone, outside quotes, is refused at
+    /// it (counted by hand); inside quotes it is data.
+    #[test]
+    fn lone_carriage_returns_are_refused_outside_quotes_only() {
+        let read = |text: &str| {
+            let file = SourceFile::new("results/r.csv", text.as_bytes().to_vec());
+            render(parse(&file, &Dataset::default()))
+        };
+        let lone = "this line ends in a carriage return alone (classic Mac OS line ends)";
+        assert_eq!(read("a,b\r1,2\r3,4\r"), format!("results/r.csv:1:4: {lone}"));
+        assert_eq!(read("a,b\n1,2\r3,4\n"), format!("results/r.csv:2:4: {lone}"));
+        assert_eq!(read("a,b\n\"x\ry\",2\n\"z\"\r1,2\n"), format!("results/r.csv:3:4: {lone}"));
+        assert!(read("a,b\r\n1,2\r\n\"x\ry\",3\r\n").starts_with("([2, 3]"));
     }
 
     #[test]
@@ -269,19 +163,5 @@ mod tests {
             locate(&file.bytes, &[(102, 2), (2, 1), (200, 0)]),
             [(102, 6), (2, 3), (200, 1)]
         );
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
-
-        /// Any text made of the characters that matter to CSV (quotes, commas,
-        /// line ends, numbers and words) reads the same in tiny spans on
-        /// several cores as by one reader: rows, lines, types and errors.
-        #[test]
-        fn any_text_reads_the_same_in_spans(body in "([a1.,\"\r\n ]|1\\.10|x){0,120}", parts in 1usize..4, span in 1usize..40) {
-            let file = SourceFile::new("results/r.csv", format!("a,b\n{body}").into_bytes());
-            let read = |parts, span| render(parse_in(&file, &Dataset::default(), parts, span));
-            proptest::prop_assert_eq!(read(parts, span), read(1, usize::MAX / 2));
-        }
     }
 }

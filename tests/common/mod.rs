@@ -289,3 +289,32 @@ impl Seeded {
         ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// Whether python3 with DuckDB and pyarrow is there (`pip install duckdb
+/// pyarrow`); when it is not, a test using them is skipped, except in CI
+/// (REPORT_REQUIRE_TOOLS), where it fails.
+pub fn engines() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import duckdb, pyarrow"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("REPORT_REQUIRE_TOOLS").is_none(),
+            "python3 with duckdb and pyarrow is required (pip install duckdb pyarrow)"
+        );
+        eprintln!("SKIPPED: python3 with duckdb and pyarrow is not installed");
+    }
+    ok
+}
+
+/// Run the Python `code` in `dir`, after the imports of `prelude`; it must succeed.
+pub fn run_python(dir: &Path, prelude: &str, code: &str) {
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(format!("{prelude}{code}"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -314,24 +314,12 @@ fn passing(table: &Table, tests: &[Test], i: usize) -> Vec<bool> {
 
 /// Does `condition` hold for the number `v`?
 fn matches_number(v: f64, condition: &FilterValue) -> bool {
-    match condition {
-        FilterValue::Number(n) => v == *n,
-        FilterValue::Text(t) => format::plain(v) == *t,
-        FilterValue::AnyOf(options) => options.iter().any(|o| matches_number(v, o)),
-        FilterValue::Range(Range { min, max }) => {
-            min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m)
-        }
-    }
+    condition.holds_for_number(v)
 }
 
 /// Does `condition` hold for the text `t`?
 fn matches_text(t: &str, condition: &FilterValue) -> bool {
-    match condition {
-        FilterValue::Number(n) => t == format::plain(*n),
-        FilterValue::Text(x) => t == x,
-        FilterValue::AnyOf(options) => options.iter().any(|o| matches_text(t, o)),
-        FilterValue::Range(_) => false,
-    }
+    condition.holds_for_text(t)
 }
 
 /// A filter in words, such as `procs = 32` or `procs in 2..=32`.
