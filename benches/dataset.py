@@ -16,6 +16,7 @@ import duckdb
 
 rows, out = int(sys.argv[1]), sys.argv[2]
 os.makedirs(f"{out}/content", exist_ok=True)
+os.makedirs(f"{out}/results", exist_ok=True)
 duckdb.sql(f"""
 COPY (
   SELECT printf('b%03d', i % 100) AS bench,

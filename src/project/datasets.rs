@@ -131,3 +131,54 @@ fn change(scan: &DatasetScan, path: &Path, full: &Path) -> Option<String> {
         (!same).then(|| format!("`{}` was modified", read.path.display()))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scan of the dataset folder `full` (named `results/runs`) as if
+    /// every file were read now.
+    fn scan(full: &Path) -> DatasetScan {
+        let path = Path::new("results/runs");
+        let listed: Vec<PathBuf> = files(full).unwrap().iter().map(|f| path.join(f)).collect();
+        let read = listed
+            .iter()
+            .map(|p| {
+                let meta = fs::metadata(full.join(p.strip_prefix(path).unwrap())).unwrap();
+                let modified = meta.modified().ok();
+                FileRead { path: p.clone(), size: meta.len(), sha256: String::new(), modified }
+            })
+            .collect();
+        DatasetScan { listed, read, pruned: Vec::new() }
+    }
+
+    /// A file rewritten, added or removed after the scan is a change, named;
+    /// Spark's marker files and hidden files are not part of the dataset.
+    #[test]
+    fn a_dataset_changed_after_its_scan_is_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let full = dir.path().join("runs");
+        fs::create_dir_all(full.join("bench=b1")).unwrap();
+        fs::create_dir_all(full.join("_temporary")).unwrap();
+        fs::write(full.join("bench=b1/part-0.parquet"), "one").unwrap();
+        fs::write(full.join("_SUCCESS"), "").unwrap();
+        fs::write(full.join("_temporary/x.parquet"), "").unwrap();
+        let file = SourceFile::on_disk("results/runs", full.clone());
+        let path = Path::new("results/runs");
+        let before = scan(&full);
+        assert_eq!(before.listed, [PathBuf::from("results/runs/bench=b1/part-0.parquet")]);
+        file.scan.set(before.clone()).unwrap();
+        assert!(unchanged(std::slice::from_ref(&file)).is_ok());
+        fs::write(full.join("bench=b1/part-1.parquet"), "two").unwrap();
+        let said = change(&before, path, &full).unwrap();
+        assert_eq!(said, "`results/runs/bench=b1/part-1.parquet` was added");
+        assert!(unchanged(std::slice::from_ref(&file)).is_err());
+        fs::remove_file(full.join("bench=b1/part-1.parquet")).unwrap();
+        fs::write(full.join("bench=b1/part-0.parquet"), "one, rewritten").unwrap();
+        let said = change(&before, path, &full).unwrap();
+        assert_eq!(said, "`results/runs/bench=b1/part-0.parquet` was modified");
+        fs::remove_file(full.join("bench=b1/part-0.parquet")).unwrap();
+        let said = change(&before, path, &full).unwrap();
+        assert_eq!(said, "`results/runs/bench=b1/part-0.parquet` was removed");
+    }
+}

@@ -232,4 +232,33 @@ mod tests {
         assert_eq!(rows(&columns, &BTreeMap::new()), None);
         assert_eq!(kept(&[1, 2, 3], &[true, false, true]), [1, 3]);
     }
+
+    /// A CSV file's slice keeps the rows that meet it, with their lines.
+    #[test]
+    fn a_table_is_sliced_row_by_row() {
+        let texts: crate::results::Texts = ["b1", "b2", "b2", "b3"].into_iter().collect();
+        let table = Table::new(
+            "runs",
+            "results/runs.csv",
+            vec![
+                ("bench", Values::Text(texts)),
+                ("procs", Values::numbers_of(&[2.0, 2.0, 4.0, 4.0])),
+            ],
+        );
+        let slice = BTreeMap::from([
+            (
+                "bench".to_string(),
+                FilterValue::AnyOf(vec![
+                    FilterValue::Text("b2".into()),
+                    FilterValue::Text("b3".into()),
+                ]),
+            ),
+            ("procs".to_string(), FilterValue::Number(4.0)),
+        ]);
+        let sliced = sliced(table, &slice);
+        assert_eq!(sliced.lines, [4, 5]);
+        assert_eq!(sliced.columns[0].values.text_at(0), "b2");
+        assert_eq!(sliced.columns[0].values.text_at(1), "b3");
+        assert_eq!(sliced.columns[1].values, Values::numbers_of(&[4.0, 4.0]));
+    }
 }
