@@ -120,6 +120,11 @@ pub struct ColumnLabel {
     /// time, worded then as `2.17× as fast`); default `lower`.
     #[serde(default)]
     pub lower: Option<String>,
+    /// Labels for the column's levels, by value, which tables, charts,
+    /// cards, prose and diagnostics show instead of the value: `levels =
+    /// { "1" = "Level 1 (fastest)", "19" = "Level 19 (smallest)" }`.
+    #[serde(default)]
+    pub levels: BTreeMap<String, String>,
 }
 
 /// Runs removed from the analysis, with the reason.

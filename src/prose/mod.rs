@@ -12,10 +12,12 @@ pub mod carried;
 pub mod caveats;
 pub mod direction;
 pub mod facts;
+pub mod headings;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
 pub mod provenance;
+pub mod snippet;
 pub mod sources;
 pub mod time;
 
@@ -25,5 +27,18 @@ pub fn join(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// `text` ended as a sentence, so that generated text can follow it: a
+/// full stop after it unless it ends in `.`, `!`, `?` or `…` (before any
+/// closing quote or bracket). An empty text stays empty.
+pub fn sentence(text: &str) -> String {
+    let text = text.trim_end();
+    let last = text.trim_end_matches([')', ']', '"', '”', '’', '\'']).chars().last();
+    match last {
+        None => String::new(),
+        Some('.' | '!' | '?' | '…') => text.to_string(),
+        Some(_) => format!("{text}."),
     }
 }

@@ -199,6 +199,13 @@ pub struct BookView {
     /// `† Reconstructed data (lammps), not measured: ...` (`[data.NAME]
     /// provenance` and `provenance-note`).
     pub data_notes: Vec<String>,
+    /// The page's description for search engines, at most 160 characters:
+    /// the answer's, else the headline cards' or the abstract's
+    /// ([`crate::prose::snippet`]; filled in by the pipeline).
+    pub description: Option<String>,
+    /// The author's answer as plain text (filled in by the pipeline).
+    #[serde(skip)]
+    pub answer_plain: Option<String>,
     /// The author's answer as HTML of one paragraph (`[book] answer`; filled in by the pipeline).
     pub answer: Option<String>,
     /// The author's answer as Typst markup (filled in by the pipeline).
@@ -313,6 +320,8 @@ impl BookView {
             diagnostics: crate::prose::caveats::sentences(analysis, &labels),
             data: config.study.data.clone(),
             data_notes: crate::prose::provenance::notes(config),
+            description: None,
+            answer_plain: None,
             answer: None,
             answer_typst: None,
             negligible: config.study.negligible.clone(),
