@@ -11,6 +11,7 @@ mod stats_oracle;
 mod action;
 mod bad_inputs;
 mod browser;
+mod browser_shapes;
 mod charts;
 mod charts_categories;
 mod charts_ratio;
