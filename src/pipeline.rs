@@ -196,15 +196,22 @@ fn answer(
 }
 
 /// The page's description: the answer's text, else each headline card's
-/// label and difference (`Run time: 8.8% faster`), else the abstract; in at
-/// most 160 characters.
+/// label and difference (`Run time: 8.8% faster`, with `, inconclusive` or
+/// `, negligible` when that is its verdict), else the abstract; in at most
+/// 160 characters.
 fn description(book: &BookView) -> Option<String> {
     let answer = book.answer_plain.as_deref();
-    let cards: Vec<String> = (book.metrics.iter().filter(|m| m.headline))
-        .filter_map(|m| {
-            Some(format!("{}: {}", m.label, m.text.get("words").or(m.text.get("value"))?))
-        })
-        .collect();
+    // A card's difference with its verdict when the data do not back it.
+    let card = |m: &render::MetricView| {
+        let text = m.text.get("words").or(m.text.get("value"))?;
+        let verdict = m.verdict.filter(|v| ["inconclusive", "negligible"].contains(v));
+        Some(format!(
+            "{}: {text}{}",
+            m.label,
+            verdict.map(|v| format!(", {v}")).unwrap_or_default()
+        ))
+    };
+    let cards: Vec<String> = book.metrics.iter().filter(|m| m.headline).filter_map(card).collect();
     let cards = (!cards.is_empty()).then(|| cards.join(". ") + ".");
     let text = answer.map(str::to_string).or(cards).or_else(|| book.summary.clone())?;
     crate::prose::snippet::description(&text)
