@@ -13,12 +13,14 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 mod check;
 mod data;
 mod metrics;
+mod order;
 mod provenance;
 pub mod spans;
 
 pub use check::CAVEAT_KINDS;
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
+pub use order::sort_levels;
 pub use provenance::{Figure, Provenance, Published, figure};
 
 /// The whole `book.toml`.
