@@ -74,6 +74,8 @@ pub struct MetricView {
     pub label: String,
     /// Definition in words.
     pub definition: Option<String>,
+    /// The definition's Markdown as inline HTML, for the page's cards.
+    pub definition_html: Option<String>,
     /// Shown as a summary card.
     pub headline: bool,
     /// `higher` or `lower`.
@@ -128,6 +130,7 @@ impl MetricView {
             name: m.name.clone(),
             label: labels.metric(m),
             definition: m.definition.clone(),
+            definition_html: m.definition.as_deref().map(html::inline_html),
             headline: m.headline,
             better: m.better,
             good,

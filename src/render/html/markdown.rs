@@ -29,6 +29,18 @@ pub fn to_html(body: &Body, refs: Refs) -> String {
     out
 }
 
+/// Markdown of one paragraph (a metric's definition, an environment's
+/// description) as inline HTML: its `code`, *emphasis* and links rendered,
+/// raw HTML shown as text, without the `<p>` around it.
+pub fn inline_html(text: &str) -> String {
+    let html = to_html(&crate::markdown::parse::text(text), Refs::none());
+    let inner = html.trim_end().strip_prefix("<p>").and_then(|h| h.strip_suffix("</p>"));
+    match inner {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
+}
+
 /// A content page's body as [`to_html`] writes it, less the headings the
 /// layout's rules leave out ([`super::outline`]): empty ones, and a first
 /// one that repeats the page's `title`.
@@ -430,8 +442,10 @@ fn environments(refs: &Refs) -> String {
     for env in refs.environments {
         let baseline = if env.baseline { " <small>(baseline)</small>" } else { "" };
         // Markdown in a description renders (`code`, *emphasis*, links).
-        let description = (env.description.as_deref())
-            .map(|d| to_html(&crate::markdown::parse::text(d), Refs::none()))
+        let description = env
+            .description
+            .as_deref()
+            .map(|d| format!("<p>{}</p>", inline_html(d)))
             .unwrap_or_default();
         out.push_str(&format!(
             "<section>\n<h3>{}{baseline}</h3>\n{description}\n</section>\n",
@@ -468,6 +482,15 @@ mod tests {
             <h3 id=\"b\">B<a class=\"anchor\" href=\"#b\" aria-label=\"Link to this section\">#</a></h3>\n\
             <h2 id=\"a-b-2\">A b<a class=\"anchor\" href=\"#a-b-2\" aria-label=\"Link to this section\">#</a></h2>\n"
         );
+    }
+
+    #[test]
+    fn a_description_renders_its_markdown_inline() {
+        assert_eq!(
+            inline_html("Uses `zstd -19` *only*."),
+            "Uses <code>zstd -19</code> <em>only</em>."
+        );
+        assert_eq!(inline_html("a <b>x</b>"), "a &lt;b&gt;x&lt;/b&gt;");
     }
 
     #[test]

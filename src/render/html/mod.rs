@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use tera::Context;
 
-pub use markdown::{page_html, slug, to_html};
+pub use markdown::{inline_html, page_html, slug, to_html};
 
 use super::{BookView, Refs};
 use crate::charts::ChartSet;
