@@ -24,7 +24,8 @@ pub fn level(labels: &Labels, file: &str, factor: &str, level: &str) -> String {
     }
     match level.chars().any(char::is_alphabetic) {
         true => level.to_string(),
-        false => format!("{} {level}", column(labels, file, factor)),
+        // Unbreakable: a narrow column keeps `Level 1` on one line.
+        false => format!("{}\u{a0}{level}", column(labels, file, factor)),
     }
 }
 
@@ -69,7 +70,7 @@ level = { levels = { "19" = "Level 19 (smallest)" } }
         let l = labels();
         assert_eq!(column(&l, "runs", "environment"), "Compressor");
         assert_eq!(column(&l, "runs", "size_mb"), "Size mb");
-        assert_eq!(level(&l, "runs", "level", "1"), "Level 1");
+        assert_eq!(level(&l, "runs", "level", "1"), "Level\u{a0}1");
         assert_eq!(level(&l, "runs", "level", "19"), "Level 19 (smallest)");
         assert_eq!(level(&l, "runs", "procs", "32"), "32 processes");
         assert_eq!(level(&l, "runs", "size", "1048576"), "1 MiB");

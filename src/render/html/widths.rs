@@ -31,7 +31,8 @@ pub(super) fn wide(table: &Table) -> bool {
 fn column(table: &Table, c: usize) -> f64 {
     let head = table.head.get(c).map_or(0.0, |cell| {
         let text = document::plain(&cell.inlines, false);
-        let word = text.split_whitespace().map(|w| w.chars().count()).max().unwrap_or(0);
+        // A heading wraps at its spaces, never at a no-break space.
+        let word = text.split([' ', '\n']).map(|w| w.chars().count()).max().unwrap_or(0);
         (word as f64 * CHAR + SORT).max(HEADER_MIN)
     });
     let body =
