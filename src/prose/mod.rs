@@ -42,3 +42,24 @@ pub fn sentence(text: &str) -> String {
         Some(_) => format!("{text}."),
     }
 }
+
+/// Whether `text`, a caption written by the author, needs a full stop before
+/// generated text follows it: it has words and [`sentence`] would add one.
+pub fn needs_stop(text: &str) -> bool {
+    !text.trim().is_empty() && sentence(text) != text.trim_end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_caption_ends_as_a_sentence() {
+        assert_eq!(sentence("Time against gzip"), "Time against gzip.");
+        assert_eq!(sentence("Done. "), "Done.");
+        assert_eq!(sentence("Is it (really)?"), "Is it (really)?");
+        assert_eq!(sentence("See (Table 2)"), "See (Table 2).");
+        assert_eq!(sentence(""), "");
+        assert!(needs_stop("Every run") && !needs_stop("Every run.") && !needs_stop(" "));
+    }
+}

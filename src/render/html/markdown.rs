@@ -392,7 +392,7 @@ fn figure(chart: &Chart, caption_inlines: &[Inline], refs: &Refs) -> String {
     let mut caption = prose(caption_inlines, refs);
     // A caption ends as a sentence before the generated one follows it.
     let text = document::plain(caption_inlines, false);
-    if !text.trim().is_empty() && crate::prose::sentence(&text) != text.trim_end() {
+    if crate::prose::needs_stop(&text) {
         caption.push('.');
     }
     if let Some(label) = &chart.illustrative {
