@@ -29,15 +29,6 @@
       facts.after(more);
     }
   }
-  // A table wider than its box says so under it, beside the shadow at its edge.
-  for (const box of document.querySelectorAll("figure.table > .table-scroll")) {
-    if (box.scrollWidth <= box.clientWidth + 1) continue;
-    const cue = document.createElement("p");
-    cue.className = "scroll-cue";
-    cue.setAttribute("aria-hidden", "true");
-    cue.textContent = "Scroll sideways for more \u2192";
-    box.after(cue);
-  }
   for (const figure of document.querySelectorAll(".chart[data-series]")) {
     const series = JSON.parse(figure.dataset.series);
     const bar = document.createElement("div");
@@ -184,5 +175,15 @@
         for (const entry of rows) body.appendChild(entry[1]);
       });
     });
+  }
+  // A table wider than its box (its sort buttons in) says so under it,
+  // beside the shadow at its edge.
+  for (const box of document.querySelectorAll("figure.table > .table-scroll")) {
+    if (box.scrollWidth <= box.clientWidth + 1) continue;
+    const cue = document.createElement("p");
+    cue.className = "scroll-cue";
+    cue.setAttribute("aria-hidden", "true");
+    cue.textContent = "Scroll sideways for more \u2192";
+    box.after(cue);
   }
 })();

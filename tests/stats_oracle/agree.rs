@@ -51,7 +51,7 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
 
 /// The page's cards, in order: each `<li class="card…">` to its `</li>`.
 fn cards(page: &str) -> Vec<&str> {
-    let Some(band) = between(page, "<ul class=\"cards\">", "</ul>") else { return Vec::new() };
+    let Some(band) = between(page, "<ul class=\"cards\"", "</ul>") else { return Vec::new() };
     band.split("<li class=\"card").skip(1).collect()
 }
 
