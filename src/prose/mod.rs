@@ -12,6 +12,7 @@ pub mod carried;
 pub mod caveats;
 pub mod direction;
 pub mod facts;
+pub mod history;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
