@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Seeded histories and their change points, computed independently.
 
-    python3 tests/history_oracle.py DIR KIND SEED
+    python3 tests/history_oracle.py DIR KIND SEED [SERIES]
 
 writes a study into DIR (book.toml, results/runs.csv, content/index.md):
-100 series (`series` is the group-by) of 200 versions × 5 runs, each
+SERIES series (100 by default) (`series` is the group-by) of 200 versions × 5 runs, each
 version's runs log-normal around the series' level, 5% of the versions of
 a series missing (gaps), 2% of them spiked three-fold in every run; KIND
 adds `step` (one step of 3% to 10%, up or down, at a random version),
@@ -92,16 +92,23 @@ def read(directory):
 
 
 def q_hat(x):
-    """Matteson and James's Q̂ (α = 1) of every split of x, by definition."""
+    """Matteson and James's Q̂ (α = 1) of every split of x, from block sums
+    of the matrix of |xᵢ − xⱼ|."""
     x = np.asarray(x, float)
     n = len(x)
     d = np.abs(x[:, None] - x[None, :])
+    s = np.zeros((n + 1, n + 1))
+    s[1:, 1:] = d.cumsum(0).cumsum(1)
+
+    def block(r0, r1, c0, c1):
+        return s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]
+
     q = np.zeros(n)
     for tau in range(1, n):
         m, k = tau, n - tau
-        cross = d[:tau, tau:].sum()
-        wl = d[:tau, :tau].sum() / (m * (m - 1)) if m >= 2 else 0.0
-        wr = d[tau:, tau:].sum() / (k * (k - 1)) if k >= 2 else 0.0
+        cross = block(0, tau, tau, n)
+        wl = block(0, tau, 0, tau) / (m * (m - 1)) if m >= 2 else 0.0
+        wr = block(tau, n, tau, n) / (k * (k - 1)) if k >= 2 else 0.0
         q[tau] = m * k / (m + k) * (2 * cross / (m * k) - wl - wr)
     return q
 
@@ -116,7 +123,17 @@ def mwu(after, before):
     return float(res.pvalue), min(1.0, 2 / math.comb(m + n, m))
 
 
+CACHE = {}
+
+
 def test(points, positive, a, c, b):
+    key = (id(points), a, c, b)
+    if key not in CACHE:
+        CACHE[key] = tested(points, positive, a, c, b)
+    return CACHE[key]
+
+
+def tested(points, positive, a, c, b):
     before = np.concatenate([points[i][1] for i in range(a, c)])
     after = np.concatenate([points[i][1] for i in range(c, b)])
     return compare(before, after, positive) + ([c - a, b - c], [len(before), len(after)])
@@ -143,13 +160,29 @@ def holm(ps):
     return out
 
 
-def noise(medians, cuts):
-    ends = [0] + cuts + [len(medians)]
+def level(runs, positive):
+    """A version's level: the mean of its runs' logs, or of its runs."""
+    values = [math.log(x) for x in runs] if positive else list(runs)
+    total = 0.0
+    for v in values:  # left to right, as report adds them
+        total += v
+    return total / len(values)
+
+
+def apart(x, centre, positive):
+    """How far level x lies from level `centre`, as a share."""
+    if positive:
+        return abs(math.expm1(x - centre))
+    return abs((x - centre) / centre) if centre != 0 else None
+
+
+def noise(levels, cuts, positive):
+    ends = [0] + cuts + [len(levels)]
     distances = []
     for a, b in zip(ends, ends[1:]):
-        centre = float(np.median(medians[a:b]))
-        if b - a >= 2 and centre != 0:
-            distances += [abs((m - centre) / centre) for m in medians[a:b]]
+        centre = float(np.median(levels[a:b]))
+        if b - a >= 2 and apart(centre, centre, positive) is not None:
+            distances += [apart(x, centre, positive) for x in levels[a:b]]
     return float(np.median(distances)) if distances else None
 
 
@@ -166,7 +199,8 @@ def propose(points, medians, positive):
             taus = range(MIN_VERSIONS, b - a - MIN_VERSIONS + 1)
             best = max(taus, key=lambda t: (q[t], -t))
             c = a + best
-            if test(points, positive, a, c, b)[0] <= LEVEL:
+            p, min_p = test(points, positive, a, c, b)[:2]
+            if p <= LEVEL or (min_p > LEVEL and p < 0.05):
                 found.add(c)
                 last = max(last, c)
                 stack += [(a, c), (c, b)]
@@ -186,12 +220,16 @@ def needs(runs, count):
 
 def detect(series):
     names = sorted(series)
-    work = {}
+    work, spikes = {}, {}
     for s in names:
         points = series[s]
-        medians = np.array([float(np.median(r)) for _, r in points])
         positive = all(r[0] > 0 for _, r in points)
-        work[s] = (points, medians, positive)
+        levels = np.array([level(r, positive) for _, r in points])
+        found = outliers(points, levels, positive)
+        spikes[s] = [{"at": at, "shift": shift} for _, at, shift in found]
+        drop = {i for i, _, _ in found}
+        keep = [i for i in range(len(points)) if i not in drop]
+        work[s] = ([points[i] for i in keep], levels[keep], positive)
     cuts = {s: propose(*work[s]) for s in names}
     undecided = {s: [] for s in names}
     while True:
@@ -202,7 +240,7 @@ def detect(series):
             for a, c, b in zip(ends, ends[1:], ends[2:]):
                 tested.append((s, c, test(points, positive, a, c, b)))
         adjusted = holm([t[2][0] for t in tested])
-        noises = {s: noise(work[s][1], cuts[s]) for s in names}
+        noises = {s: noise(work[s][1], cuts[s], work[s][2]) for s in names}
         worst = None
         for (s, c, (p, min_p, shift, versions, runs)), ph in zip(tested, adjusted):
             v_ok = min(versions) >= MIN_VERSIONS
@@ -224,7 +262,10 @@ def detect(series):
     result = {}
     for (s, c, t), ph in zip(tested, adjusted):
         result.setdefault(s, []).append((c, t, ph))
-    return {s: expected(s, work[s], cuts[s], result.get(s, []), undecided[s]) for s in names}
+    out = {s: expected(s, work[s], cuts[s], result.get(s, []), undecided[s]) for s in names}
+    for s in names:
+        out[s]["outliers"] = spikes[s]
+    return out
 
 
 def expected(s, work, cuts, found, undecided):
@@ -245,34 +286,39 @@ def expected(s, work, cuts, found, undecided):
                         "p": p, "p_holm": ph, "shift": shift, "versions": versions, "runs": runs})
     kept = sorted({u["point"]: u for u in reversed(undecided) if u["point"] not in cuts}.values(),
                   key=lambda u: u["point"])
-    return {"changes": changes, "noise": noise(medians, cuts), "cuts": cuts,
+    return {"changes": changes, "noise": noise(medians, cuts, positive), "cuts": cuts,
             "inconclusive": [{"at": points[u["point"]][0], "needs": u["needs"]} for u in kept]}
 
 
-def outliers(series, detected):
-    tests, total = [], 0
-    for s in sorted(series):
-        points = series[s]
-        medians = np.array([float(np.median(r)) for _, r in points])
-        positive = all(r[0] > 0 for _, r in points)
-        total += len(points)
-        floor = max(NEGLIGIBLE, detected[s]["noise"] or 0.0)
-        ends = [0] + detected[s]["cuts"] + [len(points)]
-        for a, b in zip(ends, ends[1:]):
-            if b - a < 3:
-                continue
-            centre = float(np.median(medians[a:b]))
-            for i in range(a, b):
-                if centre == 0 or abs((medians[i] - centre) / centre) <= floor:
-                    continue
-                rest = np.concatenate([points[j][1] for j in range(a, b) if j != i])
-                p, _, shift = compare(rest, np.asarray(points[i][1]), positive)
-                if abs(shift) > floor:
-                    tests.append((s, points[i][0], shift, p))
-    adjusted = holm([t[3] for t in tests] + [1.0] * max(0, total - len(tests)))
-    for (s, at, shift, _), ph in zip(tests, adjusted):
-        if ph <= LEVEL:
-            detected[s].setdefault("outliers", []).append({"at": at, "shift": shift})
+NEIGHBOURS = 5
+
+
+def outliers(points, levels, positive):
+    """Suspects of Hampel's filter (over the 5 versions with runs on each
+    side and the version, beyond 3 × 1.4826 median absolute deviations
+    from their median) whose runs, against those of the neighbours that
+    are not suspects, reach the level (Holm over the series) and shift by
+    more than `negligible`: (point index, place, shift)."""
+    n = len(points)
+    window = [range(max(0, i - NEIGHBOURS), min(n, i + NEIGHBOURS + 1)) for i in range(n)]
+    suspect = []
+    for i in range(n):
+        w = levels[list(window[i])]
+        centre = float(np.median(w))
+        mad = float(np.median(np.abs(w - centre)))
+        far = abs(levels[i] - centre)
+        suspect.append(far > 0 if mad == 0 else far > 3.0 * 1.4826 * mad)
+    tests = []
+    for i in range(n):
+        rest = [points[j][1] for j in window[i] if not suspect[j]]
+        if not suspect[i] or not rest:
+            tests.append(None)
+            continue
+        p, _, shift = compare(np.concatenate(rest), np.asarray(points[i][1]), positive)
+        tests.append((p, shift))
+    adjusted = holm([1.0 if t is None else t[0] for t in tests])
+    return [(i, points[i][0], t[1]) for i, (t, ph) in enumerate(zip(tests, adjusted))
+            if t is not None and ph <= LEVEL and abs(t[1]) > NEGLIGIBLE]
 
 
 def otava(series):
@@ -284,19 +330,21 @@ def otava(series):
         return None
     out = {}
     for s, points in series.items():
-        medians = np.array([float(np.median(r)) for _, r in points])
-        found = compute_change_points(medians, window_len=WINDOW, max_pvalue=LEVEL)
+        levels = np.array([level(r, True) for _, r in points])
+        found = compute_change_points(levels, window_len=WINDOW, max_pvalue=LEVEL)
         out[s] = [points[cp.index][0] for cp in found[0]] if isinstance(found, tuple) else [points[cp.index][0] for cp in found]
     return out
 
 
 def main():
+    global SERIES
     directory, kind, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if len(sys.argv) > 4:
+        SERIES = int(sys.argv[4])
     rows, truth = generate(kind, seed)
     write(directory, rows)
     order, series = read(directory)
     detected = detect(series)
-    outliers(series, detected)
     for d in detected.values():
         d.pop("cuts")
     print(json.dumps({"truth": truth, "expected": detected, "otava": otava(series)}))

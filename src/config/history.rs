@@ -81,7 +81,8 @@ impl History {
             problems.push(("level", format!("level {} is not between 0 and 1", self.level)));
         }
         if self.window < 2 * self.min_versions.max(1) {
-            let message = format!("a window of {} versions is under twice `min-versions`", self.window);
+            let message =
+                format!("a window of {} versions is under twice `min-versions`", self.window);
             problems.push(("window", message));
         }
         problems

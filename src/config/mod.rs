@@ -19,8 +19,8 @@ pub mod spans;
 
 pub use check::CAVEAT_KINDS;
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
-pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
 pub use history::{Acknowledgement, GitCommit, History};
+pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
 pub use provenance::{Figure, Provenance, Published, figure};
 
 /// The whole `book.toml`.

@@ -196,7 +196,11 @@ fn levels_of(facts: Facts, file: &str, of: &Arg) -> Result<(String, Vec<String>)
 fn history_fields(call: &Call, facts: Facts) -> Result<Fields, Problem> {
     let Some(history) = &facts.analysis.history else {
         let message = "the study has no history across versions".to_string();
-        return Err((call.name_span.clone(), message, "declare one in book.toml: `[history]` (docs/history.md)".into()));
+        return Err((
+            call.name_span.clone(),
+            message,
+            "declare one in book.toml: `[history]` (docs/history.md)".into(),
+        ));
     };
     let [changes, regressions, acknowledged, inconclusive] = crate::prose::history::counts(history);
     Ok(Fields::from([

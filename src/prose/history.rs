@@ -34,7 +34,8 @@ pub fn texts(history: &HistoryAnalysis, labels: &Labels) -> Vec<SeriesText> {
 /// acknowledged, undecided.
 pub fn counts(history: &HistoryAnalysis) -> [usize; 4] {
     let changes = history.series.iter().flat_map(|s| &s.changes);
-    let regressions = changes.clone().filter(|c| c.claim.verdict == Verdict::Worse && c.acknowledged.is_none());
+    let regressions =
+        changes.clone().filter(|c| c.claim.verdict == Verdict::Worse && c.acknowledged.is_none());
     let acknowledged = changes.clone().filter(|c| c.acknowledged.is_some());
     let undecided = history.series.iter().map(|s| s.inconclusive.len()).sum();
     [changes.count(), regressions.count(), acknowledged.count(), undecided]
@@ -56,7 +57,8 @@ fn series(history: &HistoryAnalysis, s: &Series, labels: &Labels) -> SeriesText 
     let file = history.file.as_str();
     let configuration = labels.values(file, &s.config);
     let what = labels.column(file, &history.column);
-    let subject = if configuration.is_empty() { what.clone() } else { format!("{what} at {configuration}") };
+    let subject =
+        if configuration.is_empty() { what.clone() } else { format!("{what} at {configuration}") };
     let gaps = s.points.iter().filter(|p| p.n == 0).count();
     let mut changes: Vec<String> = s.changes.iter().map(|c| change(history, &subject, c)).collect();
     if !history.measured {
@@ -106,7 +108,12 @@ fn place(history: &HistoryAnalysis, c: &Change) -> String {
     if c.range[0] == c.range[1] {
         format!("from version {}", name(c.at))
     } else {
-        format!("from version {} (somewhere from {} to {})", name(c.at), name(c.range[0]), name(c.range[1]))
+        format!(
+            "from version {} (somewhere from {} to {})",
+            name(c.at),
+            name(c.range[0]),
+            name(c.range[1])
+        )
     }
 }
 
@@ -118,7 +125,11 @@ fn change(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
         _ => "an improvement",
     };
     let interval = c.ci.map_or(String::new(), |[lo, hi]| {
-        format!(" (95% CI {} to {})", format::minus(&format::signed_percent(lo, 1)), format::minus(&format::signed_percent(hi, 1)))
+        format!(
+            " (95% CI {} to {})",
+            format::minus(&format::signed_percent(lo, 1)),
+            format::minus(&format::signed_percent(hi, 1))
+        )
     });
     let mut text = format!(
         "{}{} changed by {}{interval} {}, {word}: {} runs over {} versions before against {} over {} after, {} (Holm).",
@@ -133,9 +144,15 @@ fn change(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
         format::p_value(c.p_holm),
     );
     if !c.coincides.is_empty() {
-        let each: Vec<String> =
-            c.coincides.iter().map(|e| format!("{} ({} to {})", e.column, e.before, e.after)).collect();
-        text.push_str(&format!(" It coincides with a change of {}, so it need not be the code's.", super::join(&each)));
+        let each: Vec<String> = c
+            .coincides
+            .iter()
+            .map(|e| format!("{} ({} to {})", e.column, e.before, e.after))
+            .collect();
+        text.push_str(&format!(
+            " It coincides with a change of {}, so it need not be the code's.",
+            super::join(&each)
+        ));
     }
     if !c.subjects.is_empty() {
         let quoted: Vec<String> = c.subjects.iter().map(|s| format!("“{s}”")).collect();

@@ -109,10 +109,10 @@ pub fn render(
         caveats: &caveats,
         limitations: &document.limitations,
         excluded: &analysis.excluded,
-        history: analysis.history.as_ref().map(|h| HistoryEntry {
-            analysis: h,
-            text: crate::prose::history::texts(h, &labels),
-        }),
+        history: analysis
+            .history
+            .as_ref()
+            .map(|h| HistoryEntry { analysis: h, text: crate::prose::history::texts(h, &labels) }),
         tables: document.computed.iter().map(table).collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();

@@ -7,8 +7,8 @@
 use super::edivisive;
 use super::series::{Built, Raw};
 use crate::analysis::metrics::sides;
-use crate::analysis::statistics::ranks;
 use crate::analysis::statistics::robust::median;
+use crate::analysis::statistics::{CONFIDENCE, ranks};
 use crate::config::History;
 
 /// One series' versions with runs, their runs sorted and their medians.
@@ -18,8 +18,9 @@ pub struct Work {
     pub places: Vec<usize>,
     /// Each point's runs, ascending.
     pub runs: Vec<Vec<f64>>,
-    /// Each point's median.
-    pub medians: Vec<f64>,
+    /// Each point's level: the mean of its runs' logs when every run is
+    /// positive (a geometric mean, on the log scale), else of its runs.
+    pub levels: Vec<f64>,
     /// Whether every run is positive: shifts are then ratios, on the log scale.
     pub positive: bool,
 }
@@ -27,15 +28,17 @@ pub struct Work {
 impl Work {
     /// The points of `raw`: its versions with runs.
     pub fn of(raw: &Raw) -> Work {
-        let mut work = Work { places: Vec::new(), runs: Vec::new(), medians: Vec::new(), positive: true };
+        let mut work =
+            Work { places: Vec::new(), runs: Vec::new(), levels: Vec::new(), positive: true };
         for (place, runs) in raw.runs.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
             let mut sorted = runs.clone();
             sorted.sort_unstable_by(f64::total_cmp);
             work.positive &= sorted[0] > 0.0;
-            work.medians.push(median(&sorted));
             work.places.push(place);
             work.runs.push(sorted);
         }
+        let positive = work.positive;
+        work.levels = work.runs.iter().map(|runs| level(runs, positive)).collect();
         work
     }
 
@@ -43,6 +46,21 @@ impl Work {
     fn pooled(&self, from: usize, to: usize) -> Vec<f64> {
         self.runs[from..to].iter().flatten().copied().collect()
     }
+}
+
+/// A version's level: the mean of its runs' logs when `positive`, else of its runs.
+pub fn level(runs: &[f64], positive: bool) -> f64 {
+    let sum: f64 = if positive { runs.iter().map(|x| x.ln()).sum() } else { runs.iter().sum() };
+    sum / runs.len() as f64
+}
+
+/// How far level `x` lies from level `centre`, as a share of it; `None`
+/// for a centre of 0 off the log scale.
+pub fn apart(x: f64, centre: f64, positive: bool) -> Option<f64> {
+    if positive {
+        return Some((x - centre).exp_m1().abs());
+    }
+    (centre != 0.0).then(|| ((x - centre) / centre).abs())
 }
 
 /// The test of a split at point `at` between the segments `from..at` and `at..to`.
@@ -83,7 +101,11 @@ pub fn test(work: &Work, [from, at, to]: [usize; 3]) -> Option<Test> {
 /// sizes allow, and the Hodges–Lehmann shift as a share of `before` with
 /// its 95% interval: a ratio − 1 on the log scale when every run is
 /// `positive`, else the shift over the median of `before`.
-pub fn compare(before: &[f64], after: &[f64], positive: bool) -> Option<(f64, f64, f64, Option<[f64; 2]>)> {
+pub fn compare(
+    before: &[f64],
+    after: &[f64],
+    positive: bool,
+) -> Option<(f64, f64, f64, Option<[f64; 2]>)> {
     let rank = ranks::mann_whitney(after, before)?;
     let (shift, ci) = if positive {
         let log = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
@@ -104,15 +126,16 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
-/// The run-to-run noise of a series cut at `cuts`: the median of each
-/// point's |median − its segment's median of medians| / that, over
-/// segments of two points or more.
+/// The run-to-run noise of a series cut at `cuts`: the median, over the
+/// points of segments of two points or more, of how far a point's level
+/// lies from its segment's median level ([`apart`]).
 pub fn noise(work: &Work, cuts: &[usize]) -> Option<f64> {
     let mut distances = Vec::new();
-    for (from, to) in segments(work.medians.len(), cuts) {
-        let centre = median(&sorted(work.medians[from..to].to_vec()));
-        if to - from >= 2 && centre != 0.0 {
-            distances.extend(work.medians[from..to].iter().map(|m| ((m - centre) / centre).abs()));
+    for (from, to) in segments(work.levels.len(), cuts) {
+        let centre = median(&sorted(work.levels[from..to].to_vec()));
+        if to - from >= 2 {
+            let far = work.levels[from..to].iter().map(|&x| apart(x, centre, work.positive));
+            distances.extend(far.flatten());
         }
     }
     (!distances.is_empty()).then(|| median(&sorted(distances)))
@@ -146,46 +169,58 @@ pub struct Found {
     pub inconclusive: Vec<Tested>,
     /// The noise of the series cut at its changes.
     pub noise: Option<f64>,
-    /// Points whose runs stand apart from the rest of their segment: (point, shift, Holm's p).
-    pub outliers: Vec<(usize, f64, f64)>,
+    /// Versions whose runs stand apart from their neighbours', left out
+    /// of `work`: (place, shift, Holm's p).
+    pub outliers: Vec<super::outliers::Outlier>,
 }
 
 impl PartialEq for Work {
     fn eq(&self, other: &Self) -> bool {
-        self.places == other.places && self.runs == other.runs
+        self.places == other.places && self.runs == other.runs && self.levels == other.levels
     }
 }
 
 /// The change points of every series of `built`.
 pub fn detect(built: &Built, history: &History, negligible: Option<f64>) -> Vec<Found> {
-    let works: Vec<Work> = built.series.iter().map(Work::of).collect();
+    let outliers: Vec<Vec<super::outliers::Outlier>> = built
+        .series
+        .iter()
+        .map(|raw| super::outliers::find(&Work::of(raw), history, negligible))
+        .collect();
+    let works: Vec<Work> = built
+        .series
+        .iter()
+        .zip(&outliers)
+        .map(|(raw, outliers)| super::outliers::without(&Work::of(raw), outliers))
+        .collect();
     let mut cuts: Vec<Vec<usize>> = works.iter().map(|w| propose(w, history)).collect();
     let mut inconclusive: Vec<Vec<Tested>> = vec![Vec::new(); works.len()];
     let rules = Rules { history, negligible };
+    let mut memo = Memo::default();
     let standing = loop {
-        let tested = evaluate(&works, &cuts);
+        let tested = evaluate(&works, &cuts, &mut memo);
         let Some((s, i, needs)) = rules.weakest(&works, &cuts, &tested) else { break tested };
-        let mut removed = tested.into_iter().find(|(ts, t)| *ts == s && t.test.bounds[1] == cuts[s][i]);
+        let mut removed =
+            tested.into_iter().find(|(ts, t)| *ts == s && t.test.bounds[1] == cuts[s][i]);
         if let (Some(needs), Some((_, t))) = (needs, removed.as_mut()) {
             t.needs = Some(needs);
             inconclusive[s].push(t.clone());
         }
         cuts[s].remove(i);
     };
-    let mut found: Vec<Found> = works
+    works
         .into_iter()
         .zip(inconclusive)
+        .zip(outliers)
         .enumerate()
-        .map(|(s, (work, inconclusive))| {
+        .map(|(s, ((work, inconclusive), outliers))| {
             let changes: Vec<Tested> =
                 standing.iter().filter(|(ts, _)| *ts == s).map(|(_, t)| t.clone()).collect();
             let noise = noise(&work, &cuts[s]);
             let inconclusive = undecided(inconclusive, &changes);
-            Found { work, changes, inconclusive, noise, outliers: Vec::new() }
+            Found { work, changes, inconclusive, noise, outliers }
         })
-        .collect();
-    super::locate::outliers(&mut found, &cuts, history, negligible);
-    found
+        .collect()
 }
 
 /// Every series of `built` without a change sought: values not measured.
@@ -196,28 +231,44 @@ pub fn unsought(built: &Built) -> Vec<Found> {
         .map(|raw| {
             let work = Work::of(raw);
             let noise = noise(&work, &[]);
-            Found { work, changes: Vec::new(), inconclusive: Vec::new(), noise, outliers: Vec::new() }
+            Found {
+                work,
+                changes: Vec::new(),
+                inconclusive: Vec::new(),
+                noise,
+                outliers: Vec::new(),
+            }
         })
         .collect()
 }
 
-/// E-Divisive's candidates of a series: splits whose raw p reaches the level.
+/// E-Divisive's candidates of a series: splits whose raw p reaches the
+/// level or, where runs this few cannot reach it, is under 0.05 (to be
+/// reported as undecided, with the runs that could decide it).
 fn propose(work: &Work, history: &History) -> Vec<usize> {
     let accept = |from: usize, at: usize, to: usize| {
-        test(work, [from, at, to]).is_some_and(|t| t.p <= history.level)
+        test(work, [from, at, to]).is_some_and(|t| {
+            t.p <= history.level || (t.min_p > history.level && t.p < 1.0 - CONFIDENCE)
+        })
     };
-    edivisive::candidates(&work.medians, history.window, history.min_versions, &accept)
+    edivisive::candidates(&work.levels, history.window, history.min_versions, &accept)
 }
+
+/// The tests already made, by series and bounds: a merge changes the
+/// neighbours of one candidate at a time.
+type Memo = std::collections::HashMap<(usize, [usize; 3]), Option<Test>>;
 
 /// Every standing candidate of every series tested with its neighbours,
 /// with Holm's p over them all.
-fn evaluate(works: &[Work], cuts: &[Vec<usize>]) -> Vec<(usize, Tested)> {
+fn evaluate(works: &[Work], cuts: &[Vec<usize>], memo: &mut Memo) -> Vec<(usize, Tested)> {
     let mut tested: Vec<(usize, Tested)> = Vec::new();
     for (s, (work, cuts)) in works.iter().zip(cuts).enumerate() {
         let ends: Vec<usize> =
-            std::iter::once(0).chain(cuts.iter().copied()).chain([work.medians.len()]).collect();
+            std::iter::once(0).chain(cuts.iter().copied()).chain([work.levels.len()]).collect();
         for w in ends.windows(3) {
-            let test = test(work, [w[0], w[1], w[2]]).unwrap_or(Test {
+            let bounds = [w[0], w[1], w[2]];
+            let test = memo.entry((s, bounds)).or_insert_with(|| test(work, bounds)).clone();
+            let test = test.unwrap_or(Test {
                 bounds: [w[0], w[1], w[2]],
                 versions: [w[1] - w[0], w[2] - w[1]],
                 runs: [0, 0],
@@ -260,7 +311,12 @@ impl Rules<'_> {
     /// when only too few runs failed it, the runs each side needs: a
     /// failure of the floors first, then the largest Holm p, then the
     /// smallest shift; `None` when every candidate passes.
-    fn weakest(&self, works: &[Work], cuts: &[Vec<usize>], tested: &[(usize, Tested)]) -> Option<(usize, usize, Option<usize>)> {
+    fn weakest(
+        &self,
+        works: &[Work],
+        cuts: &[Vec<usize>],
+        tested: &[(usize, Tested)],
+    ) -> Option<(usize, usize, Option<usize>)> {
         let noises: Vec<Option<f64>> = works.iter().zip(cuts).map(|(w, c)| noise(w, c)).collect();
         let count = tested.len();
         let mut worst: Option<((u8, f64, f64), usize, usize, Option<usize>)> = None;
@@ -272,7 +328,8 @@ impl Rules<'_> {
             if passes {
                 continue;
             }
-            let needs = (versions && sized && (!runs || !reachable)).then(|| self.needs(&t.test, count));
+            let needs =
+                (versions && sized && (!runs || !reachable)).then(|| self.needs(&t.test, count));
             let rank = (u8::from(!(versions && runs)), t.p_holm, -t.test.shift.abs());
             let at = cuts[*s].iter().position(|&c| c == t.test.bounds[1]).unwrap_or(0);
             if worst.as_ref().is_none_or(|(r, ..)| rank.partial_cmp(r).is_some_and(|o| o.is_gt())) {

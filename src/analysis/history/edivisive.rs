@@ -121,7 +121,8 @@ mod tests {
                     u.iter().flat_map(|p| v.iter().map(move |q| (p - q).abs())).sum()
                 };
                 let (m, n) = (a.len() as f64, b.len() as f64);
-                let within = |u: &[f64], k: f64| if k < 2.0 { 0.0 } else { sum(u, u) / (k * (k - 1.0)) };
+                let within =
+                    |u: &[f64], k: f64| if k < 2.0 { 0.0 } else { sum(u, u) / (k * (k - 1.0)) };
                 let e = 2.0 * sum(a, b) / (m * n) - within(a, m) - within(b, n);
                 let expected = m * n / (m + n) * e;
                 assert!((q[tau] - expected).abs() < 1e-9 * (1.0 + expected.abs()), "{len} {tau}");
@@ -132,7 +133,8 @@ mod tests {
     /// Two steps in 60 points, windows of 50: both found, nothing else.
     #[test]
     fn candidates_find_steps_across_windows() {
-        let x: Vec<f64> = (0..60).map(|i| f64::from(u8::from(i >= 20) + u8::from(i >= 45))).collect();
+        let x: Vec<f64> =
+            (0..60).map(|i| f64::from(u8::from(i >= 20) + u8::from(i >= 45))).collect();
         let accept = |from: usize, at: usize, to: usize| {
             let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
             (mean(&x[from..at]) - mean(&x[at..to])).abs() > 0.5

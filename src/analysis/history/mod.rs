@@ -9,6 +9,7 @@
 pub mod detect;
 pub mod edivisive;
 pub mod locate;
+pub mod outliers;
 pub mod series;
 
 use std::collections::BTreeMap;
@@ -74,7 +75,8 @@ pub struct Series {
     pub changes: Vec<Change>,
     /// Candidates the runs could not decide, with the runs that could.
     pub inconclusive: Vec<Change>,
-    /// Versions whose runs stand apart from their segment alone: outliers, not changes.
+    /// Versions whose runs stand apart from their neighbours': outliers,
+    /// not changes, left out of the search for changes.
     pub outliers: Vec<Outlier>,
 }
 
@@ -137,17 +139,21 @@ pub struct Outlier {
     pub at: usize,
     /// Its name.
     pub version: String,
-    /// The Hodges–Lehmann shift from the rest of its segment, as a share.
+    /// The Hodges–Lehmann shift from its neighbours' runs, as a share.
     pub shift: f64,
-    /// Holm's adjusted p over the study's versions.
+    /// Holm's adjusted p over the series' versions.
     pub p_holm: f64,
 }
 
 /// The history of `config`, if it has one.
-pub fn analyze(results: &ResultSet, config: &Config) -> Result<Option<HistoryAnalysis>, Diagnostics> {
+pub fn analyze(
+    results: &ResultSet,
+    config: &Config,
+) -> Result<Option<HistoryAnalysis>, Diagnostics> {
     let Some(history) = &config.history else { return Ok(None) };
     let built = series::build(results, config, history)?;
-    let file = results.tables.get(&history.data).map_or(String::new(), |t| t.path.display().to_string());
+    let file =
+        results.tables.get(&history.data).map_or(String::new(), |t| t.path.display().to_string());
     let measured = config.data.get(&history.data).is_none_or(|d| d.provenance.measured());
     let found = if measured {
         detect::detect(&built, history, config.study.negligible())

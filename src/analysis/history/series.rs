@@ -54,7 +54,11 @@ pub fn build(results: &ResultSet, config: &Config, history: &History) -> Result<
     };
     let versions = column("version", &history.version)?;
     let Some(values) = column("value", &history.value)?.numbers() else {
-        let message = format!("column `{}` is not numeric{}", history.value, table.not_numbers(&history.value));
+        let message = format!(
+            "column `{}` is not numeric{}",
+            history.value,
+            table.not_numbers(&history.value)
+        );
         return Err(Diagnostic::new(at("value"), message));
     };
     let environment: Vec<(&String, &Values)> = history
@@ -137,7 +141,9 @@ fn by_column(versions: &Values, order: &Values) -> Vec<Version> {
     }
     let mut sorted: Vec<(f64, String, String)> =
         first.into_iter().map(|(name, (n, text))| (n, text, name)).collect();
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)).then_with(|| a.2.cmp(&b.2)));
+    sorted.sort_by(|a, b| {
+        a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)).then_with(|| a.2.cmp(&b.2))
+    });
     sorted.into_iter().map(|(_, _, name)| Version { name, subject: None }).collect()
 }
 
@@ -150,13 +156,16 @@ fn by_git(
     repository: &str,
 ) -> Result<Vec<Version>, Diagnostic> {
     let commits = &history.commits;
-    let mut used = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    let mut memo: BTreeMap<String, Option<usize>> = BTreeMap::new();
     for row in 0..versions.len() {
-        let name = versions.text_at(row);
-        let found = (name.len() >= 4)
-            .then(|| commits.iter().position(|c| c.hash.starts_with(&name)))
-            .flatten();
+        let found = *memo.entry(versions.text_at(row)).or_insert_with_key(|name| {
+            (name.len() >= 4)
+                .then(|| commits.iter().position(|c| c.hash.starts_with(name.as_str())))
+                .flatten()
+        });
         let Some(i) = found else {
+            let name = versions.text_at(row);
             let message = format!(
                 "version `{}` is not a commit of the first-parent history of `{repository}`",
                 crate::diagnostic::shown(&name)
@@ -167,7 +176,9 @@ fn by_git(
         };
         used.push(i);
     }
-    let (Some(&lo), Some(&hi)) = (used.iter().min(), used.iter().max()) else { return Ok(Vec::new()) };
+    let (Some(&lo), Some(&hi)) = (used.iter().min(), used.iter().max()) else {
+        return Ok(Vec::new());
+    };
     Ok(commits[lo..=hi]
         .iter()
         .map(|c| Version { name: c.hash.clone(), subject: Some(c.subject.clone()) })
@@ -175,11 +186,12 @@ fn by_git(
 }
 
 /// The rows of each configuration of `group_by`, sorted by configuration.
-fn rows_by_config(table: &Table, group_by: &[String]) -> BTreeMap<BTreeMap<String, String>, Vec<usize>> {
-    let columns: Vec<(&String, &Values)> = group_by
-        .iter()
-        .filter_map(|name| table.column(name).map(|c| (name, &c.values)))
-        .collect();
+fn rows_by_config(
+    table: &Table,
+    group_by: &[String],
+) -> BTreeMap<BTreeMap<String, String>, Vec<usize>> {
+    let columns: Vec<(&String, &Values)> =
+        group_by.iter().filter_map(|name| table.column(name).map(|c| (name, &c.values))).collect();
     let mut groups: BTreeMap<BTreeMap<String, String>, Vec<usize>> = BTreeMap::new();
     for row in 0..table.len() {
         let key = columns.iter().map(|(name, v)| ((*name).clone(), v.text_at(row))).collect();
