@@ -188,8 +188,8 @@ fn history_book(more: &str) -> String {
 fn worked_example_by_hand() {
     let study =
         written_study(&history_book(""), &[("runs.csv", WORKED)], "# H\n\n{{ history() }}\n");
-    let stats = stats(study.path());
-    let series = &stats["history"]["series"][0];
+    let first = stats(study.path());
+    let series = &first["history"]["series"][0];
     assert!(series["changes"].as_array().unwrap().is_empty(), "{series}");
     let undecided = &series["inconclusive"][0];
     assert_eq!(undecided["at"], 3);
@@ -200,7 +200,7 @@ fn worked_example_by_hand() {
     // (11.1/10.1) and 1.0995025 (11.05/10.05): their geometric mean − 1.
     let shift = ((11.1f64 / 10.1).ln() / 2.0 + (11.05f64 / 10.05).ln() / 2.0).exp_m1();
     assert!((undecided["shift"].as_f64().unwrap() - shift).abs() < 1e-12, "{undecided}");
-    let text = stats["history"]["text"][0]["inconclusive"][0].as_str().unwrap();
+    let text = first["history"]["text"][0]["inconclusive"][0].as_str().unwrap();
     assert!(text.contains("needs 4 more runs on each side"), "{text}");
     // Looser floors: a change, better or worse by `better`.
     let book = history_book("min-runs = 4\nlevel = 0.01\n");

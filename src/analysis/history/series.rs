@@ -174,7 +174,7 @@ fn by_git(
                 "name each version by its commit hash (4 digits or more), on the first-parent history of HEAD",
             ));
         };
-        used.push(i);
+        used.insert(i);
     }
     let (Some(&lo), Some(&hi)) = (used.iter().min(), used.iter().max()) else {
         return Ok(Vec::new());
