@@ -31,6 +31,7 @@ mod factors_claims;
 mod facts;
 mod files_as_saved;
 mod fuzz_corpus;
+mod history;
 mod hostile_data;
 mod hostile_fs;
 mod hostile_fs_import;

@@ -13,8 +13,10 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod commit;
 mod files;
+mod git_log;
 
 pub use commit::Commit;
+pub use git_log::first_parent;
 
 pub use files::{describe_kind, open_regular, read, read_regular, regular_file, slashed};
 use files::{list_results, read_dir, read_optional};
@@ -177,7 +179,8 @@ pub fn load(root: &Path) -> Result<Project> {
     };
     let sourced = |diagnostics: Diagnostics| book.attach(diagnostics);
     let text = book.text().map_err(|d| sourced(d.into()))?;
-    let config = config::parse(book_path, text).map_err(sourced)?;
+    let mut config = config::parse(book_path, text).map_err(sourced)?;
+    git_log::fill(&root, &mut config).map_err(sourced)?;
     let book = book.clone();
     let results = list_results(&root)?;
     check_results_size(&results, config.output.max_results_mb)?;

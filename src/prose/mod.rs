@@ -13,6 +13,7 @@ pub mod caveats;
 pub mod direction;
 pub mod facts;
 pub mod headings;
+pub mod history;
 pub mod labels;
 pub mod limitations;
 pub mod metric;
