@@ -77,7 +77,45 @@ fn tested(t: &Between) -> String {
 pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
     let mut changes = metrics(old, new);
     changes.extend(tables(old, new));
+    changes.extend(history(old, new));
     changes
+}
+
+/// The change points of each series of a history (`history` of
+/// stats.json), by series and version: each one found in `new` and not in
+/// `old`, with its sentence, then each one `old` had and `new` has not.
+pub fn history(old: &Value, new: &Value) -> Vec<Change> {
+    let points = |v: &Value| -> Vec<(String, String, String)> {
+        let series = v["history"]["series"].as_array().cloned().unwrap_or_default();
+        let texts = v["history"]["text"].as_array().cloned().unwrap_or_default();
+        let mut found = Vec::new();
+        for (s, text) in series.iter().zip(texts.iter().chain(std::iter::repeat(&Value::Null))) {
+            let id = s["id"].as_str().unwrap_or_default();
+            for (i, c) in s["changes"].as_array().into_iter().flatten().enumerate() {
+                let words = text["changes"][i].as_str().unwrap_or_default();
+                let version = c["version"].as_str().unwrap_or_default();
+                found.push((id.to_string(), version.to_string(), words.to_string()));
+            }
+        }
+        found
+    };
+    let (old, new) = (points(old), points(new));
+    let missing = |from: &[(String, String, String)], list: &[(String, String, String)]| {
+        from.iter()
+            .filter(|(id, v, _)| !list.iter().any(|(i, w, _)| i == id && w == v))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let change = |(id, _, words): (String, String, String), added: bool| Change {
+        name: "history".to_string(),
+        label: format!("change point of {id}"),
+        before: (!added).then(|| words.clone()),
+        after: added.then_some(words),
+        test: None,
+        verdict: None,
+    };
+    let added = missing(&new, &old).into_iter().map(|p| change(p, true));
+    added.chain(missing(&old, &new).into_iter().map(|p| change(p, false))).collect()
 }
 
 /// The headline metrics of two `stats.json` documents, compared by name.

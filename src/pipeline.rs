@@ -108,6 +108,7 @@ pub fn prepare(
     }
     let typed = answer(config, &analyzed.analysis, &labels, &mut book)?;
     document.warnings.extend(typed);
+    book.description = description(&book);
     let stats = render::json::render(&analyzed.analysis, config, &document);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
@@ -214,9 +215,32 @@ fn answer(
     let at = config.at.or("book.answer", &crate::diagnostic::Location::file("book.toml"));
     let (answer, typed) = markdown::answer(text, analysis, (labels, config), &at)?;
     book.answer = Some(render::html::to_html(&answer, render::Refs::none()));
+    book.answer_plain = answer.first_paragraph();
     book.answer_typst = Some(render::typst_markup::convert(&answer, &render::Refs::none()).text);
     warnings.extend(typed);
     Ok(warnings)
+}
+
+/// The page's description: the answer's text, else each headline card's
+/// label and difference (`Run time: 8.8% faster`, with `, inconclusive` or
+/// `, negligible` when that is its verdict), else the abstract; in at most
+/// 160 characters.
+fn description(book: &BookView) -> Option<String> {
+    let answer = book.answer_plain.as_deref();
+    // A card's difference with its verdict when the data do not back it.
+    let card = |m: &render::MetricView| {
+        let text = m.text.get("words").or(m.text.get("value"))?;
+        let verdict = m.verdict.filter(|v| ["inconclusive", "negligible"].contains(v));
+        Some(format!(
+            "{}: {text}{}",
+            m.label,
+            verdict.map(|v| format!(", {v}")).unwrap_or_default()
+        ))
+    };
+    let cards: Vec<String> = book.metrics.iter().filter(|m| m.headline).filter_map(card).collect();
+    let cards = (!cards.is_empty()).then(|| cards.join(". ") + ".");
+    let text = answer.map(str::to_string).or(cards).or_else(|| book.summary.clone())?;
+    crate::prose::snippet::description(&text)
 }
 
 /// Typeset the paper.

@@ -171,3 +171,28 @@ fn values_near_the_largest_double_stay_finite() {
         assert!(!page.contains("NaN") && !page.contains(">inf"), "{estimator}");
     }
 }
+
+/// docs/methods.md, Influence, on a `difference`: candidate runs 10, 11,
+/// 12, 13 and 40 against 10, 11, 12 and 13 by the mean differ by +5.7
+/// (Welch's p = 0.377, scipy); without the run of 40 the difference is 0,
+/// a move of 5.7, beyond 25% of 5.7 and the others' half-width (±2.234):
+/// that run carries the metric, on the card too.
+#[test]
+fn one_run_carries_a_difference() {
+    let extra = "compare = \"difference\"";
+    let (m, page) = built(
+        &book("", &metric(extra)),
+        &runs(&[10.0, 11.0, 12.0, 13.0], &[10.0, 11.0, 12.0, 13.0, 40.0]),
+    );
+    assert!((m["value"].as_f64().unwrap() - 5.7).abs() < 1e-12, "{m}");
+    assert!((m["p_value"].as_f64().unwrap() - 0.376_967_770_196_534).abs() < 1e-9, "{m}");
+    let found = &m["influence"];
+    assert_eq!(found["carries"], true, "{found}");
+    assert_eq!(found["changes_verdict"], false, "{found}");
+    assert_eq!(
+        (found["environment"].as_str(), found["value"].as_f64()),
+        (Some("cand"), Some(40.0))
+    );
+    assert_eq!(found["without"]["value"], 0.0, "{found}");
+    assert!(page.contains("<p class=\"carried\">"), "the card says one run carries it");
+}

@@ -150,7 +150,7 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
 }
 
 /// Sections of book.toml and the struct each is read into.
-const BOOK_SECTIONS: [(&str, &str); 16] = [
+const BOOK_SECTIONS: [(&str, &str); 18] = [
     ("[book]", "Book"),
     ("[[book.authors]]", "Author"),
     ("[study]", "Study"),
@@ -163,6 +163,8 @@ const BOOK_SECTIONS: [(&str, &str); 16] = [
     ("[[metrics]]", "Metric"),
     ("metrics `where` ranges", "Range"),
     ("[[published]]", "Published"),
+    ("[history]", "History"),
+    ("`acknowledge` entries of [history]", "Acknowledgement"),
     ("[output]", "Output"),
     ("[paper]", "Paper"),
     ("column types", "ColumnType"),
@@ -260,7 +262,7 @@ fn check(path: &str, generated: String) {
 const BOOK_INTRO: &str =
     "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
 const BOOK_SOURCES: &str =
-    "src/config/mod.rs src/config/data.rs src/config/metrics.rs src/config/provenance.rs";
+    "src/config/mod.rs src/config/data.rs src/config/metrics.rs src/config/provenance.rs src/config/history.rs";
 
 #[test]
 fn book_toml_reference_is_generated_from_config_doc_comments() {

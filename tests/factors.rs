@@ -172,8 +172,8 @@ caption = "Mean time"
     assert!(output.status.success(), "{}", stderr(&output));
     let html =
         std::fs::read_to_string(dir.path().join("site/index.html")).unwrap().replace('−', "-");
-    // A number and its unit are joined by a no-break space.
-    assert!(html.contains("4.0\u{a0}s"), "{html}");
+    // The unit in each heading (`Level 1 (s)`), not in every cell.
+    assert!(html.contains("\u{a0}(s)</th>") && !html.contains("4.0\u{a0}s"), "{html}");
     let html = html.replace('\u{a0}', " ");
     for text in [
         "Table 1.",
@@ -181,8 +181,8 @@ caption = "Mean time"
         "-10.0%, better in every run",
         "-20.0%, better in every run",
         "baseline",
-        "4.0 s",
-        "16.0 s",
+        ">4.0<",
+        ">16.0<",
     ] {
         assert!(html.contains(text), "{text} not in the page");
     }
@@ -477,4 +477,48 @@ fn the_best_of_the_others_is_checked_at_its_place() {
     let dir = written_study(&format!("{book}{metric}"), &[("runs.csv", &csv)], "# C\n");
     let err = stderr(&report(dir.path(), &["build"]));
     assert!(err.contains("has a level named `best`") && err.contains("book.toml:"), "{err}");
+}
+
+/// Levels named and ordered by book.toml: `levels` labels a level in a
+/// table's heading and a chart, `order` puts level 9 first, and the
+/// environments come in their declared order (gzip, Zstandard, xz), not by
+/// name.
+#[test]
+fn levels_take_their_labels_and_order_from_book_toml() {
+    let labels = r#"
+[data.runs.labels]
+level = { levels = { "9" = "Level nine" }, order = ["9"] }
+"#;
+    let page = r#"# Results
+
+```table
+id = "times"
+data = "runs"
+value = "time_s"
+rows = "compressor"
+columns = "level"
+cell = "mean"
+caption = "Mean time"
+```
+
+```chart
+id = "levels"
+kind = "box-plot"
+data = "runs"
+y = "time_s"
+series = "level"
+where = { compressor = "zstd" }
+caption = "Zstandard's runs by level"
+```
+"#;
+    let dir = study(labels, page);
+    let output = report(dir.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let at = |text: &str| html.find(text).unwrap_or_else(|| panic!("{text} not in {html}"));
+    assert!(at(">Level nine</th>") < at(">Level\u{a0}1</th>"), "level 9 first");
+    assert!(at(">Compressor</th>") < at(">Level nine</th>"));
+    assert!(at(">gzip</td>") < at(">Zstandard</td>") && at(">Zstandard</td>") < at(">xz</td>"));
+    let chart = &html[at("id=\"fig-levels\"")..];
+    assert!(chart.contains("Level nine") && !chart.contains("level = 9"), "{chart}");
 }

@@ -89,8 +89,7 @@ def derive(S, out, groups, compared):
             continue
         summary = m.get("compare", "relative") == "summary"
         out[name]["resolution_caveat"] = False if summary else coarse(S, m, out[name])
-        # report leaves no run out of a difference (docs/methods.md, Verdicts).
-        plain = summary or m.get("compare") == "difference"
+        plain = summary
         carried = {"carries": False, "flips": False, "run": False} if plain else influence(S, m, out[name])
         record(out[name], carried)
     for members in families.values():
@@ -98,7 +97,7 @@ def derive(S, out, groups, compared):
             continue
         tested = [k for k, _ in members if out[k]["p"] is not None]
         for key, m in members:
-            if m.get("compare", "relative") in ("summary", "difference"):
+            if m.get("compare", "relative") == "summary":
                 continue
             family = (tested, [out[k]["p"] for k in tested], members)
             record(out[key], influence(S, m, out[key], key, family))
@@ -435,6 +434,41 @@ def loo_means(x, other, idxs, x_is_candidate):
     return ratio, lo, hi, p, const & (n1 >= 2) & other_const, (se, df)
 
 
+def loo_differences(S, estimator, x, other, idxs, x_is_candidate):
+    """The difference model without each run idxs of side x
+    (independent_stats.one_difference: Welch's t on the raw values, or the
+    Hodges–Lehmann shift inverting Mann–Whitney's test): arrays value, lo,
+    hi, p (NaN without an interval) and exact, and no (se, df)."""
+    out = [[], [], [], [], []]
+    for i in idxs:
+        rest = list(x[:i]) + list(x[i + 1:])
+        c, b = (rest, list(other)) if x_is_candidate else (list(other), rest)
+        e = S.one_difference(c, b, estimator)
+        if len(e) > 3 and e[3]:
+            row = [e[0], np.nan, np.nan, np.nan, True]
+        elif e[1] is None:
+            row = [e[0], np.nan, np.nan, np.nan, False]
+        else:
+            row = [e[0], e[1][0], e[1][1], np.nan if e[2] is None else e[2], False]
+        for column, v in zip(out, row):
+            column.append(v)
+    return (*(np.asarray(column, float if j < 4 else bool) for j, column in enumerate(out)), None)
+
+
+def difference_rows(S, rows, exact_all):
+    """Each row of per-configuration differences averaged as
+    independent_stats.averaged_difference (Student's t over them)."""
+    r, lo, hi, pv = [], [], [], []
+    for row, exact in zip(rows, exact_all):
+        mean, ci, p = S.t_over(list(row), 0.0)[:3]
+        has = ci is not None and not exact
+        r.append(mean)
+        lo.append(ci[0] if has else np.nan)
+        hi.append(ci[1] if has else np.nan)
+        pv.append(p if has and p is not None else np.nan)
+    return tuple(np.asarray(v, float) for v in (r, lo, hi, pv))
+
+
 def loo_medians(S, x, other, idxs, x_is_candidate):
     """The median model without each run idxs: the Hodges–Lehmann ratio
     with the interval inverting Mann–Whitney's test (independent_stats'
@@ -514,8 +548,16 @@ def member_p_without(S, key, config, baseline, idx):
     if list(b) != list(baseline):
         return None
     estimator, how = m.get("estimator", "mean"), m.get("average", "geometric")
-    r, lo, hi, pv, ex, se_df = loo(S, estimator, b, c, [idx], False)
     estimates = info["estimates"]
+    if m.get("compare") == "difference":
+        r, lo, hi, pv, ex, _ = loo_differences(S, estimator, b, c, [idx], False)
+        if len(estimates) > 1:
+            rows = np.array([[e[0] for e in estimates]])
+            rows[0, k] = r[0]
+            exact_each = np.array([as_estimate(e)[3] for e in estimates])
+            r, lo, hi, pv = difference_rows(S, rows, ex & np.delete(exact_each, k).all())
+        return None if np.isnan(pv[0]) else float(pv[0])
+    r, lo, hi, pv, ex, se_df = loo(S, estimator, b, c, [idx], False)
     if len(estimates) > 1:
         ratios = np.array([[e[0] for e in estimates]])
         ratios[0, k] = r[0]
@@ -524,6 +566,9 @@ def member_p_without(S, key, config, baseline, idx):
         if info.get("generalise", True):
             r, lo, hi, pv = combined_rows(ratios, exact_all, how)
         else:
+            if min(len(b) - 1, len(c)) < 2:
+                # One run left on a side: no interval there, none for the average.
+                lo, hi = np.full(1, np.nan), np.full(1, np.nan)
             log = how == "geometric" and ratios.min() > 0
             se0, df0 = errors_of(S, info, estimator, log)
             se, df = se0[None, :].copy(), df0[None, :].copy()
@@ -609,12 +654,6 @@ def influence(S, m, value, key=None, family=None):
             at = family[0].index(key)
     if not m.get("headline") or info["within"]:
         return {"carries": False, "flips": False, "run": False}
-    if len(info["estimates"]) > 1 and not info.get("generalise", True):
-        # Known gap: for an average over exactly these configurations, this
-        # oracle and report disagree on whether a run changes the verdict
-        # in 7 of 500 generated studies (seed 20794); not checked until
-        # the two are reconciled.
-        return None
     estimator, how = m.get("estimator", "mean"), m.get("average", "geometric")
     estimates = info["estimates"]
     work = sum(len(c) * len(b) * (len(left_out(c, len(c) + len(b))) + len(left_out(b, len(c) + len(b))))
@@ -622,14 +661,21 @@ def influence(S, m, value, key=None, family=None):
     if estimator == "median" and work > MEDIAN_WORK:
         return None
     generalise = info.get("generalise", True)
+    difference = m.get("compare") == "difference"
+    null = 0.0 if difference else 1.0
     errors = lambda log: [S.own_error(c, b, estimator, e, log) for (c, b, _, _), e in zip(info["pairs"], estimates)]
-    full = estimates[0] if len(estimates) == 1 else S.averaged(estimates, how, generalise, errors)
+    if len(estimates) == 1:
+        full = estimates[0]
+    elif difference:
+        full = S.averaged_difference(estimates)
+    else:
+        full = S.averaged(estimates, how, generalise, errors)
     ratio, ci, p, _, opened = as_estimate(full)
     if ci is not None and p is not None and near(p, ALPHA):
         return None
     one = len(estimates) == 1
     full_unreachable = one and len(full) > 5 and full[5]
-    full_verdict = S.verdict(ci, opened, p, None, ratio, full_unreachable)
+    full_verdict = S.verdict(ci, opened, p, None, ratio, full_unreachable, null)
     if family is not None:
         full_verdict = value["significant"]
         if full_verdict is not None and near(value["p_holm"], ALPHA):
@@ -639,7 +685,7 @@ def influence(S, m, value, key=None, family=None):
         """A verdict without a run, by the rule of docs/methods.md, Verdicts."""
         if not has:
             return None
-        if unreachable or rr == 1.0:
+        if unreachable or rr == null:
             return False
         if family is None:
             return bool(q < ALPHA)
@@ -654,14 +700,27 @@ def influence(S, m, value, key=None, family=None):
             idxs = left_out(x, len(c) + len(b))
             if not idxs:
                 continue
-            r, lo, hi, pv, ex, se_df = loo(S, estimator, x, other, idxs, is_c)
-            if len(estimates) > 1:
+            if difference:
+                r, lo, hi, pv, ex, se_df = loo_differences(S, estimator, x, other, idxs, is_c)
+            else:
+                r, lo, hi, pv, ex, se_df = loo(S, estimator, x, other, idxs, is_c)
+            if len(estimates) > 1 and difference:
+                rows = np.repeat(np.array([e[0] for e in estimates])[None, :], len(idxs), axis=0)
+                rows[:, k] = r
+                exact_all = ex & np.delete(exact_each, k).all()
+                r, lo, hi, pv = difference_rows(S, rows, exact_all)
+            elif len(estimates) > 1:
                 rows = np.repeat(ratios[None, :], len(idxs), axis=0)
                 rows[:, k] = r
                 exact_all = ex & np.delete(exact_each, k).all()
                 if generalise:
                     r, lo, hi, pv = combined_rows(rows, exact_all, how)
                 else:
+                    if min(len(x) - 1, len(other)) < 2:
+                        # One run left on a side: that configuration has no
+                        # interval (docs/methods.md, Verdicts), so neither
+                        # has the average over exactly these configurations.
+                        lo, hi = np.full(len(lo), np.nan), np.full(len(hi), np.nan)
                     log = how == "geometric" and rows.min() > 0
                     se0, df0 = errors_of(S, info, estimator, log)
                     se, df = np.repeat(se0[None, :], len(idxs), axis=0), np.repeat(df0[None, :], len(idxs), axis=0)
@@ -696,14 +755,14 @@ def influence(S, m, value, key=None, family=None):
     if not found:
         # report may name a run that moves the estimate by rounding only;
         # it carries nothing unless the estimate is no change itself.
-        if rounding and abs(ratio - 1) <= 1e-12:
+        if rounding and abs(ratio - null) <= 1e-12:
             return None
         return {"carries": False, "flips": False, "run": None if rounding else False}
     best = max(found, key=lambda f: (f[0], f[1]))
     # The run kept, unless another moves the estimate as much within rounding.
     rivals = [f for f in found if f[0] == best[0] and near(f[1], best[1], 1e-9) and f[3][:2] != best[3][:2]]
     run = None if rivals else best[3]
-    share = SHARE * abs(ratio - 1)
+    share = SHARE * abs(ratio - null)
     if family is not None and not best[4][1] and best[4][3] is not None:
         # A baseline run: every member sharing it has another p without it.
         k, _, idx, q = best[4]

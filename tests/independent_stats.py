@@ -14,6 +14,7 @@ import csv
 import glob
 import os
 import json
+import functools
 import math
 import re
 import sys
@@ -24,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 from scipy import stats
+from scipy import special
 
 Q = 0.975
 
@@ -54,7 +56,18 @@ def use_study(path):
     NEGLIGIBLE[0] = float(text.rstrip("%")) / 100 if text else None
 
 
+LOADED = {}
+
+
 def load(name):
+    """The rows of table `name` after exclusions and derived columns, read
+    once per study (a fresh list each call; the rows are never changed)."""
+    if (root, name) not in LOADED:
+        LOADED[(root, name)] = read(name)
+    return list(LOADED[(root, name)])
+
+
+def read(name):
     with open(f"{root}/results/{name}.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     # `exclude`: the rows each exclusion's `where` selects leave every statistic.
@@ -75,6 +88,7 @@ def exact_percentile(s, p):
     return s[lo] if lo + 1 >= len(s) else s[lo] + (s[lo + 1] - s[lo]) * (h - lo)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def num(text):
     try:
         v = float(text)
@@ -83,6 +97,7 @@ def num(text):
     return None if math.isnan(v) else v
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def key_text(v):
     """A key value as report prints it: integers without a decimal point."""
     f = num(v)
@@ -239,7 +254,7 @@ def null_p(c, b):
         if variance <= 0:
             return np.ones_like(np.asarray(u, float)) if np.ndim(u) else 1.0
         z = np.maximum(np.abs(np.asarray(u, float) - mn / 2) - 0.5, 0.0) / math.sqrt(variance)
-        return np.minimum(1.0, 2 * stats.norm.sf(z))
+        return np.minimum(1.0, 2 * special.ndtr(-z))
     return p
 
 
@@ -306,9 +321,11 @@ def shift_interval(c, b, p):
     est = float(np.median(d))
     if p(0.0) >= 0.05:
         return est, None, [False, False]
-    points = np.unique(d)
-    left = np.searchsorted(d, points, "left")
-    right = np.searchsorted(d, points, "right")
+    # The distinct differences and where each one's run starts and ends in
+    # the sorted d (np.unique and searchsorted, without sorting again).
+    left = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
+    points = d[left]
+    right = np.r_[left[1:], mn]
     u_at = (mn - right) + (right - left) / 2
     # Between points[i] and points[i + 1]: the differences above points[i].
     u_between = (mn - right)[:-1].astype(float)

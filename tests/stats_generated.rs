@@ -21,7 +21,7 @@
 //! `REPORT_ORACLE_SEED=day` the day's number, to explore while working. A
 //! failure prints its seed with the study; each study an exploration
 //! catches is added to [`CAUGHT`], and checked on every run.
-//! `REPORT_ORACLE_STUDIES` sets how many (500 by default).
+//! `REPORT_ORACLE_STUDIES` sets how many (1,000 by default).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -146,7 +146,7 @@ fn check_part(part: usize) {
     }
     let (seed, dir) = (seed(), tempfile::tempdir().unwrap());
     let count = std::env::var("REPORT_ORACLE_STUDIES").ok().and_then(|s| s.parse().ok());
-    let expected = generate(seed, count.unwrap_or(500), part, dir.path());
+    let expected = generate(seed, count.unwrap_or(1000), part, dir.path());
     let studies: Vec<(&String, &Value)> = expected.as_object().unwrap().iter().collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failures: Vec<String> = std::thread::scope(|scope| {

@@ -374,6 +374,7 @@ label = "B"
             scaling: vec![],
             caveats: vec![],
             excluded: vec![],
+            history: None,
         };
         summarise(&table, &dataset, &config(), &mut analysis).unwrap();
         // Means 10, 18, 30: speedup 1, 1.8, 3; efficiency 1, 0.9, 0.75.

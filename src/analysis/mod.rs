@@ -5,6 +5,7 @@ mod descriptions;
 pub mod facts;
 pub mod findings;
 mod groups;
+pub mod history;
 pub mod metrics;
 mod overflow;
 pub mod provenance;
@@ -52,6 +53,9 @@ pub struct Analysis {
     pub caveats: Vec<Finding>,
     /// The runs removed by `exclude` in book.toml, with their reasons.
     pub excluded: Vec<Excluded>,
+    /// The history across versions and its change points (`[history]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<history::HistoryAnalysis>,
 }
 
 /// What a statistic was computed from.
@@ -174,9 +178,11 @@ pub fn analyze_excluding(
 ) -> Result<Analysis, Diagnostics> {
     // The metrics and the per-group tables read the results alone: each
     // fills the core the other leaves idle.
-    let (metrics, tables) =
-        rayon::join(|| metrics::evaluate(results, config), || summarise(results, config));
-    let mut analysis = Analysis { metrics: metrics?, excluded, ..tables? };
+    let (metrics, (tables, history)) = rayon::join(
+        || metrics::evaluate(results, config),
+        || (summarise(results, config), history::analyze(results, config)),
+    );
+    let mut analysis = Analysis { metrics: metrics?, excluded, history: history?, ..tables? };
     overflow::check(&analysis, results, config)?;
     let origins = provenance::Origins::of(results, config);
     origins.apply(&mut analysis, config);
@@ -204,6 +210,7 @@ fn summarise(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnosti
         scaling: Vec::new(),
         caveats: Vec::new(),
         excluded: Vec::new(),
+        history: None,
     };
     let mut errors = Diagnostics::default();
     for table in results.tables.values() {

@@ -204,9 +204,12 @@ fn series(
     models: &mut BTreeSet<&'static str>,
 ) -> Result<Vec<Series>, Diagnostic> {
     let config = runs.config;
-    let styles = style_order(config, runs.summaries);
-    let label = |key: &str| {
-        config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone())
+    let column = spec.series.as_deref().unwrap_or(&config.study.environment_column);
+    let styles = style_order(config, runs.summaries, &config.level_order(&spec.data, column));
+    let labels = crate::prose::labels::Labels::new(config);
+    let label = |key: &str| match labels.level_label(&spec.data, column, key) {
+        Some(label) => label.to_string(),
+        None => config.environments.get(key).map_or_else(|| key.to_string(), |e| e.label.clone()),
     };
     let series = spec.kind.chart().series(spec, runs, models)?;
     let mut series: Vec<Series> = series
@@ -238,11 +241,14 @@ fn summaries(groups: &[Grouped]) -> Samples {
 }
 
 /// Environments keep their book.toml order (and colour) in every chart: the
-/// order their labels are written in, then series book.toml does not declare.
-fn style_order(config: &Config, samples: &Samples) -> BTreeMap<String, usize> {
+/// order their labels are written in, then series book.toml does not declare;
+/// another series column's levels in its `order` (`declared`), then the rest.
+fn style_order(config: &Config, samples: &Samples, declared: &[String]) -> BTreeMap<String, usize> {
     let mut order: Vec<String> =
         config.environments_in_order().into_iter().map(|(k, _)| k.clone()).collect();
-    order.extend(samples.keys().filter(|k| !config.environments.contains_key(*k)).cloned());
+    let mut rest: Vec<String> = samples.keys().filter(|k| !order.contains(*k)).cloned().collect();
+    crate::config::sort_levels(&mut rest, declared);
+    order.extend(rest);
     order.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
 }
 

@@ -13,7 +13,8 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();
     let file = Location::file(path);
     let envs = config.environments.keys().map(String::as_str);
-    if !config.environments.contains_key(&config.study.baseline) {
+    let without_baseline = config.history.is_some() && config.study.baseline.is_empty();
+    if !without_baseline && !config.environments.contains_key(&config.study.baseline) {
         errors.push(
             Diagnostic::new(
                 config.at.or("study.baseline", &file),
@@ -37,6 +38,10 @@ pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
         );
     }
     metrics(config, &file, &mut errors);
+    for (key, message) in config.history.iter().flat_map(super::History::problems) {
+        let at = config.at.or(&format!("history.{key}"), &config.at.or("history.data", &file));
+        errors.push(Diagnostic::new(at, message).hint("see docs/history.md"));
+    }
     super::provenance::check(config, &file, &mut errors);
     presentation(config, &file, &mut errors);
     errors.into_result(())

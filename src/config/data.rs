@@ -129,6 +129,18 @@ pub struct ColumnLabel {
     /// time, worded then as `2.17× as fast`); default `lower`.
     #[serde(default)]
     pub lower: Option<String>,
+    /// Labels for the column's levels, by value, which tables, charts,
+    /// cards, prose and diagnostics show instead of the value: `levels =
+    /// { "1" = "Level 1 (fastest)", "19" = "Level 19 (smallest)" }`.
+    #[serde(default)]
+    pub levels: BTreeMap<String, String>,
+    /// The order of the column's levels, as computed tables list their rows
+    /// and columns and charts their series and categories: `order = ["19",
+    /// "9", "1"]`; levels not listed follow, in their own order (numbers by
+    /// value). The environment column's order is that of its
+    /// `[environments]`.
+    #[serde(default)]
+    pub order: Vec<String>,
 }
 
 /// Runs removed from the analysis, with the reason.

@@ -12,13 +12,17 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
 mod check;
 mod data;
+mod history;
 mod metrics;
+mod order;
 mod provenance;
 pub mod spans;
 
 pub use check::CAVEAT_KINDS;
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
+pub use history::{Acknowledgement, GitCommit, History};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
+pub use order::sort_levels;
 pub use provenance::{Figure, Provenance, Published, figure};
 
 /// The whole `book.toml`.
@@ -28,8 +32,10 @@ pub struct Config {
     /// Title, authors and other facts about the write-up.
     pub book: Book,
     /// The environments compared and which one is the baseline.
+    #[serde(default)]
     pub study: Study,
     /// The environments, keyed by the name used in the results' environment column.
+    #[serde(default)]
     pub environments: BTreeMap<String, Environment>,
     /// Schemas of results files, keyed by file stem (`lammps` for `results/lammps.csv`).
     /// A CSV without an entry here is still loaded, with its column types inferred.
@@ -53,6 +59,10 @@ pub struct Config {
     /// "+8.8%", source = "the study's page"`.
     #[serde(default)]
     pub published: Vec<Published>,
+    /// A history across versions (`[history]`), in which change points are
+    /// found and published as claims (docs/history.md).
+    #[serde(default)]
+    pub history: Option<History>,
     /// Where each value is in book.toml (filled in after parsing).
     #[serde(skip)]
     pub at: spans::Locations,
@@ -124,7 +134,9 @@ pub struct Author {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Study {
-    /// Name of the baseline environment; every comparison is candidate against it.
+    /// Name of the baseline environment; every comparison is candidate
+    /// against it. Required, but for a study with a `[history]`.
+    #[serde(default)]
     pub baseline: String,
     /// Name of the results column that holds the environment of each run.
     #[serde(default = "default_environment_column")]
@@ -171,6 +183,19 @@ pub struct AuthorCaveat {
     /// nothing is said twice.
     #[serde(default)]
     pub replaces: Vec<String>,
+}
+
+impl Default for Study {
+    fn default() -> Self {
+        Self {
+            baseline: String::new(),
+            environment_column: default_environment_column(),
+            nodes_column: default_nodes_column(),
+            factors: Vec::new(),
+            data: None,
+            negligible: None,
+        }
+    }
 }
 
 impl Study {

@@ -11,6 +11,24 @@
   // The table of contents starts collapsed on a phone, open elsewhere.
   const toc = document.querySelector(".toc details");
   if (toc && window.matchMedia("(max-width: 40rem)").matches) toc.open = false;
+  // On a phone the study's facts fold into one line; a button unfolds them.
+  const facts = document.querySelector("header .facts");
+  if (facts && window.matchMedia("(max-width: 40rem)").matches) {
+    facts.classList.add("folded");
+    if (facts.scrollWidth > facts.clientWidth + 1) {
+      const more = document.createElement("button");
+      more.type = "button";
+      more.className = "facts-more";
+      more.textContent = "All facts";
+      more.setAttribute("aria-expanded", "false");
+      more.addEventListener("click", function () {
+        const open = facts.classList.toggle("folded") === false;
+        more.setAttribute("aria-expanded", String(open));
+        more.textContent = open ? "Fewer facts" : "All facts";
+      });
+      facts.after(more);
+    }
+  }
   for (const figure of document.querySelectorAll(".chart[data-series]")) {
     const series = JSON.parse(figure.dataset.series);
     const bar = document.createElement("div");
@@ -157,5 +175,15 @@
         for (const entry of rows) body.appendChild(entry[1]);
       });
     });
+  }
+  // A table wider than its box (its sort buttons in) says so under it,
+  // beside the shadow at its edge.
+  for (const box of document.querySelectorAll("figure.table > .table-scroll")) {
+    if (box.scrollWidth <= box.clientWidth + 1) continue;
+    const cue = document.createElement("p");
+    cue.className = "scroll-cue";
+    cue.setAttribute("aria-hidden", "true");
+    cue.textContent = "Scroll sideways for more \u2192";
+    box.after(cue);
   }
 })();

@@ -33,11 +33,12 @@ impl std::fmt::Debug for Facts<'_> {
 }
 
 /// The shortcodes of facts, with the arguments each takes.
-pub const SHORTCODES: [(&str, &[&str]); 4] = [
+pub const SHORTCODES: [(&str, &[&str]); 5] = [
     ("peak", &["data", "value", "by", "end", "environment", "field"]),
     ("every", &["name", "claim", "field"]),
     ("count", &["data", "of", "field"]),
     ("range", &["data", "of", "field"]),
+    ("history", &["field"]),
 ];
 
 /// A located problem: span, message, hint.
@@ -53,6 +54,7 @@ pub fn resolve(call: &Call, facts: Option<Facts>) -> Result<String, Problem> {
         "peak" => peak_fields(call, facts)?,
         "every" => every_fields(call, facts)?,
         "count" => count_fields(call, facts)?,
+        "history" => history_fields(call, facts)?,
         _ => range_fields(call, facts)?,
     };
     let default = if call.name == "count" { "value" } else { "words" };
@@ -187,6 +189,27 @@ fn levels_of(facts: Facts, file: &str, of: &Arg) -> Result<(String, Vec<String>)
     known.push(env);
     let by = one_of(of, &known, "configuration column")?;
     Ok((by.to_string(), levels::levels(facts.analysis, file, by, env)))
+}
+
+/// `history()`: the change points in words (`words`) and their counts
+/// (`changes`, `regressions`, `acknowledged`, `inconclusive`).
+fn history_fields(call: &Call, facts: Facts) -> Result<Fields, Problem> {
+    let Some(history) = &facts.analysis.history else {
+        let message = "the study has no history across versions".to_string();
+        return Err((
+            call.name_span.clone(),
+            message,
+            "declare one in book.toml: `[history]` (docs/history.md)".into(),
+        ));
+    };
+    let [changes, regressions, acknowledged, inconclusive] = crate::prose::history::counts(history);
+    Ok(Fields::from([
+        ("words", crate::prose::history::paragraph(history, facts.labels)),
+        ("changes", format::count(changes)),
+        ("regressions", format::count(regressions)),
+        ("acknowledged", format::count(acknowledged)),
+        ("inconclusive", format::count(inconclusive)),
+    ]))
 }
 
 /// `count(data, of)`: the runs, or the levels of `of`.

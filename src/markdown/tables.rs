@@ -6,6 +6,7 @@
 use crate::analysis::metrics::tables::{self, Cell, Computed, Verdict};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Location};
+use crate::prose::headings;
 use crate::prose::metric as wording;
 use crate::results::ResultSet;
 
@@ -143,26 +144,35 @@ fn label(level: &impl ToString, factor: &str, config: &Config) -> String {
 /// row per level of `rows`.
 fn worded(table: &Computed, config: &Config) -> (String, Vec<String>, Vec<Vec<String>>) {
     let spec = &table.spec;
+    let labels = crate::prose::labels::Labels::new(config);
     let line = |s: &str| s.replace('\n', " ");
-    let heading =
-        |level: &Option<crate::analysis::queries::filter::KeyPart>| match (level, &spec.columns) {
-            // Unbreakable, as a narrow column in the paper would split it.
+    // A statistic's unit is in the headings, not in every cell.
+    let unit = (!spec.cell.compared()).then_some(spec.unit.as_deref()).flatten();
+    let heading = |level: &Option<crate::analysis::queries::filter::KeyPart>| {
+        let text = match (level, &spec.columns) {
             (Some(level), Some(column)) => {
-                format!("{column}\u{a0}=\u{a0}{}", label(level, column, config))
+                headings::level(&labels, &spec.data, column, &level.to_string())
             }
-            _ => spec.value.clone(),
+            _ => headings::column(&labels, &spec.data, &spec.value),
         };
-    let mut header = vec![line(&spec.rows)];
+        headings::with_unit(&text, unit)
+    };
+    let mut header = vec![line(&headings::column(&labels, &spec.data, &spec.rows))];
     header.extend(table.columns.iter().map(|c| line(&heading(c))));
     let rows = (table.rows.iter().zip(&table.cells))
         .map(|(row, cells)| {
-            let mut out = vec![line(&label(row, &spec.rows, config))];
-            out.extend(cells.iter().map(|c| line(&cell_text(c, spec, config))));
+            let mut out =
+                vec![line(&headings::level(&labels, &spec.data, &spec.rows, &row.to_string()))];
+            out.extend(cells.iter().map(|c| line(&cell_text(c, spec, config, unit.is_none()))));
             out
         })
         .collect();
     let mut caption = match spec.cell.compared() {
-        true => format!("{} {}", spec.caption, wording::table_note(table.tested())),
+        true => format!(
+            "{} {}",
+            crate::prose::sentence(&spec.caption),
+            wording::table_note(table.tested())
+        ),
         false => spec.caption.clone(),
     };
     if let Some(note) = crate::prose::caveats::selected_baselines(spec, &[]) {
@@ -173,11 +183,12 @@ fn worded(table: &Computed, config: &Config) -> (String, Vec<String>, Vec<Vec<St
 }
 
 /// A cell in words.
-fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config) -> String {
+fn cell_text(c: &Cell, spec: &tables::TableSpec, config: &Config, unit: bool) -> String {
     match c {
         Cell::Statistic { value, .. } => {
             // A number and its unit stay together.
-            wording::statistic(*value, spec.decimals, spec.unit.as_deref()).replace(' ', "\u{a0}")
+            let unit = spec.unit.as_deref().filter(|_| unit);
+            wording::statistic(*value, spec.decimals, unit).replace(' ', "\u{a0}")
         }
         Cell::Baseline => "baseline".into(),
         Cell::Comparison(m) => {
@@ -202,7 +213,7 @@ fn cells(table: &Computed, config: &Config) -> Vec<TableCell> {
     for (row, cells) in table.rows.iter().zip(&table.cells) {
         for (column, c) in table.columns.iter().zip(cells) {
             let (row, column) = (row.to_string(), column.as_ref().map(ToString::to_string));
-            let text = cell_text(c, &table.spec, config).replace('\u{a0}', " ");
+            let text = cell_text(c, &table.spec, config, true).replace('\u{a0}', " ");
             out.push(TableCell::of(row, column, c, text));
         }
     }

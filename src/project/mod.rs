@@ -14,9 +14,11 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 mod commit;
 mod datasets;
 mod files;
+mod git_log;
 
 pub use commit::Commit;
 pub use datasets::{DatasetScan, FileRead, files as dataset_files, unchanged};
+pub use git_log::first_parent;
 
 pub use files::{describe_kind, open_regular, read, read_regular, regular_file, slashed};
 use files::{list_results, read_dir, read_optional};
@@ -187,7 +189,8 @@ pub fn load(root: &Path) -> Result<Project> {
     };
     let sourced = |diagnostics: Diagnostics| book.attach(diagnostics);
     let text = book.text().map_err(|d| sourced(d.into()))?;
-    let config = config::parse(book_path, text).map_err(sourced)?;
+    let mut config = config::parse(book_path, text).map_err(sourced)?;
+    git_log::fill(&root, &mut config).map_err(sourced)?;
     let book = book.clone();
     let results = list_results(&root)?;
     check_results_size(&results, config.output.max_results_mb)?;

@@ -88,9 +88,12 @@ impl Labels {
         {
             return Some(interval);
         }
+        // Both ends at the decimals the metric's own value and interval
+        // are shown with (`1.02 to 1.45×`, never `1.02× to 1.5×`).
+        let decimals = super::metric::shown_decimals(m);
         let end = |v: f64| {
             let mut at = m.clone();
-            (at.value, at.ci, at.significant) = (v, None, None);
+            (at.value, at.ci, at.significant, at.decimals) = (v, None, None, decimals);
             self.direction(&at)
         };
         let (a, b) = (end(lo)?, end(hi)?);
@@ -309,6 +312,9 @@ cpu = { unit = "s", higher = "costlier", lower = "cheaper" }
     fn check_interval(text: &str, column: &str, compare: Compare, ci: [f64; 2]) {
         let ends = ci.map(|c| oracle(column, compare, c));
         let (a, b) = text.split_once(" to ").unwrap();
+        // Both ends at one precision: `1.02 to 1.45×`, never `1.02 to 1.5×`.
+        let precision = |end: &str| number(end.split(' ').next().unwrap()).1;
+        assert_eq!(precision(a), precision(b), "{text}");
         if ends[0].0 == ends[1].0 {
             let word = &ends[0].0;
             let (b, after) = b.split_once(' ').unwrap();

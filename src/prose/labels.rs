@@ -59,6 +59,11 @@ impl Labels {
         }
     }
 
+    /// The study's environment column (`environment`).
+    pub fn environment_column(&self) -> &str {
+        &self.environments.0
+    }
+
     /// An environment (a level of the study's environment column) as prose
     /// names it: its label, else its id.
     pub fn environment(&self, level: &str) -> String {
@@ -126,9 +131,24 @@ impl Labels {
         self.label(file, column).and_then(|l| l.name.clone())
     }
 
-    /// One value of `column` as prose names it: `32 processes`, `1 MiB`,
-    /// `1 node`; `procs = 32` for a column without a unit.
+    /// The unit of `column`'s values, if its label gives one.
+    pub fn unit(&self, file: &str, column: &str) -> Option<&str> {
+        self.label(file, column).and_then(|l| l.unit.as_deref())
+    }
+
+    /// The label book.toml gives one level of `column` (`levels`), if any.
+    pub fn level_label(&self, file: &str, column: &str, value: &str) -> Option<&str> {
+        let label = self.label(file, column)?;
+        label.levels.get(value.trim()).map(String::as_str)
+    }
+
+    /// One value of `column` as prose names it: its label in `levels`;
+    /// `32 processes`, `1 MiB`, `1 node`; `procs = 32` for a column
+    /// without a unit.
     pub fn value(&self, file: &str, column: &str, value: &str) -> String {
+        if let Some(label) = self.level_label(file, column, value) {
+            return label.to_string();
+        }
         let unit = self.label(file, column).and_then(|l| l.unit.as_deref());
         let number = value.trim().parse::<f64>().ok().filter(|x| x.is_finite());
         match (unit, number) {

@@ -296,9 +296,9 @@ pub fn table_cell(
 /// The note a comparison table's caption ends with.
 pub fn table_note(tested: usize) -> String {
     match tested {
-        0 | 1 => "(In parentheses: the 95% CI; verdicts at 5%.)".into(),
+        0 | 1 => "In parentheses: the 95% CI; verdicts at 5%.".into(),
         n => format!(
-            "(In parentheses: the 95% CI; verdicts at 5%, after Holm's correction for the table's {n} comparisons.)"
+            "In parentheses: the 95% CI; verdicts at 5%, after Holm's correction for the table's {n} comparisons."
         ),
     }
 }

@@ -21,6 +21,10 @@ struct StatsFile<'a> {
     caveats: &'a [crate::prose::caveats::Caveat],
     limitations: &'a [crate::analysis::Limitation],
     excluded: &'a [crate::analysis::Excluded],
+    /// The history across versions and its change points, with their
+    /// sentences (absent without `[history]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<HistoryEntry<'a>>,
     /// The computed tables, in document order (absent without any).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tables: Vec<TableEntry<'a>>,
@@ -41,6 +45,14 @@ struct TableEntry<'a> {
     /// it, with `baseline = "best"`.
     caveat: Option<crate::prose::caveats::Caveat>,
     cells: &'a [crate::markdown::tables::TableCell],
+}
+
+/// The history with each series' sentences.
+#[derive(Debug, Serialize)]
+struct HistoryEntry<'a> {
+    #[serde(flatten)]
+    analysis: &'a crate::analysis::history::HistoryAnalysis,
+    text: Vec<crate::prose::history::SeriesText>,
 }
 
 /// Whether the study lists no published figure.
@@ -97,6 +109,10 @@ pub fn render(
         caveats: &caveats,
         limitations: &document.limitations,
         excluded: &analysis.excluded,
+        history: analysis
+            .history
+            .as_ref()
+            .map(|h| HistoryEntry { analysis: h, text: crate::prose::history::texts(h, &labels) }),
         tables: document.computed.iter().map(table).collect(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();

@@ -75,6 +75,8 @@ pub struct MetricView {
     pub label: String,
     /// Definition in words.
     pub definition: Option<String>,
+    /// The definition's Markdown as inline HTML, for the page's cards.
+    pub definition_html: Option<String>,
     /// Shown as a summary card.
     pub headline: bool,
     /// `higher` or `lower`.
@@ -129,6 +131,7 @@ impl MetricView {
             name: m.name.clone(),
             label: labels.metric(m),
             definition: m.definition.clone(),
+            definition_html: m.definition.as_deref().map(html::inline_html),
             headline: m.headline,
             better: m.better,
             good,
@@ -200,6 +203,13 @@ pub struct BookView {
     /// `† Reconstructed data (lammps), not measured: ...` (`[data.NAME]
     /// provenance` and `provenance-note`).
     pub data_notes: Vec<String>,
+    /// The page's description for search engines, at most 160 characters:
+    /// the answer's, else the headline cards' or the abstract's
+    /// ([`crate::prose::snippet`]; filled in by the pipeline).
+    pub description: Option<String>,
+    /// The author's answer as plain text (filled in by the pipeline).
+    #[serde(skip)]
+    pub answer_plain: Option<String>,
     /// The author's answer as HTML of one paragraph (`[book] answer`; filled in by the pipeline).
     pub answer: Option<String>,
     /// The author's answer as Typst markup (filled in by the pipeline).
@@ -314,6 +324,8 @@ impl BookView {
             diagnostics: crate::prose::caveats::sentences(analysis, &labels),
             data: config.study.data.clone(),
             data_notes: crate::prose::provenance::notes(config),
+            description: None,
+            answer_plain: None,
             answer: None,
             answer_typst: None,
             negligible: config.study.negligible.clone(),

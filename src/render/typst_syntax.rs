@@ -147,7 +147,12 @@ pub(super) fn citation(c: &Citation) -> String {
 /// A chart as a numbered figure of its SVG `width` wide, with alt text and
 /// caption (with what its error bars show), labelled `<fig-ID>`.
 pub(super) fn figure(chart: &crate::charts::Chart, caption: &[Inline], width: &str) -> String {
+    let text = crate::markdown::document::plain(caption, false);
     let mut caption = self::caption(caption);
+    // A caption ends as a sentence before the generated one follows it.
+    if crate::prose::needs_stop(&text) {
+        caption.push('.');
+    }
     if let Some(label) = &chart.illustrative {
         caption = format!("#strong[{}] {caption}", escape(label));
     }

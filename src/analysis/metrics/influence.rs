@@ -25,7 +25,7 @@ use crate::analysis::findings::carried::{Alternative, Influence};
 use crate::analysis::queries::filter::{self, KeyPart};
 use crate::analysis::statistics::average;
 use crate::analysis::statistics::estimators::{self, Estimator, Name};
-use crate::analysis::statistics::model::{self, Estimate};
+use crate::analysis::statistics::model::{self, Estimate, Sample};
 use crate::config::{Compare, Metric};
 use crate::results::{Table, Values};
 
@@ -107,13 +107,31 @@ pub(super) fn find(
         }
     }
     let (left, without, shift, flips) = best?;
-    let (config, is_candidate, index) = left;
     let half = without.ci.map(|[lo, hi]| (hi - lo) / 2.0);
     let moves =
         shift > SHARE * (combined.ratio - 1.0).abs() && half.is_none_or(|half| shift > half);
+    let without = Alternative {
+        significant: judge(&without),
+        ..alternative(metric, metric.estimator, &without)
+    };
+    let found = of_run(pairs, value, left, without, other(metric, pairs, value), flips || moves)?;
+    Some((left, moves, Influence { changes_verdict: flips, ..found }))
+}
+
+/// The influence of the run `left` of `pairs` on `value`: the metric
+/// `without` it, by the `other` estimator on every run, and whether it
+/// `carries` the metric (the verdict it changes is set by the caller).
+pub(super) fn of_run(
+    pairs: &[Pair],
+    value: &MetricValue,
+    (config, is_candidate, index): Left,
+    without: Alternative,
+    other: Option<Alternative>,
+    carries: bool,
+) -> Option<Influence> {
     let (at, c, b) = &pairs[config];
     let side = if is_candidate { c } else { b.as_ref()? };
-    let found = Influence {
+    Some(Influence {
         run: None,
         environment: if is_candidate { &value.candidate } else { value.baseline.as_ref()? }
             .environment
@@ -121,16 +139,12 @@ pub(super) fn find(
         at: at.clone(),
         value: side.values[index],
         median: side.summary.median,
-        without: Alternative {
-            significant: judge(&without),
-            ..alternative(metric, metric.estimator, &without)
-        },
+        without,
         p_holm: None,
-        other: other(metric, pairs, value),
-        changes_verdict: flips,
-        carries: flips || moves,
-    };
-    Some((left, moves, found))
+        other,
+        changes_verdict: false,
+        carries,
+    })
 }
 
 /// The p-value of a member of the same family (its `pairs`) without the
@@ -155,7 +169,7 @@ pub(super) fn family_p_without(
 /// The runs left out in turn: every run of a configuration of at most
 /// [`EVERY_RUN_MAX`] runs, else the smallest, the largest and the one
 /// nearest the mean of each side; only sides that keep a run without it.
-fn candidates(pairs: &[Pair]) -> Vec<Left> {
+pub(super) fn candidates(pairs: &[Pair]) -> Vec<Left> {
     let mut left = Vec::new();
     for (p, (_, c, b)) in pairs.iter().enumerate() {
         let Some(b) = b else { continue };
@@ -203,15 +217,7 @@ fn estimate_at(
     estimator: &dyn Estimator,
     left: Option<Left>,
 ) -> Option<Estimate> {
-    let (_, c, b) = &pairs[p];
-    let b = b.as_ref()?;
-    if c.values.len() != c.summary.n || b.values.len() != b.summary.n {
-        return None;
-    }
-    let drop = |is_candidate: bool| {
-        left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
-    };
-    let (dc, db) = (drop(true), drop(false));
+    let (c, b, [dc, db]) = sides_at(pairs, p, left)?;
     // Both sides constant without the run: an exact comparison, by any
     // estimator, as the metric's own model has it.
     if let (Some(x), Some(y)) = (constant_without(&c.values, dc), constant_without(&b.values, db)) {
@@ -221,6 +227,25 @@ fn estimate_at(
     let (m, n) =
         (c.values.len() - usize::from(dc.is_some()), b.values.len() - usize::from(db.is_some()));
     Some(estimator.ratio_without(c, b, [dc, db])?.sized(m, n))
+}
+
+/// The candidate's and the baseline's samples of configuration `p`, with
+/// the index each loses to the run `left` (if it is theirs); `None` when
+/// the baseline is missing or a side's values are not kept.
+pub(super) fn sides_at(
+    pairs: &[Pair],
+    p: usize,
+    left: Option<Left>,
+) -> Option<(&Sample, &Sample, [Option<usize>; 2])> {
+    let (_, c, b) = &pairs[p];
+    let b = b.as_ref()?;
+    if c.values.len() != c.summary.n || b.values.len() != b.summary.n {
+        return None;
+    }
+    let drop = |is_candidate: bool| {
+        left.filter(|&(q, side, _)| q == p && side == is_candidate).map(|(_, _, i)| i)
+    };
+    Some((c, b, [drop(true), drop(false)]))
 }
 
 /// The value of `values` without the one at `drop`, when at least two

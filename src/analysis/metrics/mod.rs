@@ -2,6 +2,7 @@
 //! interval, p-value and inputs.
 
 pub mod claim;
+mod difference_influence;
 pub mod influence;
 pub mod sides;
 pub mod tables;
@@ -139,16 +140,16 @@ fn family_influence(
 ) -> Option<crate::analysis::findings::carried::Influence> {
     let (metric, kept) = &runs[i];
     if values[i].member.is_none() {
-        return influence(metric, config, kept, &values[i], &influence::alone);
+        return influence(metric, config, kept, &values[i], &Judging::Alone);
     }
     // The family's tested members, as `holm` takes them.
     let tested: Vec<usize> = (0..values.len()).filter(|k| values[*k].p_value.is_some()).collect();
     let ps: Vec<f64> = tested.iter().filter_map(|k| values[*k].p_value).collect();
     let Some(at) = tested.iter().position(|k| *k == i) else {
-        return influence(metric, config, kept, &values[i], &influence::alone);
+        return influence(metric, config, kept, &values[i], &Judging::Alone);
     };
-    let judge = influence::holm_judge(ps.clone(), at);
-    let (left, moves, mut found) = influence_left(metric, config, kept, &values[i], &judge)?;
+    let judging = Judging::Family(ps.clone(), at);
+    let (left, moves, mut found) = influence_left(metric, config, kept, &values[i], &judging)?;
     let Some(p) = found.without.p_value else { return Some(found) };
     let holm_full = sides::adjusted(&ps)[at];
     let mut without = ps;
@@ -160,7 +161,7 @@ fn family_influence(
         let shared = (place.as_str(), b.values.as_slice(), left.2);
         for (slot, k) in tested.iter().enumerate().filter(|(_, k)| **k != i) {
             let (other, kept) = &runs[*k];
-            if let Some(q) = influence::family_p_without(other, &kept.pairs, shared) {
+            if let Some(q) = member_p_without(other, &kept.pairs, shared) {
                 without[slot] = q;
             }
         }
@@ -216,7 +217,7 @@ pub(super) fn evaluate_one(
 ) -> Result<MetricValue, Diagnostic> {
     let (mut value, kept) = evaluate_runs(metric, results, config)?;
     if metric.headline {
-        value.influence = influence(metric, config, &kept, &value, &influence::alone);
+        value.influence = influence(metric, config, &kept, &value, &Judging::Alone);
     }
     Ok(value)
 }
@@ -294,27 +295,59 @@ fn comparable(
     Ok(())
 }
 
+/// A family member's p without a baseline run its members share
+/// ([`influence::family_p_without`], or for a `difference`,
+/// [`difference_influence::family_p_without`]).
+fn member_p_without(
+    metric: &Metric,
+    pairs: &[value::Pair],
+    shared: (&str, &[f64], usize),
+) -> Option<f64> {
+    match metric.compare {
+        Compare::Difference => difference_influence::family_p_without(metric, pairs, shared),
+        _ => influence::family_p_without(metric, pairs, shared),
+    }
+}
+
+/// How a verdict with a run left out is judged: alone, or as member `at`
+/// of a family whose tested members' p-values are `ps`, by Holm's p.
+enum Judging {
+    Alone,
+    Family(Vec<f64>, usize),
+}
+
 /// The run whose removal moves `value` most, named by the file's key,
-/// each verdict judged by `judge`.
+/// each verdict judged as `judging` says.
 fn influence(
     metric: &Metric,
     config: &Config,
     kept: &Runs,
     value: &MetricValue,
-    judge: &influence::Judge,
+    judging: &Judging,
 ) -> Option<crate::analysis::findings::carried::Influence> {
-    influence_left(metric, config, kept, value, judge).map(|(.., found)| found)
+    influence_left(metric, config, kept, value, judging).map(|(.., found)| found)
 }
 
-/// [`influence`] with the run found, as [`influence::find`] gives it.
+/// [`influence`] with the run found, as [`influence::find`] (or, for a
+/// `difference`, [`difference_influence::find`]) gives it.
 fn influence_left(
     metric: &Metric,
     config: &Config,
     kept: &Runs,
     value: &MetricValue,
-    judge: &influence::Judge,
+    judging: &Judging,
 ) -> Option<(influence::Left, bool, crate::analysis::findings::carried::Influence)> {
-    let (left, moves, mut found) = influence::find(metric, &kept.pairs, value, judge)?;
+    let pairs = &kept.pairs;
+    let (left, moves, mut found) = match (metric.compare, judging) {
+        (Compare::Difference, _) => {
+            let judge = |d: &_, left_out| difference_verdict(value, d, left_out, judging);
+            difference_influence::find(metric, pairs, value, &judge)?
+        }
+        (_, Judging::Alone) => influence::find(metric, pairs, value, &influence::alone)?,
+        (_, Judging::Family(ps, at)) => {
+            influence::find(metric, pairs, value, &influence::holm_judge(ps.clone(), *at))?
+        }
+    };
     let dataset = config.data.get(&metric.data);
     let key: Vec<String> = dataset
         .map(|d| d.key.iter().filter(|k| !d.group_by.contains(k)).cloned().collect())
@@ -323,6 +356,32 @@ fn influence_left(
     let env = (kept.sides.factor.as_str(), found.environment.as_str());
     found.run = influence::name_run(metric, kept.table, env, per, found.value, &key);
     Some((left, moves, found))
+}
+
+/// The verdict of a difference `d` of the metric `full` by the claim's
+/// own rule ([`claim::tested`]): `full` with `d`'s value, interval and p
+/// (Holm's within a family), a run fewer on the side `left_out`.
+fn difference_verdict(
+    full: &MetricValue,
+    d: &crate::analysis::statistics::difference::Difference,
+    left_out: Option<bool>,
+    judging: &Judging,
+) -> Option<bool> {
+    let mut m = full.clone();
+    let p = d.p.map(crate::analysis::statistics::stats::reported_p);
+    m.p_holm = match judging {
+        Judging::Alone => None,
+        Judging::Family(ps, at) => p.map(|p| influence::holm_at(ps, *at, p)),
+    };
+    (m.value, m.ci, m.p_value) = (d.value, d.ci, p);
+    m.ci_open = d.ci.and((d.open[0] || d.open[1]).then_some(d.open));
+    if let Some(candidate) = left_out {
+        m.candidate.n -= usize::from(candidate);
+        if let Some(b) = &mut m.baseline {
+            b.n -= usize::from(!candidate);
+        }
+    }
+    claim::tested(&m)
 }
 
 /// The error for a metric whose rows span several configurations of the

@@ -202,7 +202,9 @@ pub fn compute(
                 suggest(&c, table.column_names()),
             )
         })?;
-        Ok(groups.into_iter().map(|g| g.key[0].clone()).collect())
+        let mut levels: Vec<KeyPart> = groups.into_iter().map(|g| g.key[0].clone()).collect();
+        crate::config::sort_levels(&mut levels, &config.level_order(&spec.data, column));
+        Ok(levels)
     };
     let along = compared_factor(spec)?;
     selectable(spec, &along, &levels)?;

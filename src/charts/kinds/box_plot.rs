@@ -215,10 +215,8 @@ fn levels<'r>(spec: &ChartSpec, runs: &Runs<'r>) -> Option<Vec<(&'r KeyPart, Str
     let config = runs.config;
     let environments = &config.study.environment_column;
     let column = spec.x_column().or(spec.series.as_deref()).unwrap_or(environments);
-    let declared: Vec<&String> = match column == environments {
-        true => config.environments_in_order().into_iter().map(|(k, _)| k).collect(),
-        false => Vec::new(),
-    };
+    let order = config.level_order(&spec.data, column);
+    let declared: Vec<&String> = order.iter().collect();
     let mut first: BTreeMap<&KeyPart, usize> = BTreeMap::new();
     for g in runs.groups {
         first.entry(&g.key[1]).and_modify(|r| *r = (*r).min(g.first)).or_insert(g.first);
@@ -226,9 +224,13 @@ fn levels<'r>(spec: &ChartSpec, runs: &Runs<'r>) -> Option<Vec<(&'r KeyPart, Str
     let rank = |k: &KeyPart| declared.iter().position(|d| **d == k.to_string());
     let mut levels: Vec<(&KeyPart, usize)> = first.into_iter().collect();
     levels.sort_by_key(|&(k, row)| (rank(k).unwrap_or(declared.len()), row));
+    let labels = crate::prose::labels::Labels::new(config);
     let label = |k: &KeyPart| match config.environments.get(&k.to_string()) {
         Some(e) if column == environments => e.label.clone(),
-        _ => k.to_string(),
+        _ => labels
+            .level_label(&spec.data, column, &k.to_string())
+            .unwrap_or(&k.to_string())
+            .to_string(),
     };
     Some(levels.into_iter().map(|(k, _)| (k, label(k))).collect())
 }

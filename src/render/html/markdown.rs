@@ -21,8 +21,33 @@ use crate::markdown::document::{
 /// the `<h1>`), every heading anchored, chart directives as their figures,
 /// captioned tables numbered, and references and citations as links.
 pub fn to_html(body: &Body, refs: Refs) -> String {
-    let mut page = Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0 };
+    let mut page =
+        Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0, promote: false };
     page.blocks(&body.blocks);
+    let mut out = String::new();
+    html::push_html(&mut out, page.events.into_iter());
+    out
+}
+
+/// Markdown of one paragraph (a metric's definition, an environment's
+/// description) as inline HTML: its `code`, *emphasis* and links rendered,
+/// raw HTML shown as text, without the `<p>` around it.
+pub fn inline_html(text: &str) -> String {
+    let html = to_html(&crate::markdown::parse::text(text), Refs::none());
+    let inner = html.trim_end().strip_prefix("<p>").and_then(|h| h.strip_suffix("</p>"));
+    match inner {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
+}
+
+/// A content page's body as [`to_html`] writes it, less the headings the
+/// layout's rules leave out ([`super::outline`]): empty ones, and a first
+/// one that repeats the page's `title`.
+pub fn page_html(body: &Body, refs: Refs, title: Option<&str>) -> String {
+    let (shown, promote) = super::outline::shown(&body.blocks, title);
+    let mut page = Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0, promote };
+    page.sequence(shown);
     let mut out = String::new();
     html::push_html(&mut out, page.events.into_iter());
     out
@@ -41,6 +66,9 @@ struct Page<'b, 'r> {
     used: BTreeMap<String, usize>,
     /// Formulas shown so far, to give each one's ids their own prefix.
     formulas: usize,
+    /// Headings keep their Markdown level, the page's title heading gone
+    /// ([`super::outline::shown`]), rather than one level down.
+    promote: bool,
 }
 
 impl<'b> Page<'b, '_> {
@@ -48,7 +76,11 @@ impl<'b> Page<'b, '_> {
     /// figures go into one dashboard grid: two columns on wide screens,
     /// stacked on narrow ones.
     fn blocks(&mut self, blocks: &'b [Block]) {
-        let shown: Vec<&Block> = blocks.iter().filter(|b| b.shown_in(Output::Page)).collect();
+        self.sequence(blocks.iter().filter(|b| b.shown_in(Output::Page)).collect());
+    }
+
+    /// Write `shown`, blocks shown in the page, as [`Page::blocks`] does.
+    fn sequence(&mut self, shown: Vec<&'b Block>) {
         let mut i = 0;
         while i < shown.len() {
             let figures: Vec<String> =
@@ -161,7 +193,7 @@ impl<'b> Page<'b, '_> {
             escape(&id)
         );
         let classes = h.classes.iter().map(|c| c.as_str().into()).collect();
-        let level = demote(h.level);
+        let level = if self.promote { h.level } else { demote(h.level) };
         let attrs = Vec::new();
         self.events.push(Event::Start(Tag::Heading { level, id: Some(id.into()), classes, attrs }));
         self.inlines(&h.inlines);
@@ -239,9 +271,10 @@ impl<'b> Page<'b, '_> {
     /// A captioned table: its numbered `<figure>` around the table.
     fn captioned(&mut self, c: &'b TableCaption, table: &'b Table) {
         let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
-        self.events.push(Event::Html(format!("<figure class=\"table\"{id}>\n<figcaption><span class=\"table-number\">Table {}.</span> {}</figcaption>\n", c.number, prose(&c.caption, &self.refs)).into()));
+        let band = if super::widths::wide(table) { " band" } else { "" };
+        self.events.push(Event::Html(format!("<figure class=\"table{band}\"{id}>\n<figcaption><span class=\"table-number\">Table {}.</span> {}</figcaption>\n<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table {}\">\n", c.number, prose(&c.caption, &self.refs), c.number).into()));
         self.table(table, c.verdicts.as_deref());
-        self.events.push(Event::Html("</figure>\n".into()));
+        self.events.push(Event::Html("</div>\n</figure>\n".into()));
     }
 
     /// A table; a computed one's cells are classed by their `verdicts`.
@@ -277,7 +310,16 @@ impl<'b> Page<'b, '_> {
             (None, Some(_)) => (format!("<td class=\"cell{number}\">"), "</td>"),
         };
         self.events.push(Event::Html(open.into()));
-        self.inlines(inlines);
+        match row.and_then(|_| super::widths::interval(inlines)) {
+            // A comparison's interval wraps under its value.
+            Some((value, interval)) => {
+                self.events.push(Event::Text(value.into()));
+                self.events.push(Event::Html("<span class=\"ci\">".into()));
+                self.events.push(Event::Text(interval.into()));
+                self.events.push(Event::Html("</span>".into()));
+            }
+            None => self.inlines(inlines),
+        }
         self.events.push(Event::Html(close.into()));
     }
 }
@@ -345,9 +387,14 @@ fn prose(caption: &[Inline], refs: &Refs) -> String {
 
 /// The figure of a chart: numbered caption above the inline SVG (with what
 /// its error bars show), then the data table and the CSV link.
-fn figure(chart: &Chart, caption: &[Inline], refs: &Refs) -> String {
+fn figure(chart: &Chart, caption_inlines: &[Inline], refs: &Refs) -> String {
     let id = escape(&chart.spec.id);
-    let mut caption = prose(caption, refs);
+    let mut caption = prose(caption_inlines, refs);
+    // A caption ends as a sentence before the generated one follows it.
+    let text = document::plain(caption_inlines, false);
+    if crate::prose::needs_stop(&text) {
+        caption.push('.');
+    }
     if let Some(label) = &chart.illustrative {
         caption = format!("<strong class=\"illustrative\">{}</strong> {caption}", escape(label));
     }
@@ -394,8 +441,12 @@ fn environments(refs: &Refs) -> String {
     let mut out = String::from("<div class=\"environments\">\n");
     for env in refs.environments {
         let baseline = if env.baseline { " <small>(baseline)</small>" } else { "" };
-        let description =
-            env.description.as_deref().map(|d| format!("<p>{}</p>", escape(d))).unwrap_or_default();
+        // Markdown in a description renders (`code`, *emphasis*, links).
+        let description = env
+            .description
+            .as_deref()
+            .map(|d| format!("<p>{}</p>", inline_html(d)))
+            .unwrap_or_default();
         out.push_str(&format!(
             "<section>\n<h3>{}{baseline}</h3>\n{description}\n</section>\n",
             escape(&env.label)
@@ -431,6 +482,15 @@ mod tests {
             <h3 id=\"b\">B<a class=\"anchor\" href=\"#b\" aria-label=\"Link to this section\">#</a></h3>\n\
             <h2 id=\"a-b-2\">A b<a class=\"anchor\" href=\"#a-b-2\" aria-label=\"Link to this section\">#</a></h2>\n"
         );
+    }
+
+    #[test]
+    fn a_description_renders_its_markdown_inline() {
+        assert_eq!(
+            inline_html("Uses `zstd -19` *only*."),
+            "Uses <code>zstd -19</code> <em>only</em>."
+        );
+        assert_eq!(inline_html("a <b>x</b>"), "a &lt;b&gt;x&lt;/b&gt;");
     }
 
     #[test]

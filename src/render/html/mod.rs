@@ -10,16 +10,18 @@ mod graph;
 mod limits;
 mod load;
 mod markdown;
+mod outline;
 mod tags;
 mod toc;
 mod urls;
+mod widths;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use tera::Context;
 
-pub use markdown::{slug, to_html};
+pub use markdown::{inline_html, page_html, slug, to_html};
 
 use super::{BookView, Refs};
 use crate::charts::ChartSet;
@@ -186,7 +188,8 @@ fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
                 raw_html: inputs.book.raw_html,
                 math: inputs.math,
             };
-            let html = to_html(&p.body, refs);
+            let title = (p.slug == "index").then_some(inputs.book.title.as_str());
+            let html = page_html(&p.body, refs, title);
             PageView {
                 slug: p.slug.clone(),
                 title: p.title.clone(),

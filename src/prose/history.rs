@@ -1,0 +1,181 @@
+//! A history's change points in words (`analysis::history`): where, how
+//! much and why each change is, the candidates the runs could not decide,
+//! the outliers, and a series without a change, for the page, the paper
+//! and stats.json alike.
+
+use serde::Serialize;
+
+use super::labels::Labels;
+use crate::analysis::findings::claim::Verdict;
+use crate::analysis::history::{Change, HistoryAnalysis, Series};
+use crate::format;
+
+/// A series' sentences.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeriesText {
+    /// The series' id, as the analysis names it.
+    pub id: String,
+    /// Its configuration in words (empty for a table without `group-by`).
+    pub configuration: String,
+    /// One sentence per change point, in order; or that there is none.
+    pub changes: Vec<String>,
+    /// One sentence per candidate the runs could not decide.
+    pub inconclusive: Vec<String>,
+    /// One sentence for the outliers, if any.
+    pub outliers: Option<String>,
+}
+
+/// Every series of `history` in words.
+pub fn texts(history: &HistoryAnalysis, labels: &Labels) -> Vec<SeriesText> {
+    history.series.iter().map(|s| series(history, s, labels)).collect()
+}
+
+/// Counts of the change points: found, regressions not acknowledged,
+/// acknowledged, undecided.
+pub fn counts(history: &HistoryAnalysis) -> [usize; 4] {
+    let changes = history.series.iter().flat_map(|s| &s.changes);
+    let regressions =
+        changes.clone().filter(|c| c.claim.verdict == Verdict::Worse && c.acknowledged.is_none());
+    let acknowledged = changes.clone().filter(|c| c.acknowledged.is_some());
+    let undecided = history.series.iter().map(|s| s.inconclusive.len()).sum();
+    [changes.count(), regressions.count(), acknowledged.count(), undecided]
+}
+
+/// The study's history in one paragraph: each series' sentences.
+pub fn paragraph(history: &HistoryAnalysis, labels: &Labels) -> String {
+    let mut sentences = Vec::new();
+    for text in texts(history, labels) {
+        sentences.extend(text.changes);
+        sentences.extend(text.inconclusive);
+        sentences.extend(text.outliers);
+    }
+    sentences.join(" ")
+}
+
+/// A series' sentences.
+fn series(history: &HistoryAnalysis, s: &Series, labels: &Labels) -> SeriesText {
+    let file = history.file.as_str();
+    let configuration = labels.values(file, &s.config);
+    let what = labels.column(file, &history.column);
+    let subject =
+        if configuration.is_empty() { what.clone() } else { format!("{what} at {configuration}") };
+    let gaps = s.points.iter().filter(|p| p.n == 0).count();
+    let mut changes: Vec<String> = s.changes.iter().map(|c| change(history, &subject, c)).collect();
+    if !history.measured {
+        changes.push(format!(
+            "No change point is sought in {subject}: its values were not measured, and inference is drawn only from measured runs."
+        ));
+    } else if changes.is_empty() {
+        let measured = s.points.len() - gaps;
+        let gaps = match gaps {
+            0 => String::new(),
+            1 => ", one version without runs".to_string(),
+            n => format!(", {} versions without runs", format::count(n)),
+        };
+        changes.push(format!(
+            "No change point in {subject} across {} versions with runs{gaps}.",
+            format::count(measured)
+        ));
+    }
+    let inconclusive = s.inconclusive.iter().map(|c| undecided(history, &subject, c)).collect();
+    let outliers = (!s.outliers.is_empty()).then(|| {
+        let each: Vec<String> = s
+            .outliers
+            .iter()
+            .map(|o| format!("{} ({})", short(&o.version), format::minus(&format::signed_percent(o.shift, 1))))
+            .collect();
+        if each.len() == 1 {
+            format!("In {subject}, version {} stands apart from the versions around it: an outlier, not a change.", each[0])
+        } else {
+            format!(
+                "In {subject}, versions {} stand apart from the versions around them: outliers, not changes.",
+                super::join(&each)
+            )
+        }
+    });
+    SeriesText { id: s.id.clone(), configuration, changes, inconclusive, outliers }
+}
+
+/// A version as shown: a commit hash abbreviated to 10 digits, else the name.
+pub fn short(version: &str) -> String {
+    let hex = version.len() == 40 && version.bytes().all(|b| b.is_ascii_hexdigit());
+    if hex { version[..10].to_string() } else { version.to_string() }
+}
+
+/// Where a change begins: its version, and the range when wider.
+fn place(history: &HistoryAnalysis, c: &Change) -> String {
+    let name = |i: usize| short(&history.versions[i].version);
+    if c.range[0] == c.range[1] {
+        format!("from version {}", name(c.at))
+    } else {
+        format!(
+            "from version {} (somewhere from {} to {})",
+            name(c.at),
+            name(c.range[0]),
+            name(c.range[1])
+        )
+    }
+}
+
+/// A change found, in words.
+fn change(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
+    let word = match (c.claim.verdict, c.acknowledged.is_some()) {
+        (Verdict::Worse, false) => "a regression",
+        (Verdict::Worse, true) => "an acknowledged regression",
+        _ => "an improvement",
+    };
+    let interval = c.ci.map_or(String::new(), |[lo, hi]| {
+        format!(
+            " (95% CI {} to {})",
+            format::minus(&format::signed_percent(lo, 1)),
+            format::minus(&format::signed_percent(hi, 1))
+        )
+    });
+    let mut text = format!(
+        "{}{} changed by {}{interval} {}, {word}: {} runs over {} versions before against {} over {} after, {} (Holm).",
+        subject[..1].to_uppercase(),
+        &subject[1..],
+        format::minus(&format::signed_percent(c.shift, 1)),
+        place(history, c),
+        format::count(c.runs[0]),
+        format::count(c.versions[0]),
+        format::count(c.runs[1]),
+        format::count(c.versions[1]),
+        format::p_value(c.p_holm),
+    );
+    if !c.coincides.is_empty() {
+        let each: Vec<String> = c
+            .coincides
+            .iter()
+            .map(|e| format!("{} ({} to {})", e.column, e.before, e.after))
+            .collect();
+        text.push_str(&format!(
+            " It coincides with a change of {}, so it need not be the code's.",
+            super::join(&each)
+        ));
+    }
+    if !c.subjects.is_empty() {
+        let quoted: Vec<String> = c.subjects.iter().map(|s| format!("“{s}”")).collect();
+        let noun = if quoted.len() == 1 { "The commit" } else { "The commits" };
+        text.push_str(&format!(" {noun} where it lies: {}.", quoted.join("; ")));
+    }
+    if let Some(reason) = &c.acknowledged {
+        text.push_str(&format!(" Acknowledged: {reason}; not counted as a regression."));
+    }
+    text
+}
+
+/// A candidate the runs could not decide, in words.
+fn undecided(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
+    let more = c.claim.more_runs.unwrap_or(0);
+    format!(
+        "Inconclusive in {subject} {}: a shift of {} on {} and {} runs, which cannot reach p ≤ {}; needs {} more {} on each side.",
+        place(history, c),
+        format::minus(&format::signed_percent(c.shift, 1)),
+        format::count(c.runs[0]),
+        format::count(c.runs[1]),
+        format::significant(history.level, 1),
+        format::count(more),
+        if more == 1 { "run" } else { "runs" },
+    )
+}
