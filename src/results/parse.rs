@@ -25,7 +25,14 @@ pub(super) fn parse_in(
 ) -> Result<Table, Diagnostics> {
     let bytes = file.bytes.as_slice();
     let row = read_header(file, dataset, bytes)?;
-    let header = Header { names: &row.names, types: &row.types, body: row.body };
+    let section = format!("[data.{}]", file.stem());
+    let header = Header {
+        names: &row.names,
+        types: &row.types,
+        missing: &dataset.missing,
+        section: &section,
+        body: row.body,
+    };
     let rows = read_rows(file, bytes, &header, parts, min_span)?;
     finish(file, &row.names, rows)
 }

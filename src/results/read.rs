@@ -14,6 +14,10 @@ use crate::project::SourceFile;
 pub(super) struct Header<'a> {
     pub names: &'a [String],
     pub types: &'a [Option<ColumnType>],
+    /// The cells that mark a missing value (`[data.NAME] missing`).
+    pub missing: &'a [String],
+    /// The file's section of book.toml, for hints: `[data.runs]`.
+    pub section: &'a str,
     /// Where the first row starts (`end` unused).
     pub body: Span,
 }
@@ -31,7 +35,14 @@ pub(super) fn read_rows(
     min_span: usize,
 ) -> Result<Rows, Diagnostics> {
     refuse_lone_carriage_returns(file, bytes)?;
-    let context = Context { bytes, names: header.names, file, types: header.types };
+    let context = Context {
+        bytes,
+        names: header.names,
+        file,
+        types: header.types,
+        missing: header.missing,
+        section: header.section,
+    };
     let Span { start, line, .. } = header.body;
     let whole = Span { start: start.min(bytes.len()), end: bytes.len(), line };
     if parts > 1 {
