@@ -302,7 +302,7 @@ fn a_latex_formula_that_does_not_parse_is_located() {
     let err = fails(|root| {
         let page = fs::read_to_string(root.join("content/index.md")).unwrap();
         line = page.lines().count() + 2;
-        let text = format!("{}\n\nIt is $\\frac{{a$ here.\n", page.trim_end());
+        let text = format!("{}\n\nIt is $\\nocommand$ here.\n", page.trim_end());
         fs::write(root.join("content/index.md"), text).unwrap();
     });
     let at = format!("content/index.md:{line}:7: math: ");

@@ -578,7 +578,7 @@ better = "lower"
         let (file, column) = (FILE.to_string(), "time_s".to_string());
         let o = Outliers { file, column, severe, mild: 0, mild_configurations: 0 };
         let said = text(Finding::Outliers(o), &[]);
-        assert!(said.contains(" Beyond 3 IQR (severe): Numeric sort (n = 10): run = 3 (41.25). "));
+        assert!(said.contains(" Beyond 3 IQR (severe): Numeric sort (n = 10): run 3 (41.25). "));
         let runs = |at| NonNormalRuns { at, w: 0.8, p: 0.0123, median: None };
         let (file, column) = (FILE.to_string(), "time_s".to_string());
         let configurations = vec![runs(at(Some("sort -n --parallel=2"), &[])), runs(at(None, &[]))];

@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn escapes_typst_syntax_in_prose() {
         assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
-        assert_eq!(escape("it's \"x\""), "it's \"x\"");
+        assert_eq!(escape("it's \"x\""), "it\u{2019}s \"x\"");
         assert_eq!(escape("a, b"), "a, b");
     }
 
