@@ -134,16 +134,22 @@ fn non_numbers_nan_and_infinity_are_located() {
         edit(root, "results/runs.csv", "cand,1,1,9", "cand,1,1,inf");
     });
     assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `abc`"), "{err}");
-    // NaN (line 5) and inf (line 8) are one problem with one fix: one
-    // diagnostic at the first, naming both values.
+    // NaN (line 5) is how pandas writes a missing value: a marker that
+    // `missing` does not declare (issue 43, point 8); inf (line 8) is no
+    // result at all.
     assert!(
         err.contains(
-            "results/runs.csv:5:10: column `time_s`: expected a finite number, found `NaN`, \
-             `inf` (2 rows) = help: NaN and infinite values are not results"
+            "results/runs.csv:5:10: column `time_s`: `NaN` marks a missing value, which book.toml does not declare"
+        ) && err.contains("declare it in [data.runs]: `missing = [\"NaN\"]`"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "results/runs.csv:8:10: column `time_s`: expected a finite number, found `inf` = help: NaN and infinite values are not results"
         ),
         "{err}"
     );
-    assert!(err.contains("3 errors of 2 kinds"), "every error in the file is reported: {err}");
+    assert!(err.contains("3 errors of 3 kinds"), "every error in the file is reported: {err}");
 }
 
 #[test]
