@@ -141,8 +141,9 @@ fn the_headline_table_breaks_no_word() {
     for site in sites {
         let text = crate::common::pdftotext(&site.join("paper.pdf"));
         let start = text.find("Table 1. Headline results").expect("the headline table");
-        // To the next paragraph of text after it (a blank line, then prose).
-        let end = text[start..].find("\n\n").map_or(text.len(), |e| e + start);
+        // Its caption, header and rows: to the first blank line after "Metric".
+        let header = text[start..].find("Metric").map_or(start, |m| m + start);
+        let end = text[header..].find("\n\n").map_or(text.len(), |e| e + header);
         let table = &text[start..end];
         assert!(table.contains("Metric") && table.lines().count() > 4, "{site:?}:\n{table}");
         for line in table.lines() {
