@@ -154,6 +154,29 @@ pub fn p_bare(p: f64) -> String {
     if p < 0.001 { "< 0.001".to_string() } else { fixed(p, 3) }
 }
 
+/// A date as book.toml writes it, `YYYY-MM-DD`, in words as a paper's title
+/// block gives it: `2026-12-07` is `7 December 2026`. Any other text, or a
+/// day no calendar has, is returned as written.
+pub fn long_date(text: &str) -> String {
+    let parts: Vec<&str> = text.split('-').collect();
+    let number = |i: usize, len: usize| {
+        let part = parts.get(i).filter(|p| p.len() == len && p.bytes().all(|b| b.is_ascii_digit()));
+        part.and_then(|p| p.parse::<i32>().ok())
+    };
+    let date = match (parts.len(), number(0, 4), number(1, 2), number(2, 2)) {
+        (3, Some(y), Some(m), Some(d)) => u8::try_from(m)
+            .ok()
+            .and_then(|m| time::Month::try_from(m).ok())
+            .zip(u8::try_from(d).ok())
+            .and_then(|(month, day)| time::Date::from_calendar_date(y, month, day).ok()),
+        _ => None,
+    };
+    match date {
+        Some(date) => format!("{} {} {}", date.day(), date.month(), date.year()),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +250,14 @@ mod tests {
     fn p_values_have_a_floor() {
         assert_eq!(p_value(0.0004), "p < 0.001");
         assert_eq!(p_value(0.0213), "p = 0.021");
+    }
+
+    #[test]
+    fn dates_are_written_out_when_the_calendar_has_them() {
+        assert_eq!(long_date("2026-12-07"), "7 December 2026");
+        assert_eq!(long_date("2024-02-29"), "29 February 2024");
+        for kept in ["2025-02-29", "2025-13-01", "Spring 2025", "2025-1-2", ""] {
+            assert_eq!(long_date(kept), kept);
+        }
     }
 }

@@ -109,6 +109,7 @@ pub fn prepare(
     let typed = answer(config, &analyzed.analysis, &labels, &mut book)?;
     document.warnings.extend(typed);
     book.description = description(&book);
+    document.warnings.extend(advice(config, &analyzed.analysis, &labels));
     let stats = render::json::render(&analyzed.analysis, config, &document);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
     let provenance = render::html::Provenance {
@@ -119,7 +120,7 @@ pub fn prepare(
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
     book.provenance = provenance.clone();
-    let math = render::math::formulas(&document)?;
+    let math = render::math::formulas(&document, config.output.math)?;
     let pages = render::html::render(&render::html::SiteInputs {
         document: &document,
         charts: &charts,
@@ -131,6 +132,26 @@ pub fn prepare(
     })?;
     timings.lap("html", &mut clock);
     Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
+}
+
+/// The advice to the author that the caveats call for (exclude a run that
+/// carries a headline, choose the median for skewed runs), as warnings of
+/// the build and of `report check`, each at the metric it is about when it
+/// is about one: the reader's caveats never give it.
+fn advice(
+    config: &crate::config::Config,
+    analysis: &analysis::Analysis,
+    labels: &crate::prose::labels::Labels,
+) -> Vec<Diagnostic> {
+    let file = crate::diagnostic::Location::file("book.toml");
+    let at = |metric: Option<&String>| {
+        let index = metric.and_then(|name| config.metrics.iter().position(|m| &m.name == name));
+        index.map_or_else(|| file.clone(), |i| config.at.or(&format!("metrics.{i}.name"), &file))
+    };
+    crate::prose::caveats::caveats(analysis, labels)
+        .into_iter()
+        .filter_map(|c| Some(Diagnostic::new(at(c.metric.as_ref()), c.advice?)))
+        .collect()
 }
 
 /// The markdown stage: every page expanded, parsed and resolved, its
@@ -353,6 +374,9 @@ pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) ->
     for chart in &prepared.charts.charts {
         site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
         site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
+        let meta =
+            render::chart_meta::json(chart, &project.config, &prepared.book, &project.results);
+        site.insert(format!("data/charts/{}.json", chart.spec.id), meta);
     }
     for table in &prepared.document.computed {
         site.insert(format!("data/tables/{}.csv", table.id), table.csv.as_bytes());

@@ -28,8 +28,9 @@ use std::process::Command;
 use crate::common;
 use common::*;
 
-#[test]
-fn the_site_passes_in_a_real_browser() {
+/// Whether Debian's Chromium and tests/browser's modules are there; without
+/// them a browser test is SKIPPED, unless REPORT_REQUIRE_TOOLS is set.
+fn browser_ready() -> bool {
     let modules = repo().join("tests/browser/node_modules");
     let ready = modules.join("playwright-core").is_dir()
         && std::path::Path::new("/usr/bin/chromium").exists();
@@ -41,9 +42,13 @@ fn the_site_passes_in_a_real_browser() {
         eprintln!(
             "SKIPPED: install Debian's chromium and run `npm ci` in tests/browser (see CONTRIBUTING.md)"
         );
-        return;
     }
-    if !tool("java", &["-version"]) || !tool("node", &["--version"]) {
+    ready
+}
+
+#[test]
+fn the_site_passes_in_a_real_browser() {
+    if !browser_ready() || !tool("java", &["-version"]) || !tool("node", &["--version"]) {
         return;
     }
     // A copy of the shipped study's site, and, as the Pages workflow publishes
@@ -70,4 +75,27 @@ fn the_site_passes_in_a_real_browser() {
     assert!(check.status.success(), "{report}\n{}", String::from_utf8_lossy(&check.stderr));
     assert!(report.contains("\"failures\": []"), "{report}");
     assert!(report.contains("\"violations\": 0,"), "{report}");
+}
+
+/// Issue 43, point 10: sharing a view in Chromium (tests/browser/share.mjs)
+/// on the compressors study, whose charts have several series and whose
+/// computed tables sort: a copy-link button on every figure, table and card;
+/// series hidden and a table's order kept in the address and restored from it.
+#[test]
+fn a_view_is_shared_by_its_address() {
+    if !browser_ready() || !tool("node", &["--version"]) {
+        return;
+    }
+    let site = tempfile::tempdir().unwrap();
+    let out = site.path().to_str().unwrap();
+    let output = report(&repo().join("examples/compressors"), &["build", "--out", out]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let check = Command::new("node")
+        .arg(repo().join("tests/browser/share.mjs"))
+        .arg(site.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{said}\n{}", String::from_utf8_lossy(&check.stderr));
+    assert!(said.contains("\"failures\": []"), "{said}");
 }

@@ -66,6 +66,8 @@ fn each_command_s_help_lists_only_the_options_it_uses() {
 #[test]
 fn options_before_the_command_work_and_unused_ones_are_refused() {
     let study = fixture("minimal");
+    // Named authors: a study without them warns (tests/paper_reads.rs).
+    edit(study.path(), "book.toml", "[book]\n", "[book]\nauthors = [{ name = \"Ada\" }]\n");
     let root = study.path().to_str().unwrap();
     let output = run(Path::new("."), &["--root", root, "--quiet", "check"], &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -122,6 +124,12 @@ fn every_command_honours_message_format_json() {
         "{text}"
     );
 
+    // `report diff … | head`: a reader gone before the changes are printed.
+    for format in [&[][..], &json_format] {
+        let args: Vec<&str> = ["diff", stats, stats].iter().chain(format).copied().collect();
+        closed_pipe(&s, &args);
+    }
+
     // An error, of a command and of the study, is JSON too.
     let output = run(&s, &[&["diff", stats][..], &json_format].concat(), &[]);
     assert_eq!(output.status.code(), Some(1));
@@ -131,6 +139,34 @@ fn every_command_honours_message_format_json() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(json(&output)[0]["path"], "results/runs.csv");
     assert_eq!(json(&output)[0]["line"], 2);
+}
+
+/// `report ARGS` in `dir` writing to a pipe whose reader has already gone,
+/// as `report … | head` leaves it: the command ends without a panic, with
+/// success, and says nothing about it.
+fn closed_pipe(dir: &Path, args: &[&str]) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .current_dir(dir)
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let said = stderr(&output);
+    assert!(!said.contains("panicked"), "{args:?}: {said}");
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {said}");
+}
+
+#[test]
+fn no_command_panics_on_a_closed_pipe() {
+    let study = fixture("minimal");
+    let json_format = ["--message-format", "json"];
+    closed_pipe(study.path(), &["completions", "bash"]);
+    closed_pipe(study.path(), &["man"]);
+    closed_pipe(study.path(), &[&["check"][..], &json_format].concat());
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn describe_type(ty: &str, items: &BTreeMap<String, Item>) -> String {
         "usize" => "integer".into(),
         "f64" => "number".into(),
         "Compare" | "Better" | "Estimator" | "Average" | "ColumnType" | "PaperSize"
-        | "PdfStandard" | "Kind" | "Aggregate" | "Scale" | "CellKind" => {
+        | "PdfStandard" | "Kind" | "Aggregate" | "Scale" | "CellKind" | "MathSyntax" => {
             let values: Vec<String> =
                 items[ty].fields.iter().map(|f| format!("`{}`", f.0)).collect();
             format!("one of {}", values.join(", "))

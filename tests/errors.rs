@@ -134,16 +134,22 @@ fn non_numbers_nan_and_infinity_are_located() {
         edit(root, "results/runs.csv", "cand,1,1,9", "cand,1,1,inf");
     });
     assert!(err.contains("results/runs.csv:3:10: column `time_s`: expected a number greater than zero, found `abc`"), "{err}");
-    // NaN (line 5) and inf (line 8) are one problem with one fix: one
-    // diagnostic at the first, naming both values.
+    // NaN (line 5) is how pandas writes a missing value: a marker that
+    // `missing` does not declare (issue 43, point 8); inf (line 8) is no
+    // result at all.
     assert!(
         err.contains(
-            "results/runs.csv:5:10: column `time_s`: expected a finite number, found `NaN`, \
-             `inf` (2 rows) = help: NaN and infinite values are not results"
+            "results/runs.csv:5:10: column `time_s`: `NaN` marks a missing value, which book.toml does not declare"
+        ) && err.contains("declare it in [data.runs]: `missing = [\"NaN\"]`"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "results/runs.csv:8:10: column `time_s`: expected a finite number, found `inf` = help: NaN and infinite values are not results"
         ),
         "{err}"
     );
-    assert!(err.contains("3 errors of 2 kinds"), "every error in the file is reported: {err}");
+    assert!(err.contains("error: 3 errors;"), "every error in the file is reported: {err}");
 }
 
 #[test]
@@ -274,12 +280,15 @@ fn derived_column_errors_point_at_the_expression() {
     assert!(err.contains("did you mean `procs`?"), "{err}");
 }
 
-/// A formula Typst cannot typeset (a word is a variable in Typst math) is
-/// an error at the formula, with the math syntax and `\$` in the help.
+/// A formula Typst cannot typeset (a word is a variable in Typst math,
+/// with `[output] math = "typst"`) is an error at the formula, with the
+/// math syntax and `\$` in the help.
 #[test]
 fn a_formula_that_does_not_typeset_is_located() {
     let mut line = 0;
     let err = fails(|root| {
+        let book = fs::read_to_string(root.join("book.toml")).unwrap();
+        fs::write(root.join("book.toml"), format!("{book}\n[output]\nmath = \"typst\"\n")).unwrap();
         let page = fs::read_to_string(root.join("content/index.md")).unwrap();
         // After the page's last line and one blank line.
         line = page.lines().count() + 2;
@@ -289,4 +298,20 @@ fn a_formula_that_does_not_typeset_is_located() {
     let at = format!("content/index.md:{line}:10: math: unknown variable: 日本語");
     assert!(err.contains(&at), "{at} not in {err}");
     assert!(err.contains("a literal dollar sign is \\$"), "{err}");
+}
+
+/// A formula that is no LaTeX (the default syntax) is an error at the
+/// formula, whose help shows LaTeX and names the switch to Typst's syntax.
+#[test]
+fn a_latex_formula_that_does_not_parse_is_located() {
+    let mut line = 0;
+    let err = fails(|root| {
+        let page = fs::read_to_string(root.join("content/index.md")).unwrap();
+        line = page.lines().count() + 2;
+        let text = format!("{}\n\nIt is $\\nocommand$ here.\n", page.trim_end());
+        fs::write(root.join("content/index.md"), text).unwrap();
+    });
+    let at = format!("content/index.md:{line}:7: math: ");
+    assert!(err.contains(&at), "{at} not in {err}");
+    assert!(err.contains("write formulas in LaTeX") && err.contains("math = \"typst\""), "{err}");
 }

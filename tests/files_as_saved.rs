@@ -64,7 +64,7 @@ fn what_is_not_csv_as_declared_is_named_at_its_place() {
         ),
         (
             "na.csv",
-            "error: results/runs.csv:3:12: column `seconds`: expected a number greater than zero, found `NA` (2 rows)",
+            "error: results/runs.csv:3:12: column `seconds`: `NA` marks a missing value, which book.toml does not declare, found `NA` (2 rows)",
         ),
     ] {
         let (ok, err) = check(&book(true, None, KEY), saved, "runs.csv");
@@ -72,11 +72,23 @@ fn what_is_not_csv_as_declared_is_named_at_its_place() {
         // Each file gives one error, not one per column it seems to lack.
         assert_eq!(err.matches("error: results/").count(), 1, "{saved}: {err}");
     }
-    // An undeclared column: the metric's error names the cells.
+    // An undeclared column: the same error at the same cells (issue 43,
+    // point 8), with the key that declares the marker.
     let (ok, err) = check(&book(false, None, KEY), "na.csv", "runs.csv");
     assert!(!ok, "{err}");
     assert!(
-        err.contains("column `seconds` of results/runs.csv is not numeric: `NA` at line 3, `NA` at line 5 (2 cells of 4 are not numbers; a missing value is an empty cell)"),
+        err.contains("error: results/runs.csv:3:12: column `seconds`: `NA` marks a missing value")
+            && err.contains("declare it in [data.runs]: `missing = [\"NA\"]`"),
+        "{err}"
+    );
+    // Declared, `NA` is an empty cell: missing in an untyped column (the
+    // runs left are compared), an error in a typed one, as an empty cell is.
+    let declare = |book: String| book.replace("[data.runs]\n", "[data.runs]\nmissing = [\"NA\"]\n");
+    let (ok, err) = check(&declare(book(false, None, KEY)), "na.csv", "runs.csv");
+    assert!(ok, "{err}");
+    let (ok, err) = check(&declare(book(true, None, KEY)), "na.csv", "runs.csv");
+    assert!(
+        !ok && err.contains("results/runs.csv:3:12: column `seconds`: value is missing"),
         "{err}"
     );
 }

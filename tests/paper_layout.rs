@@ -51,15 +51,25 @@ fn the_headline_table_aligns_on_the_decimal_point() {
     // The study of measured runs: the top-level study's reconstructed runs
     // give no intervals.
     let (_built, papers) = shipped_papers();
-    let out = std::process::Command::new("pdftotext")
-        .args(["-bbox", "-f", "1", "-l", "1"])
-        .arg(&papers[1])
-        .arg("-")
-        .output()
-        .unwrap();
-    let words = bbox_words(&String::from_utf8_lossy(&out.stdout));
+    // Table 1 sits in the Results, on whichever page they start.
+    let page = |n: usize| {
+        let n = n.to_string();
+        let out = std::process::Command::new("pdftotext")
+            .args(["-bbox", "-f", &n, "-l", &n])
+            .arg(&papers[1])
+            .arg("-")
+            .output()
+            .unwrap();
+        bbox_words(&String::from_utf8_lossy(&out.stdout))
+    };
+    let words = (1..=8).map(page).find(|w| w.iter().any(|w| w.3 == "Metric")).unwrap_or_default();
     let table = words.iter().position(|w| w.3 == "Metric").expect("the headline table");
+    // The table's words: from its header on, the lines of a row (a metric
+    // and its numbers, at most 14 words), not the prose set after it on
+    // the same page (longer lines).
     let words = &words[table..];
+    let count = |y: f64| words.iter().filter(|w| (w.0 - y).abs() < 0.5).count();
+    let words: Vec<_> = words.iter().filter(|w| count(w.0) <= 14).cloned().collect();
     let (mut lows, mut tos, mut highs) =
         (std::collections::BTreeMap::new(), Vec::new(), std::collections::BTreeMap::new());
     for to in words.iter().filter(|w| w.3 == "to") {

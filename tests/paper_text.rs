@@ -146,13 +146,17 @@ fn caveats_say_what_the_data_and_the_author_say_word_for_word() {
     assert!(stats["caveats"].to_string().contains(one), "still among the diagnostics");
 }
 
-/// Issue 30, point 7: `$…$` and `$$…$$` in Typst's math syntax, typeset
-/// by Typst in both outputs from the same source: an SVG named by its
-/// source on the page (no script), the formula's letters in the PDF's text;
-/// code in a formula is refused at its place.
+/// Issue 30, point 7: `$…$` and `$$…$$` in Typst's math syntax (behind
+/// `[output] math = "typst"` since issue 43), typeset by Typst in both
+/// outputs from the same source: an SVG named by its source on the page (no
+/// script), the formula's letters in the PDF's text; code in a formula is
+/// refused at its place.
 #[test]
 fn formulas_are_typeset_in_the_page_and_the_paper() {
     let study = fixture("minimal");
+    let book = fs::read_to_string(study.path().join("book.toml")).unwrap();
+    fs::write(study.path().join("book.toml"), format!("{book}\n[output]\nmath = \"typst\"\n"))
+        .unwrap();
     let page =
         "# Result\n\nSpeedup is $S(p) = T(1) / T(p)$, and\n\n$$ E(p) = S(p) / p $$\n\nat most 1.\n";
     fs::write(study.path().join("content/index.md"), page).unwrap();
@@ -181,6 +185,47 @@ fn formulas_are_typeset_in_the_page_and_the_paper() {
         err.contains("math: a formula may not hold code") && err.contains("content/index.md:3:3"),
         "{err}"
     );
+}
+
+/// Issue 43, point 7: `$…$` and `$$…$$` hold LaTeX by default, as Markdown
+/// authors write them: MathML in the page, made at build time (no script),
+/// its source kept as an annotation; in the paper, converted to Typst math,
+/// the formula's letters in the PDF's text. The issue's own example,
+/// `$E = mc^2$`, failed before ("unknown variable: mc").
+#[test]
+fn latex_formulas_reach_the_page_as_mathml_and_the_paper_as_text() {
+    let study = fixture("minimal");
+    // A first paragraph without math: the paper's abstract is the first
+    // paragraph as plain text when book.toml gives none.
+    let page = "# Result\n\nThe formulas.\n\nSpeedup is $S(p) = \\frac{T(1)}{T(p)}$, energy $E = mc^2$, and\n\n\
+                $$ E(p) = \\frac{S(p)}{p} \\le 1 $$\n\nat most 1.\n";
+    fs::write(study.path().join("content/index.md"), page).unwrap();
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    assert_eq!(html.matches("<math display=\"inline\">").count(), 2, "{html}");
+    assert_eq!(html.matches("<math display=\"block\">").count(), 1, "{html}");
+    // The fraction is MathML's, and the source rides along for copy and assistive technology.
+    assert!(
+        html.contains("<mfrac>") && html.contains("<msup><mi>c</mi><mn>2</mn></msup>"),
+        "{html}"
+    );
+    assert!(html.contains("\\frac{T(1)}{T(p)}</annotation>"), "{html}");
+    assert!(!html.contains("$S(p)") && !html.contains("<svg class=\"math\""), "{html}");
+    if tool("pdftotext", &["-v"]) {
+        let text = pdftotext(&study.path().join("site/paper.pdf"));
+        // Typst sets math letters in mathematical italic (U+1D446 𝑆, U+1D45D 𝑝,
+        // U+1D438 𝐸, U+1D45A 𝑚, U+1D450 𝑐) and ≤ as U+2264.
+        for needle in [
+            "\u{1D446}(\u{1D45D}) =",
+            "\u{1D438} = \u{1D45A}\u{1D450}",
+            "\u{1D438}(\u{1D45D}) =",
+            "\u{2264}",
+        ] {
+            assert!(text.contains(needle), "the PDF lacks {needle}:\n{text}");
+        }
+        assert!(!text.contains('$') && !text.contains("frac"), "{text}");
+    }
 }
 
 #[test]

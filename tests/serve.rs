@@ -300,6 +300,30 @@ fn open_shows_the_page_in_the_browser() {
     assert!(get(&server.address, "/").1.contains("At two processes"));
 }
 
+/// `--open` with a browser that fails (as `xdg-open` does with none set up)
+/// says so and gives the address; a browser that cannot be started too.
+#[cfg(unix)]
+#[test]
+fn open_says_when_no_browser_could_be_opened() {
+    use std::os::unix::fs::PermissionsExt;
+    let study = fixture("minimal");
+    let dir = tempfile::tempdir().unwrap();
+    let browser = dir.path().join("browser");
+    std::fs::write(&browser, "#!/bin/sh\nexit 3\n").unwrap();
+    std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let missing = dir.path().join("no-such-browser");
+    for program in [&browser, &missing] {
+        let server = serve_with(study.path(), &["--open"], &[("BROWSER", program)]);
+        let url = format!("http://{}/", server.address);
+        let waited = Instant::now();
+        while server.printed("no browser could be opened") == 0 {
+            assert!(waited.elapsed() < Duration::from_secs(10), "silent: {}", server.log());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(server.printed(&format!("open {url} yourself")), 1, "{}", server.log());
+    }
+}
+
 /// The build-error panel in Chromium (tests/browser/overlay.mjs): over the
 /// lower part of the page only, closed by its button or by Escape, and
 /// open again for another error.

@@ -246,3 +246,67 @@ fn links_between_studies_are_checked() {
         stderr(&output)
     );
 }
+
+/// Issue 43, point 10: the page's script and stylesheet together stay
+/// within 10 KB gzipped (`gzip -9`, as a server sends them at best).
+#[test]
+fn script_and_styles_stay_within_ten_kilobytes_gzipped() {
+    use std::io::Write;
+    if !tool("gzip", &["--version"]) {
+        return;
+    }
+    let defaults = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/defaults");
+    let mut both = fs::read(defaults.join("style.css")).unwrap();
+    both.extend(fs::read(defaults.join("app.js")).unwrap());
+    let mut gzip = Command::new("gzip")
+        .arg("-9c")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    gzip.stdin.take().unwrap().write_all(&both).unwrap();
+    let size = gzip.wait_with_output().unwrap().stdout.len();
+    assert!(size <= 10 * 1024, "style.css and app.js are {size} bytes gzipped, over 10 KB");
+}
+
+/// Issue 43, point 10: each chart's CSV has its metadata beside it, which
+/// says what each column holds (label, source column, unit), where the data
+/// come from (file, SHA-256, provenance) and which build made it; the page
+/// links both.
+#[test]
+fn each_chart_s_data_has_its_metadata_beside_it() {
+    let study = fixture("charts");
+    build(study.path());
+    let html = read(study.path(), "index.html");
+    let charts: Vec<String> = fs::read_dir(study.path().join("site/data/charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".csv"))
+        .collect();
+    assert!(!charts.is_empty());
+    for csv in charts {
+        let id = csv.trim_end_matches(".csv");
+        let meta: serde_json::Value =
+            serde_json::from_str(&read(study.path(), &format!("data/charts/{id}.json"))).unwrap();
+        assert!(html.contains(&format!("href=\"data/charts/{id}.json\" download")), "{id}");
+        let text = read(study.path(), &format!("data/charts/{csv}"));
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+        let names: Vec<String> = meta["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(names, header, "{id}: one entry per column of the CSV, in order");
+        assert_eq!(meta["csv"], format!("{id}.csv"));
+        let source = &meta["sources"][0];
+        let file = source["file"].as_str().unwrap();
+        assert!(file.starts_with("results/") && file.ends_with(".csv"), "{meta}");
+        let bytes = fs::read(study.path().join(file)).unwrap();
+        assert_eq!(source["sha256"], report::project::sha256_hex(&bytes), "{meta}");
+        assert_eq!(source["provenance"], "measured");
+        assert!(meta["provenance"]["generator"].as_str().unwrap().starts_with("report "));
+        assert_eq!(meta["columns"][0]["source_column"], "environment", "{meta}");
+    }
+}

@@ -162,7 +162,7 @@ fn one_wild_allreduce_run_is_named_on_its_headline() {
     let times =
         format!("{}× the median of its side", report::format::significant(5333.0 / median, 2));
     for part in [
-        "run = 7 of Candidate at case = 0 (5333, ",
+        "run 7 of Candidate at case = 0 (5333, ",
         &times,
         &without,
         "by the median (Hodges–Lehmann)",
@@ -171,5 +171,5 @@ fn one_wild_allreduce_run_is_named_on_its_headline() {
     }
     // The outlier caveat lists it.
     let outliers = stats["caveats"].as_array().unwrap().iter().find(|c| c["kind"] == "outliers");
-    assert!(outliers.unwrap()["text"].as_str().unwrap().contains("run = 7 (5333)"));
+    assert!(outliers.unwrap()["text"].as_str().unwrap().contains("run 7 (5333)"));
 }

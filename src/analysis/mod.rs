@@ -202,7 +202,10 @@ pub fn analyze_excluding(
 /// about the study; neither metrics nor exclusions yet.
 fn summarise(results: &ResultSet, config: &Config) -> Result<Analysis, Diagnostics> {
     let mut analysis = Analysis {
-        warnings: unused_environments(results, config),
+        warnings: unused_environments(results, config)
+            .into_iter()
+            .chain(crate::config::authorless(config))
+            .collect(),
         confidence: CONFIDENCE,
         metrics: Vec::new(),
         groups: Vec::new(),

@@ -38,24 +38,32 @@ pub fn command(url: &str, browser: Option<OsString>) -> (OsString, Vec<OsString>
     (opener.into(), vec![url.into()])
 }
 
-/// Open `url` in the browser, without waiting for it to close (a thread
-/// reaps the opener); an error when the opener cannot be started.
-pub fn open(url: &str) -> std::io::Result<()> {
+/// Open `url` in the browser, without waiting for it to close: a thread
+/// reaps the opener and calls `failed` with the reason when it ends in
+/// failure (`xdg-open` exits with a status when no browser is set up); an
+/// error when the opener cannot be started at all.
+pub fn open(url: &str, failed: impl FnOnce(String) + Send + 'static) -> std::io::Result<()> {
     let (program, args) = command(url, std::env::var_os("BROWSER"));
+    let name = program.to_string_lossy().into_owned();
     let mut child = Command::new(&program)
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!("cannot run `{}`: {e}", program.to_string_lossy()),
-            )
-        })?;
-    std::thread::spawn(move || child.wait());
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot run `{name}`: {e}")))?;
+    std::thread::spawn(move || match child.wait() {
+        Ok(status) if status.success() => {}
+        Ok(status) => failed(format!("`{name}` ended with {status}")),
+        Err(e) => failed(format!("`{name}` could not be waited for: {e}")),
+    });
     Ok(())
+}
+
+/// What `serve --open` prints when no browser could be opened: why, and the
+/// address to open by hand.
+pub fn not_opened(url: &str, why: &str) -> String {
+    format!("warning: no browser could be opened ({why}); open {url} yourself")
 }
 
 #[cfg(test)]
@@ -81,5 +89,12 @@ mod tests {
         let (program, args) = command(url, None);
         assert!(!program.is_empty() && args == [OsString::from(url)]);
         assert_eq!(command(url, Some("".into())).0, command(url, None).0);
+    }
+
+    #[test]
+    fn a_failed_opener_is_reported_with_the_address() {
+        let said = not_opened("http://127.0.0.1:8000/", "`xdg-open` ended with exit status: 3");
+        assert!(said.starts_with("warning: no browser could be opened"), "{said}");
+        assert!(said.ends_with("open http://127.0.0.1:8000/ yourself"), "{said}");
     }
 }

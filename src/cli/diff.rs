@@ -33,11 +33,10 @@ pub fn run(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Resul
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        super::print::line(&serde_json::to_string_pretty(&json)?);
     } else {
-        for change in changes {
-            println!("- {change}");
-        }
+        let lines: Vec<String> = changes.iter().map(|c| format!("- {c}\n")).collect();
+        super::print::out(&lines.concat());
     }
     Ok(ExitCode::SUCCESS)
 }

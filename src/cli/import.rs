@@ -180,7 +180,7 @@ pub fn run(cli: &Cli, importer: &Importer) -> anyhow::Result<ExitCode> {
         if format == Printed::Json {
             eprintln!("# would append to {file}:\n{text}");
         } else {
-            println!("# would append to {file}:\n{text}");
+            super::print::line(&format!("# would append to {file}:\n{text}"));
         }
     }
     print_findings(cli, &summary, format);
@@ -227,7 +227,7 @@ fn print_findings(cli: &Cli, summary: &Summary, format: Printed) {
             .chain(warnings.0.iter().map(|d| (Level::Warning, d)))
             .collect();
         if all.is_empty() {
-            println!("[]");
+            super::print::line("[]");
         }
         print::diagnostics_of(&all, format);
         return;

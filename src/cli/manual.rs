@@ -13,14 +13,20 @@ use super::args::Args;
 
 /// `report completions SHELL`: the script on standard output.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
-    write_completions(shell, &mut std::io::stdout());
+    let mut script = Vec::new();
+    write_completions(shell, &mut script);
+    super::print::out(&String::from_utf8_lossy(&script));
     Ok(ExitCode::SUCCESS)
 }
 
 /// `report man [DIR]`: report.1 on standard output, or every page into `dir`.
 pub fn man(dir: Option<&Path>) -> anyhow::Result<ExitCode> {
     match dir {
-        None => write_man(&mut std::io::stdout())?,
+        None => {
+            let mut page = Vec::new();
+            write_man(&mut page)?;
+            super::print::out(&String::from_utf8_lossy(&page));
+        }
         Some(dir) => {
             let pages = man_pages(dir)?;
             eprintln!("wrote {} man pages to {}", pages.len(), dir.display());

@@ -15,6 +15,28 @@ pub fn set_color(color: bool) {
     let _ = COLOR.set(color);
 }
 
+/// Write `text` to standard output. A reader that has gone (`report diff |
+/// head`, a closed pipe) ends the command quietly with success, as it ends
+/// `cat` or ripgrep: what was asked for was read; any other failure to
+/// write is an error. Nothing the commands print to standard output panics.
+pub fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write to standard output: {e}");
+            std::process::exit(1)
+        }
+    }
+}
+
+/// [`out`] with a line break after `text`.
+pub fn line(text: &str) {
+    out(&format!("{text}\n"));
+}
+
 /// Print the error chain once: each diagnostic rendered, or anyhow's chain.
 pub fn error(err: &anyhow::Error, format: Format) {
     match err.downcast_ref::<Diagnostics>() {
@@ -28,9 +50,9 @@ pub fn error(err: &anyhow::Error, format: Format) {
                 eprintln!("error: {}; nothing was written", diagnostics.summary());
             }
         }
-        None if format == Format::Json => {
-            println!("{}", serde_json::json!([{ "level": "error", "message": format!("{err:#}") }]))
-        }
+        None if format == Format::Json => line(
+            &serde_json::json!([{ "level": "error", "message": format!("{err:#}") }]).to_string(),
+        ),
         None => eprintln!("error: {err:#}"),
     }
 }
@@ -39,7 +61,7 @@ pub fn error(err: &anyhow::Error, format: Format) {
 /// always one array on standard output (`[]` when there are none).
 pub fn finish(warnings: &[Diagnostic], format: Format) {
     if format == Format::Json && warnings.is_empty() {
-        println!("[]");
+        line("[]");
     } else {
         warnings_of(warnings, format);
     }
@@ -58,7 +80,7 @@ pub fn diagnostics_of(diagnostics: &[(Level, &Diagnostic)], format: Format) {
         return;
     }
     if format == Format::Json {
-        print!("{}", render::render(diagnostics, format, false));
+        out(&render::render(diagnostics, format, false));
     } else {
         let color = format == Format::Human && COLOR.get().copied().unwrap_or(false);
         let text = render::render(diagnostics, format, color);

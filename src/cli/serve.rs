@@ -30,8 +30,12 @@ pub fn run(cli: &Cli, port: u16, bind_all: bool, open: bool) -> anyhow::Result<E
     report::serve::run(&options, Box::new(outcome), |address| {
         let url = format!("http://{address}/");
         eprintln!("serving {url} (Ctrl-C to stop)");
-        if open && let Err(err) = browser::open(&url) {
-            eprintln!("warning: could not open a browser ({err}); open {url} yourself");
+        if open {
+            let later = url.clone();
+            let failed = move |why: String| eprintln!("{}", browser::not_opened(&later, &why));
+            if let Err(err) = browser::open(&url, failed) {
+                eprintln!("{}", browser::not_opened(&url, &err.to_string()));
+            }
         }
     })?;
     Ok(ExitCode::SUCCESS)

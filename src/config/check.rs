@@ -8,6 +8,19 @@ use super::metrics::{Candidates, Metric};
 use super::{Config, MAX_DECIMALS};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 
+/// The warning for a study that names no author (`[book] authors`): its
+/// paper would have a title block without a name, and its page no byline.
+pub fn authorless(config: &Config) -> Option<Diagnostic> {
+    if !config.book.authors.is_empty() {
+        return None;
+    }
+    let at =
+        config.at.or("book.authors", &config.at.or("book.title", &Location::file("book.toml")));
+    let diagnostic = Diagnostic::new(at, "the study names no author")
+        .hint("add them to [book], each with an affiliation: authors = [{ name = \"Ada Lovelace\", affiliation = \"University of London\" }]");
+    Some(diagnostic)
+}
+
 /// Cross-field checks that serde cannot express.
 pub(super) fn check(path: &Path, config: &Config) -> Result<(), Diagnostics> {
     let mut errors = Diagnostics::default();

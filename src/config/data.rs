@@ -76,6 +76,16 @@ pub struct Dataset {
     /// [Partitioned datasets](results.md#partitioned-datasets).
     #[serde(default, rename = "where")]
     pub slice: BTreeMap<String, FilterValue>,
+    /// The cells that mark a missing value, as the tool that wrote the file
+    /// marks one: `missing = ["NA", "N/A", "-"]` (R writes `NA`, pandas an
+    /// empty cell or `NaN`). A cell that is exactly one of them, spaces
+    /// aside, counts as an empty cell: a missing value in a column
+    /// `columns` leaves untyped, an error ("value is missing") in one it
+    /// types. In a CSV file, a cell that reads as a marker (`NA`, `NaN`,
+    /// `N/A`, `-`, `NULL`, `None`, …) among numbers, not listed here, is an
+    /// error at the cell that names this key.
+    #[serde(default)]
+    pub missing: Vec<String>,
     /// Strong-scaling analysis: speedup and parallel efficiency.
     #[serde(default)]
     pub scaling: Option<Scaling>,

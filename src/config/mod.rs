@@ -18,7 +18,7 @@ mod order;
 mod provenance;
 pub mod spans;
 
-pub use check::CAVEAT_KINDS;
+pub use check::{CAVEAT_KINDS, authorless};
 pub use data::{Better, ColumnLabel, ColumnType, Dataset, Exclusion, Scaling};
 pub use history::{Acknowledgement, GitCommit, History};
 pub use metrics::{Average, Candidates, Compare, Estimator, FilterValue, Level, Metric, Range};
@@ -262,6 +262,12 @@ pub struct Output {
     /// ([Results too big for one machine](big-results.md)).
     #[serde(default = "default_max_results_mb", rename = "max-results-mb")]
     pub max_results_mb: u64,
+    /// The syntax of the formulas in content, `$…$` in line and `$$…$$`
+    /// displayed: `latex` (the default), as GitHub, pandoc, Quarto and
+    /// Jupyter read them (`$\frac{T_1}{T_p}$`), or `typst`, Typst's own
+    /// math (`$T_1 / T_p$`). See docs/writing.md.
+    #[serde(default)]
+    pub math: MathSyntax,
 }
 
 fn default_max_results_mb() -> u64 {
@@ -276,6 +282,7 @@ impl Default for Output {
             base_url: None,
             raw_html: false,
             max_results_mb: default_max_results_mb(),
+            math: MathSyntax::default(),
         }
     }
 }
@@ -320,6 +327,18 @@ pub enum PdfStandard {
     A2b,
     /// No standard (still tagged).
     None,
+}
+
+/// The syntax of the formulas in content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MathSyntax {
+    /// LaTeX math: converted for the paper by the mitex crate and written
+    /// into the page as MathML at build time (no script).
+    #[default]
+    Latex,
+    /// Typst's math syntax: typeset by Typst in both outputs (an SVG in the page).
+    Typst,
 }
 
 /// Page size of the paper.

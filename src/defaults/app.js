@@ -187,3 +187,58 @@
     box.after(cue);
   }
 })();
+// Share a view: a "Copy link" button on every figure, table and card (its
+// anchor), and the series hidden and a table's order kept in the address
+// (?hide-fig-ID=1.3&sort-tbl-ID=2d), restored from it on load.
+(function () {
+  const state = new URLSearchParams(location.search);
+  const save = function () {
+    const query = state.toString();
+    history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+  };
+  const set = function (key, value) { if (value) state.set(key, value); else state.delete(key); save(); };
+  const anchor = function (el) { const home = el.closest("[id]"); return home ? home.id : ""; };
+  document.addEventListener("click", function (event) {
+    const toggle = event.target.closest(".series-toggle button");
+    const sort = event.target.closest("th > button.sort");
+    if (toggle) {
+      const buttons = [...toggle.parentNode.children];
+      const hidden = buttons.map(function (b, i) { return b.getAttribute("aria-pressed") === "false" ? i : -1; });
+      set("hide-" + anchor(toggle), hidden.filter(function (i) { return i >= 0; }).join("."));
+    } else if (sort) {
+      const th = sort.parentNode;
+      const order = th.getAttribute("aria-sort");
+      set("sort-" + anchor(th), order ? th.cellIndex + order[0] : "");
+    }
+  });
+  state.forEach(function (value, key) {
+    const home = document.getElementById(key.replace(/^(hide|sort)-/, ""));
+    if (!home) return;
+    if (key.startsWith("hide-")) {
+      const buttons = home.querySelectorAll(".series-toggle button");
+      value.split(".").forEach(function (i) { if (buttons[i]) buttons[i].click(); });
+    } else {
+      const th = home.querySelector("thead tr").cells[parseInt(value, 10)];
+      const button = th && th.querySelector("button.sort");
+      for (let n = value.endsWith("d") ? 2 : 1; button && n > 0; n--) button.click();
+    }
+  });
+  const targets = document.querySelectorAll(".chart[id] figcaption, figure.table figcaption, .card[id]");
+  for (const place of targets) {
+    const id = anchor(place);
+    if (!id) continue;
+    const name = place.querySelector(".figure-number, .table-number, .label");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-link";
+    button.textContent = "Copy link";
+    button.setAttribute("aria-label", "Copy a link to " + (name ? name.textContent.replace(/\.$/, "") : "this"));
+    button.addEventListener("click", function () {
+      const link = location.href.split("#")[0] + "#" + id;
+      const said = function (text) { button.textContent = text; setTimeout(function () { button.textContent = "Copy link"; }, 2000); };
+      const copied = navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject();
+      copied.then(function () { said("Link copied"); }, function () { history.replaceState(null, "", link); said("Link in the address bar"); });
+    });
+    place.appendChild(button);
+  }
+})();

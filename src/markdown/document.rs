@@ -550,7 +550,7 @@ impl Targets<'_> {
                 }
             }
             RefKind::Table => {
-                let table = self.tables.iter().position(|t| t.as_deref() == Some(&r.id));
+                let table = self.tables.iter().position(|t| t.as_deref() == Some(r.id.as_str()));
                 r.number = table.map_or(0, |i| i + 1);
                 let headline = r.id == HEADLINE && r.number == 1;
                 if headline && self.here != "index" && !self.here.is_empty() {

@@ -62,8 +62,17 @@ pub fn caveat(m: &MetricValue, labels: &Labels) -> Option<String> {
     let found = found(m)?;
     let what = if found.changes_verdict { "the verdict" } else { "the estimate" };
     let note = note(m, labels)?;
+    Some(format!("{}: one run carries {what}, {note}. The run is kept.", labels.metric(m)))
+}
+
+/// The advice to the author of a headline that one run carries, for the
+/// build's warnings (never for readers): how to exclude the run.
+pub fn advice(m: &MetricValue, labels: &Labels) -> Option<String> {
+    let found = found(m)?;
+    let file = &m.inputs.file;
     Some(format!(
-        "{}: one run carries {what}, {note}. The run is kept; if it is known to be bad, exclude it in book.toml with its reason.",
-        labels.metric(m)
+        "{}: if {} is known to be bad, exclude it with its reason: `exclude = [{{ where = {{ … }}, reason = \"…\" }}]` in [data.{file}]",
+        labels.metric(m),
+        run(m, found, labels)
     ))
 }

@@ -32,6 +32,11 @@ pub struct Caveat {
     pub text: String,
     /// The metric it qualifies, if any.
     pub metric: Option<String>,
+    /// What the author could do about it (exclude a run, choose the
+    /// median), for `report check` and the build's warnings: never in the
+    /// reader's text, nor in stats.json.
+    #[serde(skip)]
+    pub advice: Option<String>,
 }
 
 /// Significant digits of a run's value in a caveat.
@@ -80,7 +85,40 @@ pub fn caveat(finding: &Finding, metrics: &[MetricValue], labels: &Labels) -> Op
             (of_metric(*about, m, labels)?, Some(m.name.clone()))
         }
     };
-    Some(Caveat { kind: finding.kind(), text, metric })
+    let advice = advice_on(finding, metrics, labels);
+    Some(Caveat { kind: finding.kind(), text, metric, advice })
+}
+
+/// The advice to the author that `finding` calls for, if any: the
+/// sentences the reader's caveat leaves out.
+fn advice_on(finding: &Finding, metrics: &[MetricValue], labels: &Labels) -> Option<String> {
+    match finding {
+        Finding::NotNormal(n) => median_advice(n, labels),
+        Finding::Sources(s) => Some(super::sources::advice(s)),
+        Finding::Metric { metric, about: MetricFinding::Influential } => {
+            super::carried::advice(metrics.get(*metric)?, labels)
+        }
+        _ => None,
+    }
+}
+
+/// The advice on runs that are not normal: the median for the
+/// configurations where it is more informative than the mean.
+fn median_advice(n: &NotNormal, labels: &Labels) -> Option<String> {
+    let informative: Vec<String> = n
+        .configurations
+        .iter()
+        .filter(|r| r.median == Some(MedianUse::Informative))
+        .map(|r| configuration(r, &n.file, labels))
+        .collect();
+    (!informative.is_empty()).then(|| {
+        format!(
+            "the runs of `{}` in {} are skewed or have severe outliers at {}: consider `estimator = \"median\"` for the metrics that read them",
+            n.column,
+            n.file,
+            listed(&informative, "configuration")
+        )
+    })
 }
 
 /// `items`, the first [`NAMED`] joined by `"; "`, the rest counted.
@@ -152,8 +190,22 @@ fn outliers(o: &Outliers, labels: &Labels) -> String {
     };
     format!(
         "Outlying runs of {} in {}, by Tukey's fences from the quartiles of each configuration (the fences' scale is the IQR, or one step of the values' grid when that is wider), the most extreme first.{severe}{mild} They are kept: the mean follows them, the median and the rank test do not.",
-        o.column, o.file
+        labels.column(&o.file, &o.column),
+        o.file
     )
+}
+
+/// A run as the analysis names it by the file's key (`run = 14`, `node =
+/// a, run = 2`) in the reader's words: each column by its label, a value by
+/// its unit when it has one, else after the column's name (`run 14`).
+fn run_words(labels: &Labels, file: &str, run: &str) -> String {
+    let words = run.split(", ").map(|part| match part.split_once(" = ") {
+        Some((column, value)) if labels.at(file, part) == part => {
+            format!("{} {value}", labels.column(file, column))
+        }
+        _ => labels.at(file, part),
+    });
+    words.collect::<Vec<_>>().join(", ")
 }
 
 /// One configuration's severe runs: `A at 8 processes (n = 10): run = 3 (41.2)`.
@@ -162,7 +214,9 @@ fn severe_runs(s: &SevereRuns, file: &str, labels: &Labels) -> String {
         .runs
         .iter()
         .map(|(run, value)| match run {
-            Some(run) => format!("{run} ({})", significant(*value, DIGITS)),
+            Some(run) => {
+                format!("{} ({})", run_words(labels, file, run), significant(*value, DIGITS))
+            }
             None => significant(*value, DIGITS),
         })
         .collect();
@@ -185,7 +239,7 @@ fn variation(v: &Variation, labels: &Labels) -> String {
     };
     format!(
         "Runs of {} in {} vary by more than {}% of their mean (coefficient of variation) in {configurations}: {}.",
-        v.column,
+        labels.column(&v.file, &v.column),
         v.file,
         fixed(HIGH_CV * 100.0, 0),
         listed(&items, "configuration")
@@ -232,25 +286,26 @@ fn not_normal(n: &NotNormal, labels: &Labels) -> String {
     let advice = advice(&of(MedianUse::Informative), &of(MedianUse::Stuck));
     format!(
         "{subject} {} in {} are not normally distributed (Shapiro–Wilk, 5%): {}. The t intervals of the mean assume near-normal means.{advice}",
-        n.column,
+        labels.column(&n.file, &n.column),
         n.file,
         listed(&items, "configuration")
     )
 }
 
-/// Which estimator to prefer where: the median for the `informative`
-/// configurations, the mean for the `stuck` ones.
+/// Which estimator describes the runs better where, in the reader's words:
+/// the median for the `informative` configurations, the mean for the
+/// `stuck` ones (the author's advice is [`median_advice`]).
 fn advice(informative: &[String], stuck: &[String]) -> String {
     let mut advice = String::new();
     if !informative.is_empty() {
         advice.push_str(&format!(
-            " Prefer the median (estimator = \"median\") for {}: the runs there are skewed or have severe outliers (the mean lies outside the median's 95% interval, or a run beyond 3 IQR).",
+            " For {}, the median describes the runs better than the mean: they are skewed or have severe outliers (the mean lies outside the median's 95% interval, or a run beyond 3 IQR).",
             listed(informative, "configuration")
         ));
     }
     if !stuck.is_empty() {
         advice.push_str(&format!(
-            " Keep the mean for {}: the values lie on a grid as coarse as the median's 95% interval, so the median sits on one tick and cannot show a change smaller than a step.",
+            " For {}, the mean describes them better: the values lie on a grid as coarse as the median's 95% interval, so the median sits on one tick and cannot show a change smaller than a step.",
             listed(stuck, "configuration")
         ));
     }
@@ -363,7 +418,10 @@ fn disagreement(m: &MetricValue, label: &str) -> Option<String> {
 /// median, the metric without it and by the other estimator.
 fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
     let found = m.influence.as_ref()?;
-    let run = found.run.clone().unwrap_or_else(|| "a run".into());
+    let run = found
+        .run
+        .as_deref()
+        .map_or_else(|| "a run".into(), |r| run_words(labels, &m.inputs.file, r));
     let (value, median) = (found.value, found.median);
     let of_median = format!("the median of its side ({})", significant(median, DIGITS));
     let against = if value > 0.0 && median > 0.0 && value != median {
@@ -388,7 +446,7 @@ fn carried(m: &MetricValue, labels: &Labels) -> Option<String> {
     });
     let changes = if found.changes_verdict { ", a different verdict" } else { "" };
     Some(format!(
-        "{}: one run carries the estimate of {}: {run} of {}{at} ({}, {against}). Without it the difference is {} ({}), {verdict}{changes}{other}. The run is kept; if it is known to be bad, exclude it in book.toml with its reason.",
+        "{}: one run carries the estimate of {}: {run} of {}{at} ({}, {against}). Without it the difference is {} ({}), {verdict}{changes}{other}. The run is kept.",
         labels.metric(m),
         metric_value(m),
         labels.level(file, &m.factor, &found.environment),
@@ -412,7 +470,7 @@ fn coarse(m: &MetricValue, labels: &Labels) -> Option<String> {
     Some(format!(
         "{}: the values of {}{at} lie on a grid of {}, {}% of the baseline's mean, as coarse as the difference of {}{interval}: the runs cannot resolve a change smaller than one step ({} distinct values among {} runs there).",
         labels.metric(m),
-        m.inputs.column,
+        labels.column(&m.inputs.file, &m.inputs.column),
         significant(grain.step, DIGITS),
         significant(grain.relative * 100.0, 2),
         metric_value(m),
@@ -441,6 +499,7 @@ pub fn excluded(excluded: &Excluded) -> Caveat {
             excluded.file, excluded.filter
         ),
         metric: None,
+        advice: None,
     }
 }
 
@@ -519,7 +578,7 @@ better = "lower"
         let (file, column) = (FILE.to_string(), "time_s".to_string());
         let o = Outliers { file, column, severe, mild: 0, mild_configurations: 0 };
         let said = text(Finding::Outliers(o), &[]);
-        assert!(said.contains(" Beyond 3 IQR (severe): Numeric sort (n = 10): run = 3 (41.25). "));
+        assert!(said.contains(" Beyond 3 IQR (severe): Numeric sort (n = 10): run 3 (41.25). "));
         let runs = |at| NonNormalRuns { at, w: 0.8, p: 0.0123, median: None };
         let (file, column) = (FILE.to_string(), "time_s".to_string());
         let configurations = vec![runs(at(Some("sort -n --parallel=2"), &[])), runs(at(None, &[]))];

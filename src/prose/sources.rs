@@ -47,11 +47,20 @@ pub fn diagnostic(s: &Sources, labels: &Labels) -> String {
         k => format!("; and {k} more pairs"),
     };
     format!(
-        "Runs of {} in {} from different sources differ within a configuration beyond their noise (Mann–Whitney, Holm's correction across the {} pairs of sources tested): {}{more}. Every statistic pools them: if a session ran under other conditions, exclude its runs in book.toml with the reason, or compare the sources.",
-        s.column,
+        "Runs of {} in {} from different sources differ within a configuration beyond their noise (Mann–Whitney, Holm's correction across the {} pairs of sources tested): {}{more}. Every statistic pools them.",
+        labels.column(&s.file, &s.column),
         s.file,
         s.tested,
         named.join("; ")
+    )
+}
+
+/// The advice to the author on sources that differ, for the build's
+/// warnings (never for readers).
+pub fn advice(s: &Sources) -> String {
+    format!(
+        "runs of `{}` in {} from different sources differ: if a session ran under other conditions, exclude its runs with their reason (`exclude` in [data.{}]), or compare the sources",
+        s.column, s.file, s.file
     )
 }
 

@@ -125,7 +125,7 @@ fn table(t: &crate::markdown::tables::Written) -> TableEntry<'_> {
     let spec = &t.table.spec;
     let caveat = crate::prose::caveats::selected_baselines(spec, &[]).map(|text| {
         let kind = crate::analysis::CaveatKind::SelectedBaseline;
-        crate::prose::caveats::Caveat { kind, text, metric: None }
+        crate::prose::caveats::Caveat { kind, text, metric: None, advice: None }
     });
     TableEntry {
         id: &t.id,

@@ -1,7 +1,8 @@
-//! The formulas of the content (`$…$` in line, `$$…$$` displayed, in
-//! Typst's math syntax): each typeset once for the page as SVG, and every
-//! one that cannot be (code, a syntax error) reported at its place. The
-//! paper sets the same source ([`super::typst_markup`]).
+//! The formulas of the content (`$…$` in line, `$$…$$` displayed), each
+//! made once for the page, and every one that cannot be (code, a syntax
+//! error) reported at its place: in LaTeX (`[output] math = "latex"`, the
+//! default) as MathML ([`super::latex`]), in Typst's math syntax typeset as
+//! SVG. The paper sets the same source ([`super::typst_markup`]).
 
 use std::collections::BTreeMap;
 
@@ -16,8 +17,11 @@ pub const ID: &str = "@formula@";
 /// Each formula's SVG, by its source and whether it is displayed.
 pub type Formulas = BTreeMap<(String, bool), String>;
 
-/// Typeset every formula of `document`.
-pub fn formulas(document: &Document) -> Result<Formulas, Diagnostics> {
+/// Make every formula of `document`, written in `syntax`, for the page.
+pub fn formulas(
+    document: &Document,
+    syntax: crate::config::MathSyntax,
+) -> Result<Formulas, Diagnostics> {
     let mut out = Formulas::new();
     let mut errors = Diagnostics::default();
     for page in &document.pages {
@@ -26,7 +30,12 @@ pub fn formulas(document: &Document) -> Result<Formulas, Diagnostics> {
             if out.contains_key(&(formula.clone(), display)) {
                 continue;
             }
-            match math::svg(&formula, display, ID) {
+            let made = match syntax {
+                crate::config::MathSyntax::Latex => super::latex::mathml(&formula, display)
+                    .and_then(|html| super::latex::to_typst(&formula).map(|_| html)),
+                crate::config::MathSyntax::Typst => math::svg(&formula, display, ID),
+            };
+            match made {
                 Ok(svg) => {
                     out.insert((formula, display), svg);
                 }
@@ -35,13 +44,25 @@ pub fn formulas(document: &Document) -> Result<Formulas, Diagnostics> {
                         page.source_map.locate(&page.path, at),
                         format!("math: {message}"),
                     )
-                    .hint(
-                        "write formulas in Typst's math syntax, such as $S(p) = T(1) / T(p)$ \
-                         or $sum_(i=1)^n x_i$; a literal dollar sign is \\$",
-                    ),
+                    .hint(hint(syntax)),
                 ),
             }
         }
     }
     errors.into_result(out)
+}
+
+/// The help on a formula that cannot be made, in `syntax`.
+fn hint(syntax: crate::config::MathSyntax) -> &'static str {
+    match syntax {
+        crate::config::MathSyntax::Latex => {
+            "write formulas in LaTeX, such as $\\frac{T_1}{T_p}$ or $\\sum_{i=1}^n x_i$ \
+             (`math = \"typst\"` in book.toml's [output] reads Typst's math syntax instead); \
+             a literal dollar sign is \\$"
+        }
+        crate::config::MathSyntax::Typst => {
+            "write formulas in Typst's math syntax, such as $S(p) = T(1) / T(p)$ \
+             or $sum_(i=1)^n x_i$; a literal dollar sign is \\$"
+        }
+    }
 }

@@ -1,10 +1,12 @@
 //! The renderers: the web page (HTML through Tera), the paper (Typst to PDF)
 //! and the machine-readable statistics (JSON), all from the same inputs.
 
+pub mod chart_meta;
 pub mod export;
 pub mod headline;
 pub mod html;
 pub mod json;
+pub mod latex;
 pub mod math;
 pub mod paper;
 pub mod pdf;
@@ -166,6 +168,9 @@ pub struct BookView {
     pub authors: Vec<AuthorView>,
     /// Date as written in book.toml.
     pub date: Option<String>,
+    /// The date in words for the paper's title block (`7 December 2026`),
+    /// or as written when it is no `YYYY-MM-DD` ([`crate::format::long_date`]).
+    pub date_long: Option<String>,
     /// Abstract.
     #[serde(rename = "abstract")]
     pub summary: Option<String>,
@@ -230,6 +235,8 @@ pub struct BookView {
     pub base_url_at: Option<crate::diagnostic::Location>,
     /// Whether raw HTML in content reaches the page.
     pub raw_html: bool,
+    /// The syntax of the content's formulas (`[output] math`).
+    pub math: crate::config::MathSyntax,
     /// Where the results came from (filled in by the pipeline).
     pub provenance: html::Provenance,
     /// `report` and its version.
@@ -306,6 +313,7 @@ impl BookView {
             subtitle: book.subtitle.clone(),
             authors: book.authors.iter().map(AuthorView::of).collect(),
             date: book.date.clone(),
+            date_long: book.date.as_deref().map(crate::format::long_date),
             summary: book.summary.clone(),
             keywords: book.keywords.clone(),
             language: book.language.clone(),
@@ -335,6 +343,7 @@ impl BookView {
             base_url: config.output.base_url.clone(),
             base_url_at: config.at.get("output.base-url").cloned(),
             raw_html: config.output.raw_html,
+            math: config.output.math,
             provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
         }

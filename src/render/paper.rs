@@ -161,6 +161,10 @@ fn content(inputs: &PaperInputs) -> Content {
         too_long: Vec::new(),
     };
     let cited = BTreeMap::new();
+    let math = latex_equations(document, book.math);
+    if !math.is_empty() {
+        content.text.push_str(super::latex::IMPORT);
+    }
     for page in document
         .pages
         .iter()
@@ -171,7 +175,7 @@ fn content(inputs: &PaperInputs) -> Content {
             citations: &cited,
             environments: &book.environments,
             raw_html: false,
-            math: super::Refs::none().math,
+            math: &math,
         };
         let markup = typst_markup::convert(&page.body, &refs);
         content
@@ -187,6 +191,27 @@ fn content(inputs: &PaperInputs) -> Content {
         content.text.push_str(&markup.text);
     }
     content
+}
+
+/// The paper's markup of every formula of the paper's pages written in
+/// LaTeX, by source and display ([`super::latex::equation`]); none when
+/// the content's math is Typst's. A formula that cannot be converted is
+/// left out: the page's build has refused it at its place.
+fn latex_equations(
+    document: &Document,
+    syntax: crate::config::MathSyntax,
+) -> super::math::Formulas {
+    if syntax != crate::config::MathSyntax::Latex {
+        return super::math::Formulas::new();
+    }
+    let pages = document.pages.iter();
+    let formulas = pages.flat_map(|p| p.body.formulas());
+    formulas
+        .filter_map(|(source, display, _)| {
+            let markup = super::latex::equation(source, display).ok()?;
+            Some(((source.to_string(), display), markup))
+        })
+        .collect()
 }
 
 /// The warning for an HTML block at `offset` of `page`, left out of the paper.
@@ -250,6 +275,11 @@ fn files(inputs: &PaperInputs, content: String) -> BTreeMap<String, Vec<u8>> {
         ("stats.json".to_string(), inputs.stats_json.to_vec()),
         ("book.json".to_string(), book_json),
     ]);
+    if inputs.book.math == crate::config::MathSyntax::Latex {
+        for (name, text) in super::latex::SCOPE_FILES {
+            files.insert(name.to_string(), text.as_bytes().to_vec());
+        }
+    }
     for asset in inputs.assets {
         if let Some(name) = asset.path.file_name() {
             files.insert(name.to_string_lossy().into_owned(), asset.bytes.clone());

@@ -226,6 +226,23 @@ impl Converter<'_> {
         }
     }
 
+    /// A formula. One converted from LaTeX is in `refs.math`, as markup
+    /// ([`super::latex::equation`]); else it is Typst math already. Its
+    /// source is its alternative text (PDF/UA). One that holds code or does
+    /// not parse is text (the page's build refuses it at its place).
+    fn formula(&mut self, source: &str, display: bool) {
+        let converted = self.refs.and_then(|r| r.math.get(&(source.to_string(), display)));
+        if let Some(markup) = converted {
+            self.push(markup);
+        } else if super::pdf::math::valid(source) {
+            self.push(&equation(source, display));
+        } else if display {
+            self.run.push_str(&format!("$${source}$$"));
+        } else {
+            self.run.push_str(&format!("${source}$"));
+        }
+    }
+
     /// A captioned table that starts at `at`: a numbered figure of kind table.
     fn captioned(&mut self, c: &TableCaption, table: &Table, at: usize) {
         self.push(&format!(
@@ -279,18 +296,7 @@ impl Converter<'_> {
         match inline {
             Inline::Text(t) | Inline::Html(t) => self.run.push_str(t),
             Inline::SoftBreak => self.run.push(' '),
-            // A formula is Typst math already; its source is its alternative
-            // text (PDF/UA). One that holds code or does not parse is text (the
-            // page's build refuses it at its place).
-            Inline::Math { source, display, .. } if super::pdf::math::valid(source) => {
-                self.push(&equation(source, *display))
-            }
-            Inline::Math { source, display: false, .. } => {
-                self.run.push_str(&format!("${source}$"))
-            }
-            Inline::Math { source, display: true, .. } => {
-                self.run.push_str(&format!("$${source}$$"))
-            }
+            Inline::Math { source, display, .. } => self.formula(source, *display),
             Inline::Code(c) => self.push(&format!("#raw({})", string(c))),
             Inline::HardBreak => self.push(if self.in_heading { " " } else { "\\\n" }),
             Inline::FootnoteReference(label) => self.push(&format!("\u{0}{label}\u{0}")),

@@ -38,13 +38,26 @@ pub fn prose(text: &str, budget: &mut usize) -> String {
     }
     *budget -= escapes;
     let mut out = String::with_capacity(text.len() + escapes);
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    let mut before: Option<char> = None;
+    while let Some(c) = chars.next() {
         if needs_escape(c) {
             out.push('\\');
         }
-        out.push(c);
+        out.push(apostrophe(before, c, chars.peek().copied()));
+        before = Some(c);
     }
     out
+}
+
+/// `c`, or a typographic apostrophe (`’`) for a straight one inside a word:
+/// after a letter or digit and before a letter (`bzip2's`, `it's`). Typst
+/// sets a `'` after a digit as a prime (`2′`), which a word never means;
+/// other quotes are left to Typst's smart quotes.
+fn apostrophe(before: Option<char>, c: char, after: Option<char>) -> char {
+    let inside =
+        before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphabetic);
+    if c == '\'' && inside { '\u{2019}' } else { c }
 }
 
 /// Whether Typst markup needs `c` escaped to show it. Quotes are left to
@@ -275,7 +288,7 @@ mod tests {
     #[test]
     fn escapes_typst_syntax_in_prose() {
         assert_eq!(escape("C# at $5 <b>@home"), "C\\# at \\$5 \\<b\\>\\@home");
-        assert_eq!(escape("it's \"x\""), "it's \"x\"");
+        assert_eq!(escape("it's \"x\""), "it\u{2019}s \"x\"");
         assert_eq!(escape("a, b"), "a, b");
     }
 
@@ -301,6 +314,14 @@ mod tests {
             "It\u{2019}s \u{201C}ours\u{201D} (\u{2018}x\u{2019})."
         );
         assert_eq!(smart_quotes("'90s \"a\"-b"), "\u{2018}90s \u{201C}a\u{201D}-b");
+    }
+
+    #[test]
+    fn an_apostrophe_inside_a_word_is_typographic_not_a_prime() {
+        assert_eq!(escape("bzip2's level"), "bzip2\u{2019}s level");
+        assert_eq!(escape("it's"), "it\u{2019}s");
+        // Quotes that open or close are left to Typst's smart quotes.
+        assert_eq!(escape("'a' 5'"), "'a' 5'");
     }
 
     #[test]

@@ -21,12 +21,18 @@ impl Builder {
         }
     }
 
-    /// Add one cell; a bad value is stored as empty and reported.
-    pub(super) fn push(&mut self, text: &str) -> Result<(), (String, String)> {
+    /// Add one cell; a bad value is stored as empty and reported. `section`
+    /// is the file's section of book.toml (`[data.runs]`), which the hint on
+    /// an undeclared marker of a missing value names.
+    pub(super) fn push(&mut self, text: &str, section: &str) -> Result<(), (String, String)> {
         match self {
             Builder::Text(texts) => {
                 texts.push(text);
                 Ok(())
+            }
+            Builder::Number(_, values) if MARKERS.contains(&text) => {
+                values.push(f64::NAN);
+                Err(undeclared_marker(text, section))
             }
             Builder::Number(declared, values) => {
                 match check_cell(text, declared.unwrap_or(ColumnType::Number), declared.is_some()) {
@@ -69,6 +75,25 @@ impl Builder {
         values.push(value);
         true
     }
+}
+
+/// The cells that tools write for a missing value (R's `NA`; pandas'
+/// `NaN`, `nan`, `<NA>`, `None`, `NULL`; spreadsheets' `#N/A`, `N/A`, `-`):
+/// among numbers, such a cell is an error unless `missing` declares it.
+pub const MARKERS: &[&str] = &[
+    "NA", "N/A", "n/a", "na", "NaN", "nan", "-NaN", "-nan", "<NA>", "#N/A", "#NA", "NULL", "null",
+    "None", "none", "-", ".", "?",
+];
+
+/// The error of `marker`, a missing value that book.toml does not declare,
+/// with the key that declares it in `section`.
+fn undeclared_marker(marker: &str, section: &str) -> (String, String) {
+    (
+        format!("`{marker}` marks a missing value, which book.toml does not declare"),
+        format!(
+            "declare it in {section}: `missing = [\"{marker}\"]`; a declared marker counts as an empty cell (see docs/results.md)"
+        ),
+    )
 }
 
 /// Check one cell against `kind`; empty cells are allowed only in undeclared columns.
@@ -142,6 +167,22 @@ mod tests {
         assert_eq!(check_cell("32", ColumnType::Integer, true), Ok(32.0));
         assert_eq!(check_cell("", ColumnType::Number, false).map(f64::is_nan), Ok(true));
         assert!(check_cell("", ColumnType::Number, true).is_err());
+    }
+
+    #[test]
+    fn an_undeclared_marker_among_numbers_is_an_error_naming_the_key() {
+        for declared in [None, Some(ColumnType::Number), Some(ColumnType::Positive)] {
+            let mut column = Builder::new(declared, 2);
+            assert!(column.push("1.5", "[data.runs]").is_ok());
+            let (message, hint) = column.push("NA", "[data.runs]").unwrap_err();
+            assert!(message.contains("`NA` marks a missing value"), "{message}");
+            assert!(hint.contains("[data.runs]") && hint.contains("missing = [\"NA\"]"), "{hint}");
+            // The column stays numeric, the marker's cell empty.
+            assert!(matches!(&column, Builder::Number(_, v) if v.len() == 2 && v[1].is_nan()));
+        }
+        // In a column of text, a marker is text.
+        let mut text = Builder::new(Some(ColumnType::Text), 1);
+        assert!(text.push("NA", "[data.runs]").is_ok());
     }
 
     /// Number-like strings at the edges of what std's parser accepts: signs,

@@ -15,7 +15,14 @@ use crate::project::SourceFile;
 pub(super) fn parse(file: &SourceFile, dataset: &Dataset) -> Result<Table, Diagnostics> {
     let bytes = file.bytes.as_slice();
     let row = read_header(file, dataset, bytes)?;
-    let header = Header { names: &row.names, types: &row.types, body: row.body };
+    let section = format!("[data.{}]", file.stem());
+    let header = Header {
+        names: &row.names,
+        types: &row.types,
+        missing: &dataset.missing,
+        section: &section,
+        body: row.body,
+    };
     let rows = read_rows(file, bytes, &header)?;
     finish(file, &row.names, rows)
 }

@@ -13,6 +13,10 @@ use crate::project::SourceFile;
 pub(super) struct Header<'a> {
     pub names: &'a [String],
     pub types: &'a [Option<ColumnType>],
+    /// The cells that mark a missing value (`[data.NAME] missing`).
+    pub missing: &'a [String],
+    /// The file's section of book.toml, for hints: `[data.runs]`.
+    pub section: &'a str,
     /// Where the first row starts.
     pub body: Body,
 }
@@ -23,7 +27,13 @@ pub(super) fn read_rows(
     bytes: &[u8],
     header: &Header,
 ) -> Result<Rows, Diagnostics> {
-    let context = Context { bytes, names: header.names, file };
+    let context = Context {
+        bytes,
+        names: header.names,
+        file,
+        missing: header.missing,
+        section: header.section,
+    };
     let mut rows = Rows::new(header.types, 0);
     read_body(&context, header.body, &mut rows)?;
     Ok(rows)

@@ -25,6 +25,10 @@ pub(super) struct Context<'a> {
     pub bytes: &'a [u8],
     pub names: &'a [String],
     pub file: &'a SourceFile,
+    /// The cells that mark a missing value (`[data.NAME] missing`).
+    pub missing: &'a [String],
+    /// The file's section of book.toml, for hints: `[data.runs]`.
+    pub section: &'a str,
 }
 
 /// The rows of a file, typed into columns, with the problems found.
@@ -149,11 +153,13 @@ fn wrong_field_count(
 fn push_fields(context: &Context, record: &ByteRecord, line: u64, offset: usize, rows: &mut Rows) {
     for (i, field) in record.iter().enumerate() {
         let builder = &mut rows.builders[i];
-        if builder.push_number(field) {
+        let marked = !context.missing.is_empty() && context.marks_missing(field);
+        if !marked && builder.push_number(field) {
             continue;
         }
-        let problem = match std::str::from_utf8(field) {
-            Ok(text) => builder.push(trim(text)).err().map(|(message, hint)| {
+        let field_text = std::str::from_utf8(field).map(|t| if marked { "" } else { t });
+        let problem = match field_text {
+            Ok(text) => builder.push(trim(text), context.section).err().map(|(message, hint)| {
                 let found = excerpt(text.trim(), MAX_QUOTED_CHARS).into_owned();
                 let name = &context.names[i];
                 let path = context.file.path.display();
@@ -165,7 +171,7 @@ fn push_fields(context: &Context, record: &ByteRecord, line: u64, offset: usize,
                 (format!("column `{name}`: {message}, found `{found}`"), hint, Some((cause, found)))
             }),
             Err(_) => {
-                builder.push("").ok();
+                builder.push("", context.section).ok();
                 let message = "value is not valid UTF-8".to_string();
                 Some((message, "save the file as UTF-8".to_string(), None))
             }
@@ -204,6 +210,13 @@ impl Lines {
 }
 
 impl Context<'_> {
+    /// Whether `field` is, spaces aside, one of the declared markers of a
+    /// missing value: then it is read as an empty cell.
+    fn marks_missing(&self, field: &[u8]) -> bool {
+        let field = field.trim_ascii();
+        self.missing.iter().any(|m| m.trim().as_bytes() == field)
+    }
+
     /// The location of `line` and `column` in the file.
     fn located(&self, line: u64, column: usize) -> Location {
         Location::new(&self.file.path, line as usize, column)

@@ -114,7 +114,10 @@ fn content_type(path: &str) -> &'static str {
 /// The live-reload script: polls the status, reloads on a new version, and
 /// shows a build error in a panel at the bottom of the page, over the last
 /// good page. Its Close button and the Escape key close it; it opens again
-/// only for another error. `@VERSION@` is the version served.
+/// only for another error. Its parts set their colours and fonts themselves,
+/// so that no rule of the page's stylesheet (a `pre`'s background) lowers its
+/// contrast (tests/browser/overlay.mjs checks 4.5:1 in both themes).
+/// `@VERSION@` is the version served.
 const SCRIPT: &str = r#"<script>/* report serve: live reload */(function(){var v=@VERSION@,closed=null,id='report-serve-error';
 function close(){var o=document.getElementById(id);if(o){closed=o.dataset.error;o.remove()}}
 function panel(){var o=document.createElement('div');o.id=id;o.setAttribute('role','alert');
@@ -123,7 +126,8 @@ var h=document.createElement('div');h.style.cssText='display:flex;gap:1rem;align
 var t=document.createElement('strong');t.textContent='report: the build failed; the last good page is shown underneath.';
 var b=document.createElement('button');b.type='button';b.textContent='Close';b.title='Close (Esc)';b.onclick=close;
 b.style.cssText='font:inherit;color:inherit;background:transparent;border:1px solid currentColor;border-radius:.25rem;padding:.1rem .6rem;cursor:pointer';
-var p=document.createElement('pre');p.style.cssText='margin:0;padding:1rem;overflow:auto;white-space:pre-wrap';
+var p=document.createElement('pre');p.style.cssText='margin:0;padding:1rem;overflow:auto;white-space:pre-wrap;background:transparent;color:inherit;font:inherit;border:0;border-radius:0';
+t.style.cssText='color:inherit;background:transparent;font:inherit;font-weight:bold';
 h.appendChild(t);h.appendChild(b);o.appendChild(h);o.appendChild(p);document.body.appendChild(o);return o}
 function show(e){var o=document.getElementById(id);if(!e){closed=null}if(!e||e===closed){if(o)o.remove();return}
 o=o||panel();if(o.dataset.error!==e){o.dataset.error=e;o.lastChild.textContent=e}}

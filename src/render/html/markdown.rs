@@ -270,7 +270,12 @@ impl<'b> Page<'b, '_> {
 
     /// A captioned table: its numbered `<figure>` around the table.
     fn captioned(&mut self, c: &'b TableCaption, table: &'b Table) {
-        let id = c.id.as_ref().map(|id| format!(" id=\"tbl-{}\"", escape(id))).unwrap_or_default();
+        // Every numbered table has an anchor, to link to and to keep its order
+        // in the address: `tbl-ID`, else `table-N`.
+        let id = c.id.as_ref().map_or_else(
+            || format!(" id=\"table-{}\"", c.number),
+            |id| format!(" id=\"tbl-{}\"", escape(id)),
+        );
         let band = if super::widths::wide(table) { " band" } else { "" };
         self.events.push(Event::Html(format!("<figure class=\"table{band}\"{id}>\n<figcaption><span class=\"table-number\">Table {}.</span> {}</figcaption>\n<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table {}\">\n", c.number, prose(&c.caption, &self.refs), c.number).into()));
         self.table(table, c.verdicts.as_deref());
@@ -386,7 +391,8 @@ fn prose(caption: &[Inline], refs: &Refs) -> String {
 }
 
 /// The figure of a chart: numbered caption above the inline SVG (with what
-/// its error bars show), then the data table and the CSV link.
+/// its error bars show), then the data table, the CSV link and the link to
+/// the CSV's metadata ([`crate::render::chart_meta`]).
 fn figure(chart: &Chart, caption_inlines: &[Inline], refs: &Refs) -> String {
     let id = escape(&chart.spec.id);
     let mut caption = prose(caption_inlines, refs);
@@ -402,7 +408,7 @@ fn figure(chart: &Chart, caption_inlines: &[Inline], refs: &Refs) -> String {
     format!(
         "<div class=\"chart\" id=\"fig-{id}\" data-series=\"{}\">\n<figure>\n<figcaption><span class=\"figure-number\">Figure {}.</span> {caption} <span class=\"intervals\">{}</span></figcaption>\n{}</figure>\n\
          <details><summary>Data behind Figure {}</summary>\n\
-         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Data behind Figure {}\">{}</div>\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a></p></details>\n</div>\n",
+         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Data behind Figure {}\">{}</div>\n<p><a href=\"data/charts/{id}.csv\" download>Download the data (CSV)</a> · <a href=\"data/charts/{id}.json\" download>its metadata (JSON)</a></p></details>\n</div>\n",
         escape(&series),
         chart.number,
         escape(&chart.intervals),

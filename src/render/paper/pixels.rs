@@ -12,7 +12,7 @@ pub const MAX_PIXELS: u64 = 100_000_000;
 pub fn size(bytes: &[u8]) -> Option<(u32, u32)> {
     let le16 = |at: usize| Some(u32::from(u16::from_le_bytes(*bytes.get(at..)?.first_chunk()?)));
     let le24 = |at: usize| Some(le16(at)? | u32::from(*bytes.get(at + 2)?) << 16);
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.get(12..16) == Some(b"IHDR") {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.get(12..16) == Some(&b"IHDR"[..]) {
         let be32 = |at: usize| Some(u32::from_be_bytes(*bytes.get(at..)?.first_chunk()?));
         return Some((be32(16)?, be32(20)?));
     }
@@ -22,7 +22,7 @@ pub fn size(bytes: &[u8]) -> Option<(u32, u32)> {
     if bytes.starts_with(b"\xff\xd8") {
         return jpeg(bytes);
     }
-    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(&b"WEBP"[..]) {
         return match bytes.get(12..16)? {
             b"VP8X" => Some((le24(24)? + 1, le24(27)? + 1)),
             b"VP8L" => {
