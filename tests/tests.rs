@@ -51,6 +51,7 @@ mod paper;
 mod paper_layout;
 mod paper_text;
 mod parquet;
+mod portfolio;
 mod provenance;
 mod publish;
 mod quantiles;

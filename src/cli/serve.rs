@@ -27,13 +27,19 @@ pub fn run(cli: &Cli, port: u16, bind_all: bool, open: bool) -> anyhow::Result<E
         Outcome::Failed(err) => print::error(err, format),
         _ => {}
     };
-    report::serve::run(&options, Box::new(outcome), |address| {
+    let started = |address: std::net::SocketAddr| {
         let url = format!("http://{address}/");
         eprintln!("serving {url} (Ctrl-C to stop)");
         if open && let Err(err) = browser::open(&url) {
             eprintln!("warning: could not open a browser ({err}); open {url} yourself");
         }
-    })?;
+    };
+    // A folder with a site.toml is served as a site of studies.
+    if report::site::is_site(&cli.root) {
+        report::site::serve::run(&options, Box::new(outcome), started)?;
+    } else {
+        report::serve::run(&options, Box::new(outcome), started)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
