@@ -135,46 +135,17 @@ fn generated_sites_resolve_every_link_and_list_every_headline() {
         let out = dir.path().join("site");
         let index = fs::read_to_string(out.join("index.html")).unwrap();
         for (i, study) in studies.iter().enumerate() {
-            let url = format!("{}/", study.folder);
-            assert!(
-                index.contains(&format!(
-                    "<a href=\"{}\">{}</a>",
-                    url.replace('/', "&#x2F;"),
-                    study.title
-                )),
-                "seed {seed}: {index}"
+            let link = format!(
+                "<a href=\"{}&#x2F;\">{}</a>",
+                study.folder.replace('/', "&#x2F;"),
+                study.title
             );
+            assert!(index.contains(&link), "seed {seed}: {index}");
             for p in &study.percents {
-                assert!(
-                    index.contains(&faster(*p)),
-                    "seed {seed}, study {i}: {} not on the index",
-                    faster(*p)
-                );
+                let value = faster(*p);
+                assert!(index.contains(&value), "seed {seed}, study {i}: {value} not on the index");
             }
-            let page = fs::read_to_string(out.join(&study.folder).join("index.html")).unwrap();
-            assert!(page.contains("Back to the work"), "seed {seed}");
-            let next = &studies[(i + 1) % studies.len()];
-            // The reference shows the claim's label and value, from the other study.
-            let claim = format!(
-                "Claim 0 of {} study: {}",
-                WORDS[(i + 1) % studies.len()],
-                faster(next.percents[0])
-            );
-            assert!(page.contains(&claim), "seed {seed}: {claim} not in {page}");
-            for other in studies.iter().filter(|o| o.folder != study.folder) {
-                let href = relative(&study.folder, &other.folder);
-                assert!(page.contains(&format!("href=\"{href}\"")), "seed {seed}: {href}");
-                // Each link leads to a page of the site.
-                assert!(out.join(&study.folder).join(&href).join("index.html").is_file());
-            }
-            for file in ["paper.pdf", "data/stats.json", "card.png", "card.svg"] {
-                assert!(out.join(&study.folder).join(file).is_file(), "seed {seed}: {file}");
-            }
-            let styles = fs::read_dir(out.join(&study.folder)).unwrap().filter_map(Result::ok);
-            assert!(
-                styles.filter(|e| e.file_name().to_string_lossy().ends_with(".css")).count() == 0,
-                "one stylesheet, at the root"
-            );
+            check_study(&out, &studies, i, seed);
         }
         let search = fs::read_to_string(out.join("search.json")).unwrap();
         let feed = fs::read_to_string(out.join("feed.xml")).unwrap();
@@ -182,6 +153,38 @@ fn generated_sites_resolve_every_link_and_list_every_headline() {
             assert!(search.contains(&study.title) && feed.contains(&study.title), "seed {seed}");
         }
     }
+}
+
+/// Study `i` of a site built into `out`: its links lead to the other
+/// studies, its reference shows the next study's claim, in the page and the
+/// paper, and it has its files but no stylesheet of its own.
+fn check_study(out: &Path, studies: &[Generated], i: usize, seed: u64) {
+    let study = &studies[i];
+    let page = fs::read_to_string(out.join(&study.folder).join("index.html")).unwrap();
+    assert!(page.contains("Back to the work"), "seed {seed}");
+    let next = &studies[(i + 1) % studies.len()];
+    // The reference shows the claim's label and value, from the other study.
+    let word = WORDS[(i + 1) % studies.len()];
+    let claim = format!("Claim 0 of {word} study: {}", faster(next.percents[0]));
+    assert!(page.contains(&claim), "seed {seed}: {claim} not in {page}");
+    for other in studies.iter().filter(|o| o.folder != study.folder) {
+        let href = relative(&study.folder, &other.folder);
+        assert!(page.contains(&format!("href=\"{href}\"")), "seed {seed}: {href}");
+        // Each link leads to a page of the site.
+        assert!(out.join(&study.folder).join(&href).join("index.html").is_file());
+    }
+    // In the paper too (its words may break across lines there).
+    if i == 0 && seed == 1 && crate::common::tool("pdftotext", &["-v"]) {
+        let paper = crate::common::pdftotext(&out.join(&study.folder).join("paper.pdf"));
+        let words: Vec<&str> = paper.split_whitespace().collect();
+        assert!(words.join(" ").contains(&claim), "seed {seed}: {claim} not in the paper: {paper}");
+    }
+    for file in ["paper.pdf", "data/stats.json", "card.png", "card.svg"] {
+        assert!(out.join(&study.folder).join(file).is_file(), "seed {seed}: {file}");
+    }
+    let files = fs::read_dir(out.join(&study.folder)).unwrap().filter_map(Result::ok);
+    let styles = files.filter(|e| e.file_name().to_string_lossy().ends_with(".css")).count();
+    assert_eq!(styles, 0, "one stylesheet, at the root");
 }
 
 /// A link to a folder that is no study, and a reference to a claim a study
@@ -304,4 +307,33 @@ fn the_search_index_is_small() {
     gzip.stdin.take().unwrap().write_all(&json).unwrap();
     let zipped = gzip.wait_with_output().unwrap().stdout.len();
     assert!(zipped > 1000 && zipped <= 100_000, "{} bytes, {zipped} gzipped", json.len());
+}
+
+/// `report serve` of a site rebuilds only the study that changed; when its
+/// claims change, also the study that shows one of them (the one before it).
+#[test]
+fn a_rebuild_touches_only_the_changed_study_and_those_showing_its_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    let studies = site(dir.path(), 8);
+    let options = report::BuildOptions::default();
+    let loaded = report::site::load(dir.path(), &options).unwrap();
+    let mut cache = report::site::Cache::build(loaded, Some(1_700_000_000)).unwrap();
+    let (first, second) = (&studies[0].folder, &studies[1].folder);
+    let page = dir.path().join(second).join("content/index.md");
+    let text = fs::read_to_string(&page).unwrap();
+    fs::write(&page, format!("{text}\nOne more sentence.\n")).unwrap();
+    assert_eq!(cache.rebuild(second).unwrap(), vec![second.to_string()], "prose: that study alone");
+    let (site, _) = cache.assemble(None).unwrap();
+    let html = &site.files[&Path::new(second).join("index.html")];
+    assert!(String::from_utf8_lossy(html).contains("One more sentence."));
+    // Its runs 10 points higher on `b`: its claim m0 changes, which study 0 shows.
+    let csv = dir.path().join(second).join("results/runs.csv");
+    let runs = runs(&studies[1].percents.iter().map(|p| p + 10).collect::<Vec<_>>());
+    fs::write(&csv, runs).unwrap();
+    assert_eq!(cache.rebuild(second).unwrap(), vec![second.to_string(), first.to_string()]);
+    let (site, _) = cache.assemble(None).unwrap();
+    let shown =
+        String::from_utf8_lossy(&site.files[&Path::new(first).join("index.html")]).into_owned();
+    let claim = format!("Claim 0 of {} study: {}", WORDS[1], faster(studies[1].percents[0] + 10));
+    assert!(shown.contains(&claim), "{claim} not in study 0's page");
 }

@@ -140,16 +140,7 @@ pub fn changes(previous: Option<&Previous>, entries: &[&Entry], date: &str) -> V
 
 /// `feed.xml`: the studies, then the changes, each an Atom entry.
 pub fn atom(site: &super::Loaded, entries: &[&Entry], changes: &[Change], date: &str) -> Vec<u8> {
-    let base = site.base_url.as_deref().unwrap_or_default();
-    let id = |path: &str| {
-        if base.is_empty() { format!("urn:report-site:{path}") } else { format!("{base}{path}") }
-    };
-    // Links are relative to the feed without a base URL, as Atom allows.
-    let href = |path: &str| match (base.is_empty(), path.is_empty()) {
-        (true, true) => "./".to_string(),
-        (true, false) => path.to_string(),
-        (false, _) => format!("{base}{path}"),
-    };
+    let urls = Urls { base: site.base_url.as_deref().unwrap_or_default() };
     let e = |s: &str| xml(s);
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n",
@@ -157,30 +148,22 @@ pub fn atom(site: &super::Loaded, entries: &[&Entry], changes: &[Change], date: 
     xml += &format!(
         "<title>{}</title>\n<id>{}</id>\n<updated>{date}</updated>\n",
         e(&site.config.title),
-        e(&id(""))
+        e(&urls.id(""))
     );
     xml += &format!(
         "<link rel=\"alternate\" href=\"{}\"/>\n<link rel=\"self\" href=\"{}\"/>\n",
-        e(&href("")),
-        e(&href(FILE))
+        e(&urls.href("")),
+        e(&urls.href(FILE))
     );
-    if let Some(author) = &site.config.author {
-        xml += &format!("<author><name>{}</name></author>\n", e(author));
-    } else {
-        xml += &format!("<author><name>{}</name></author>\n", e(&site.config.title));
-    }
+    let author = site.config.author.as_ref().unwrap_or(&site.config.title);
+    xml += &format!("<author><name>{}</name></author>\n", e(author));
     for entry in entries {
         let updated =
             entry.date.as_deref().map_or_else(|| date.to_string(), |d| format!("{d}T00:00:00Z"));
         let claims: Vec<String> = entry.claims.iter().map(Claim::text).collect();
         let summary = [entry.answer.clone(), claims.join("; ")].join(" ");
-        xml += &format!(
-            "<entry>\n<title>{}</title>\n<id>{}</id>\n<link href=\"{}\"/>\n<updated>{updated}</updated>\n<summary>{}</summary>\n</entry>\n",
-            e(&entry.title),
-            e(&id(&entry.url)),
-            e(&href(&entry.url)),
-            e(summary.trim())
-        );
+        let id = urls.id(&entry.url);
+        xml += &item(&entry.title, &id, &urls.href(&entry.url), &updated, summary.trim());
     }
     for change in changes {
         let anchor = if change.claim.is_empty() {
@@ -189,17 +172,50 @@ pub fn atom(site: &super::Loaded, entries: &[&Entry], changes: &[Change], date: 
             format!("#metric-{}", change.claim)
         };
         let target = format!("{}{anchor}", change.url);
-        xml += &format!(
-            "<entry>\n<title>{}</title>\n<id>{}</id>\n<link href=\"{}\"/>\n<updated>{}</updated>\n<summary>{}</summary>\n</entry>\n",
-            e(&change.text),
-            e(&format!("{}@{}", id(&target), change.date)),
-            e(&href(&target)),
-            change.date,
-            e(&change.text)
-        );
+        let id = format!("{}@{}", urls.id(&target), change.date);
+        xml += &item(&change.text, &id, &urls.href(&target), &change.date, &change.text);
     }
     xml += "</feed>\n";
     xml.into_bytes()
+}
+
+/// The feed's ids and links, under the site's base URL if it has one.
+struct Urls<'a> {
+    /// The base URL with its trailing slash, or empty.
+    base: &'a str,
+}
+
+impl Urls<'_> {
+    /// The id of the thing at `path`: its URL, else a URN.
+    fn id(&self, path: &str) -> String {
+        if self.base.is_empty() {
+            format!("urn:report-site:{path}")
+        } else {
+            format!("{}{path}", self.base)
+        }
+    }
+
+    /// A link to `path`: absolute under the base URL, else relative to the
+    /// feed, as Atom allows.
+    fn href(&self, path: &str) -> String {
+        match (self.base.is_empty(), path.is_empty()) {
+            (true, true) => "./".to_string(),
+            (true, false) => path.to_string(),
+            (false, _) => format!("{}{path}", self.base),
+        }
+    }
+}
+
+/// One Atom entry.
+fn item(title: &str, id: &str, href: &str, updated: &str, summary: &str) -> String {
+    format!(
+        "<entry>\n<title>{}</title>\n<id>{}</id>\n<link href=\"{}\"/>\n<updated>{}</updated>\n<summary>{}</summary>\n</entry>\n",
+        xml(title),
+        xml(id),
+        xml(href),
+        xml(updated),
+        xml(summary)
+    )
 }
 
 /// `text` escaped for XML text and attribute values.
