@@ -61,6 +61,7 @@ pub mod render;
 pub mod results;
 pub mod scaffold;
 pub mod serve;
+pub mod site;
 
 use std::path::{Path, PathBuf};
 

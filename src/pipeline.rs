@@ -103,6 +103,7 @@ pub fn prepare(
     timings.lap("charts", &mut clock);
     let labels = crate::prose::labels::Labels::new(config);
     let mut book = BookView::new(config, &analyzed.analysis, &document.limitations, &cited);
+    book.site = project.site.as_deref().map(|place| crate::site::view::view(place, config));
     if book.summary.is_none() {
         book.summary = document.pages.first().and_then(|p| p.body.first_paragraph());
     }
@@ -172,9 +173,13 @@ pub fn document(
         results: &analyzed.results,
         config,
         labels: &labels,
-        studies: &|folder| project.is_study(folder),
+        // In a site of studies, its own check below decides.
+        studies: &|folder| project.site.is_some() || project.is_study(folder),
     };
-    let document = markdown::expand(&project.content, &analyzed.analysis, known)?;
+    let mut document = markdown::expand(&project.content, &analyzed.analysis, known)?;
+    if let Some(place) = &project.site {
+        crate::site::links::resolve(&mut document, place)?;
+    }
     Ok((document, bibliography))
 }
 
@@ -343,7 +348,19 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
         },
     );
     let analyzed = analyzed?;
-    let prepared = prepare(project, &analyzed, source_date_epoch, &mut timings)?;
+    finish(project, &analyzed, source_date_epoch, timings).map(|(rendered, _)| rendered)
+}
+
+/// The stages after the statistics: the pages, the paper and the files of
+/// the site, with what the templates saw ([`Prepared`]), which a site of
+/// studies shows on its index.
+pub fn finish(
+    project: &Project,
+    analyzed: &Analyzed,
+    source_date_epoch: Option<i64>,
+    mut timings: Timings,
+) -> Result<(Rendered, Prepared), Diagnostics> {
+    let prepared = prepare(project, analyzed, source_date_epoch, &mut timings)?;
     let mut clock = std::time::Instant::now();
     let paper = typeset(project, &prepared)?;
     timings.lap("pdf", &mut clock);
@@ -353,7 +370,7 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     let warnings =
         [analyzed.analysis.warnings.clone(), prepared.document.warnings.clone(), paper.warnings]
             .concat();
-    Ok(Rendered { site, warnings, timings })
+    Ok((Rendered { site, warnings, timings }, prepared))
 }
 
 /// Every output file in one [`Site`]; without a PDF when it is still being typeset.

@@ -198,11 +198,15 @@ fn the_two_studies_link_to_each_other() {
     let out = tempfile::tempdir().unwrap();
     let shipped = report(&repo(), &["build", "--out", out.path().to_str().unwrap()]);
     assert!(shipped.status.success(), "{}", stderr(&shipped));
-    let index = fs::read_to_string(out.path().join("index.html")).unwrap();
+    // The repository is a site (site.toml): the top study is published at
+    // mpi-kubernetes/, and its link to the example leads there from it.
+    let index = fs::read_to_string(out.path().join("mpi-kubernetes/index.html")).unwrap();
     assert!(
-        index.contains("href=\"examples/usernetes/\""),
+        index.contains("href=\"../examples/usernetes/\""),
         "the shipped study links to the example"
     );
+    let back = fs::read_to_string(out.path().join("examples/usernetes/index.html")).unwrap();
+    assert!(back.contains("href=\"../../mpi-kubernetes/\""), "the example links back");
     let site = tempfile::tempdir().unwrap();
     let built = report(&example(), &["build", "--out", site.path().to_str().unwrap()]);
     assert!(built.status.success(), "{}", stderr(&built));

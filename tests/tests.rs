@@ -57,6 +57,7 @@ mod paper_layout;
 mod paper_reads;
 mod paper_text;
 mod parquet;
+mod portfolio;
 mod provenance;
 mod publish;
 mod quantiles;

@@ -225,3 +225,48 @@ fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
     let last = ran.last().unwrap();
     assert!(!last.ok && last.name == "Check the studies", "{ran:?}");
 }
+
+/// With a site.toml (as this repository has), the workflow's steps build
+/// one site: the index of the studies' claims at the root, each study under
+/// its path with its canonical URL under the Pages URL, and the feed.
+#[cfg(unix)] // its steps run with bash, as on a Linux runner
+#[test]
+fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
+    let study = shipped_study();
+    let root = study.path();
+    fs::copy(repo().join("site.toml"), root.join("site.toml")).unwrap();
+    for name in ["usernetes", "compressors"] {
+        let from = repo().join("examples").join(name);
+        for sub in ["content", "results"] {
+            copy_dir(&from.join(sub), &root.join("examples").join(name).join(sub));
+        }
+        fs::copy(from.join("book.toml"), root.join("examples").join(name).join("book.toml"))
+            .unwrap();
+    }
+    let (first, _) = two_commits(root, |root| {
+        fs::write(root.join("content/extra.md"), "# Extra\n\nMore.\n").unwrap()
+    });
+    let mut runner = repository_runner(root, &first);
+    let steps = repository_steps(&runner);
+    assert_all_ok(&runner.run(&steps));
+    let index = fs::read_to_string(root.join("site/index.html")).unwrap();
+    for (path, title) in [
+        ("mpi-kubernetes", "Does MPI pay a price for running on Kubernetes?"),
+        ("examples/usernetes", "Does MPI pay a price for user-space Kubernetes on a cluster?"),
+        ("examples/compressors", "Which compressor, at which level?"),
+    ] {
+        assert!(index.contains(title), "{title} not on the index");
+        let page = fs::read_to_string(root.join("site").join(path).join("index.html")).unwrap();
+        let canonical = format!("https://someone.github.io/report/{path}/");
+        assert!(
+            page.contains(&canonical.replace('/', "&#x2F;")) || page.contains(&canonical),
+            "{path}: no {canonical}"
+        );
+        assert!(root.join("site").join(path).join("paper.pdf").is_file());
+    }
+    let feed = fs::read_to_string(root.join("site/feed.xml")).unwrap();
+    assert!(
+        feed.contains("<id>https://someone.github.io/report/examples/usernetes/</id>"),
+        "{feed}"
+    );
+}

@@ -1,4 +1,5 @@
-//! `report build`: the page, the paper and data/stats.json, with a spinner
+//! `report build`: the page, the paper and data/stats.json (of every study,
+//! with the site's index, in a folder with a site.toml), with a spinner
 //! for slow builds and, with `--verbose`, the time of each stage.
 
 use std::io::IsTerminal;
@@ -17,7 +18,12 @@ pub fn run(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>) -> anyhow:
     let started = Instant::now();
     let options = report::BuildOptions { out, source_date_epoch: epoch(), base_url };
     let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
-    let result = report::build(&cli.root, &options);
+    // A folder with a site.toml is a site of studies (`report::site`).
+    let result = if report::site::is_site(&cli.root) {
+        report::site::build(&cli.root, &options)
+    } else {
+        report::build(&cli.root, &options)
+    };
     if let Some(spinner) = spinner {
         spinner.finish_and_clear();
     }

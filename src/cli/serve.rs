@@ -27,7 +27,7 @@ pub fn run(cli: &Cli, port: u16, bind_all: bool, open: bool) -> anyhow::Result<E
         Outcome::Failed(err) => print::error(err, format),
         _ => {}
     };
-    report::serve::run(&options, Box::new(outcome), |address| {
+    let started = |address: std::net::SocketAddr| {
         let url = format!("http://{address}/");
         eprintln!("serving {url} (Ctrl-C to stop)");
         if open {
@@ -37,7 +37,13 @@ pub fn run(cli: &Cli, port: u16, bind_all: bool, open: bool) -> anyhow::Result<E
                 eprintln!("{}", browser::not_opened(&url, &err.to_string()));
             }
         }
-    })?;
+    };
+    // A folder with a site.toml is served as a site of studies.
+    if report::site::is_site(&cli.root) {
+        report::site::serve::run(&options, Box::new(outcome), started)?;
+    } else {
+        report::serve::run(&options, Box::new(outcome), started)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

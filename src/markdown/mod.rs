@@ -76,6 +76,9 @@ pub struct Document {
     pub limitations: Vec<crate::analysis::Limitation>,
     /// What the author should know: links to folders that are no study.
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
+    /// Every link of the pages as written, with where it is, in document
+    /// order: a site of studies resolves those to other studies.
+    pub links: Vec<(String, crate::diagnostic::Location)>,
 }
 
 /// The Markdown dialect of the content: CommonMark with GFM tables,
@@ -152,6 +155,7 @@ pub fn expand(
         }
     }
     let mut warnings = checks::check_studies(&found.links, known.studies);
+    let links = found.links.clone();
     let directives::Found { charts, tables, citations, computed, caveats_elsewhere, typed, .. } =
         found;
     warnings.extend(typed);
@@ -162,7 +166,8 @@ pub fn expand(
     let callout = callout(limitations.iter().map(|c| c.text.as_str()));
     pages.iter_mut().for_each(|p| place_caveats(&mut p.body.blocks, &callout));
     let citations = citations.into_iter().map(|(keys, _)| keys).collect();
-    let document = Document { pages, charts, tables, citations, computed, limitations, warnings };
+    let document =
+        Document { pages, charts, tables, citations, computed, limitations, warnings, links };
     errors.into_result(document)
 }
 

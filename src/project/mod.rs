@@ -163,6 +163,9 @@ pub struct Project {
     /// Warnings for files of `results/` a build does not read (JSON, raw
     /// output, spreadsheets), each with why and what reads it.
     pub unread: Vec<Diagnostic>,
+    /// Its place in a site of studies, when built as one (`report build
+    /// --root FOLDER` of a site.toml): where its links to other studies lead.
+    pub site: Option<std::sync::Arc<crate::site::place::Place>>,
 }
 
 /// The study's input folders (besides `book.toml`): a build reads them, `report
@@ -204,6 +207,7 @@ pub fn load(root: &Path) -> Result<Project> {
         fonts: read_dir(&root, "fonts", &FONT_EXTENSIONS)?,
         commit: commit::of(&root),
         unread: files::unread_results(&root),
+        site: None,
         config,
         book,
         root,

@@ -241,6 +241,23 @@ pub struct BookView {
     pub provenance: html::Provenance,
     /// `report` and its version.
     pub generator: String,
+    /// The site of studies this one is published in, if any (filled in by
+    /// the pipeline): the page links back to its index and shares a card.
+    pub site: Option<SiteView>,
+}
+
+/// The site of studies a study's page is published in, as its templates see it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SiteView {
+    /// The site's title.
+    pub title: String,
+    /// From the study's page to the site's root: `../../`.
+    pub root: String,
+    /// The study's card image for shared links (`card.png`), absolute
+    /// under the site's base URL when it has one.
+    pub card: String,
+    /// The study's page as shared, absolute under the base URL, else empty.
+    pub url: String,
 }
 
 /// A caveat for readers and the claims it qualifies.
@@ -346,6 +363,7 @@ impl BookView {
             math: config.output.math,
             provenance: html::Provenance::default(),
             generator: format!("report {}", env!("CARGO_PKG_VERSION")),
+            site: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! stays served.
 
 mod fingerprints;
-mod http;
+pub(crate) mod http;
 pub mod session;
 
 use std::collections::BTreeMap;

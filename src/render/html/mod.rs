@@ -31,7 +31,7 @@ use crate::markdown::front_matter::OutputName;
 use crate::project::SourceFile;
 
 /// The built-in templates, by name.
-pub const BUILT_IN: [(&str, &str); 7] = [
+pub const BUILT_IN: [(&str, &str); 8] = [
     ("base.html", include_str!("../../defaults/base.html")),
     ("page.html", include_str!("../../defaults/page.html")),
     ("partials/header.html", include_str!("../../defaults/partials/header.html")),
@@ -39,6 +39,7 @@ pub const BUILT_IN: [(&str, &str); 7] = [
     ("partials/cards.html", include_str!("../../defaults/partials/cards.html")),
     ("partials/toc.html", include_str!("../../defaults/partials/toc.html")),
     ("partials/footer.html", include_str!("../../defaults/partials/footer.html")),
+    ("partials/share.html", include_str!("../../defaults/partials/share.html")),
 ];
 
 /// The built-in stylesheet (`templates/style.css` replaces it).
@@ -117,10 +118,27 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     };
     let css = override_of("style.css")?.map_or_else(built_in_style, str::to_string);
     let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
-    let assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
+    let mut assets = Assets { css: hashed("style", "css", &css), js: hashed("app", "js", &js) };
+    let (own_css, own_js) = (assets.css.clone(), assets.js.clone());
+    // In a site of studies, the built-in stylesheet and script are the
+    // site's, once at its root; a study's own stay beside its page.
+    let root = inputs.book.site.as_ref().map(|s| s.root.as_str());
+    let shared = |own: bool| root.filter(|_| !own);
+    let css_shared = shared(override_of("style.css")?.is_some()).map(|r| format!("{r}{own_css}"));
+    let js_shared = shared(override_of("app.js")?.is_some()).map(|r| format!("{r}{own_js}"));
+    if let Some(css) = &css_shared {
+        assets.css.clone_from(css);
+    }
+    if let Some(js) = &js_shared {
+        assets.js.clone_from(js);
+    }
     let mut files = render_pages(inputs.templates, page_contexts(inputs, &assets))?;
-    files.insert(assets.css, css);
-    files.insert(assets.js, js);
+    if css_shared.is_none() {
+        files.insert(own_css, css);
+    }
+    if js_shared.is_none() {
+        files.insert(own_js, js);
+    }
     Ok(files)
 }
 
@@ -216,8 +234,15 @@ pub fn built_in_style() -> String {
     out.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n") + "\n"
 }
 
+/// The built-in stylesheet and script as a site of studies shares them at
+/// its root: `(file name, content)` each, named as each study's page names them.
+pub fn shared_assets() -> [(String, String); 2] {
+    let css = built_in_style();
+    [(hashed("style", "css", &css), css), (hashed("app", "js", SCRIPT), SCRIPT.to_string())]
+}
+
 /// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.
-fn hashed(name: &str, ext: &str, content: &str) -> String {
+pub fn hashed(name: &str, ext: &str, content: &str) -> String {
     let hex = crate::project::sha256_hex(content.as_bytes());
     format!("{name}.{}.{ext}", &hex[..10])
 }
