@@ -380,7 +380,10 @@ fn diff_names_a_change_point_found() {
     let added = report::diff::history(&old, &new);
     assert_eq!(added.len(), 1, "{added:?}");
     let line = added[0].to_string();
-    assert!(line.starts_with("change point of runs/time_s/history: new, Time_s changed by +9.9%"), "{line}");
+    assert!(
+        line.starts_with("change point of runs/time_s/history: new, Time_s changed by +9.9%"),
+        "{line}"
+    );
     let removed = report::diff::history(&new, &old);
     assert!(removed[0].to_string().contains(": removed (was "), "{}", removed[0]);
 }

@@ -163,7 +163,8 @@ impl Cache {
             }
             warnings.extend(b.warnings.iter().cloned());
         }
-        for (name, content) in crate::render::html::shared_assets() {
+        let assets = crate::render::html::shared_assets();
+        for (name, content) in assets.into_iter().chain(crate::render::html::index_assets()) {
             site.insert(name, content.into_bytes());
         }
         let entries: Vec<&entry::Entry> = built.iter().map(|b| &b.entry).collect();

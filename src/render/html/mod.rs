@@ -241,6 +241,15 @@ pub fn shared_assets() -> [(String, String); 2] {
     [(hashed("style", "css", &css), css), (hashed("app", "js", SCRIPT), SCRIPT.to_string())]
 }
 
+/// The index page's own stylesheet and script in a site of studies (its
+/// search, filter and sort), which no study's page loads: `(file name,
+/// content)` each.
+pub fn index_assets() -> [(String, String); 2] {
+    let css = include_str!("../../defaults/site/index.css");
+    let js = include_str!("../../defaults/site/index.js");
+    [(hashed("index", "css", css), css.to_string()), (hashed("index", "js", js), js.to_string())]
+}
+
 /// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.
 pub fn hashed(name: &str, ext: &str, content: &str) -> String {
     let hex = crate::project::sha256_hex(content.as_bytes());
