@@ -261,8 +261,7 @@ fn check(path: &str, generated: String) {
 
 const BOOK_INTRO: &str =
     "Unknown keys are errors. Keys marked *required* must be present; the others have defaults.";
-const BOOK_SOURCES: &str =
-    "src/config/mod.rs src/config/data.rs src/config/metrics.rs src/config/provenance.rs src/config/history.rs";
+const BOOK_SOURCES: &str = "src/config/mod.rs src/config/data.rs src/config/metrics.rs src/config/provenance.rs src/config/history.rs";
 
 #[test]
 fn book_toml_reference_is_generated_from_config_doc_comments() {
