@@ -287,6 +287,10 @@ fn evaluate(works: &[Work], cuts: &[Vec<usize>], memo: &mut Memo) -> Vec<(usize,
     tested
 }
 
+/// A failing candidate's rank (a floor failed, Holm's p, −|shift|), its
+/// series, its index among the series' cuts and the runs it needs.
+type Weakest = ((u8, f64, f64), usize, usize, Option<usize>);
+
 /// The rules a change point must pass.
 struct Rules<'a> {
     history: &'a History,
@@ -319,7 +323,7 @@ impl Rules<'_> {
     ) -> Option<(usize, usize, Option<usize>)> {
         let noises: Vec<Option<f64>> = works.iter().zip(cuts).map(|(w, c)| noise(w, c)).collect();
         let count = tested.len();
-        let mut worst: Option<((u8, f64, f64), usize, usize, Option<usize>)> = None;
+        let mut worst: Option<Weakest> = None;
         for (s, t) in tested {
             let (versions, runs) = self.floors(&t.test);
             let sized = self.sized(&t.test, noises[s.to_owned()]);

@@ -20,7 +20,7 @@ pub fn divergence(x: &[f64]) -> Vec<f64> {
     };
     let total: f64 = (0..len).map(|i| row(i, i + 1..len)).sum();
     let (mut left, mut right) = (0.0, total);
-    for tau in 1..len {
+    for (tau, slot) in q.iter_mut().enumerate().skip(1) {
         // Point τ − 1 moves from the right part to the left.
         let p = tau - 1;
         right -= row(p, tau..len);
@@ -29,7 +29,7 @@ pub fn divergence(x: &[f64]) -> Vec<f64> {
         let cross = total - left - right;
         let within = |sum: f64, k: f64| if k < 2.0 { 0.0 } else { sum / (k * (k - 1.0) / 2.0) };
         let energy = 2.0 * cross / (m * n) - within(left, m) - within(right, n);
-        q[tau] = m * n / (m + n) * energy;
+        *slot = m * n / (m + n) * energy;
     }
     q
 }

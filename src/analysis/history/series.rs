@@ -77,33 +77,42 @@ pub fn build(results: &ResultSet, config: &Config, history: &History) -> Result<
     let groups = rows_by_config(table, &group_by);
     let series = groups
         .into_iter()
-        .map(|(config, rows)| {
-            let mut raw = Raw {
-                config,
-                runs: vec![Vec::new(); order.len()],
-                environment: vec![BTreeMap::new(); order.len()],
-            };
-            let mut seen: Vec<BTreeMap<&String, std::collections::BTreeSet<String>>> =
-                vec![BTreeMap::new(); order.len()];
-            for row in rows {
-                let (Some(i), false) = (place[row], values[row].is_nan()) else {
-                    continue;
-                };
-                raw.runs[i].push(values[row]);
-                for (column, env) in &environment {
-                    seen[i].entry(column).or_default().insert(env.text_at(row));
-                }
-            }
-            for (i, columns) in seen.into_iter().enumerate() {
-                for (column, set) in columns {
-                    let joined = set.into_iter().collect::<Vec<_>>().join(", ");
-                    raw.environment[i].insert(column.clone(), joined);
-                }
-            }
-            raw
-        })
+        .map(|(config, rows)| fill(config, &rows, (&place, values, &environment), order.len()))
         .collect();
     Ok(Built { order, series })
+}
+
+/// Each row's place, the values measured, and the environment columns.
+type Columns<'a> = (&'a [Option<usize>], &'a [f64], &'a [(&'a String, &'a Values)]);
+
+/// The runs of one configuration's `rows` by place, and the values of each
+/// environment column per place.
+fn fill(
+    config: BTreeMap<String, String>,
+    rows: &[usize],
+    (place, values, environment): Columns<'_>,
+    len: usize,
+) -> Raw {
+    let mut raw =
+        Raw { config, runs: vec![Vec::new(); len], environment: vec![BTreeMap::new(); len] };
+    let mut seen: Vec<BTreeMap<&String, std::collections::BTreeSet<String>>> =
+        vec![BTreeMap::new(); len];
+    for &row in rows {
+        let (Some(i), false) = (place[row], values[row].is_nan()) else {
+            continue;
+        };
+        raw.runs[i].push(values[row]);
+        for (column, env) in environment {
+            seen[i].entry(column).or_default().insert(env.text_at(row));
+        }
+    }
+    for (i, columns) in seen.into_iter().enumerate() {
+        for (column, set) in columns {
+            let joined = set.into_iter().collect::<Vec<_>>().join(", ");
+            raw.environment[i].insert(column.clone(), joined);
+        }
+    }
+    raw
 }
 
 /// Each row's place in `order`: its version's, or with git the place of
