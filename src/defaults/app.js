@@ -232,7 +232,7 @@
     button.type = "button";
     button.className = "copy-link";
     button.textContent = "Copy link";
-    button.setAttribute("aria-label", "Copy a link to " + (name ? name.textContent.replace(/\.$/, "") : "this"));
+    button.setAttribute("aria-label", "Copy link to " + (name ? name.textContent.replace(/\.$/, "") : "this"));
     button.addEventListener("click", function () {
       const link = location.href.split("#")[0] + "#" + id;
       const said = function (text) { button.textContent = text; setTimeout(function () { button.textContent = "Copy link"; }, 2000); };

@@ -58,7 +58,7 @@ try {
   for (const b of blocks) {
     if (!b.id) fail("a block without an anchor");
     if (b.buttons !== 1) fail(`${b.id}: ${b.buttons} copy-link buttons`);
-    if (!/^Copy a link to (Figure|Table) \d+$|^Copy a link to .+/.test(b.name)) fail(`${b.id}: named "${b.name}"`);
+    if (!/^Copy link to .+/.test(b.name)) fail(`${b.id}: named "${b.name}"`);
   }
   const chart = await page.evaluate(() => [...document.querySelectorAll(".chart[id]")].find((c) => c.querySelectorAll(".series-toggle button").length > 1)?.id);
   const table = await page.evaluate(() => document.querySelector("figure.table th > button.sort")?.closest("figure").id);

@@ -416,9 +416,9 @@ impl<'a> Caveats<'a> {
             n => format!("In {n} configurations, the runs of {column} in "),
         };
         assert!(text.starts_with(&subject), "{column}: want {subject}: {text}");
-        let prefer = text.contains("Prefer the median");
+        let prefer = text.contains("the median describes the runs better than the mean");
         assert_eq!(prefer, w["prefer_median"] == true, "{column}: prefer the median: {text}");
-        let keep = text.contains("Keep the mean for");
+        let keep = text.contains("the mean describes them better");
         assert_eq!(keep, w["keep_mean"] == true, "{column}: keep the mean: {text}");
     }
 

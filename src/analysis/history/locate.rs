@@ -2,9 +2,10 @@
 //! the commits in it, the environment columns changing with it and the
 //! authors' acknowledgement; and the versions that are outliers, not changes.
 
-use super::detect::{Found, Tested, Work};
+use super::detect::{Found, Tested};
 use super::edivisive::divergence;
 use super::series::{Raw, Version};
+use super::work::Work;
 use super::{Change, EnvironmentChange, Outlier, Point, Series};
 use crate::analysis::findings::claim::{Claim, Undecided, Verdict};
 use crate::config::{Better, History};

@@ -11,6 +11,7 @@ pub mod edivisive;
 pub mod locate;
 pub mod outliers;
 pub mod series;
+pub mod work;
 
 use std::collections::BTreeMap;
 

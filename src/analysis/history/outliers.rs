@@ -4,7 +4,7 @@
 //! filter names the suspects, so that a few spikes close together do not
 //! hide each other; the rank test decides.
 
-use super::detect::{Work, compare};
+use super::work::{Work, compare};
 use crate::analysis::metrics::sides;
 use crate::config::History;
 
