@@ -112,7 +112,7 @@ fn the_lammps_outlier_is_named_and_mean_and_median_disagree() {
     assert!(
         caveats(&stats, "outliers")
             .iter()
-            .any(|t| t.contains("procs = 256 (n = 20): ") && t.contains("run = 1 (65.19)")),
+            .any(|t| t.contains("procs = 256 (n = 20): ") && t.contains("run 1 (65.19)")),
         "{:?}",
         caveats(&stats, "outliers")
     );
