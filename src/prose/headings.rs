@@ -3,6 +3,7 @@
 //! it (`Level 1`, `1 MiB`, `32 processes`, an environment's label), its
 //! unit in the heading rather than in every cell (`Level 1 (s)`).
 
+use super::capitalised;
 use super::labels::Labels;
 
 /// `column` of the results file `file` as a heading: its label's name,
@@ -36,12 +37,6 @@ pub fn with_unit(heading: &str, unit: Option<&str>) -> String {
         Some(unit) => format!("{heading}\u{a0}({unit})"),
         None => heading.to_string(),
     }
-}
-
-/// `text` with its first letter in upper case.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 #[cfg(test)]

@@ -31,6 +31,12 @@ pub fn join(items: &[String]) -> String {
     }
 }
 
+/// `text` with its first letter in upper case: `compressor` → `Compressor`.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// `text` ended as a sentence, so that generated text can follow it: a
 /// full stop after it unless it ends in `.`, `!`, `?` or `…` (before any
 /// closing quote or bracket). An empty text stays empty.

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::capitalised;
 use crate::analysis::MetricValue;
 use crate::config::{Config, Provenance};
 
@@ -117,11 +118,6 @@ pub fn chart_intervals(provenance: Provenance) -> String {
         "No error bars: the runs are {}, and their spread is no one\u{2019}s.",
         provenance.word()
     )
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 #[cfg(test)]
