@@ -98,8 +98,11 @@ mod tests {
     /// nothing.
     #[test]
     fn directives_and_facts_are_readers() {
-        let config =
-            crate::config::parse(Path::new("book.toml"), "[book]\ntitle = \"t\"\n").unwrap();
+        let config = crate::config::parse(
+            Path::new("book.toml"),
+            "[book]\ntitle = \"t\"\n[study]\nbaseline = \"a\"\n[environments.a]\nlabel = \"A\"\n",
+        )
+        .unwrap();
         let page = "# A\n\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs.csv\"\nx = \"procs\"\n\
                     y = \"time_s\"\nwhere = { bench = \"b2\" }\n```\n\n```table\nid = \"t\"\ndata = \"runs\"\n\
                     value = \"time_s\"\nrows = \"procs\"\ncell = \"mean\"\ncaption = \"C.\"\n\

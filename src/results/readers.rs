@@ -123,7 +123,8 @@ mod tests {
     /// readers known, or without a reader, every row is read too.
     #[test]
     fn the_union_is_every_row_when_one_reader_reads_every_row() {
-        let book = "[book]\ntitle = \"t\"\n";
+        let book =
+            "[book]\ntitle = \"t\"\n[study]\nbaseline = \"a\"\n[environments.a]\nlabel = \"A\"\n";
         let config = crate::config::parse(std::path::Path::new("book.toml"), book).unwrap();
         let reader = |rows| Reader { table: "runs".into(), rows, columns: None };
         let some = Readers(vec![reader(Some(filter(&[("procs", 2.0)])))]);
