@@ -251,6 +251,40 @@ fn partitions_outside_the_slice_are_never_read() {
     );
 }
 
+/// Files of mixed schemas among undeclared columns (`run` as text in one
+/// file) are an error at the file that differs, after a good build whose
+/// output is kept.
+#[test]
+fn mixed_schemas_are_located_and_keep_the_output() {
+    if !engines() {
+        return;
+    }
+    // Mixed schemas among undeclared columns: `run` as text in one file,
+    // after a good build, whose output is kept.
+    let dir = archive(3, WRITERS[1].1, "where = { bench = \"b2\" }");
+    assert!(report(dir.path(), &["build"]).status.success());
+    let page = fs::read(dir.path().join("site/index.html")).unwrap();
+    let file = walk(&dir.path().join("results/runs/bench=b2/procs=4")).remove(0);
+    python(
+        dir.path(),
+        &format!(
+            "t = pq.read_table('{0}')\nt = t.set_column(t.column_names.index('run'), 'run', pa.array([str(x) for x in t['run'].to_pylist()]))\npq.write_table(t, '{0}')",
+            file.display()
+        ),
+    );
+    let output = report(dir.path(), &["build"]);
+    let relative = file.strip_prefix(dir.path()).unwrap().display().to_string();
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "error: {relative}: the files of the dataset differ in their schema: column `run` holds \
+             text here but numbers in the files before it = help: every file of a dataset holds the \
+             same columns of the same types: write the dataset again in one export\n"
+        )
+    );
+    assert_eq!(fs::read(dir.path().join("site/index.html")).unwrap(), page, "the output is kept");
+}
+
 /// A dataset the engine writes again while a build reads it stops that
 /// build between reading and writing (the check before the output is
 /// written), located at the dataset and naming the file; the previous
@@ -361,30 +395,6 @@ fn bad_datasets_are_located_errors() {
         "{}",
         stderr(&output)
     );
-    // Mixed schemas among undeclared columns: `run` as text in one file,
-    // after a good build, whose output is kept.
-    let dir = archive(3, WRITERS[1].1, "where = { bench = \"b2\" }");
-    assert!(report(dir.path(), &["build"]).status.success());
-    let page = fs::read(dir.path().join("site/index.html")).unwrap();
-    let file = walk(&dir.path().join("results/runs/bench=b2/procs=4")).remove(0);
-    python(
-        dir.path(),
-        &format!(
-            "t = pq.read_table('{0}')\nt = t.set_column(t.column_names.index('run'), 'run', pa.array([str(x) for x in t['run'].to_pylist()]))\npq.write_table(t, '{0}')",
-            file.display()
-        ),
-    );
-    let output = report(dir.path(), &["build"]);
-    let relative = file.strip_prefix(dir.path()).unwrap().display().to_string();
-    assert_eq!(
-        stderr(&output),
-        format!(
-            "error: {relative}: the files of the dataset differ in their schema: column `run` holds \
-             text here but numbers in the files before it = help: every file of a dataset holds the \
-             same columns of the same types: write the dataset again in one export\n"
-        )
-    );
-    assert_eq!(fs::read(dir.path().join("site/index.html")).unwrap(), page, "the output is kept");
     // A folder that is not a partition.
     let dir = archive(3, WRITERS[1].1, "");
     fs::create_dir_all(dir.path().join("results/runs/raw")).unwrap();
@@ -462,6 +472,53 @@ fn drawn_filter(rng: &mut Seeded, procs: bool) -> (String, String) {
     (format!("{{ {} }}", toml.join(", ")), python.join(" and "))
 }
 
+/// The study of seed `seed`: book.toml with one or two metrics, the page
+/// with a chart half the time, and the Python condition of each reader.
+fn drawn_study(seed: u64) -> (String, String, Vec<String>) {
+    let mut rng = Seeded(seed * 7919);
+    let mut book = READERS_BOOK.to_string();
+    let mut selects = Vec::new();
+    for m in 0..1 + (rng.next() * 2.0) as usize {
+        let (filter, python) = drawn_filter(&mut rng, true);
+        book.push_str(&format!(
+            "\n[[metrics]]\nname = \"m{m}\"\nlabel = \"Metric {m}\"\ndata = \"runs\"\n\
+             value = \"time_s\"\nwhere = {filter}\nbetter = \"lower\"\nheadline = true\n"
+        ));
+        selects.push(python);
+    }
+    let mut page = CAVEATS_PAGE.to_string();
+    if rng.next() < 0.5 {
+        let (filter, python) = drawn_filter(&mut rng, false);
+        page.push_str(&format!(
+            "\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\n\
+             y = \"time_s\"\nwhere = {filter}\ncaption = \"Time.\"\n```\n"
+        ));
+        selects.push(python);
+    }
+    (book, page, selects)
+}
+
+/// Python writing the seeded archive as `results/runs/` (pyarrow), the
+/// rows `selects` selects as the CSV file of the study at `csv`, and their
+/// partitions as `partitions.json`.
+fn selected_rows(seed: u64, selects: &[String], csv: &Path) -> String {
+    let selected = format!("lambda r: any([{}])", selects.join(", "));
+    format!(
+        "{rows}{write}\nselected = {selected}\n\
+         rows = [r for r in rows if selected(r)]\n\
+         rows.sort(key=lambda r: (r['bench'], f\"procs={{r['procs']}}\", f\"day={{r['day']}}\"))\n\
+         with open(r'{csv}/results/runs.csv', 'w') as f:\n\
+         \x20 f.write('bench,environment,procs,day,run,time_s,note\\n')\n\
+         \x20 for r in rows: f.write(f\"{{r['bench']}},{{r['environment']}},{{r['procs']}},{{r['day']}},{{r['run']}},{{r['time_s']!r}},{{r['note']}}\\n\")\n\
+         import json\n\
+         parts = sorted({{(r['bench'], r['procs'], str(r['day'])) for r in rows}})\n\
+         json.dump(parts, open('partitions.json', 'w'))\n",
+        rows = rows(seed),
+        write = WRITERS[1].1,
+        csv = csv.display(),
+    )
+}
+
 /// A dataset with no `where` is read as the union of what its readers (its
 /// metrics' and a chart's `where`) select: for seeded shapes of filters,
 /// with every partition no reader can select made unreadable, the build
@@ -473,43 +530,10 @@ fn reading_follows_every_reader() {
         return;
     }
     for seed in 1..=5u64 {
-        let mut rng = Seeded(seed * 7919);
-        let mut book = READERS_BOOK.to_string();
-        let mut selects = Vec::new();
-        for m in 0..1 + (rng.next() * 2.0) as usize {
-            let (filter, python) = drawn_filter(&mut rng, true);
-            book.push_str(&format!(
-                "\n[[metrics]]\nname = \"m{m}\"\nlabel = \"Metric {m}\"\ndata = \"runs\"\n\
-                 value = \"time_s\"\nwhere = {filter}\nbetter = \"lower\"\nheadline = true\n"
-            ));
-            selects.push(python);
-        }
-        let mut page = CAVEATS_PAGE.to_string();
-        if rng.next() < 0.5 {
-            let (filter, python) = drawn_filter(&mut rng, false);
-            page.push_str(&format!(
-                "\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\n\
-                 y = \"time_s\"\nwhere = {filter}\ncaption = \"Time.\"\n```\n"
-            ));
-            selects.push(python);
-        }
+        let (book, page, selects) = drawn_study(seed);
         let csv = written_study(&book, &[], &page);
         let dir = written_study(&book, &[], &page);
-        let selected = format!("lambda r: any([{}])", selects.join(", "));
-        let code = format!(
-            "{rows}{write}\nselected = {selected}\n\
-             rows = [r for r in rows if selected(r)]\n\
-             rows.sort(key=lambda r: (r['bench'], f\"procs={{r['procs']}}\", f\"day={{r['day']}}\"))\n\
-             with open(r'{csv}/results/runs.csv', 'w') as f:\n\
-             \x20 f.write('bench,environment,procs,day,run,time_s,note\\n')\n\
-             \x20 for r in rows: f.write(f\"{{r['bench']}},{{r['environment']}},{{r['procs']}},{{r['day']}},{{r['run']}},{{r['time_s']!r}},{{r['note']}}\\n\")\n\
-             import json\n\
-             parts = sorted({{(r['bench'], r['procs'], str(r['day'])) for r in rows}})\n\
-             json.dump(parts, open('partitions.json', 'w'))\n",
-            rows = rows(seed),
-            write = WRITERS[1].1,
-            csv = csv.path().display(),
-        );
+        let code = selected_rows(seed, &selects, csv.path());
         python(dir.path(), &code);
         let read: Vec<(String, u32, String)> =
             serde_json::from_slice(&fs::read(dir.path().join("partitions.json")).unwrap()).unwrap();
