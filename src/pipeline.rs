@@ -56,7 +56,14 @@ pub fn analyze(project: &Project) -> Result<Analyzed, Diagnostics> {
 /// the one place where results are loaded, excluded and analysed.
 pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyzed, Diagnostics> {
     let mut clock = std::time::Instant::now();
-    let results = results::load(&project.results, &project.config)?;
+    // A partitioned dataset is read as what its readers select, which the
+    // content pages say too: they are read for it first.
+    let content = project
+        .results
+        .iter()
+        .any(crate::project::SourceFile::is_dataset)
+        .then(|| markdown::readers::readers(&project.content, &project.config));
+    let results = results::load_read_by(&project.results, &project.config, content.as_ref())?;
     let (results, excluded) = analysis::exclude(results, &project.config)?;
     timings.lap("results", &mut clock);
     let analysis = analysis::analyze_excluding(&results, &project.config, excluded)?;

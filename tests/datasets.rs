@@ -237,6 +237,94 @@ fn partitions_outside_the_slice_are_never_read() {
         stderr(&output)
     );
     assert!(dir.path().join("site/index.html").exists(), "the previous output is kept");
+    // A file cut short (a copy stopped midway) is named, and so is its cause.
+    fs::remove_file(&broken).unwrap();
+    let short = walk(&results.join("bench=b2")).remove(0);
+    let bytes = fs::read(&short).unwrap();
+    fs::write(&short, &bytes[..bytes.len() / 2]).unwrap();
+    let output = report(dir.path(), &["build"]);
+    let relative = short.strip_prefix(dir.path()).unwrap().to_string_lossy().into_owned();
+    assert!(
+        stderr(&output).starts_with(&format!("error: {relative}: the Parquet file is cut short")),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// Files of mixed schemas among undeclared columns (`run` as text in one
+/// file) are an error at the file that differs, after a good build whose
+/// output is kept.
+#[test]
+fn mixed_schemas_are_located_and_keep_the_output() {
+    if !engines() {
+        return;
+    }
+    // Mixed schemas among undeclared columns: `run` as text in one file,
+    // after a good build, whose output is kept.
+    let dir = archive(3, WRITERS[1].1, "where = { bench = \"b2\" }");
+    assert!(report(dir.path(), &["build"]).status.success());
+    let page = fs::read(dir.path().join("site/index.html")).unwrap();
+    let file = walk(&dir.path().join("results/runs/bench=b2/procs=4")).remove(0);
+    python(
+        dir.path(),
+        &format!(
+            "t = pq.read_table('{0}')\nt = t.set_column(t.column_names.index('run'), 'run', pa.array([str(x) for x in t['run'].to_pylist()]))\npq.write_table(t, '{0}')",
+            file.display()
+        ),
+    );
+    let output = report(dir.path(), &["build"]);
+    let relative = file.strip_prefix(dir.path()).unwrap().display().to_string();
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "error: {relative}: the files of the dataset differ in their schema: column `run` holds \
+             text here but numbers in the files before it = help: every file of a dataset holds the \
+             same columns of the same types: write the dataset again in one export\n"
+        )
+    );
+    assert_eq!(fs::read(dir.path().join("site/index.html")).unwrap(), page, "the output is kept");
+}
+
+/// A dataset the engine writes again while a build reads it stops that
+/// build between reading and writing (the check before the output is
+/// written), located at the dataset and naming the file; the previous
+/// output is kept, and the next build reads the new files.
+#[test]
+fn a_dataset_swapped_during_a_build_stops_it() {
+    if !engines() {
+        return;
+    }
+    let dir = archive(4, WRITERS[1].1, "where = { bench = \"b2\" }");
+    assert!(report(dir.path(), &["build"]).status.success());
+    let page = fs::read(dir.path().join("site/index.html")).unwrap();
+    let project = report::project::load(dir.path()).unwrap();
+    let analyzed = report::pipeline::analyze(&project).unwrap();
+    // Mid-build, the engine rewrites one file of the slice and adds another.
+    let files = walk(&dir.path().join("results/runs/bench=b2"));
+    fs::copy(&files[1], &files[0]).unwrap();
+    let finished = report::pipeline::finish(&project, &analyzed, None, Default::default());
+    let said = finished.err().unwrap().to_string();
+    let relative = files[0].strip_prefix(dir.path()).unwrap().display().to_string();
+    assert!(
+        said.contains(&format!(
+            "results/runs: the dataset changed during the build: `{relative}` was modified"
+        )),
+        "{said}"
+    );
+    assert!(said.contains("the previous output is kept"), "{said}");
+    // A file of a pruned partition removed mid-build is a change too.
+    let extra = walk(&dir.path().join("results/runs/bench=b1")).remove(0);
+    let extra = extra.with_file_name("extra.parquet");
+    fs::copy(&files[1], &extra).unwrap();
+    let project = report::project::load(dir.path()).unwrap();
+    let analyzed = report::pipeline::analyze(&project).unwrap();
+    fs::remove_file(&extra).unwrap();
+    let finished = report::pipeline::finish(&project, &analyzed, None, Default::default());
+    let said = finished.err().unwrap().to_string();
+    let relative = extra.strip_prefix(dir.path()).unwrap().display().to_string();
+    assert!(said.contains(&format!("`{relative}` was removed")), "{said}");
+    assert_eq!(fs::read(dir.path().join("site/index.html")).unwrap(), page, "the output is kept");
+    assert!(report(dir.path(), &["build"]).status.success());
 }
 
 /// Row groups whose statistics rule the slice out are not decoded, and rows
@@ -327,4 +415,154 @@ fn bad_datasets_are_located_errors() {
         "{}",
         stderr(&output)
     );
+}
+
+/// The study of [`reading_follows_every_reader`]: no `where`, runs keyed by
+/// bench too, its metrics (`METRICS`) drawn by seed.
+const READERS_BOOK: &str = r#"[book]
+title = "Archive"
+date = "2024-01-02"
+
+[study]
+baseline = "base"
+
+[environments.base]
+label = "Base"
+
+[environments.cand]
+label = "Candidate"
+
+[data.runs]
+key = ["bench", "environment", "procs", "day", "run"]
+group-by = ["procs"]
+columns = { environment = "text", bench = "text", procs = "integer", day = "text", time_s = "positive" }
+"#;
+
+/// One reader's `where`, drawn by `rng`: a process count (for a metric),
+/// perhaps one or two benches, perhaps a day, perhaps runs up to 3; as TOML
+/// and as the Python condition on a row `r` that selects the same rows.
+fn drawn_filter(rng: &mut Seeded, procs: bool) -> (String, String) {
+    let mut toml = Vec::new();
+    let mut python = vec!["True".to_string()];
+    if procs {
+        let p = if rng.next() < 0.5 { 2 } else { 4 };
+        toml.push(format!("procs = {p}"));
+        python.push(format!("r['procs'] == {p}"));
+    }
+    let bench = |rng: &mut Seeded| format!("b{}", 1 + (rng.next() * 4.0) as u32);
+    let draw = rng.next();
+    if draw < 0.4 {
+        let b = bench(rng);
+        toml.push(format!("bench = \"{b}\""));
+        python.push(format!("r['bench'] == '{b}'"));
+    } else if draw < 0.7 {
+        let (a, b) = (bench(rng), bench(rng));
+        toml.push(format!("bench = [\"{a}\", \"{b}\"]"));
+        python.push(format!("r['bench'] in ('{a}', '{b}')"));
+    }
+    if rng.next() < 0.4 {
+        let d = 1 + (rng.next() * 2.0) as u32;
+        toml.push(format!("day = \"2025-01-0{d}\""));
+        python.push(format!("str(r['day']) == '2025-01-0{d}'"));
+    }
+    if rng.next() < 0.3 {
+        toml.push("run = { max = 3 }".into());
+        python.push("r['run'] <= 3".into());
+    }
+    (format!("{{ {} }}", toml.join(", ")), python.join(" and "))
+}
+
+/// The study of seed `seed`: book.toml with one or two metrics, the page
+/// with a chart half the time, and the Python condition of each reader.
+fn drawn_study(seed: u64) -> (String, String, Vec<String>) {
+    let mut rng = Seeded(seed * 7919);
+    let mut book = READERS_BOOK.to_string();
+    let mut selects = Vec::new();
+    for m in 0..1 + (rng.next() * 2.0) as usize {
+        let (filter, python) = drawn_filter(&mut rng, true);
+        book.push_str(&format!(
+            "\n[[metrics]]\nname = \"m{m}\"\nlabel = \"Metric {m}\"\ndata = \"runs\"\n\
+             value = \"time_s\"\nwhere = {filter}\nbetter = \"lower\"\nheadline = true\n"
+        ));
+        selects.push(python);
+    }
+    let mut page = CAVEATS_PAGE.to_string();
+    if rng.next() < 0.5 {
+        let (filter, python) = drawn_filter(&mut rng, false);
+        page.push_str(&format!(
+            "\n```chart\nid = \"c\"\nkind = \"line\"\ndata = \"runs\"\nx = \"procs\"\n\
+             y = \"time_s\"\nwhere = {filter}\ncaption = \"Time.\"\n```\n"
+        ));
+        selects.push(python);
+    }
+    (book, page, selects)
+}
+
+/// Python writing the seeded archive as `results/runs/` (pyarrow), the
+/// rows `selects` selects as the CSV file of the study at `csv`, and their
+/// partitions as `partitions.json`.
+fn selected_rows(seed: u64, selects: &[String], csv: &Path) -> String {
+    let selected = format!("lambda r: any([{}])", selects.join(", "));
+    format!(
+        "{rows}{write}\nselected = {selected}\n\
+         rows = [r for r in rows if selected(r)]\n\
+         rows.sort(key=lambda r: (r['bench'], f\"procs={{r['procs']}}\", f\"day={{r['day']}}\"))\n\
+         with open(r'{csv}/results/runs.csv', 'w') as f:\n\
+         \x20 f.write('bench,environment,procs,day,run,time_s,note\\n')\n\
+         \x20 for r in rows: f.write(f\"{{r['bench']}},{{r['environment']}},{{r['procs']}},{{r['day']}},{{r['run']}},{{r['time_s']!r}},{{r['note']}}\\n\")\n\
+         import json\n\
+         parts = sorted({{(r['bench'], r['procs'], str(r['day'])) for r in rows}})\n\
+         json.dump(parts, open('partitions.json', 'w'))\n",
+        rows = rows(seed),
+        write = WRITERS[1].1,
+        csv = csv.display(),
+    )
+}
+
+/// A dataset with no `where` is read as the union of what its readers (its
+/// metrics' and a chart's `where`) select: for seeded shapes of filters,
+/// with every partition no reader can select made unreadable, the build
+/// succeeds, the manifest lists exactly those partitions as pruned, and
+/// the statistics equal those of the selected rows as one CSV file.
+#[test]
+fn reading_follows_every_reader() {
+    if !engines() {
+        return;
+    }
+    for seed in 1..=5u64 {
+        let (book, page, selects) = drawn_study(seed);
+        let csv = written_study(&book, &[], &page);
+        let dir = written_study(&book, &[], &page);
+        let code = selected_rows(seed, &selects, csv.path());
+        python(dir.path(), &code);
+        let read: Vec<(String, u32, String)> =
+            serde_json::from_slice(&fs::read(dir.path().join("partitions.json")).unwrap()).unwrap();
+        let read: Vec<String> = read
+            .iter()
+            .map(|(b, p, d)| format!("results/runs/bench={b}/procs={p}/day={d}"))
+            .collect();
+        let mut pruned = Vec::new();
+        for file in walk(&dir.path().join("results/runs")) {
+            let folder = file.parent().unwrap().strip_prefix(dir.path()).unwrap();
+            let folder = folder.to_string_lossy().into_owned();
+            if !read.contains(&folder) {
+                fs::write(&file, "not parquet").unwrap();
+                pruned.push(folder);
+            }
+        }
+        pruned.dedup();
+        let expected = stats_json(csv.path());
+        let stats = stats_json(dir.path());
+        assert_eq!(renamed(&stats), expected, "seed {seed}: {book}{page}");
+        let manifest: Value =
+            serde_json::from_slice(&fs::read(dir.path().join("site/data/manifest.json")).unwrap())
+                .unwrap();
+        let listed: Vec<&str> = manifest["datasets"]["results/runs"]["pruned"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        assert_eq!(listed, pruned, "seed {seed}: {book}{page}");
+    }
 }

@@ -16,6 +16,7 @@ pub(crate) mod generate;
 #[cfg(test)]
 mod oracle;
 pub mod parse;
+pub mod readers;
 pub mod shortcodes;
 pub mod tables;
 pub mod typed;

@@ -94,7 +94,7 @@ pub(crate) fn parses() -> usize {
 }
 
 /// The one parse of `source`: pulldown-cmark's events with their byte ranges.
-fn parse(source: &str) -> Vec<Located<'_>> {
+pub(super) fn parse(source: &str) -> Vec<Located<'_>> {
     #[cfg(test)]
     PARSES.with(|parses| parses.set(parses.get() + 1));
     Parser::new_ext(source, super::options()).into_offset_iter().collect()

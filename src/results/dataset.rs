@@ -11,10 +11,12 @@ use rayon::prelude::*;
 
 use super::parquet::{self, Plain, Read, Selection};
 use super::partitions::{Partitions, partitions};
+use super::readers::{self, Filter, Readers, Union};
 use super::{Column, Table, TextsBuilder, slice};
 use crate::config::{Config, Dataset};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::{DatasetScan, FileRead, SourceFile};
+use ::parquet::file::metadata::RowGroupMetaData;
 
 /// Read the dataset `file` (a folder left on disk) as one table: the rows
 /// of the partitions its slice selects, partition columns last. What was
@@ -24,6 +26,7 @@ pub(super) fn read(
     file: &SourceFile,
     dataset: &Dataset,
     config: &Config,
+    content: Option<&Readers>,
 ) -> Result<Table, Diagnostics> {
     let full = file.disk.clone().unwrap_or_default();
     let listed = crate::project::dataset_files(&full).map_err(|err| {
@@ -31,14 +34,22 @@ pub(super) fn read(
             .hint("check that the folder and its partitions are readable")
     })?;
     let parts = partitions(file, dataset, &listed)?;
-    let keep = parts.selected(dataset, config);
-    let used = slice::used_columns(&file.stem(), dataset, config);
+    let union = readers::union(&file.stem(), config, content);
+    let keep = parts.selected(dataset, config, &union);
+    let used = union.columns.as_ref().map(|theirs| {
+        let mut used = slice::used_columns(&file.stem(), dataset, config);
+        used.extend(theirs.iter().cloned());
+        used.retain(|c| !parts.names.contains(c));
+        used
+    });
     let inner = without(dataset, &parts.names);
-    let read: Vec<Result<(Read, FileRead), Diagnostics>> = listed
-        .par_iter()
-        .zip(&keep)
-        .filter(|(_, keep)| **keep)
-        .map(|(relative, _)| one_file(file, &full, relative, &inner, &used, &parts.names))
+    let read: Vec<Result<(Read, FileRead), Diagnostics>> = (0..listed.len())
+        .into_par_iter()
+        .filter(|&i| keep[i])
+        .map(|i| {
+            let wanted = Wanted { slice: &inner.slice, filters: live(&union, &parts, i) };
+            one_file(file, &full, &listed[i], &inner, used.as_ref(), &wanted)
+        })
         .collect();
     let mut files = Vec::new();
     let mut errors = Diagnostics::default();
@@ -72,30 +83,73 @@ fn without(dataset: &Dataset, names: &[String]) -> Dataset {
     inner
 }
 
-/// One file of the dataset read: the used columns of the row groups that can
-/// match the slice, then only the rows that do; with its size, hash and time.
+/// The filters of `union` that can select a row of file `file`: those whose
+/// conditions on partition columns hold of its partition values (`None`:
+/// every row can be selected).
+fn live(union: &Union, parts: &Partitions, file: usize) -> Option<Vec<Filter>> {
+    let holds = |f: &&Filter| f.iter().all(|(n, c)| parts.holds(file, n, c) != Some(false));
+    let filters = union.filters.as_ref()?;
+    Some(filters.iter().filter(holds).cloned().collect())
+}
+
+/// The rows wanted of one file: those meeting `slice` and one of `filters`
+/// (every one when `None`), on the file's own columns.
+struct Wanted<'a> {
+    slice: &'a Filter,
+    filters: Option<Vec<Filter>>,
+}
+
+impl Wanted<'_> {
+    /// Whether a row group, by its statistics, can hold a wanted row.
+    fn group(&self, group: &RowGroupMetaData) -> bool {
+        slice::may_match(group, self.slice)
+            && self.filters.as_ref().is_none_or(|fs| fs.iter().any(|f| slice::may_match(group, f)))
+    }
+
+    /// Which rows of `columns` are wanted (`None`: every one).
+    fn rows(&self, columns: &[(String, Plain)]) -> Option<Vec<bool>> {
+        let sliced = slice::rows(columns, self.slice);
+        let Some(filters) = &self.filters else { return sliced };
+        let mut any: Option<Vec<bool>> = Some(vec![false; columns.first()?.1.len()]);
+        for filter in filters {
+            match (slice::rows(columns, filter), &mut any) {
+                (None, _) => any = None,
+                (Some(theirs), Some(any)) => {
+                    any.iter_mut().zip(theirs).for_each(|(a, t)| *a = *a || t);
+                }
+                (Some(_), None) => {}
+            }
+        }
+        match (sliced, any) {
+            (Some(a), Some(b)) => Some(a.into_iter().zip(b).map(|(a, b)| a && b).collect()),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// One file of the dataset read: the `used` columns (every one when
+/// `None`) of the row groups that can hold a wanted row, then only the rows
+/// that are; with its size, hash and time.
 fn one_file(
     dataset_file: &SourceFile,
     full: &Path,
     relative: &Path,
     inner: &Dataset,
-    used: &BTreeSet<String>,
-    partition_names: &[String],
+    used: Option<&BTreeSet<String>>,
+    wanted: &Wanted,
 ) -> Result<(Read, FileRead), Diagnostics> {
     let path = dataset_file.path.join(relative);
     let file = SourceFile::on_disk(&path, full.join(relative));
     let modified = std::fs::metadata(full.join(relative)).and_then(|m| m.modified()).ok();
     let bytes = parquet::read_all(&file)?;
-    let columns: BTreeSet<String> =
-        used.iter().filter(|c| !partition_names.contains(c)).cloned().collect();
-    let groups = |group: &_| slice::may_match(group, &inner.slice);
-    let selection = Selection { columns: Some(&columns), groups: Some(&groups) };
+    let groups = |group: &_| wanted.group(group);
+    let selection = Selection { columns: used, groups: Some(&groups) };
     let (sha256, read) = rayon::join(
         || crate::project::sha256_hex(&bytes),
         || parquet::columns(&file, inner, &bytes, &selection),
     );
     let mut read = read?;
-    if let Some(keep) = slice::rows(&read.columns, &inner.slice) {
+    if let Some(keep) = wanted.rows(&read.columns) {
         read.lines = slice::kept(&read.lines, &keep);
         for (_, plain) in &mut read.columns {
             match plain {

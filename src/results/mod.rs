@@ -12,6 +12,7 @@ mod parse;
 mod partitions;
 mod position;
 mod read;
+pub mod readers;
 mod rows;
 mod slice;
 mod validate;
@@ -345,6 +346,17 @@ pub fn part_count(rows: usize) -> usize {
 /// Read, parse and validate every results file against the schemas in
 /// `config`. Reports every problem in every file, not just the first.
 pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnostics> {
+    load_read_by(files, config, None)
+}
+
+/// [`load`], reading of each partitioned dataset only what its readers can
+/// select: book.toml's and those of the content pages, `content` (every row
+/// of a dataset without it).
+pub fn load_read_by(
+    files: &[SourceFile],
+    config: &Config,
+    content: Option<&readers::Readers>,
+) -> Result<ResultSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut tables = BTreeMap::new();
     for file in files {
@@ -355,7 +367,7 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
             .find(|(key, d)| d.file.as_deref().map_or(**key == name, |f| file.path.ends_with(f)))
             .map(|(_, d)| d.clone())
             .unwrap_or_default();
-        match load_file(file, &dataset, config) {
+        match load_file(file, &dataset, config, content) {
             Ok(table) => {
                 tables.insert(table.name.clone(), table);
             }
@@ -369,10 +381,15 @@ pub fn load(files: &[SourceFile], config: &Config) -> Result<ResultSet, Diagnost
 
 /// One results file read (if it was left on disk), parsed, validated and
 /// given its derived columns; a CSV's SHA-256 recorded on `file`.
-fn load_file(file: &SourceFile, dataset: &Dataset, config: &Config) -> Result<Table, Diagnostics> {
+fn load_file(
+    file: &SourceFile,
+    dataset: &Dataset,
+    config: &Config,
+    content: Option<&readers::Readers>,
+) -> Result<Table, Diagnostics> {
     // A Parquet row has no source line to show; a CSV diagnostic keeps its line.
     let (mut table, source) = if file.is_dataset() {
-        (dataset::read(file, dataset, config)?, None)
+        (dataset::read(file, dataset, config, content)?, None)
     } else if is_parquet(&file.path) {
         (slice::sliced(parquet::parse(file, dataset)?, &dataset.slice), None)
     } else {

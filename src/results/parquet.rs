@@ -92,6 +92,14 @@ fn table(file: &SourceFile, columns: Vec<(String, Plain)>, lines: Vec<u32>) -> T
 }
 
 impl Plain {
+    /// How many rows the column holds.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Plain::Number(values) => values.len(),
+            Plain::Text(_, codes) => codes.len(),
+        }
+    }
+
     /// The values of a table's column.
     pub(super) fn values(self) -> Values {
         match self {

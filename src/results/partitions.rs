@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use super::cells::{check_value, describe};
+use super::readers::Union;
 use super::{Column, Texts, Values};
-use crate::config::{ColumnType, Config, Dataset};
+use crate::config::{ColumnType, Config, Dataset, FilterValue};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::project::SourceFile;
 
@@ -172,24 +173,36 @@ fn bad_value(
 
 impl Partitions {
     /// Per file, whether the study can select its rows: its partition values
-    /// meet `where`, and a partition by the environment column is one of the
+    /// meet `where` and leave a row for one of the table's readers
+    /// (`union`), and a partition by the environment column is one of the
     /// environments book.toml declares.
-    pub fn selected(&self, dataset: &Dataset, config: &Config) -> Vec<bool> {
+    pub fn selected(&self, dataset: &Dataset, config: &Config, union: &Union) -> Vec<bool> {
         let environment = &config.study.environment_column;
-        self.values
-            .iter()
-            .map(|values| {
-                self.names.iter().zip(values).zip(&self.numeric).all(|((name, value), &numeric)| {
-                    let Some(value) = value else { return !dataset.slice.contains_key(name) };
-                    let wanted = dataset.slice.get(name).is_none_or(|c| match numeric {
-                        true => value.trim().parse().is_ok_and(|n| c.holds_for_number(n)),
-                        false => c.holds_for_text(value),
-                    });
-                    let declared = name != environment || config.environments.contains_key(value);
-                    wanted && declared
-                })
+        (0..self.files.len())
+            .map(|file| {
+                let sliced =
+                    dataset.slice.iter().all(|(n, c)| self.holds(file, n, c) != Some(false));
+                let declared = self.names.iter().zip(&self.values[file]).all(|(name, value)| {
+                    name != environment
+                        || value.as_ref().is_none_or(|v| config.environments.contains_key(v))
+                });
+                sliced && declared && union.admits(&|name, c| self.holds(file, name, c))
             })
             .collect()
+    }
+
+    /// Whether `condition` holds of the value of partition column `name` of
+    /// file `file` (never of a null); `None` when `name` is not a partition
+    /// column.
+    pub fn holds(&self, file: usize, name: &str, condition: &FilterValue) -> Option<bool> {
+        let column = self.names.iter().position(|n| n == name)?;
+        Some(match &self.values[file][column] {
+            None => false,
+            Some(value) if self.numeric[column] => {
+                value.trim().parse().is_ok_and(|n| condition.holds_for_number(n))
+            }
+            Some(value) => condition.holds_for_text(value),
+        })
     }
 
     /// The partition folders (`bench=b001`, `bench=b001/day=2025-01-01`) of
