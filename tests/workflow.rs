@@ -226,9 +226,12 @@ fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
     assert!(!last.ok && last.name == "Check the studies", "{ran:?}");
 }
 
-/// With a site.toml (as this repository has), the workflow's steps build
-/// one site: the index of the studies' claims at the root, each study under
-/// its path with its canonical URL under the Pages URL, and the feed.
+/// With a site.toml (as this repository has), the workflow's steps check
+/// the site as one, then build one site: the index of the studies' claims at
+/// the root, each study under its path with its canonical URL under the
+/// Pages URL, and the feed. The claims of the site as published are fetched
+/// from the Pages URL (here a server on 127.0.0.1) first: none on a first
+/// publish, and on the next the feed says what changed since.
 #[cfg(unix)] // its steps run with bash, as on a Linux runner
 #[test]
 fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
@@ -246,9 +249,14 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     let (first, _) = two_commits(root, |root| {
         fs::write(root.join("content/extra.md"), "# Extra\n\nMore.\n").unwrap()
     });
-    let mut runner = repository_runner(root, &first);
+    let published = tempfile::tempdir().unwrap();
+    let server = crate::action::Server::serve(published.path());
+    let pages = format!("{}/report", server.url);
+    let mut runner = site_runner(root, &first, &pages);
     let steps = repository_steps(&runner);
     assert_all_ok(&runner.run(&steps));
+    let asked = server.asked();
+    assert!(asked.contains(&"/report/claims.json".to_string()), "{asked:?}");
     let index = fs::read_to_string(root.join("site/index.html")).unwrap();
     for (path, title) in [
         ("mpi-kubernetes", "Does MPI pay a price for running on Kubernetes?"),
@@ -257,7 +265,7 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     ] {
         assert!(index.contains(title), "{title} not on the index");
         let page = fs::read_to_string(root.join("site").join(path).join("index.html")).unwrap();
-        let canonical = format!("https://someone.github.io/report/{path}/");
+        let canonical = format!("{pages}/{path}/");
         assert!(
             page.contains(&canonical.replace('/', "&#x2F;")) || page.contains(&canonical),
             "{path}: no {canonical}"
@@ -265,8 +273,68 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
         assert!(root.join("site").join(path).join("paper.pdf").is_file());
     }
     let feed = fs::read_to_string(root.join("site/feed.xml")).unwrap();
-    assert!(
-        feed.contains("<id>https://someone.github.io/report/examples/usernetes/</id>"),
-        "{feed}"
+    assert!(feed.contains(&format!("<id>{pages}/examples/usernetes/</id>")), "{feed}");
+    assert!(feed.contains("New study: Which compressor") && !feed.contains(") → "), "{feed}");
+    the_next_publish_compares_with_the_claims_online(
+        root,
+        (first.as_str(), pages.as_str()),
+        published.path(),
     );
+}
+
+/// The fake runner of the repository's workflow, its Pages URL `pages`.
+#[cfg(unix)]
+fn site_runner(root: &Path, before: &str, pages: &str) -> Runner {
+    Runner::new(
+        root,
+        "push",
+        &[
+            ("github.event.before", before),
+            ("github.event.pull_request.base.sha", ""),
+            ("steps.pages.outputs.base_url", pages),
+        ],
+    )
+}
+
+/// The site as published holds the claims of the first build, one of them
+/// edited: the next build, into a fresh folder as on CI, fetches them and
+/// its feed lists that claim's change, from the value online to the value
+/// built, after the changes published before.
+#[cfg(unix)]
+fn the_next_publish_compares_with_the_claims_online(
+    root: &Path,
+    (before, pages): (&str, &str),
+    online: &Path,
+) {
+    let site = root.join("site");
+    fs::create_dir_all(online.join("report")).unwrap();
+    fs::copy(site.join("changes.json"), online.join("report/changes.json")).unwrap();
+    let claims = fs::read_to_string(site.join("claims.json")).unwrap();
+    let mut claims: serde_json::Value = serde_json::from_str(&claims).unwrap();
+    let claim = &mut claims["mpi-kubernetes/"][0];
+    let text = |key: &str| claim[key].as_str().unwrap().to_string();
+    let (label, value) = (text("label"), text("value"));
+    claim["value"] = "0.0% faster".into();
+    fs::write(online.join("report/claims.json"), claims.to_string()).unwrap();
+    fs::remove_dir_all(&site).unwrap();
+    let mut runner = site_runner(root, before, pages);
+    let steps: Vec<Yaml> = repository_steps(&runner)
+        .as_vec()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            let name = s["name"].as_str().unwrap_or_default();
+            ["Fix", "Fetch", "Build"].iter().any(|start| name.starts_with(start))
+        })
+        .cloned()
+        .collect();
+    assert_eq!(steps.len(), 3, "fix the date, fetch the claims, build");
+    assert_all_ok(&runner.run(&Yaml::Array(steps)));
+    let feed = fs::read_to_string(site.join("feed.xml")).unwrap();
+    let change = format!("{label}: 0.0% faster (");
+    assert!(
+        feed.contains(&change) && feed.contains(&format!(") → {value} (")),
+        "{change} in {feed}"
+    );
+    assert!(feed.contains("New study: Which compressor"), "the changes online are kept: {feed}");
 }
