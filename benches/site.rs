@@ -87,6 +87,23 @@ fn process(root: &Path, runs: usize) -> Duration {
     median(times.collect())
 }
 
+/// The median of 10 rebuilds `report serve` makes after an edit of one
+/// study's page: that study, then the index, search and feed.
+fn rebuild(root: &Path, options: &report::BuildOptions) -> Duration {
+    let site = report::site::load(root, options).expect("the site loads");
+    let mut cache = report::site::Cache::build(site, Some(1_700_000_000)).expect("builds");
+    let page = root.join("studies/s07/content/index.md");
+    let text = fs::read_to_string(&page).expect("the page");
+    let times = (0..10).map(|n| {
+        fs::write(&page, format!("{text}\nEdit {n}.\n")).expect("an edit");
+        let start = Instant::now();
+        cache.rebuild("studies/s07").expect("the study builds");
+        cache.assemble(None).expect("the site assembles");
+        start.elapsed()
+    });
+    median(times.collect())
+}
+
 fn main() {
     // `cargo bench --bench site -- --write DIR` writes the site and stops,
     // to time `report build --root DIR` from outside (`/usr/bin/time`).
@@ -114,21 +131,7 @@ fn main() {
             .collect(),
     );
     let whole = process(root.path(), 5);
-    let site = report::site::load(root.path(), &options).expect("the site loads");
-    let mut cache = report::site::Cache::build(site, Some(1_700_000_000)).expect("builds");
-    let page = root.path().join("studies/s07/content/index.md");
-    let text = fs::read_to_string(&page).expect("the page");
-    let rebuild = median(
-        (0..10)
-            .map(|n| {
-                fs::write(&page, format!("{text}\nEdit {n}.\n")).expect("an edit");
-                let start = Instant::now();
-                cache.rebuild("studies/s07").expect("the study builds");
-                cache.assemble(None).expect("the site assembles");
-                start.elapsed()
-            })
-            .collect(),
-    );
+    let rebuild = rebuild(root.path(), &options);
     let search = fs::read(root.path().join("site/search.json")).expect("search.json");
     let gzipped = std::process::Command::new("gzip")
         .args(["-9", "-c"])
