@@ -230,8 +230,8 @@ fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
 /// the site as one, then build one site: the index of the studies' claims at
 /// the root, each study under its path with its canonical URL under the
 /// Pages URL, and the feed. The claims of the site as published are fetched
-/// from the Pages URL (here a server on 127.0.0.1) first: none on a first
-/// publish, and on the next the feed says what changed since.
+/// from the Pages URL (here a server on 127.0.0.1) first, and the feed says
+/// what changed since; a first publish finds none.
 #[cfg(unix)] // its steps run with bash, as on a Linux runner
 #[test]
 fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
@@ -249,9 +249,17 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     let (first, _) = two_commits(root, |root| {
         fs::write(root.join("content/extra.md"), "# Extra\n\nMore.\n").unwrap()
     });
-    let published = tempfile::tempdir().unwrap();
-    let server = crate::action::Server::serve(published.path());
+    let online = tempfile::tempdir().unwrap();
+    let server = crate::action::Server::serve(online.path());
     let pages = format!("{}/report", server.url);
+    a_first_publish_finds_no_claims_online(root, (&first, &pages));
+    // Online: the shipped study alone, its throughput at 32 cores 0.0% faster.
+    fs::create_dir_all(online.path().join("report")).unwrap();
+    let claim = r#"{"name": "throughput_32", "label": "Throughput at 32 cores", "value": "0.0% faster", "verdict": "better", "tone": "good"}"#;
+    let claims = format!(r#"{{"mpi-kubernetes/": [{claim}]}}"#);
+    fs::write(online.path().join("report/claims.json"), claims).unwrap();
+    let earlier = r#"[{"date": "2020-01-01T00:00:00Z", "url": "mpi-kubernetes/", "claim": "", "text": "New study: An earlier title"}]"#;
+    fs::write(online.path().join("report/changes.json"), earlier).unwrap();
     let mut runner = site_runner(root, &first, &pages);
     let steps = repository_steps(&runner);
     assert_all_ok(&runner.run(&steps));
@@ -274,12 +282,20 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     }
     let feed = fs::read_to_string(root.join("site/feed.xml")).unwrap();
     assert!(feed.contains(&format!("<id>{pages}/examples/usernetes/</id>")), "{feed}");
-    assert!(feed.contains("New study: Which compressor") && !feed.contains(") → "), "{feed}");
-    the_next_publish_compares_with_the_claims_online(
-        root,
-        (first.as_str(), pages.as_str()),
-        published.path(),
+    // The claim's value as built, and its change from the value online.
+    let built: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join("site/claims.json")).unwrap()).unwrap();
+    let now = built["mpi-kubernetes/"].as_array().unwrap();
+    let now = now.iter().find(|c| c["name"] == "throughput_32").unwrap();
+    let change = format!(
+        "Throughput at 32 cores: 0.0% faster (better) → {} ({})",
+        now["value"].as_str().unwrap(),
+        now["verdict"].as_str().unwrap()
     );
+    assert!(feed.contains(&change), "{change} not in {feed}");
+    // The studies not online are new; the changes online are kept.
+    assert!(feed.contains("New study: Which compressor"), "{feed}");
+    assert!(feed.contains("New study: An earlier title"), "{feed}");
 }
 
 /// The fake runner of the repository's workflow, its Pages URL `pages`.
@@ -296,45 +312,23 @@ fn site_runner(root: &Path, before: &str, pages: &str) -> Runner {
     )
 }
 
-/// The site as published holds the claims of the first build, one of them
-/// edited: the next build, into a fresh folder as on CI, fetches them and
-/// its feed lists that claim's change, from the value online to the value
-/// built, after the changes published before.
+/// With nothing online (a 404 for each file), the step that fetches the
+/// published claims succeeds and leaves its folder empty: the build then
+/// has no build before, and lists each study as new.
 #[cfg(unix)]
-fn the_next_publish_compares_with_the_claims_online(
-    root: &Path,
-    (before, pages): (&str, &str),
-    online: &Path,
-) {
-    let site = root.join("site");
-    fs::create_dir_all(online.join("report")).unwrap();
-    fs::copy(site.join("changes.json"), online.join("report/changes.json")).unwrap();
-    let claims = fs::read_to_string(site.join("claims.json")).unwrap();
-    let mut claims: serde_json::Value = serde_json::from_str(&claims).unwrap();
-    let claim = &mut claims["mpi-kubernetes/"][0];
-    let text = |key: &str| claim[key].as_str().unwrap().to_string();
-    let (label, value) = (text("label"), text("value"));
-    claim["value"] = "0.0% faster".into();
-    fs::write(online.join("report/claims.json"), claims.to_string()).unwrap();
-    fs::remove_dir_all(&site).unwrap();
+fn a_first_publish_finds_no_claims_online(root: &Path, (before, pages): (&str, &str)) {
     let mut runner = site_runner(root, before, pages);
     let steps: Vec<Yaml> = repository_steps(&runner)
         .as_vec()
         .unwrap()
         .iter()
-        .filter(|s| {
-            let name = s["name"].as_str().unwrap_or_default();
-            ["Fix", "Fetch", "Build"].iter().any(|start| name.starts_with(start))
-        })
+        .filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with("Fetch")))
         .cloned()
         .collect();
-    assert_eq!(steps.len(), 3, "fix the date, fetch the claims, build");
-    assert_all_ok(&runner.run(&Yaml::Array(steps)));
-    let feed = fs::read_to_string(site.join("feed.xml")).unwrap();
-    let change = format!("{label}: 0.0% faster (");
-    assert!(
-        feed.contains(&change) && feed.contains(&format!(") → {value} (")),
-        "{change} in {feed}"
-    );
-    assert!(feed.contains("New study: Which compressor"), "the changes online are kept: {feed}");
+    assert_eq!(steps.len(), 1, "one step fetches the claims");
+    let ran = runner.run(&Yaml::Array(steps));
+    assert_all_ok(&ran);
+    assert!(ran[0].output.contains("no claims.json published"), "{ran:?}");
+    let published = runner.temp().join("published");
+    assert_eq!(fs::read_dir(&published).unwrap().count(), 0, "nothing fetched");
 }
