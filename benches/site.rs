@@ -1,8 +1,10 @@
 //! How long a site of studies takes to build: 50 generated studies of 20
 //! headline claims each (`report build --root FOLDER` of a site.toml), and
 //! the rebuild `report serve` does after one study's page changed. Run with
-//! `cargo bench --bench site`; prints the medians, and the size of the
-//! search index, whole and gzipped (by `gzip -9`).
+//! `cargo bench --bench site`; prints the medians (in process, and as a
+//! whole `report build` process), and the size of the search index, whole
+//! and gzipped (by `gzip -9`). `cargo bench --bench site -- --write DIR`
+//! writes the site into DIR instead, to time a build from outside.
 
 // A benchmark prints its results on standard output; the lint is for the library.
 #![allow(clippy::print_stdout)]
@@ -60,13 +62,59 @@ fn study(root: &Path, i: usize) {
     fs::write(dir.join("content/index.md"), page).expect("index.md");
 }
 
-fn main() {
-    let root = tempfile::tempdir().expect("a temporary folder");
+/// Write the generated site (site.toml and its studies) into `root`.
+fn write_site(root: &Path) {
     for i in 0..STUDIES {
-        study(root.path(), i);
+        study(root, i);
     }
-    fs::write(root.path().join("site.toml"), "[site]\ntitle = \"Fifty studies\"\n")
-        .expect("site.toml");
+    fs::write(root.join("site.toml"), "[site]\ntitle = \"Fifty studies\"\n").expect("site.toml");
+}
+
+/// The median of `runs` whole `report build` processes of the site at
+/// `root` (each paper typeset in a child process, as the binary does).
+fn process(root: &Path, runs: usize) -> Duration {
+    let times = (0..runs).map(|_| {
+        let start = Instant::now();
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_report"))
+            .args(["build", "--quiet", "--root"])
+            .arg(root)
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .status()
+            .expect("report runs");
+        assert!(status.success(), "the site builds");
+        start.elapsed()
+    });
+    median(times.collect())
+}
+
+/// The median of 10 rebuilds `report serve` makes after an edit of one
+/// study's page: that study, then the index, search and feed.
+fn rebuild(root: &Path, options: &report::BuildOptions) -> Duration {
+    let site = report::site::load(root, options).expect("the site loads");
+    let mut cache = report::site::Cache::build(site, Some(1_700_000_000)).expect("builds");
+    let page = root.join("studies/s07/content/index.md");
+    let text = fs::read_to_string(&page).expect("the page");
+    let times = (0..10).map(|n| {
+        fs::write(&page, format!("{text}\nEdit {n}.\n")).expect("an edit");
+        let start = Instant::now();
+        cache.rebuild("studies/s07").expect("the study builds");
+        cache.assemble(None).expect("the site assembles");
+        start.elapsed()
+    });
+    median(times.collect())
+}
+
+fn main() {
+    // `cargo bench --bench site -- --write DIR` writes the site and stops,
+    // to time `report build --root DIR` from outside (`/usr/bin/time`).
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(dir) = args.iter().position(|a| a == "--write").and_then(|i| args.get(i + 1)) {
+        write_site(Path::new(dir));
+        println!("wrote a site of {STUDIES} studies × {CLAIMS} headline claims to {dir}");
+        return;
+    }
+    let root = tempfile::tempdir().expect("a temporary folder");
+    write_site(root.path());
     let options = report::BuildOptions {
         out: Some(root.path().join("site")),
         source_date_epoch: Some(1_700_000_000),
@@ -75,27 +123,15 @@ fn main() {
     let full = median(
         (0..5)
             .map(|_| {
+                let _ = fs::remove_dir_all(root.path().join("site"));
                 let start = Instant::now();
-                report::site::build(root.path(), &options).expect("the site builds");
+                report::site::build(root.path(), &options, None).expect("the site builds");
                 start.elapsed()
             })
             .collect(),
     );
-    let site = report::site::load(root.path(), &options).expect("the site loads");
-    let mut cache = report::site::Cache::build(site, Some(1_700_000_000)).expect("builds");
-    let page = root.path().join("studies/s07/content/index.md");
-    let text = fs::read_to_string(&page).expect("the page");
-    let rebuild = median(
-        (0..10)
-            .map(|n| {
-                fs::write(&page, format!("{text}\nEdit {n}.\n")).expect("an edit");
-                let start = Instant::now();
-                cache.rebuild("studies/s07").expect("the study builds");
-                cache.assemble(None).expect("the site assembles");
-                start.elapsed()
-            })
-            .collect(),
-    );
+    let whole = process(root.path(), 5);
+    let rebuild = rebuild(root.path(), &options);
     let search = fs::read(root.path().join("site/search.json")).expect("search.json");
     let gzipped = std::process::Command::new("gzip")
         .args(["-9", "-c"])
@@ -105,6 +141,7 @@ fn main() {
         .unwrap_or_default();
     println!("site of {STUDIES} studies × {CLAIMS} headline claims (medians):");
     println!("  full build, papers included (5 runs):      {:8.1} ms", full.as_secs_f64() * 1e3);
+    println!("  the same, `report build` process (5 runs): {:8.1} ms", whole.as_secs_f64() * 1e3);
     println!("  one study rebuilt + index (10 runs):       {:8.1} ms", rebuild.as_secs_f64() * 1e3);
     println!("  search.json: {} bytes, {} bytes gzipped", search.len(), gzipped);
 }

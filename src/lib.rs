@@ -151,10 +151,12 @@ fn target(project: &project::Project, options: &BuildOptions) -> Result<PathBuf>
 
 /// Run every check of a build, the paper's compilation included, without
 /// writing anything, and check that the study's workflows name report's
-/// action ([`scaffold::workflow::unedited`]). Returns the warnings.
+/// action ([`scaffold::workflow::unedited`]). A folder with a site.toml is
+/// checked as a site ([`site::check`]). Returns the warnings.
 pub fn check(root: &Path, options: &BuildOptions) -> Result<Vec<Diagnostic>> {
     let workflows = scaffold::workflow::unedited(root);
-    let checked = check_study(root, options);
+    let checked =
+        if site::is_site(root) { site::check(root, options) } else { check_study(root, options) };
     if workflows.is_empty() {
         return checked;
     }

@@ -49,7 +49,9 @@ fn parse() -> Args {
 fn run(command: &Command, cli: &Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::New { dir, example, .. } => new::run(cli, dir, *example),
-        Command::Build { out, base_url, .. } => build::run(cli, out.clone(), base_url.clone()),
+        Command::Build { out, base_url, previous, .. } => {
+            build::run(cli, out.clone(), base_url.clone(), previous.as_deref())
+        }
         Command::Check { .. } => check::run(cli),
         Command::Serve { port, bind_all, open, .. } => serve::run(cli, *port, *bind_all, *open),
         Command::Typst { out, .. } => typst::run(cli, out),

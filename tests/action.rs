@@ -55,7 +55,8 @@ impl Server {
         Server { url, asked, stop, thread: Some(thread) }
     }
 
-    fn asked(&self) -> Vec<String> {
+    /// The paths asked for so far.
+    pub fn asked(&self) -> Vec<String> {
         self.asked.lock().unwrap().clone()
     }
 }

@@ -46,7 +46,10 @@ fn each_command_s_help_lists_only_the_options_it_uses() {
         listed
     };
     assert_eq!(sorted(&["new"]), with(&["--example"]), "new creates its folder: no --root");
-    assert_eq!(sorted(&["build"]), with(&["--root", "--out", "--base-url", "--verbose"]));
+    assert_eq!(
+        sorted(&["build"]),
+        with(&["--root", "--out", "--base-url", "--previous", "--verbose"])
+    );
     assert_eq!(sorted(&["check"]), with(&["--root", "--format"]));
     assert_eq!(sorted(&["serve"]), with(&["--root", "--port", "--bind-all", "--open"]));
     assert_eq!(sorted(&["typst"]), with(&["--root"]));

@@ -130,9 +130,16 @@ fn generated_sites_resolve_every_link_and_list_every_headline() {
     for seed in 1..=4 {
         let dir = tempfile::tempdir().unwrap();
         let studies = site(dir.path(), seed);
+        let out = dir.path().join("site");
+        if seed == 1 {
+            // `report check` of the site: every study and link, nothing written.
+            let output = report(dir.path(), &["check"]);
+            assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+            assert!(stderr(&output).contains("no errors in"), "{}", stderr(&output));
+            assert!(!out.exists(), "check writes nothing");
+        }
         let output = report(dir.path(), &["build"]);
         assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
-        let out = dir.path().join("site");
         let index = fs::read_to_string(out.join("index.html")).unwrap();
         for (i, study) in studies.iter().enumerate() {
             let link = format!(
@@ -188,7 +195,7 @@ fn check_study(out: &Path, studies: &[Generated], i: usize, seed: u64) {
 }
 
 /// A link to a folder that is no study, and a reference to a claim a study
-/// does not have, each fail the build at the link.
+/// does not have, each fail `report check` and the build at the link.
 #[test]
 fn a_dead_link_or_reference_fails_located() {
     for (seed, dead) in [(5, "nowhere/"), (6, "#metric-none")] {
@@ -208,12 +215,14 @@ fn a_dead_link_or_reference_fails_located() {
             1,
         );
         fs::write(&first, page).unwrap();
-        let output = report(dir.path(), &["build"]);
-        assert!(!output.status.success(), "seed {seed}: a dead link built");
-        let err = stderr(&output);
         let at = format!("{}/content/index.md:5:5: link to `{target}`", studies[0].folder);
-        assert!(err.contains(&at), "seed {seed}: {at} not in {err}");
-        assert!(!dir.path().join("site").exists(), "nothing written");
+        for command in ["check", "build"] {
+            let output = report(dir.path(), &[command]);
+            assert!(!output.status.success(), "seed {seed}: a dead link passed {command}");
+            let err = stderr(&output);
+            assert!(err.contains(&at), "seed {seed}, {command}: {at} not in {err}");
+            assert!(!dir.path().join("site").exists(), "nothing written");
+        }
     }
 }
 
@@ -322,16 +331,21 @@ fn a_rebuild_touches_only_the_changed_study_and_those_showing_its_claims() {
     let page = dir.path().join(second).join("content/index.md");
     let text = fs::read_to_string(&page).unwrap();
     fs::write(&page, format!("{text}\nOne more sentence.\n")).unwrap();
+    let card =
+        |site: &report::output::Site| site.files[&Path::new(second).join("card.png")].clone();
+    let before = card(&cache.assemble(None).unwrap().0);
     assert_eq!(cache.rebuild(second).unwrap(), vec![second.to_string()], "prose: that study alone");
     let (site, _) = cache.assemble(None).unwrap();
     let html = &site.files[&Path::new(second).join("index.html")];
     assert!(String::from_utf8_lossy(html).contains("One more sentence."));
+    assert_eq!(card(&site), before, "the card did not change");
     // Its runs 10 points higher on `b`: its claim m0 changes, which study 0 shows.
     let csv = dir.path().join(second).join("results/runs.csv");
     let runs = runs(&studies[1].percents.iter().map(|p| p + 10).collect::<Vec<_>>());
     fs::write(&csv, runs).unwrap();
     assert_eq!(cache.rebuild(second).unwrap(), vec![second.to_string(), first.to_string()]);
     let (site, _) = cache.assemble(None).unwrap();
+    assert_ne!(card(&site), before, "its card shows the claims: drawn again");
     let shown =
         String::from_utf8_lossy(&site.files[&Path::new(first).join("index.html")]).into_owned();
     let claim = format!("Claim 0 of {} study: {}", WORDS[1], faster(studies[1].percents[0] + 10));

@@ -226,9 +226,12 @@ fn the_repository_workflow_builds_the_shipped_study_and_every_example() {
     assert!(!last.ok && last.name == "Check the studies", "{ran:?}");
 }
 
-/// With a site.toml (as this repository has), the workflow's steps build
-/// one site: the index of the studies' claims at the root, each study under
-/// its path with its canonical URL under the Pages URL, and the feed.
+/// With a site.toml (as this repository has), the workflow's steps check
+/// the site as one, then build one site: the index of the studies' claims at
+/// the root, each study under its path with its canonical URL under the
+/// Pages URL, and the feed. The claims of the site as published are fetched
+/// from the Pages URL (here a server on 127.0.0.1) first, and the feed says
+/// what changed since; a first publish finds none.
 #[cfg(unix)] // its steps run with bash, as on a Linux runner
 #[test]
 fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
@@ -246,9 +249,16 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     let (first, _) = two_commits(root, |root| {
         fs::write(root.join("content/extra.md"), "# Extra\n\nMore.\n").unwrap()
     });
-    let mut runner = repository_runner(root, &first);
+    let online = tempfile::tempdir().unwrap();
+    let server = crate::action::Server::serve(online.path());
+    let pages = format!("{}/report", server.url);
+    a_first_publish_finds_no_claims_online(root, (&first, &pages));
+    put_online(online.path());
+    let mut runner = site_runner(root, &first, &pages);
     let steps = repository_steps(&runner);
     assert_all_ok(&runner.run(&steps));
+    let asked = server.asked();
+    assert!(asked.contains(&"/report/claims.json".to_string()), "{asked:?}");
     let index = fs::read_to_string(root.join("site/index.html")).unwrap();
     for (path, title) in [
         ("mpi-kubernetes", "Does MPI pay a price for running on Kubernetes?"),
@@ -257,16 +267,79 @@ fn with_a_site_toml_the_repository_workflow_publishes_one_site() {
     ] {
         assert!(index.contains(title), "{title} not on the index");
         let page = fs::read_to_string(root.join("site").join(path).join("index.html")).unwrap();
-        let canonical = format!("https://someone.github.io/report/{path}/");
+        let canonical = format!("{pages}/{path}/");
         assert!(
             page.contains(&canonical.replace('/', "&#x2F;")) || page.contains(&canonical),
             "{path}: no {canonical}"
         );
         assert!(root.join("site").join(path).join("paper.pdf").is_file());
     }
+    the_feed_says_what_changed_since_online(root, &pages);
+}
+
+/// The site online: the shipped study alone, its throughput at 32 cores
+/// 0.0% faster, and one change listed.
+#[cfg(unix)]
+fn put_online(online: &Path) {
+    fs::create_dir_all(online.join("report")).unwrap();
+    let claim = r#"{"name": "throughput_32", "label": "Throughput at 32 cores", "value": "0.0% faster", "verdict": "better", "tone": "good"}"#;
+    let claims = format!(r#"{{"mpi-kubernetes/": [{claim}]}}"#);
+    fs::write(online.join("report/claims.json"), claims).unwrap();
+    let earlier = r#"[{"date": "2020-01-01T00:00:00Z", "url": "mpi-kubernetes/", "claim": "", "text": "New study: An earlier title"}]"#;
+    fs::write(online.join("report/changes.json"), earlier).unwrap();
+}
+
+/// The feed built in `root/site`: the claim's change from the value online
+/// to the value built, the studies not online as new, the changes online kept.
+#[cfg(unix)]
+fn the_feed_says_what_changed_since_online(root: &Path, pages: &str) {
     let feed = fs::read_to_string(root.join("site/feed.xml")).unwrap();
-    assert!(
-        feed.contains("<id>https://someone.github.io/report/examples/usernetes/</id>"),
-        "{feed}"
+    assert!(feed.contains(&format!("<id>{pages}/examples/usernetes/</id>")), "{feed}");
+    let built: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join("site/claims.json")).unwrap()).unwrap();
+    let now = built["mpi-kubernetes/"].as_array().unwrap();
+    let now = now.iter().find(|c| c["name"] == "throughput_32").unwrap();
+    let change = format!(
+        "Throughput at 32 cores: 0.0% faster (better) → {} ({})",
+        now["value"].as_str().unwrap(),
+        now["verdict"].as_str().unwrap()
     );
+    assert!(feed.contains(&change), "{change} not in {feed}");
+    assert!(feed.contains("New study: Which compressor"), "{feed}");
+    assert!(feed.contains("New study: An earlier title"), "{feed}");
+}
+
+/// The fake runner of the repository's workflow, its Pages URL `pages`.
+#[cfg(unix)]
+fn site_runner(root: &Path, before: &str, pages: &str) -> Runner {
+    Runner::new(
+        root,
+        "push",
+        &[
+            ("github.event.before", before),
+            ("github.event.pull_request.base.sha", ""),
+            ("steps.pages.outputs.base_url", pages),
+        ],
+    )
+}
+
+/// With nothing online (a 404 for each file), the step that fetches the
+/// published claims succeeds and leaves its folder empty: the build then
+/// has no build before, and lists each study as new.
+#[cfg(unix)]
+fn a_first_publish_finds_no_claims_online(root: &Path, (before, pages): (&str, &str)) {
+    let mut runner = site_runner(root, before, pages);
+    let steps: Vec<Yaml> = repository_steps(&runner)
+        .as_vec()
+        .unwrap()
+        .iter()
+        .filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with("Fetch")))
+        .cloned()
+        .collect();
+    assert_eq!(steps.len(), 1, "one step fetches the claims");
+    let ran = runner.run(&Yaml::Array(steps));
+    assert_all_ok(&ran);
+    assert!(ran[0].output.contains("no claims.json published"), "{ran:?}");
+    let published = runner.temp().join("published");
+    assert_eq!(fs::read_dir(&published).unwrap().count(), 0, "nothing fetched");
 }

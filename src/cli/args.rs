@@ -117,6 +117,10 @@ pub enum Command {
         /// The site's public URL, for canonical links (default: [output] base-url).
         #[arg(long, value_name = "URL")]
         base_url: Option<String>,
+        /// For a site: the build before, as a folder holding its claims.json and
+        /// changes.json, for the feed's claim changes (default: the output folder).
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+        previous: Option<PathBuf>,
         /// Also print the time each stage took.
         #[arg(long, short, conflicts_with = "quiet")]
         verbose: bool,

@@ -3,7 +3,7 @@
 //! for slow builds and, with `--verbose`, the time of each stage.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -13,14 +13,27 @@ use super::Cli;
 use super::print;
 use super::resolve::epoch;
 
-/// Build the study of `cli` into `out` (else book.toml's), linked from `base_url`.
-pub fn run(cli: &Cli, out: Option<PathBuf>, base_url: Option<String>) -> anyhow::Result<ExitCode> {
+/// Build the study of `cli` into `out` (else book.toml's), linked from
+/// `base_url`; a site's feed compares with the build in `previous`.
+pub fn run(
+    cli: &Cli,
+    out: Option<PathBuf>,
+    base_url: Option<String>,
+    previous: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = report::BuildOptions { out, source_date_epoch: epoch(), base_url };
+    let site = report::site::is_site(&cli.root);
+    if previous.is_some() && !site {
+        anyhow::bail!(
+            "`--previous` is for a site of studies (its feed), and `{}` holds no site.toml",
+            cli.root.display()
+        );
+    }
     let spinner = (!cli.quiet && std::io::stderr().is_terminal()).then(progress);
     // A folder with a site.toml is a site of studies (`report::site`).
-    let result = if report::site::is_site(&cli.root) {
-        report::site::build(&cli.root, &options)
+    let result = if site {
+        report::site::build(&cli.root, &options, previous)
     } else {
         report::build(&cli.root, &options)
     };

@@ -93,6 +93,14 @@ fn fonts() -> std::sync::Arc<resvg::usvg::fontdb::Database> {
         .clone()
 }
 
+/// The card image of the study built as `site`, if that build's card was
+/// `svg`: the same SVG gives the same pixels, so a rebuild that leaves the
+/// card as it was (an edit of the prose) need not rasterise it again.
+pub fn kept<'a>(site: &'a crate::output::Site, svg: &str) -> Option<&'a [u8]> {
+    let same = site.files.get(std::path::Path::new(SVG))? == svg.as_bytes();
+    same.then(|| site.files.get(std::path::Path::new(PNG)).map(Vec::as_slice)).flatten()
+}
+
 /// `svg` rasterised to PNG at its own size.
 pub fn png(svg: &str) -> anyhow::Result<Vec<u8>> {
     let options = resvg::usvg::Options { fontdb: fonts(), ..Default::default() };
@@ -106,6 +114,16 @@ pub fn png(svg: &str) -> anyhow::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_is_kept_only_when_its_svg_is_the_same() {
+        let mut site = crate::output::Site::default();
+        site.insert(SVG, b"<svg>a</svg>".to_vec());
+        site.insert(PNG, b"png of a".to_vec());
+        assert_eq!(kept(&site, "<svg>a</svg>"), Some(&b"png of a"[..]));
+        assert_eq!(kept(&site, "<svg>b</svg>"), None);
+        assert_eq!(kept(&crate::output::Site::default(), "<svg>a</svg>"), None);
+    }
 
     #[test]
     fn lines_break_between_words() {

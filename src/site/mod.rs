@@ -103,7 +103,7 @@ impl Cache {
             .into_par_iter()
             .map(|a| {
                 let place = cache.place(&a.study);
-                study::render(a, place, epoch)
+                study::render(a, place, epoch, None)
             })
             .collect();
         cache.built = gathered(built)?.into_iter().map(|b| (b.study.folder.clone(), b)).collect();
@@ -120,7 +120,8 @@ impl Cache {
         let claims = neighbour(&analysed);
         let changed = self.neighbours.get(folder).map(|n| &n.claims) != Some(&claims.claims);
         self.neighbours.insert(folder.to_string(), claims);
-        let built = study::render(analysed, self.place(&study), self.epoch)?;
+        let built =
+            study::render(analysed, self.place(&study), self.epoch, self.built.get(folder))?;
         self.built.insert(folder.to_string(), built);
         let mut rebuilt = vec![folder.to_string()];
         if changed {
@@ -132,7 +133,8 @@ impl Cache {
                 if self.built.get(&other.folder).is_some_and(|b| refers_to(b, &study)) {
                     let analysed =
                         study::analyse(&self.site.root, &other, self.site.base_url.as_deref())?;
-                    let built = study::render(analysed, self.place(&other), self.epoch)?;
+                    let before = self.built.get(&other.folder);
+                    let built = study::render(analysed, self.place(&other), self.epoch, before)?;
                     self.built.insert(other.folder.clone(), built);
                     rebuilt.push(other.folder);
                 }
@@ -220,15 +222,34 @@ fn gathered<T>(results: Vec<Result<T>>) -> Result<Vec<T>> {
     if errors.is_empty() { Ok(done) } else { Err(errors.into()) }
 }
 
-/// Build the site at `root` and write it: `report build --root FOLDER` of a site.toml.
-pub fn build(root: &Path, options: &crate::BuildOptions) -> Result<crate::BuildSummary> {
+/// Every check of a build of the site at `root`, with nothing written
+/// (`report check` of a site.toml): site.toml, every study with its paper,
+/// and every link and reference from one study to another, each error
+/// located in the site. Returns the warnings.
+pub fn check(root: &Path, options: &crate::BuildOptions) -> Result<Vec<Diagnostic>> {
+    let site = load(root, options)?;
+    let cache = Cache::build(site, options.source_date_epoch)?;
+    Ok(cache.assemble(None)?.1)
+}
+
+/// Build the site at `root` and write it: `report build --root FOLDER` of a
+/// site.toml. The feed's claim changes are since the build in `previous`
+/// (`--previous`: a folder holding its `claims.json` and `changes.json`, as
+/// fetched from the published site), else in the output folder; without
+/// its `claims.json` there is no build before.
+pub fn build(
+    root: &Path,
+    options: &crate::BuildOptions,
+    previous: Option<&Path>,
+) -> Result<crate::BuildSummary> {
     let mut clock = std::time::Instant::now();
     let mut timings = crate::pipeline::Timings::default();
     let site = load(root, options)?;
     timings.lap("load", &mut clock);
     let out = site.out.clone();
-    let previous = std::fs::read(out.join(feed::CLAIMS)).ok();
-    let previous_changes = std::fs::read(out.join(feed::CHANGES)).ok();
+    let before = previous.unwrap_or(&out);
+    let previous = std::fs::read(before.join(feed::CLAIMS)).ok();
+    let previous_changes = std::fs::read(before.join(feed::CHANGES)).ok();
     let cache = Cache::build(site, options.source_date_epoch)?;
     timings.lap("studies", &mut clock);
     let (site, warnings) = cache

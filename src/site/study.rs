@@ -66,11 +66,13 @@ pub fn analyse(root: &Path, study: &Study, base_url: Option<&str>) -> anyhow::Re
     Ok(Analysed { study: study.clone(), project, analyzed })
 }
 
-/// Render the analysed study in `place`.
+/// Render the analysed study in `place`; `before` is its previous build in
+/// this process, whose card image is kept if its card did not change.
 pub fn render(
     mut analysed: Analysed,
     place: Arc<Place>,
     epoch: Option<i64>,
+    before: Option<&Built>,
 ) -> anyhow::Result<Built> {
     analysed.project.site = Some(place);
     let Analysed { study, project, analyzed } = analysed;
@@ -95,7 +97,11 @@ pub fn render(
     let mut site = rendered.site;
     if let Some(place) = place {
         let svg = super::card::svg(&entry, &place.title);
-        site.insert(super::card::PNG, super::card::png(&svg)?);
+        let png = match before.and_then(|b| super::card::kept(&b.site, &svg)) {
+            Some(png) => png.to_vec(),
+            None => super::card::png(&svg)?,
+        };
+        site.insert(super::card::PNG, png);
         site.insert(super::card::SVG, svg.into_bytes());
     }
     Ok(Built { study, entry, site, warnings, timings: rendered.timings, refers })
