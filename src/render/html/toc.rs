@@ -125,11 +125,13 @@ mod tests {
     /// The sections of a page written from Markdown: each `#` heading's
     /// anchor (made unique, or its `{#id}`) and text, escaped as the page
     /// writes it, with its code's text and without its image's alternative
-    /// text or its anchor link; `##` headings are subsections.
+    /// text or its anchor link; `##` headings are subsections. (A heading
+    /// with nothing under it is not shown, so each has a paragraph.)
     #[test]
     fn sections_are_the_page_s_top_headings() {
         let body = crate::markdown::parse::text(
-            "# The *question* & `x<y`\n\n## Sub\n\n# C {#c-2}\n\n# The *question* & `x<y`\n\n# Logo ![alt text](a.png) here {#logo}\n",
+            "# The *question* & `x<y`\n\nA.\n\n## Sub\n\nB.\n\n# C {#c-2}\n\nC.\n\n\
+             # The *question* & `x<y`\n\nD.\n\n# Logo ![alt text](a.png) here {#logo}\n\nE.\n",
         );
         let (_, toc) = super::super::markdown::page(&body, Refs::none(), None);
         let question = "The question &amp; x&lt;y";
