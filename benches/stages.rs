@@ -129,7 +129,7 @@ fn stages(c: &mut Criterion) {
     c.bench_function("markdown to html", |b| b.iter(|| html::to_html(body, refs)));
     c.bench_function("markdown to typst", |b| b.iter(|| typst_markup::convert(body, &refs)));
     c.bench_function("typst compile and pdf export", |b| {
-        b.iter(|| pipeline::typeset(&study, &prepared).unwrap())
+        b.iter(|| report::render::paper::render(&prepared.resolved(&study, &analyzed)).unwrap())
     });
 }
 

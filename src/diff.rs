@@ -1,6 +1,7 @@
 //! `report diff`: how each headline metric moved between two sets of results,
 //! and which cells of the computed tables listed in stats.json changed, from
-//! two `stats.json` files or from the results at a git revision. A move is
+//! two `stats.json` files, read as their types ([`crate::render::stats`]),
+//! or from the results at a git revision. A move is
 //! judged by a test of the difference between the two estimates (their
 //! ratio, with its interval and p: [`between`]), never by whether their
 //! intervals overlap.
@@ -8,9 +9,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use serde_json::Value;
 
+use crate::analysis::metrics::tables::CellKind;
 use crate::analysis::statistics::between::{Between, Scale, between};
+use crate::config::Compare;
+use crate::render::stats::{self, Cell, Metric, Stats, Table};
 
 /// One metric's move, or a computed table's cell's or whole table's.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +77,7 @@ fn tested(t: &Between) -> String {
 
 /// The headline metrics of two `stats.json` documents, compared by name,
 /// then each cell of their computed tables that changed ([`tables`]).
-pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
+pub fn compare(old: &Stats, new: &Stats) -> Vec<Change> {
     let mut changes = metrics(old, new);
     changes.extend(tables(old, new));
     changes.extend(history(old, new));
@@ -84,17 +87,15 @@ pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
 /// The change points of each series of a history (`history` of
 /// stats.json), by series and version: each one found in `new` and not in
 /// `old`, with its sentence, then each one `old` had and `new` has not.
-pub fn history(old: &Value, new: &Value) -> Vec<Change> {
-    let points = |v: &Value| -> Vec<(String, String, String)> {
-        let series = v["history"]["series"].as_array().cloned().unwrap_or_default();
-        let texts = v["history"]["text"].as_array().cloned().unwrap_or_default();
+pub fn history(old: &Stats, new: &Stats) -> Vec<Change> {
+    let points = |stats: &Stats| -> Vec<(String, String, String)> {
+        let Some(history) = &stats.history else { return Vec::new() };
+        let texts = history.text.iter().map(Some).chain(std::iter::repeat(None));
         let mut found = Vec::new();
-        for (s, text) in series.iter().zip(texts.iter().chain(std::iter::repeat(&Value::Null))) {
-            let id = s["id"].as_str().unwrap_or_default();
-            for (i, c) in s["changes"].as_array().into_iter().flatten().enumerate() {
-                let words = text["changes"][i].as_str().unwrap_or_default();
-                let version = c["version"].as_str().unwrap_or_default();
-                found.push((id.to_string(), version.to_string(), words.to_string()));
+        for (series, text) in history.series.iter().zip(texts) {
+            for (i, change) in series.changes.iter().enumerate() {
+                let words = text.and_then(|t| t.changes.get(i)).cloned().unwrap_or_default();
+                found.push((series.id.clone(), change.version.clone(), words));
             }
         }
         found
@@ -119,34 +120,26 @@ pub fn history(old: &Value, new: &Value) -> Vec<Change> {
 }
 
 /// The headline metrics of two `stats.json` documents, compared by name.
-fn metrics(old: &Value, new: &Value) -> Vec<Change> {
-    let metrics = |v: &Value| -> Vec<Value> {
-        v["metrics"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|m| m["headline"] == true)
-            .collect()
-    };
-    let (old, new) = (metrics(old), metrics(new));
-    let names = union(new.iter().chain(&old).filter_map(|m| m["name"].as_str().map(String::from)));
+fn metrics(old: &Stats, new: &Stats) -> Vec<Change> {
+    let headlines =
+        |s: &Stats| -> Vec<Metric> { s.metrics.iter().filter(|m| m.headline).cloned().collect() };
+    let (old, new) = (headlines(old), headlines(new));
+    let names = union(new.iter().chain(&old).map(|m| m.name.clone()));
     names
         .iter()
         .map(|name| {
-            let find = |list: &[Value]| list.iter().find(|m| m["name"] == name.as_str()).cloned();
+            let find = |list: &[Metric]| list.iter().find(|m| &m.name == name).cloned();
             let (b, a) = (find(&old), find(&new));
-            let label = a
-                .as_ref()
-                .or(b.as_ref())
-                .and_then(|m| m["label"].as_str())
-                .unwrap_or(name)
-                .to_string();
-            let text = |m: &Option<Value>| {
-                m.as_ref().and_then(|m| m["text"]["value"].as_str()).map(str::to_string)
+            let either = a.as_ref().or(b.as_ref());
+            let label = either.and_then(|m| m.label.clone()).unwrap_or_else(|| name.clone());
+            let text = |m: &Option<Metric>| m.as_ref().and_then(|m| m.text.get("value").cloned());
+            let scale = match either.map(|m| m.compare) {
+                Some(Compare::Slowdown) => slowdown,
+                Some(Compare::Relative) | None => relative,
+                Some(_) => itself,
             };
-            let kind = a.as_ref().or(b.as_ref()).and_then(|m| m["compare"].as_str());
-            let test = test(&b, &a, kind.unwrap_or("relative"));
+            let estimate = |m: &Option<Metric>| m.as_ref().and_then(|m| Some((m.value?, m.ci?)));
+            let test = test(estimate(&b), estimate(&a), scale);
             let (before, after) = (text(&b), text(&a));
             Change { name: name.clone(), label, before, after, test, verdict: None }
         })
@@ -157,21 +150,19 @@ fn metrics(old: &Value, new: &Value) -> Vec<Change> {
 /// whose words or verdict changed, or that one side lacks, row by row (the
 /// new document's order, then what it lacks); a table one side lacks is one
 /// change, with its count of cells.
-pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
-    let (old, new) = (listed(old), listed(new));
-    let find = |list: &[(String, String, Vec<Value>)], id: &str| {
-        list.iter().find(|(i, ..)| i == id).map(|(_, kind, cells)| (kind.clone(), cells.clone()))
-    };
+pub fn tables(old: &Stats, new: &Stats) -> Vec<Change> {
+    let find = |s: &Stats, id: &str| s.tables.iter().find(|t| t.id == id).cloned();
     let mut changes = Vec::new();
-    for id in union(new.iter().chain(&old).map(|(id, ..)| id.clone())) {
-        match (find(&old, &id), find(&new, &id)) {
-            (Some((_, before)), Some((kind, after))) => {
-                changes.extend(cells(&id, &kind, &before, &after));
+    for id in union(new.tables.iter().chain(&old.tables).map(|t| t.id.clone())) {
+        match (find(old, &id), find(new, &id)) {
+            (Some(before), Some(after)) => {
+                changes.extend(cells(&id, after.cell, &before.cells, &after.cells));
             }
             (before, after) => {
-                let count = |c: Option<(String, Vec<Value>)>| {
-                    c.map(|(_, c)| {
-                        format!("{} cell{}", c.len(), if c.len() == 1 { "" } else { "s" })
+                let count = |t: Option<Table>| {
+                    t.map(|t| {
+                        let n = t.cells.len();
+                        format!("{n} cell{}", if n == 1 { "" } else { "s" })
                     })
                 };
                 let (before, after) = (count(before), count(after));
@@ -190,21 +181,6 @@ pub fn tables(old: &Value, new: &Value) -> Vec<Change> {
     changes
 }
 
-/// The computed tables of a `stats.json` document: each id with the kind
-/// of its cells (`relative`, `mean`…) and its cells (`baselines` in files
-/// written before every cell was listed).
-fn listed(v: &Value) -> Vec<(String, String, Vec<Value>)> {
-    let tables = v["tables"].as_array().cloned().unwrap_or_default();
-    (tables.iter())
-        .map(|t| {
-            let cells = t.get("cells").unwrap_or(&t["baselines"]);
-            let id = t["id"].as_str().unwrap_or_default().to_string();
-            let kind = t["cell"].as_str().unwrap_or("relative").to_string();
-            (id, kind, cells.as_array().cloned().unwrap_or_default())
-        })
-        .collect()
-}
-
 /// Each item once, in the order first met.
 fn union(items: impl Iterator<Item = String>) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
@@ -213,20 +189,24 @@ fn union(items: impl Iterator<Item = String>) -> Vec<String> {
 
 /// The cells of table `id` whose words or verdict (where both sides have
 /// one) changed between `old` and `new`, or that one side lacks, named
-/// `tbl-ID (ROW, COLUMN)`; its cells are of `kind` (`relative`, `mean`…).
-fn cells(id: &str, kind: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
-    let name = |c: &Value| {
-        let (row, column) = (c["row"].as_str().unwrap_or_default(), c["column"].as_str());
-        let at = column.map_or_else(|| row.to_string(), |column| format!("{row}, {column}"));
+/// `tbl-ID (ROW, COLUMN)`; its cells are of `kind`.
+fn cells(id: &str, kind: CellKind, old: &[Cell], new: &[Cell]) -> Vec<Change> {
+    let name = |c: &Cell| {
+        let at = c.column.as_ref().map_or_else(|| c.row.clone(), |col| format!("{}, {col}", c.row));
         format!("tbl-{id} ({at})")
     };
-    let by_name = |list: &[Value]| -> std::collections::BTreeMap<String, Value> {
+    let by_name = |list: &[Cell]| -> std::collections::BTreeMap<String, Cell> {
         list.iter().map(|c| (name(c), c.clone())).collect()
     };
     let (old_by, new_by) = (by_name(old), by_name(new));
-    let text = |c: &Option<Value>| c.as_ref().and_then(|c| c["text"].as_str()).map(String::from);
-    let verdict =
-        |c: &Option<Value>| c.as_ref().and_then(|c| c["verdict"].as_str()).map(String::from);
+    let text = |c: &Option<Cell>| c.as_ref().and_then(|c| c.text.clone());
+    let verdict = |c: &Option<Cell>| c.as_ref().and_then(|c| c.verdict.clone());
+    let scale = match kind {
+        CellKind::Relative => relative,
+        CellKind::Slowdown => slowdown,
+        CellKind::Mean | CellKind::Median | CellKind::Ratio => itself,
+    };
+    let estimate = |c: &Option<Cell>| c.as_ref().and_then(|c| Some((c.value?, c.ci?)));
     (union(new.iter().chain(old).map(name)).into_iter())
         .map(|n| (old_by.get(&n).cloned(), new_by.get(&n).cloned(), n))
         .map(|(b, a, name)| {
@@ -238,42 +218,54 @@ fn cells(id: &str, kind: &str, old: &[Value], new: &[Value]) -> Vec<Change> {
         })
         .filter(|(b, a, _, verdict)| text(b) != text(a) || verdict.is_some())
         .map(|(b, a, name, verdict)| {
-            let (before, after, test) = (text(&b), text(&a), test(&b, &a, kind));
+            let test = test(estimate(&b), estimate(&a), scale);
+            let (before, after) = (text(&b), text(&a));
             Change { label: name.clone(), name, before, after, test, verdict }
         })
         .collect()
 }
 
+/// A relative difference on the scale of candidate / baseline: 1 + x.
+fn relative(x: f64) -> f64 {
+    1.0 + x
+}
+
+/// A slowdown on the scale of candidate / baseline: 1 − x.
+fn slowdown(x: f64) -> f64 {
+    1.0 - x
+}
+
+/// A value on its own scale.
+fn itself(x: f64) -> f64 {
+    x
+}
+
 /// The test of the difference between a statistic before and after, each
-/// with its value and 95% interval (`ci`), of `kind` (a metric's `compare`
-/// or a table's `cell`): on the scale of candidate / baseline for a
-/// comparison (1 + a relative difference, 1 − a slowdown), of the value
-/// itself otherwise; `None` unless both have a value and an interval.
-fn test(before: &Option<Value>, after: &Option<Value>, kind: &str) -> Option<Between> {
-    let ratio = |x: f64| match kind {
-        "relative" => 1.0 + x,
-        "slowdown" => 1.0 - x,
-        _ => x,
+/// its value and 95% interval, on the scale `scale` puts them on: that of
+/// candidate / baseline for a comparison (1 + a relative difference, 1 − a
+/// slowdown), of the value itself otherwise; `None` unless both have a
+/// value and an interval.
+fn test(
+    before: Option<(f64, [f64; 2])>,
+    after: Option<(f64, [f64; 2])>,
+    scale: fn(f64) -> f64,
+) -> Option<Between> {
+    let estimate = |(value, [lo, hi]): (f64, [f64; 2])| {
+        let [lo, hi] = [scale(lo), scale(hi)];
+        (scale(value), [lo.min(hi), lo.max(hi)])
     };
-    let estimate = |v: &Option<Value>| -> Option<(f64, [f64; 2])> {
-        let v = v.as_ref()?;
-        let (value, lo, hi) = (v["value"].as_f64()?, v["ci"][0].as_f64()?, v["ci"][1].as_f64()?);
-        let [lo, hi] = [ratio(lo), ratio(hi)];
-        Some((ratio(value), [lo.min(hi), lo.max(hi)]))
-    };
-    between(estimate(before)?, estimate(after)?)
+    between(estimate(before?), estimate(after?))
 }
 
 /// Read a `stats.json` file.
-pub fn read(path: &Path) -> Result<Value> {
+pub fn read(path: &Path) -> Result<Stats> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    serde_json::from_slice(&bytes)
-        .with_context(|| format!("`{}` is not a stats.json file", path.display()))
+    stats::read(&bytes).with_context(|| format!("`{}` is not a stats.json file", path.display()))
 }
 
 /// The statistics of the study at `root` with its `results/` as of git
 /// revision `rev` (everything else as it is now).
-pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
+pub fn stats_at(root: &Path, rev: &str) -> Result<Stats> {
     let git = |args: &[&str]| -> Result<Vec<u8>> {
         let output = std::process::Command::new("git")
             .arg("-C")
@@ -296,12 +288,20 @@ pub fn stats_at(root: &Path, rev: &str) -> Result<Value> {
         let relative = PathBuf::from(name.strip_prefix(&prefix).unwrap_or(name));
         project.results.push(crate::project::SourceFile::new(relative, bytes));
     }
-    Ok(serde_json::from_slice(&crate::pipeline::stats(&project)?)?)
+    Ok(stats::read(&crate::pipeline::stats(&project)?)?)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
+
+    /// [`super::compare`] of two documents written as JSON, read as types.
+    fn compare(old: &Value, new: &Value) -> Vec<Change> {
+        let typed = |v: &Value| stats::read(v.to_string().as_bytes()).unwrap();
+        super::compare(&typed(old), &typed(new))
+    }
 
     fn stats(value: f64, ci: [f64; 2], text: &str) -> Value {
         serde_json::json!({ "metrics": [{ "name": "t", "label": "throughput at 32 cores", "headline": true, "value": value, "ci": ci, "text": { "value": text } }] })

@@ -22,9 +22,12 @@
 //!    numbered figures and tables, cross-references and citations, which
 //!    both renderers walk.
 //! 5. [`charts::render`] computes and draws every chart into a [`charts::ChartSet`].
-//! 6. [`render`] writes the page ([`render::html`]), the paper ([`render::paper`],
-//!    through Typst in [`render::pdf`]) and `data/stats.json` ([`render::json`])
-//!    into an [`output::Site`] held in memory. [`pipeline`] runs steps 2 to 6;
+//! 6. [`render`] writes each output from the study resolved
+//!    ([`render::resolved::Resolved`]), one module behind the
+//!    [`render::renderer::Renderer`] trait each: the page ([`render::html`]),
+//!    the paper ([`render::paper`], through Typst in [`render::pdf`]),
+//!    `data/stats.json` ([`render::json`]), the images and the figures' and
+//!    tables' data, into an [`output::Site`] held in memory. [`pipeline`] runs steps 2 to 6;
 //!    `report serve` ([`serve`]) reruns only the steps a change touches.
 //! 7. [`format`](mod@format) is the one place where numbers become text, for every output.
 //! 8. [`output::write`] writes the site atomically.
@@ -104,7 +107,8 @@ pub fn typst(root: &Path, options: &BuildOptions) -> Result<BuildSummary> {
     let analyzed = pipeline::analyze(&project).map_err(sourced)?;
     let prepared = pipeline::prepare(&project, &analyzed, options.source_date_epoch, &mut timings)
         .map_err(sourced)?;
-    let (site, mut warnings) = pipeline::typst_source(&project, &prepared).map_err(sourced)?;
+    let (site, mut warnings) =
+        pipeline::typst_source(&project, &analyzed, &prepared).map_err(sourced)?;
     project.attach_to(&mut warnings);
     write(&site, out, warnings, timings)
 }

@@ -2,6 +2,7 @@
 //! serve` runs them separately to rebuild only what a change touches.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use crate::analysis::Analysis;
 use crate::charts::ChartSet;
@@ -11,6 +12,8 @@ use crate::output::Site;
 use crate::project::Project;
 use crate::references::{Bibliography, Formatted};
 use crate::render::BookView;
+use crate::render::renderer::Renderer;
+use crate::render::resolved::{Date, Resolved};
 use crate::results::ResultSet;
 use crate::{analysis, charts, markdown, references, render, results};
 
@@ -71,7 +74,9 @@ pub fn analyze_timed(project: &Project, timings: &mut Timings) -> Result<Analyze
     Ok(Analyzed { results, analysis })
 }
 
-/// Everything but the PDF: what a content edit recomputes.
+/// The study resolved, but for what a results file or book.toml holds:
+/// what a content edit recomputes, and what every output is rendered from
+/// ([`Prepared::resolved`]).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     /// The content pages with their statistics filled in.
@@ -84,15 +89,35 @@ pub struct Prepared {
     pub cited: Formatted,
     /// What both templates see.
     pub book: BookView,
-    /// `data/stats.json`.
-    pub stats: Vec<u8>,
+    /// Every formula of the content, typeset for the page.
+    pub math: render::math::Formulas,
     /// The build's date (UTC).
-    pub date: Option<(i32, u8, u8, u8, u8, u8)>,
-    /// The HTML pages, CSS and JS, by file name.
-    pub pages: BTreeMap<String, String>,
+    pub date: Option<Date>,
+    /// `data/stats.json`, once an output has asked for it.
+    pub stats: OnceLock<Vec<u8>>,
 }
 
-/// Markdown, charts and the web pages, from analysed results.
+impl Prepared {
+    /// The study resolved, as every output reads it.
+    pub fn resolved<'a>(&'a self, project: &'a Project, analyzed: &'a Analyzed) -> Resolved<'a> {
+        Resolved {
+            project,
+            results: &analyzed.results,
+            analysis: &analyzed.analysis,
+            document: &self.document,
+            charts: &self.charts,
+            bibliography: self.bibliography.as_ref(),
+            cited: &self.cited,
+            book: &self.book,
+            math: &self.math,
+            date: self.date,
+            stats: &self.stats,
+        }
+    }
+}
+
+/// The markdown and chart stages and what the templates show, from
+/// analysed results: the study resolved for its outputs.
 pub fn prepare(
     project: &Project,
     analyzed: &Analyzed,
@@ -118,28 +143,49 @@ pub fn prepare(
     document.warnings.extend(typed);
     book.description = description(&book);
     document.warnings.extend(advice(config, &analyzed.analysis, &labels));
-    let stats = render::json::render(&analyzed.analysis, config, &document);
     let date = build_date(source_date_epoch, config.book.date.as_deref());
-    let provenance = render::html::Provenance {
+    book.provenance = render::html::Provenance {
         generator: book.generator.clone(),
         results_hash: results_hash(&project.results),
         commit: project.commit.as_ref().map(|c| c.hash.clone()),
         uncommitted: project.commit.as_ref().is_some_and(|c| c.uncommitted),
         date: date.map(|(y, m, d, ..)| format!("{y:04}-{m:02}-{d:02}")),
     };
-    book.provenance = provenance.clone();
     let math = render::math::formulas(&document, config.output.math)?;
-    let pages = render::html::render(&render::html::SiteInputs {
-        document: &document,
-        charts: &charts,
-        cited: &cited,
-        book: &book,
-        templates: &project.templates,
-        provenance: &provenance,
-        math: &math,
-    })?;
-    timings.lap("html", &mut clock);
-    Ok(Prepared { document, charts, bibliography, cited, book, stats, date, pages })
+    let stats = OnceLock::new();
+    Ok(Prepared { document, charts, bibliography, cited, book, math, date, stats })
+}
+
+/// Run `renderers` over the study in order, each timed by its name in
+/// `timings`: their files in one [`Site`] (a later file of a path replaces
+/// an earlier one) and their warnings.
+pub fn outputs(
+    study: &Resolved,
+    renderers: &[&dyn Renderer],
+    timings: &mut Timings,
+) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
+    let (mut site, mut warnings) = (Site::default(), Vec::new());
+    let mut clock = std::time::Instant::now();
+    for renderer in renderers {
+        let files = renderer.render(study)?;
+        for (path, bytes) in files.files {
+            site.insert(path, bytes);
+        }
+        warnings.extend(files.warnings);
+        timings.lap(renderer.name(), &mut clock);
+    }
+    Ok((site, warnings))
+}
+
+/// The outputs a build makes at once, without those that may come later
+/// ([`Renderer::deferred`]: the paper): what `report serve` serves first.
+pub fn quick(
+    study: &Resolved,
+    timings: &mut Timings,
+) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
+    let quick: Vec<&dyn Renderer> =
+        render::outputs().into_iter().filter(|r| !r.deferred()).collect();
+    outputs(study, &quick, timings)
 }
 
 /// The advice to the author that the caveats call for (exclude a run that
@@ -276,60 +322,15 @@ fn description(book: &BookView) -> Option<String> {
     crate::prose::snippet::description(&text)
 }
 
-/// Typeset the paper.
-pub fn typeset(
-    project: &Project,
-    prepared: &Prepared,
-) -> Result<render::paper::Paper, Diagnostics> {
-    render::paper::render(&paper_inputs(project, prepared))
-}
-
-/// What the paper is made of, from the project and the prepared stages.
-fn paper_inputs<'a>(
-    project: &'a Project,
-    prepared: &'a Prepared,
-) -> render::paper::PaperInputs<'a> {
-    render::paper::PaperInputs {
-        document: &prepared.document,
-        charts: &prepared.charts,
-        bibliography: prepared.bibliography.as_ref(),
-        assets: &project.assets,
-        book: &prepared.book,
-        stats_json: &prepared.stats,
-        template: project.templates.iter().find(|f| f.path.ends_with("paper.typ")),
-        date: prepared.date,
-        standard: project.config.paper.standard,
-        fonts: &project.fonts,
-        families: &project.config.paper.fonts,
-        book_at: &project.config.at,
-    }
-}
-
-/// The paper as a Typst project, as files: the template as `main.typ`, the
-/// converted content, data, charts and images, and every font besides those
-/// the typst CLI embeds, under `fonts/`.
+/// The paper as a Typst project, as files ([`render::paper::TypstProject`]),
+/// with its warnings.
 pub fn typst_source(
     project: &Project,
+    analyzed: &Analyzed,
     prepared: &Prepared,
 ) -> Result<(Site, Vec<Diagnostic>), Diagnostics> {
-    let source = render::paper::source(&paper_inputs(project, prepared))?;
-    // A paragraph too long to typeset in time is the paper's error, but only
-    // a warning for a project the author compiles themselves.
-    let warnings = [source.warnings, source.too_long].concat();
-    let mut site = Site::default();
-    site.insert("main.typ", source.project.main.as_bytes());
-    for (path, bytes) in &source.project.files {
-        site.insert(path.as_str(), bytes.as_slice());
-    }
-    for (name, bytes) in render::pdf::FALLBACK_FONTS {
-        site.insert(format!("fonts/{name}"), bytes);
-    }
-    for (path, bytes) in &source.project.fonts {
-        if let Some(name) = std::path::Path::new(path).file_name() {
-            site.insert(std::path::Path::new("fonts").join(name), bytes.as_slice());
-        }
-    }
-    Ok((site, warnings))
+    let study = prepared.resolved(project, analyzed);
+    outputs(&study, &[&render::paper::TypstProject], &mut Timings::default())
 }
 
 /// Run every stage between loading and writing: a pure function of the project
@@ -358,9 +359,10 @@ pub fn render(project: &Project, source_date_epoch: Option<i64>) -> Result<Rende
     finish(project, &analyzed, source_date_epoch, timings).map(|(rendered, _)| rendered)
 }
 
-/// The stages after the statistics: the pages, the paper and the files of
-/// the site, with what the templates saw ([`Prepared`]), which a site of
-/// studies shows on its index.
+/// The stages after the statistics: every output of the build
+/// ([`render::outputs`]) in one [`Site`] with its manifest, and the
+/// study as resolved ([`Prepared`]), which a site of studies shows on its
+/// index.
 pub fn finish(
     project: &Project,
     analyzed: &Analyzed,
@@ -368,48 +370,15 @@ pub fn finish(
     mut timings: Timings,
 ) -> Result<(Rendered, Prepared), Diagnostics> {
     let prepared = prepare(project, analyzed, source_date_epoch, &mut timings)?;
-    let mut clock = std::time::Instant::now();
-    let paper = typeset(project, &prepared)?;
-    timings.lap("pdf", &mut clock);
+    let study = prepared.resolved(project, analyzed);
+    let (mut site, rendered) = outputs(&study, &render::outputs(), &mut timings)?;
     // A dataset rewritten while it was read would leave a site of two versions of it.
     crate::project::unchanged(&project.results)?;
-    let site = assemble(project, &prepared, Some(paper.pdf));
+    let manifest = manifest(project, &prepared, &site);
+    site.insert("data/manifest.json", manifest);
     let warnings =
-        [analyzed.analysis.warnings.clone(), prepared.document.warnings.clone(), paper.warnings]
-            .concat();
+        [analyzed.analysis.warnings.clone(), prepared.document.warnings.clone(), rendered].concat();
     Ok((Rendered { site, warnings, timings }, prepared))
-}
-
-/// Every output file in one [`Site`]; without a PDF when it is still being typeset.
-pub fn assemble(project: &Project, prepared: &Prepared, pdf: Option<Vec<u8>>) -> Site {
-    let mut site = Site::default();
-    for (name, content) in &prepared.pages {
-        site.insert(name.as_str(), content.as_bytes());
-    }
-    if let Some(pdf) = pdf {
-        site.insert(project.config.output.pdf.as_str(), pdf);
-    }
-    site.insert("data/stats.json", prepared.stats.clone());
-    for asset in &project.assets {
-        if let Some(name) = asset.path.file_name() {
-            site.insert(name, asset.bytes.clone());
-        }
-    }
-    for chart in &prepared.charts.charts {
-        site.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone());
-        site.insert(format!("data/charts/{}.csv", chart.spec.id), chart.csv());
-        let meta =
-            render::chart_meta::json(chart, &project.config, &prepared.book, &project.results);
-        site.insert(format!("data/charts/{}.json", chart.spec.id), meta);
-    }
-    for table in &prepared.document.computed {
-        site.insert(format!("data/tables/{}.csv", table.id), table.csv.as_bytes());
-    }
-    if site.files.contains_key(std::path::Path::new(&project.config.output.pdf)) {
-        let manifest = manifest(project, prepared, &site);
-        site.insert("data/manifest.json", manifest);
-    }
-    site
 }
 
 /// `data/manifest.json`: every input file and every output file with its SHA-256,
@@ -469,7 +438,7 @@ fn results_hash(files: &[crate::project::SourceFile]) -> String {
 }
 
 /// The build's timestamp: `SOURCE_DATE_EPOCH` if given, else book.toml's date at midnight UTC.
-fn build_date(epoch: Option<i64>, book_date: Option<&str>) -> Option<(i32, u8, u8, u8, u8, u8)> {
+fn build_date(epoch: Option<i64>, book_date: Option<&str>) -> Option<Date> {
     let datetime = match epoch {
         Some(secs) => time::OffsetDateTime::from_unix_timestamp(secs).ok()?,
         None => {

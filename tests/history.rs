@@ -383,7 +383,8 @@ fn diff_names_a_change_point_found() {
     let before = written_study(&history_book(""), &[("runs.csv", WORKED)], "# H\n");
     let book = history_book("min-runs = 4\nlevel = 0.01\n");
     let after = written_study(&book, &[("runs.csv", WORKED)], "# H\n");
-    let (old, new) = (stats(before.path()), stats(after.path()));
+    let typed = |v: Value| report::render::stats::read(v.to_string().as_bytes()).unwrap();
+    let (old, new) = (typed(stats(before.path())), typed(stats(after.path())));
     let added = report::diff::history(&old, &new);
     assert_eq!(added.len(), 1, "{added:?}");
     let line = added[0].to_string();

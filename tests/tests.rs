@@ -62,6 +62,7 @@ mod provenance;
 mod publish;
 mod quantiles;
 mod readme;
+mod renderers;
 mod serve;
 mod site;
 mod snapshots;

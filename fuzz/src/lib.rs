@@ -14,7 +14,7 @@ use report::markdown::expand::{Fields, Shortcodes};
 use report::markdown::shortcodes::{Code, Item, scan};
 use report::pipeline::{self, Prepared, Timings};
 use report::project::SourceFile;
-use report::render::html::{self, PageContexts, SiteInputs};
+use report::render::html::{self, PageContexts};
 use report::render::{Refs, typst_markup};
 
 /// Any chart block body: the directive parser never panics.
@@ -174,15 +174,7 @@ fn study() -> &'static PageContexts {
         let prepared: Prepared =
             pipeline::prepare(&project, &analyzed, Some(0), &mut Timings::default())
                 .expect("fixture prepares");
-        html::contexts(&SiteInputs {
-            document: &prepared.document,
-            charts: &prepared.charts,
-            cited: &prepared.cited,
-            book: &prepared.book,
-            templates: &[],
-            provenance: &prepared.book.provenance,
-            math: report::render::Refs::none().math,
-        })
+        html::contexts(&prepared.resolved(&project, &analyzed))
     })
 }
 

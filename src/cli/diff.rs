@@ -42,7 +42,7 @@ pub fn run(cli: &Cli, files: &[PathBuf], against: Option<&str>) -> anyhow::Resul
 }
 
 /// What stats.json of the study in `root` would hold now (nothing is written).
-fn current_stats(root: &Path) -> anyhow::Result<serde_json::Value> {
+fn current_stats(root: &Path) -> anyhow::Result<report::render::stats::Stats> {
     let project = report::project::load(root)?;
-    Ok(serde_json::from_slice(&report::pipeline::stats(&project)?)?)
+    Ok(report::render::stats::read(&report::pipeline::stats(&project)?)?)
 }

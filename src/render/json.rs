@@ -2,7 +2,33 @@
 
 use serde::Serialize;
 
+use super::renderer::{Files, Renderer};
+use super::resolved::Resolved;
 use crate::analysis::{Analysis, Comparison, Group, MetricValue, ScalingPoint};
+use crate::diagnostic::Diagnostics;
+
+/// The output of `data/stats.json`.
+#[derive(Debug, Clone, Copy)]
+pub struct Stats;
+
+impl Renderer for Stats {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn render(&self, study: &Resolved) -> Result<Files, Diagnostics> {
+        let mut out = Files::default();
+        out.insert("data/stats.json", bytes(study));
+        Ok(out)
+    }
+}
+
+/// `data/stats.json` of `study`, made once per build, whichever output asks
+/// first (the paper serves it too).
+pub fn bytes<'a>(study: &Resolved<'a>) -> &'a [u8] {
+    let (analysis, config, document) = (study.analysis, study.config(), study.document);
+    study.stats.get_or_init(|| render(analysis, config, document))
+}
 
 /// The document written to `data/stats.json`.
 #[derive(Debug, Serialize)]

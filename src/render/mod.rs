@@ -1,16 +1,25 @@
-//! The renderers: the web page (HTML through Tera), the paper (Typst to PDF)
-//! and the machine-readable statistics (JSON), all from the same inputs.
+//! The renderers: every output of a build is one module over the
+//! [`resolved::Resolved`] study behind the [`renderer::Renderer`] trait:
+//! the web page (HTML through Tera, [`html`]), the paper (Typst to PDF,
+//! [`paper`]), the machine-readable statistics (JSON, [`json`]), the
+//! study's images ([`images`]) and the data behind its figures and tables
+//! ([`downloads`]), all from the same inputs.
 
 pub mod chart_meta;
+pub mod downloads;
 pub mod export;
 pub mod headline;
 pub mod html;
+pub mod images;
 pub mod json;
 pub mod latex;
 pub mod math;
 pub mod paper;
 pub mod pdf;
+pub mod renderer;
+pub mod resolved;
 pub mod sandbox;
+pub mod stats;
 pub mod typst_markup;
 mod typst_syntax;
 
@@ -20,6 +29,13 @@ use serde::Serialize;
 
 use crate::analysis::MetricValue;
 use crate::config::{Better, Compare, Config};
+
+/// Every output of a build, in the order their files are laid down: the
+/// page, the paper, the statistics, the images, the figures' and tables'
+/// data. Adding an output is its module and its line here.
+pub fn outputs() -> [&'static dyn renderer::Renderer; 5] {
+    [&html::Page, &paper::Pdf, &json::Stats, &images::Images, &downloads::Downloads]
+}
 
 /// Call first thing in `main`. In a child process (`report __typeset`,
 /// `report __render`) it does the job and returns the exit code to end

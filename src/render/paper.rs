@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::BookView;
 use super::pdf::{self, PaperProject, TypstError};
+use super::renderer::Files;
+use super::resolved::Resolved;
 use super::typst_markup::{self, Markup};
-use crate::charts::ChartSet;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::markdown::Document;
 use crate::project::SourceFile;
@@ -38,33 +38,66 @@ pub struct Paper {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Everything the paper is made of.
+/// The output of the paper: the content typeset with the template, as a PDF.
 #[derive(Debug, Clone, Copy)]
-pub struct PaperInputs<'a> {
-    /// The content pages.
-    pub document: &'a Document,
-    /// The charts, embedded as figures.
-    pub charts: &'a ChartSet,
-    /// The bibliography, served as `references.bib`.
-    pub bibliography: Option<&'a crate::references::Bibliography>,
-    /// Images of `content/`.
-    pub assets: &'a [SourceFile],
-    /// Metadata and metrics, served as `book.json`.
-    pub book: &'a BookView,
-    /// Every statistic, served as `stats.json`.
-    pub stats_json: &'a [u8],
-    /// `templates/paper.typ`, if the study has one.
-    pub template: Option<&'a SourceFile>,
-    /// The build's date (UTC): `datetime.today()` and the PDF's creation date.
-    pub date: Option<(i32, u8, u8, u8, u8, u8)>,
-    /// The PDF standard.
-    pub standard: crate::config::PdfStandard,
-    /// The study's font files (`fonts/`).
-    pub fonts: &'a [SourceFile],
-    /// The font families book.toml asks for (`[paper] fonts`).
-    pub families: &'a [String],
-    /// Where each value of book.toml is, to point at a family no font has.
-    pub book_at: &'a crate::config::spans::Locations,
+pub struct Pdf;
+
+impl super::renderer::Renderer for Pdf {
+    fn name(&self) -> &'static str {
+        "pdf"
+    }
+
+    /// Typesetting takes seconds: `report serve` adds the PDF when it is ready.
+    fn deferred(&self) -> bool {
+        true
+    }
+
+    fn render(&self, study: &Resolved) -> Result<Files, Diagnostics> {
+        let paper = render(study)?;
+        let mut out = Files { files: Vec::new(), warnings: paper.warnings };
+        out.insert(study.config().output.pdf.as_str(), paper.pdf);
+        Ok(out)
+    }
+}
+
+/// The output of `report typst`: the paper as a Typst project, as files
+/// (the template as `main.typ`, the converted content, data, charts and
+/// images, and every font besides those the typst CLI embeds, under
+/// `fonts/`), to edit or to compile with the typst CLI. Not one of a
+/// build's outputs.
+#[derive(Debug, Clone, Copy)]
+pub struct TypstProject;
+
+impl super::renderer::Renderer for TypstProject {
+    fn name(&self) -> &'static str {
+        "typst"
+    }
+
+    fn render(&self, study: &Resolved) -> Result<Files, Diagnostics> {
+        let source = source(study)?;
+        // A paragraph too long to typeset in time is the paper's error, but
+        // only a warning for a project the author compiles themselves.
+        let warnings = [source.warnings, source.too_long].concat();
+        let mut out = Files { files: Vec::new(), warnings };
+        out.insert("main.typ", source.project.main.into_bytes());
+        for (path, bytes) in source.project.files {
+            out.insert(path, bytes);
+        }
+        for (name, bytes) in pdf::FALLBACK_FONTS {
+            out.insert(format!("fonts/{name}"), bytes);
+        }
+        for (path, bytes) in source.project.fonts {
+            if let Some(name) = Path::new(&path).file_name() {
+                out.insert(Path::new("fonts").join(name), bytes);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The study's own paper template (`templates/paper.typ`), if any.
+fn template<'a>(study: &Resolved<'a>) -> Option<&'a SourceFile> {
+    study.project.templates.iter().find(|f| f.path.ends_with("paper.typ"))
 }
 
 /// The paper as a Typst project, before it is compiled: what `report typst` writes.
@@ -81,9 +114,9 @@ pub struct Source {
 }
 
 /// Typeset the paper.
-pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
-    let Source { project, warnings, mut too_long, parts, template_path } = source(inputs)?;
-    too_long.extend(huge_images(inputs.assets, &project));
+pub fn render(study: &Resolved) -> Result<Paper, Diagnostics> {
+    let Source { project, warnings, mut too_long, parts, template_path } = source(study)?;
+    too_long.extend(huge_images(&study.project.assets, &project));
     if !too_long.is_empty() {
         return Err(Diagnostics(too_long));
     }
@@ -91,7 +124,7 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
         Ok(pdf) => Ok(Paper { pdf, warnings }),
         Err(pdf::Failed::Child(failed)) => {
             let paper = resources::Paper {
-                own_template: inputs.template.map(|t| t.path.as_path()),
+                own_template: template(study).map(|t| t.path.as_path()),
                 template: &template_path,
                 pages: parts.iter().map(|p| (p.path.as_path(), p.markup.text.len())).collect(),
             };
@@ -102,7 +135,7 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
                 .iter()
                 .take(MAX_ERRORS)
                 .map(|e| match e.file.as_deref() {
-                    Some(pdf::FAMILY_ERROR_FILE) => locate_family(e, inputs),
+                    Some(pdf::FAMILY_ERROR_FILE) => locate_family(e, study),
                     _ => locate(e, &parts, &template_path, &project.main),
                 })
                 .collect();
@@ -118,23 +151,21 @@ pub fn render(inputs: &PaperInputs) -> Result<Paper, Diagnostics> {
 }
 
 /// Convert the content and gather the template and data files into a Typst project.
-pub fn source(inputs: &PaperInputs) -> Result<Source, Diagnostics> {
-    let Content { text, parts, warnings, too_long } = content(inputs);
-    let (template_path, main) = match inputs.template {
+pub fn source(study: &Resolved) -> Result<Source, Diagnostics> {
+    let Content { text, parts, warnings, too_long } = content(study);
+    let (template_path, main) = match template(study) {
         Some(file) => (file.path.clone(), file.text()?.to_string()),
         None => (PathBuf::from("paper.typ (built-in)"), DEFAULT_TEMPLATE.to_string()),
     };
     let project = PaperProject {
         main,
-        files: files(inputs, text),
-        date: inputs.date,
-        standard: inputs.standard,
-        fonts: inputs
-            .fonts
-            .iter()
+        files: files(study, text),
+        date: study.date,
+        standard: study.config().paper.standard,
+        fonts: (study.project.fonts.iter())
             .map(|f| (f.path.display().to_string(), f.bytes.clone()))
             .collect(),
-        families: inputs.families.to_vec(),
+        families: study.config().paper.fonts.clone(),
     };
     Ok(Source { project, warnings, too_long, parts, template_path })
 }
@@ -152,8 +183,8 @@ struct Content {
 }
 
 /// Convert every page that goes into the paper.
-fn content(inputs: &PaperInputs) -> Content {
-    let PaperInputs { document, charts, book, .. } = *inputs;
+fn content(study: &Resolved) -> Content {
+    let Resolved { document, charts, book, .. } = *study;
     let mut content = Content {
         text: String::new(),
         parts: Vec::new(),
@@ -266,29 +297,29 @@ fn huge_images(assets: &[SourceFile], project: &PaperProject) -> Vec<Diagnostic>
 
 /// The files the template reads: the content, the data, the images of
 /// `content/`, the bibliography and the charts, by name.
-fn files(inputs: &PaperInputs, content: String) -> BTreeMap<String, Vec<u8>> {
-    let mut book = serde_json::to_value(inputs.book).unwrap_or_default();
+fn files(study: &Resolved, content: String) -> BTreeMap<String, Vec<u8>> {
+    let mut book = serde_json::to_value(study.book).unwrap_or_default();
     typographic(&mut book, "");
     let book_json = serde_json::to_vec_pretty(&book).unwrap_or_default();
     let mut files = BTreeMap::from([
         ("content.typ".to_string(), content.into_bytes()),
-        ("stats.json".to_string(), inputs.stats_json.to_vec()),
+        ("stats.json".to_string(), super::json::bytes(study).to_vec()),
         ("book.json".to_string(), book_json),
     ]);
-    if inputs.book.math == crate::config::MathSyntax::Latex {
+    if study.book.math == crate::config::MathSyntax::Latex {
         for (name, text) in super::latex::SCOPE_FILES {
             files.insert(name.to_string(), text.as_bytes().to_vec());
         }
     }
-    for asset in inputs.assets {
+    for asset in &study.project.assets {
         if let Some(name) = asset.path.file_name() {
             files.insert(name.to_string_lossy().into_owned(), asset.bytes.clone());
         }
     }
-    if let Some(bibliography) = inputs.bibliography {
+    if let Some(bibliography) = study.bibliography {
         files.insert("references.bib".to_string(), bibliography.source.clone().into_bytes());
     }
-    for chart in &inputs.charts.charts {
+    for chart in &study.charts.charts {
         files.insert(format!("charts/{}.svg", chart.spec.id), chart.svg.clone().into_bytes());
     }
     files
@@ -327,10 +358,10 @@ fn typographic(value: &mut serde_json::Value, key: &str) {
 }
 
 /// Point an error about a family of `[paper] fonts` at the family in book.toml.
-fn locate_family(error: &TypstError, inputs: &PaperInputs) -> Diagnostic {
+fn locate_family(error: &TypstError, study: &Resolved) -> Diagnostic {
     // The error's offset is the family's index in `[paper] fonts`.
     let file = Location::file("book.toml");
-    let at = inputs.book_at.or(&format!("paper.fonts.{}", error.offset), &file);
+    let at = study.config().at.or(&format!("paper.fonts.{}", error.offset), &file);
     Diagnostic::new(at, error.message.clone()).hint(error.hints.join("; "))
 }
 

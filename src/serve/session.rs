@@ -4,6 +4,7 @@
 //! the statistics and the charts; a template or book.toml change reloads all.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Result;
 
@@ -98,6 +99,7 @@ pub struct Rebuilt {
 /// The inputs of the paper, owned, so that it can be typeset on another thread.
 pub struct PdfJob {
     project: Project,
+    analyzed: Arc<Analyzed>,
     prepared: Prepared,
 }
 
@@ -109,7 +111,8 @@ impl PdfJob {
 
     /// Typeset the paper: its file name and bytes.
     pub fn run(self) -> Result<(String, Vec<u8>), crate::diagnostic::Diagnostics> {
-        let paper = pipeline::typeset(&self.project, &self.prepared)?;
+        let study = self.prepared.resolved(&self.project, &self.analyzed);
+        let paper = crate::render::paper::render(&study)?;
         Ok((self.project.config.output.pdf.clone(), paper.pdf))
     }
 }
@@ -119,7 +122,7 @@ pub struct Session {
     root: PathBuf,
     epoch: Option<i64>,
     project: Option<Project>,
-    analyzed: Option<Analyzed>,
+    analyzed: Option<Arc<Analyzed>>,
 }
 
 impl Session {
@@ -150,14 +153,16 @@ impl Session {
         let project = self.project.as_ref().expect("loaded above");
         let sourced = |d| project.attach(d);
         if self.analyzed.is_none() {
-            self.analyzed = Some(pipeline::analyze(project).map_err(sourced)?);
+            self.analyzed = Some(Arc::new(pipeline::analyze(project).map_err(sourced)?));
             timings.lap("analysis", &mut clock);
         }
         let analyzed = self.analyzed.as_ref().expect("analysed above");
         let prepared =
             pipeline::prepare(project, analyzed, self.epoch, &mut timings).map_err(sourced)?;
-        let site = pipeline::assemble(project, &prepared, None);
-        Ok(Rebuilt { site, pdf: PdfJob { project: project.clone(), prepared }, timings })
+        let (site, _) = pipeline::quick(&prepared.resolved(project, analyzed), &mut timings)
+            .map_err(sourced)?;
+        let analyzed = Arc::clone(analyzed);
+        Ok(Rebuilt { site, pdf: PdfJob { project: project.clone(), analyzed, prepared }, timings })
     }
 }
 

@@ -33,13 +33,17 @@ pub fn outputs(root: &Path) -> Result<Outputs, String> {
     let mut timings = report::pipeline::Timings::default();
     let prepared = report::pipeline::prepare(&project, &analyzed, None, &mut timings)
         .map_err(|e| format!("{e:?}"))?;
-    let page = prepared.pages.get("index.html").cloned().ok_or("no index.html")?;
-    let (paper, _) =
-        report::pipeline::typst_source(&project, &prepared).map_err(|e| format!("{e:?}"))?;
+    let study = prepared.resolved(&project, &analyzed);
+    let (site, _) = report::pipeline::quick(&study, &mut timings).map_err(|e| format!("{e:?}"))?;
+    let page = site.files.get(Path::new("index.html")).ok_or("no index.html")?;
+    let page = String::from_utf8(page.clone()).map_err(|e| e.to_string())?;
+    let (paper, _) = report::pipeline::typst_source(&project, &analyzed, &prepared)
+        .map_err(|e| format!("{e:?}"))?;
     let book = paper.files.get(Path::new("book.json")).ok_or("no book.json in the paper")?;
     let book = serde_json::from_slice(book).map_err(|e| e.to_string())?;
-    let stats = serde_json::from_slice(&prepared.stats).map_err(|e| e.to_string())?;
-    let tables = prepared.document.computed.into_iter().map(|w| w.table).collect();
+    let stats =
+        serde_json::from_slice(report::render::json::bytes(&study)).map_err(|e| e.to_string())?;
+    let tables = prepared.document.computed.iter().map(|w| w.table.clone()).collect();
     Ok(Outputs { page, book, stats, tables })
 }
 

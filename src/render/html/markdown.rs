@@ -45,12 +45,19 @@ pub fn inline_html(text: &str) -> String {
 /// layout's rules leave out ([`super::outline`]): empty ones, and a first
 /// one that repeats the page's `title`.
 pub fn page_html(body: &Body, refs: Refs, title: Option<&str>) -> String {
+    page(body, refs, title).0
+}
+
+/// [`page_html`], with the page's table of contents taken from the same
+/// events: its sections' anchors and text ([`super::toc`]).
+pub fn page(body: &Body, refs: Refs, title: Option<&str>) -> (String, Vec<super::toc::Entry>) {
     let (shown, promote) = super::outline::shown(&body.blocks, title);
     let mut page = Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0, promote };
     page.sequence(shown);
+    let toc = super::toc::entries(&page.events);
     let mut out = String::new();
     html::push_html(&mut out, page.events.into_iter());
-    out
+    (out, toc)
 }
 
 /// A computed table's verdicts, `grid[row][column]`.

@@ -23,10 +23,8 @@ use tera::Context;
 
 pub use markdown::{inline_html, page_html, slug, to_html};
 
-use super::{BookView, Refs};
-use crate::charts::ChartSet;
+use super::resolved::Resolved;
 use crate::diagnostic::Diagnostics;
-use crate::markdown::Document;
 use crate::markdown::front_matter::OutputName;
 use crate::project::SourceFile;
 
@@ -67,23 +65,23 @@ pub struct Provenance {
     pub date: Option<String>,
 }
 
-/// Everything the site is made of.
+/// The output of the web page: every content page rendered to HTML and laid
+/// out by the templates, with the stylesheet and script.
 #[derive(Debug, Clone, Copy)]
-pub struct SiteInputs<'a> {
-    /// The content pages.
-    pub document: &'a Document,
-    /// The charts.
-    pub charts: &'a ChartSet,
-    /// Formatted citations.
-    pub cited: &'a crate::references::Formatted,
-    /// Metadata, metrics and caveats.
-    pub book: &'a BookView,
-    /// The study's `templates/` files (`.html`, `style.css`, `app.js`).
-    pub templates: &'a [SourceFile],
-    /// The footer's provenance.
-    pub provenance: &'a Provenance,
-    /// Every formula of the content, typeset ([`super::math::formulas`]).
-    pub math: &'a super::math::Formulas,
+pub struct Page;
+
+impl super::renderer::Renderer for Page {
+    fn name(&self) -> &'static str {
+        "html"
+    }
+
+    fn render(&self, study: &Resolved) -> Result<super::renderer::Files, Diagnostics> {
+        let mut out = super::renderer::Files::default();
+        for (name, content) in render(study)? {
+            out.insert(name, content.into_bytes());
+        }
+        Ok(out)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -111,10 +109,11 @@ struct Assets {
 pub type PageContexts = Vec<(String, Context)>;
 
 /// Render the site: file name → content.
-pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnostics> {
-    urls::check_output(inputs.book)?;
+pub fn render(study: &Resolved) -> Result<BTreeMap<String, String>, Diagnostics> {
+    urls::check_output(study.book)?;
+    let templates = &study.project.templates;
     let override_of = |name: &str| {
-        inputs.templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose()
+        templates.iter().find(|f| f.path.ends_with(name)).map(|f| f.text()).transpose()
     };
     let css = override_of("style.css")?.map_or_else(built_in_style, str::to_string);
     let js = override_of("app.js")?.unwrap_or(SCRIPT).to_string();
@@ -122,7 +121,7 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     let (own_css, own_js) = (assets.css.clone(), assets.js.clone());
     // In a site of studies, the built-in stylesheet and script are the
     // site's, once at its root; a study's own stay beside its page.
-    let root = inputs.book.site.as_ref().map(|s| s.root.as_str());
+    let root = study.book.site.as_ref().map(|s| s.root.as_str());
     let shared = |own: bool| root.filter(|_| !own);
     let css_shared = shared(override_of("style.css")?.is_some()).map(|r| format!("{r}{own_css}"));
     let js_shared = shared(override_of("app.js")?.is_some()).map(|r| format!("{r}{own_js}"));
@@ -132,7 +131,7 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
     if let Some(js) = &js_shared {
         assets.js.clone_from(js);
     }
-    let mut files = render_pages(inputs.templates, page_contexts(inputs, &assets))?;
+    let mut files = render_pages(templates, page_contexts(study, &assets))?;
     if css_shared.is_none() {
         files.insert(own_css, css);
     }
@@ -143,16 +142,16 @@ pub fn render(inputs: &SiteInputs) -> Result<BTreeMap<String, String>, Diagnosti
 }
 
 /// Each page's file name and what its templates see.
-fn page_contexts(inputs: &SiteInputs, assets: &Assets) -> PageContexts {
-    let pages = page_views(inputs);
+fn page_contexts(study: &Resolved, assets: &Assets) -> PageContexts {
+    let pages = page_views(study);
     let nav: Vec<&PageView> = pages.iter().collect();
     let context = |page: &PageView| {
         let mut context = Context::new();
-        context.insert("book", inputs.book);
+        context.insert("book", study.book);
         context.insert("page", page);
         context.insert("pages", &nav);
         context.insert("assets", assets);
-        context.insert("provenance", inputs.provenance);
+        context.insert("provenance", &study.book.provenance);
         (page.file.clone(), context)
     };
     pages.iter().map(context).collect()
@@ -160,10 +159,10 @@ fn page_contexts(inputs: &SiteInputs, assets: &Assets) -> PageContexts {
 
 /// The pages of a site ready to render: what [`render_pages`] takes. The
 /// stylesheet and script keep their built-in names.
-pub fn contexts(inputs: &SiteInputs) -> PageContexts {
+pub fn contexts(study: &Resolved) -> PageContexts {
     let assets =
         Assets { css: hashed("style", "css", &built_in_style()), js: hashed("app", "js", SCRIPT) };
-    page_contexts(inputs, &assets)
+    page_contexts(study, &assets)
 }
 
 /// Render each page (file name, context). The built-in templates render here;
@@ -191,30 +190,21 @@ pub(crate) fn child_answer(input: &[u8]) -> Option<Vec<u8>> {
     child::answer(input)
 }
 
-/// The pages of the site, with their HTML.
-fn page_views(inputs: &SiteInputs) -> Vec<PageView> {
-    inputs
-        .document
-        .pages
-        .iter()
+/// The pages of the site, with their HTML and their tables of contents.
+fn page_views(study: &Resolved) -> Vec<PageView> {
+    let pages = study.document.pages.iter();
+    pages
         .filter(|p| p.front.includes(OutputName::Page))
         .map(|p| {
-            let refs = Refs {
-                charts: inputs.charts,
-                citations: &inputs.cited.citations,
-                environments: &inputs.book.environments,
-                raw_html: inputs.book.raw_html,
-                math: inputs.math,
-            };
-            let title = (p.slug == "index").then_some(inputs.book.title.as_str());
-            let html = page_html(&p.body, refs, title);
+            let title = (p.slug == "index").then_some(study.book.title.as_str());
+            let (html, toc) = markdown::page(&p.body, study.page_refs(), title);
             PageView {
                 slug: p.slug.clone(),
                 title: p.title.clone(),
                 url: urls::href(&p.url()),
                 file: p.url(),
                 is_index: p.slug == "index",
-                toc: toc::entries(&html),
+                toc,
                 html,
             }
         })
