@@ -212,45 +212,6 @@ def propose(points, medians, positive):
     return sorted(found)
 
 
-REFINE, ROUNDS = 5, 3
-
-
-def rank_z(before, after):
-    """Mann–Whitney's U of `after` (scipy's statistic of its first
-    sample), standardised with the tie-corrected variance."""
-    u = float(stats.mannwhitneyu(after, before, alternative="two-sided", method="asymptotic").statistic)
-    m, k = len(after), len(before)
-    n = m + k
-    _, counts = np.unique(np.concatenate([before, after]), return_counts=True)
-    ties = float(np.sum(counts.astype(float) ** 3 - counts))
-    var = m * k / 12.0 * ((n + 1) - ties / (n * (n - 1)))
-    return (u - m * k / 2.0) / math.sqrt(var) if var > 0 else 0.0
-
-
-def refine(points, cuts):
-    """Each cut moved, left to right, to the split within REFINE versions
-    of it (floors met, between its neighbours) whose pooled runs give the
-    largest |z|; on a tie the nearer, then the earlier. Whether any moved."""
-    moved = False
-    for i in range(len(cuts)):
-        a = cuts[i - 1] if i > 0 else 0
-        b = cuts[i + 1] if i + 1 < len(cuts) else len(points)
-        c = cuts[i]
-        best = None
-        for at in range(max(c - REFINE, a + MIN_VERSIONS, 0), min(c + REFINE, b - MIN_VERSIONS) + 1):
-            before = np.concatenate([points[j][1] for j in range(a, at)])
-            after = np.concatenate([points[j][1] for j in range(at, b)])
-            if len(before) < MIN_RUNS or len(after) < MIN_RUNS:
-                continue
-            z = abs(rank_z(before, after))
-            if best is None or z > best[0] + 1e-9 or (z >= best[0] - 1e-9 and abs(at - c) < abs(best[1] - c)):
-                best = (z, at)
-        if best is not None and best[1] != c:
-            cuts[i] = best[1]
-            moved = True
-    return moved
-
-
 def needs(runs, count):
     m, n = runs
     k = 0
@@ -273,7 +234,6 @@ def detect(series):
         work[s] = ([points[i] for i in keep], levels[keep], positive)
     cuts = {s: propose(*work[s]) for s in names}
     undecided = {s: [] for s in names}
-    rounds = 0
     while True:
         tested = []
         for s in names:
@@ -296,13 +256,6 @@ def detect(series):
             if worst is None or rank > worst[0]:
                 worst = (rank, s, c, need, ph, shift)
         if worst is None:
-            moved = False
-            if rounds < ROUNDS:
-                for s in names:
-                    moved = refine(work[s][0], cuts[s]) or moved
-            if moved:
-                rounds += 1
-                continue
             break
         _, s, c, need, ph, shift = worst
         if need is not None:

@@ -6,7 +6,7 @@
 
 use super::edivisive;
 use super::series::Built;
-use super::work::{Test, Work, noise, rank_z, test};
+use super::work::{Test, Work, noise, test};
 use crate::analysis::metrics::sides;
 use crate::analysis::statistics::{CONFIDENCE, ranks};
 use crate::config::History;
@@ -55,20 +55,9 @@ pub fn detect(built: &Built, history: &History, negligible: Option<f64>) -> Vec<
     let mut inconclusive: Vec<Vec<Tested>> = vec![Vec::new(); works.len()];
     let rules = Rules { history, negligible };
     let mut memo = Memo::default();
-    let mut rounds = 0;
     let standing = loop {
         let tested = evaluate(&works, &cuts, &mut memo);
-        let Some((s, i, needs)) = rules.weakest(&works, &cuts, &tested) else {
-            // Every candidate passes: locate each by the runs, and merge
-            // again if one moved.
-            if rounds < ROUNDS
-                && works.iter().zip(&mut cuts).fold(false, |m, (w, c)| refine(w, c, history) | m)
-            {
-                rounds += 1;
-                continue;
-            }
-            break tested;
-        };
+        let Some((s, i, needs)) = rules.weakest(&works, &cuts, &tested) else { break tested };
         let mut removed =
             tested.into_iter().find(|(ts, t)| *ts == s && t.test.bounds[1] == cuts[s][i]);
         if let (Some(needs), Some((_, t))) = (needs, removed.as_mut()) {
@@ -90,49 +79,6 @@ pub fn detect(built: &Built, history: &History, negligible: Option<f64>) -> Vec<
             Found { work, changes, inconclusive, noise, outliers }
         })
         .collect()
-}
-
-/// How far from E-Divisive's split, in versions with runs, the rank
-/// statistic looks for where a change begins.
-pub const REFINE: usize = 5;
-
-/// The most times the candidates are located by their runs and merged again.
-pub const ROUNDS: usize = 3;
-
-/// Move each cut of `cuts` to the split, within [`REFINE`] versions of
-/// it and between its neighbours with the floors of versions and runs
-/// met, where the pooled runs before and after differ most by
-/// Mann–Whitney's standardised statistic ([`rank_z`]; the nearer to the
-/// cut, then the earlier, on a tie): E-Divisive's split of the versions'
-/// levels, refined by every run. Whether any cut moved.
-fn refine(work: &Work, cuts: &mut [usize], history: &History) -> bool {
-    let mut moved = false;
-    for i in 0..cuts.len() {
-        let from = if i == 0 { 0 } else { cuts[i - 1] };
-        let to = cuts.get(i + 1).copied().unwrap_or(work.levels.len());
-        let cut = cuts[i];
-        let lo = cut.saturating_sub(REFINE).max(from + history.min_versions);
-        let hi = (cut + REFINE).min(to.saturating_sub(history.min_versions));
-        let mut best: Option<(f64, usize)> = None;
-        for at in lo..=hi {
-            let (before, after) = (work.pooled(from, at), work.pooled(at, to));
-            if before.len() < history.min_runs || after.len() < history.min_runs {
-                continue;
-            }
-            let z = rank_z(&before, &after).abs();
-            let better = best.is_none_or(|(b, a)| {
-                z > b + 1e-9 || (z >= b - 1e-9 && at.abs_diff(cut) < a.abs_diff(cut))
-            });
-            if better {
-                best = Some((z, at));
-            }
-        }
-        if let Some((_, at)) = best.filter(|&(_, at)| at != cut) {
-            cuts[i] = at;
-            moved = true;
-        }
-    }
-    moved
 }
 
 /// Every series of `built` without a change sought: values not measured.

@@ -38,7 +38,7 @@ impl Work {
     }
 
     /// The runs of points `from..to`, pooled.
-    pub fn pooled(&self, from: usize, to: usize) -> Vec<f64> {
+    fn pooled(&self, from: usize, to: usize) -> Vec<f64> {
         self.runs[from..to].iter().flatten().copied().collect()
     }
 }
@@ -119,28 +119,6 @@ pub fn compare(
 fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v.sort_unstable_by(f64::total_cmp);
     v
-}
-
-/// Mann–Whitney's U of `after` against `before`, standardised: (U −
-/// m·n/2) over its standard deviation with the tie correction, m·n/12 ·
-/// (N + 1 − Σ(t³ − t)/(N·(N − 1))); 0 when every run ties.
-pub fn rank_z(before: &[f64], after: &[f64]) -> f64 {
-    let mut all: Vec<(f64, bool)> =
-        before.iter().map(|&x| (x, false)).chain(after.iter().map(|&x| (x, true))).collect();
-    all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let (n, m, k) = (all.len() as f64, after.len() as f64, before.len() as f64);
-    let (mut rank_sum, mut ties, mut i) = (0.0, 0.0, 0);
-    while i < all.len() {
-        let j = i + all[i..].iter().take_while(|a| a.0 == all[i].0).count() - 1;
-        let t = (j - i + 1) as f64;
-        let mid = (i + j) as f64 / 2.0 + 1.0;
-        rank_sum += mid * all[i..=j].iter().filter(|a| a.1).count() as f64;
-        ties += t * t * t - t;
-        i = j + 1;
-    }
-    let u = rank_sum - m * (m + 1.0) / 2.0;
-    let var = m * k / 12.0 * ((n + 1.0) - ties / (n * (n - 1.0)));
-    if var > 0.0 { (u - m * k / 2.0) / var.sqrt() } else { 0.0 }
 }
 
 /// The run-to-run noise of a series cut at `cuts`: the median, over the
