@@ -127,53 +127,59 @@ fn change_points_are_claims_of_the_export() {
             dir.path(),
             "SELECT * FROM 'export/claims.parquet' WHERE kind = 'change-point' ORDER BY id",
         );
-        let mut expected = Vec::new();
-        for (i, series) in stats["history"]["series"].as_array().unwrap().iter().enumerate() {
-            for key in ["changes", "inconclusive"] {
-                for (j, c) in series[key].as_array().unwrap().iter().enumerate() {
-                    let text = &stats["history"]["text"][i][key][j];
-                    expected.push((
-                        format!(
-                            "{}@{}",
-                            series["id"].as_str().unwrap(),
-                            c["version"].as_str().unwrap()
-                        ),
-                        c.clone(),
-                        text.clone(),
-                    ));
-                }
+        same_change_points(&stats, &claims, seed);
+    }
+}
+
+/// Every change point and undecided candidate of `stats` is a row of
+/// `claims`, in order of id, with its figures.
+fn same_change_points(stats: &Value, claims: &[Value], seed: u64) {
+    let mut expected = Vec::new();
+    for (i, series) in stats["history"]["series"].as_array().unwrap().iter().enumerate() {
+        for key in ["changes", "inconclusive"] {
+            for (j, c) in series[key].as_array().unwrap().iter().enumerate() {
+                let text = &stats["history"]["text"][i][key][j];
+                expected.push((
+                    format!(
+                        "{}@{}",
+                        series["id"].as_str().unwrap(),
+                        c["version"].as_str().unwrap()
+                    ),
+                    c.clone(),
+                    text.clone(),
+                ));
             }
         }
-        expected.sort_by(|a, b| a.0.cmp(&b.0));
-        let verdicts: Vec<&str> =
-            expected.iter().map(|e| e.1["claim"]["verdict"].as_str().unwrap()).collect();
-        assert!(
-            verdicts.contains(&"worse") && verdicts.contains(&"inconclusive"),
-            "seed {seed}: {verdicts:?}"
+    }
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    let verdicts: Vec<&str> =
+        expected.iter().map(|e| e.1["claim"]["verdict"].as_str().unwrap()).collect();
+    assert!(
+        verdicts.contains(&"worse") && verdicts.contains(&"inconclusive"),
+        "seed {seed}: {verdicts:?}"
+    );
+    assert_eq!(claims.len(), expected.len(), "seed {seed}");
+    for (row, (id, c, text)) in claims.iter().zip(&expected) {
+        assert_eq!(row["id"], id.as_str());
+        assert_eq!([&row["value"], &row["p_value"]], [&c["shift"], &c["p"]], "{id}");
+        assert_eq!([&row["ci_low"], &row["ci_high"]], [&c["ci"][0], &c["ci"][1]], "{id}");
+        assert_eq!(row["verdict"], c["claim"]["verdict"], "{id}");
+        assert_eq!([&row["n_baseline"], &row["n_candidate"]], [&c["runs"][0], &c["runs"][1]]);
+        let n = c["runs"][0].as_i64().unwrap() + c["runs"][1].as_i64().unwrap();
+        assert_eq!(row["n"], n, "{id}");
+        assert_eq!(&row["label"], text, "{id}");
+        assert_eq!(row["commit"], Value::Null, "outside git");
+        let inputs: Value = serde_json::from_str(row["inputs"].as_str().unwrap()).unwrap();
+        assert_eq!([&inputs["range"], &inputs["p_holm"]], [&c["range"], &c["p_holm"]]);
+        assert_eq!(
+            inputs["config"],
+            stats["history"]["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| id.starts_with(s["id"].as_str().unwrap()))
+                .unwrap()["config"]
         );
-        assert_eq!(claims.len(), expected.len(), "seed {seed}");
-        for (row, (id, c, text)) in claims.iter().zip(&expected) {
-            assert_eq!(row["id"], id.as_str());
-            assert_eq!([&row["value"], &row["p_value"]], [&c["shift"], &c["p"]], "{id}");
-            assert_eq!([&row["ci_low"], &row["ci_high"]], [&c["ci"][0], &c["ci"][1]], "{id}");
-            assert_eq!(row["verdict"], c["claim"]["verdict"], "{id}");
-            assert_eq!([&row["n_baseline"], &row["n_candidate"]], [&c["runs"][0], &c["runs"][1]]);
-            let n = c["runs"][0].as_i64().unwrap() + c["runs"][1].as_i64().unwrap();
-            assert_eq!(row["n"], n, "{id}");
-            assert_eq!(&row["label"], text, "{id}");
-            assert_eq!(row["commit"], Value::Null, "outside git");
-            let inputs: Value = serde_json::from_str(row["inputs"].as_str().unwrap()).unwrap();
-            assert_eq!([&inputs["range"], &inputs["p_holm"]], [&c["range"], &c["p_holm"]]);
-            assert_eq!(
-                inputs["config"],
-                stats["history"]["series"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|s| id.starts_with(s["id"].as_str().unwrap()))
-                    .unwrap()["config"]
-            );
-        }
     }
 }
 

@@ -46,56 +46,12 @@ fn history(
     history: Option<&HistoryAnalysis>,
     config: &Config,
 ) -> Result<ChartData, Diagnostic> {
-    let (Some(h), Some(declared)) = (history, config.history.as_ref()) else {
-        return Err(spec.key_error(
-            "kind",
-            "the study has no history across versions to draw".into(),
-            "declare one in book.toml: `[history]` (docs/history.md)".into(),
-        ));
-    };
-    let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
-    for (key, given, wanted) in [("data", stem, &declared.data), ("y", &spec.y, &declared.value)] {
-        if given != wanted {
-            return Err(spec.key_error(
-                key,
-                format!(
-                    "a history chart draws `[history] {}`, which is `{wanted}`, not `{given}`",
-                    if key == "y" { "value" } else { "data" }
-                ),
-                format!("write `{key} = \"{wanted}\"`"),
-            ));
-        }
-    }
-    let labels = crate::prose::labels::Labels::new(config);
+    let (h, declared) = declared(spec, history, config)?;
     let mut marks = VersionMarks {
         subjects: h.versions.iter().map(|v| v.subject.clone()).collect(),
         ..VersionMarks::default()
     };
-    let series = h
-        .series
-        .iter()
-        .enumerate()
-        .map(|(style, s)| {
-            marks.changes.extend(s.changes.iter().map(|c| ChangeMark {
-                style,
-                at: c.at,
-                between: [c.range[0].saturating_sub(1), c.range[1]],
-                text: crate::prose::history::mark(h, c),
-            }));
-            marks.outliers.extend(s.outliers.iter().map(|o| (style, o.at)));
-            let configuration = labels.values(&h.file, &s.config);
-            Series {
-                key: s.id.clone(),
-                label: if configuration.is_empty() {
-                    labels.column(&h.file, &h.column)
-                } else {
-                    configuration
-                },
-                style,
-                points: points(&s.points),
-            }
-        })
-        .collect();
+    let series = series(h, config, &mut marks);
     let x_label = spec.x_label.clone().unwrap_or_else(|| declared.version.clone());
     let data = ChartData {
         series,
@@ -112,6 +68,62 @@ fn history(
     };
     super::data::check_finite(spec, &data)?;
     Ok(data)
+}
+
+/// The history and its declaration, or the error at the chart's key:
+/// the study has none, or `data` and `y` are not its table and value.
+fn declared<'a>(
+    spec: &ChartSpec,
+    history: Option<&'a HistoryAnalysis>,
+    config: &'a Config,
+) -> Result<(&'a HistoryAnalysis, &'a crate::config::History), Diagnostic> {
+    let (Some(h), Some(declared)) = (history, config.history.as_ref()) else {
+        return Err(spec.key_error(
+            "kind",
+            "the study has no history across versions to draw".into(),
+            "declare one in book.toml: `[history]` (docs/history.md)".into(),
+        ));
+    };
+    let stem = spec.data.trim_end_matches(".csv").trim_end_matches(".parquet");
+    for (key, given, wanted) in [("data", stem, &declared.data), ("y", &spec.y, &declared.value)] {
+        if given != wanted {
+            let name = if key == "y" { "value" } else { "data" };
+            return Err(spec.key_error(
+                key,
+                format!(
+                    "a history chart draws `[history] {name}`, which is `{wanted}`, not `{given}`"
+                ),
+                format!("write `{key} = \"{wanted}\"`"),
+            ));
+        }
+    }
+    Ok((h, declared))
+}
+
+/// Each series of `h` in its style, labelled by its configuration; its
+/// change points and outliers go into `marks`.
+fn series(h: &HistoryAnalysis, config: &Config, marks: &mut VersionMarks) -> Vec<Series> {
+    let labels = crate::prose::labels::Labels::new(config);
+    h.series
+        .iter()
+        .enumerate()
+        .map(|(style, s)| {
+            marks.changes.extend(s.changes.iter().map(|c| ChangeMark {
+                style,
+                at: c.at,
+                between: [c.range[0].saturating_sub(1), c.range[1]],
+                text: crate::prose::history::mark(h, c),
+            }));
+            marks.outliers.extend(s.outliers.iter().map(|o| (style, o.at)));
+            let configuration = labels.values(&h.file, &s.config);
+            let label = if configuration.is_empty() {
+                labels.column(&h.file, &h.column)
+            } else {
+                configuration
+            };
+            Series { key: s.id.clone(), label, style, points: points(&s.points) }
+        })
+        .collect()
 }
 
 /// The versions with runs of a series, at their places.

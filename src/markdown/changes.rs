@@ -18,6 +18,9 @@ pub struct ChangesSpec {
     pub caption: String,
 }
 
+/// A table of change points: its id, caption, header and rows.
+pub type Tabulated = (String, String, Vec<String>, Vec<Vec<String>>);
+
 /// The directive with `body` at `location` (its fence line): its id,
 /// caption, header and rows; an error without a history, or for a bad key.
 pub fn compute(
@@ -25,7 +28,7 @@ pub fn compute(
     location: &Location,
     history: Option<&HistoryAnalysis>,
     labels: &crate::prose::labels::Labels,
-) -> Result<(String, String, Vec<String>, Vec<Vec<String>>), Diagnostic> {
+) -> Result<Tabulated, Diagnostic> {
     let (spec, _): (ChangesSpec, Spans) = Spans::parse(body).map_err(|err| {
         let inner = Location::at_offset(&location.path, body, err.span().unwrap_or(0..0).start);
         let at = Location::new(&location.path, location.line + inner.line, inner.column);
