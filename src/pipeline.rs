@@ -131,7 +131,11 @@ pub fn prepare(
         .map(|b| references::format(b, &document.citations))
         .unwrap_or_default();
     timings.lap("markdown", &mut clock);
-    let charts = charts::render(&document.charts, &analyzed.results, config)?;
+    let inputs = charts::source::Inputs {
+        results: &analyzed.results,
+        history: analyzed.analysis.history.as_ref(),
+    };
+    let charts = charts::render_from(&document.charts, inputs, config)?;
     timings.lap("charts", &mut clock);
     let labels = crate::prose::labels::Labels::new(config);
     let mut book = BookView::new(config, &analyzed.analysis, &document.limitations, &cited);

@@ -22,6 +22,16 @@ fn stats(root: &Path) -> Value {
 /// A generated study of `series` series in a fresh folder, with the
 /// oracle's truth and expectations; `None` (SKIPPED) without scipy.
 fn generated(kind: &str, seed: u64, series: usize) -> Option<(tempfile::TempDir, Value)> {
+    generated_with(kind, seed, series, &[])
+}
+
+/// [`generated`], with the oracle's extra arguments `more` (`otava`).
+fn generated_with(
+    kind: &str,
+    seed: u64,
+    series: usize,
+    more: &[&str],
+) -> Option<(tempfile::TempDir, Value)> {
     if !stats_oracle::scipy() {
         return None;
     }
@@ -31,6 +41,7 @@ fn generated(kind: &str, seed: u64, series: usize) -> Option<(tempfile::TempDir,
         .arg(script)
         .arg(dir.path())
         .args([kind, &seed.to_string(), &series.to_string()])
+        .args(more)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -154,15 +165,65 @@ fn ties_and_drifts_agree_with_the_oracle() {
 #[test]
 #[ignore = "slow: two studies of 100 series with the oracle in Python, about a minute"]
 fn the_issue_shapes_at_full_size() {
-    let Some((dir, oracle)) = generated("none", 2, 100) else { return };
-    let series = agree(&stats(dir.path()), &oracle);
-    let quiet = series.values().filter(|s| s["changes"].as_array().unwrap().is_empty()).count();
+    let Some((dir, noise)) = generated_with("none", 2, 100, &["otava"]) else { return };
+    let quiet_series = agree(&stats(dir.path()), &noise);
+    let quiet =
+        quiet_series.values().filter(|s| s["changes"].as_array().unwrap().is_empty()).count();
     assert!(quiet >= 95, "{quiet} of 100 series without a change point");
-    let Some((dir, oracle)) = generated("step", 1, 100) else { return };
+    let Some((dir, oracle)) = generated_with("step", 1, 100, &["otava"]) else { return };
     let series = agree(&stats(dir.path()), &oracle);
     let [near, any, ranged] = found(&series, &oracle);
     eprintln!("steps: {near} near and in range, {any} found, {ranged} in range (of 100)");
     assert!(any >= 95 && ranged >= 90 && near >= 80, "{near} near, {any} found, {ranged} in range");
+    against_otava([&quiet_series, &series], [&noise, &oracle]);
+}
+
+/// The change points' places of every series of `series` (report's).
+fn places(series: &std::collections::BTreeMap<String, Value>) -> Places {
+    let at = |s: &Value| {
+        s["changes"].as_array().unwrap().iter().map(|c| c["at"].as_i64().unwrap()).collect()
+    };
+    series.iter().map(|(name, s)| (name.clone(), at(s))).collect()
+}
+
+/// Change points' places, by series.
+type Places = std::collections::BTreeMap<String, Vec<i64>>;
+
+/// On noise and on steps: the series with a false alarm (any change on
+/// noise), the steps found within one version (recall), and the change
+/// points within one version of a step among all on the steps (precision).
+fn scores(noise: &Places, steps: &Places, truth: &Value) -> [usize; 4] {
+    let alarms = noise.values().filter(|c| !c.is_empty()).count();
+    let truth = |name: &str| truth["truth"][name].as_i64().unwrap();
+    let found = steps.iter().filter(|(n, c)| c.iter().any(|&a| (a - truth(n)).abs() <= 1)).count();
+    let right: usize =
+        steps.iter().map(|(n, c)| c.iter().filter(|&&a| (a - truth(n)).abs() <= 1).count()).sum();
+    let all = steps.values().map(Vec::len).sum();
+    [alarms, found, right, all]
+}
+
+/// report against Apache Otava's defaults (window 50, p 0.001, Student's
+/// t on the versions' levels) on the same series: fewer false alarms,
+/// and no lower recall or precision (docs/history.md records the figures).
+fn against_otava(series: [&std::collections::BTreeMap<String, Value>; 2], oracle: [&Value; 2]) {
+    if oracle[0]["otava"].is_null() {
+        let required = std::env::var_os("REPORT_REQUIRE_TOOLS").is_some();
+        assert!(!required, "python3 with apache-otava is required");
+        eprintln!("SKIPPED: apache-otava is not installed; no comparison with Otava");
+        return;
+    }
+    let otava = |o: &Value| -> Places { serde_json::from_value(o["otava"].clone()).unwrap() };
+    let ours = scores(&places(series[0]), &places(series[1]), oracle[1]);
+    let theirs = scores(&otava(oracle[0]), &otava(oracle[1]), oracle[1]);
+    eprintln!(
+        "report: {ours:?}; Otava: {theirs:?} (alarms on noise, steps found ±1, right ±1, all)"
+    );
+    assert!(ours[0] <= theirs[0], "false alarms: report {ours:?}, Otava {theirs:?}");
+    assert!(ours[1] >= theirs[1], "recall: report {ours:?}, Otava {theirs:?}");
+    assert!(
+        ours[2] * theirs[3] >= theirs[2] * ours[3],
+        "precision: report {ours:?}, Otava {theirs:?}"
+    );
 }
 
 /// The worked example of docs/history.md, by hand: six versions of two
@@ -220,26 +281,8 @@ fn worked_example_by_hand() {
 /// named; an acknowledgement is shown and not counted as a regression.
 #[test]
 fn gaps_environment_and_acknowledgement() {
-    let mut csv = String::from("version,seq,bench,kernel,time_s\n");
-    for v in 0..16 {
-        for r in 0..4 {
-            for bench in ["a", "b"] {
-                if bench == "a" && v == 7 {
-                    continue;
-                }
-                let kernel = if v >= 8 { "6.1" } else { "5.15" };
-                let level = if v >= 8 && bench == "a" { 12.0 } else { 10.0 };
-                let t = level + f64::from(r) * 0.01 + f64::from(v % 3) * 0.003;
-                csv.push_str(&format!("v{v:02},{v},{bench},{kernel},{t}\n"));
-            }
-        }
-    }
-    let book = history_book(
-        "environment = [\"kernel\"]\nacknowledge = [{ version = \"v08\", reason = \"new allocator\" }]\n\
-         [data.runs]\ngroup-by = [\"bench\"]\n",
-    );
     let page = "# H\n\n{{ history() }} Regressions: {{ history(field=\"regressions\") }}.\n";
-    let study = written_study(&book, &[("runs.csv", &csv)], page);
+    let study = written_study(&gaps_book(), &[("runs.csv", &gaps_csv())], page);
     let stats = stats(study.path());
     let a = &stats["history"]["series"][0];
     assert_eq!(a["config"]["bench"], "a");
@@ -259,6 +302,116 @@ fn gaps_environment_and_acknowledgement() {
     let html = std::fs::read_to_string(study.path().join("site/index.html")).unwrap();
     assert!(html.contains("Regressions: 0."), "{html}");
     assert!(html.contains("an acknowledged regression"), "{html}");
+}
+
+/// Two benchmarks over 16 versions: `a` steps up 20% at v08 and has no
+/// runs at v07, `b` is flat; the kernel changes at v08.
+fn gaps_csv() -> String {
+    let mut csv = String::from("version,seq,bench,kernel,time_s\n");
+    for v in 0..16 {
+        for r in 0..4 {
+            for bench in ["a", "b"] {
+                if bench == "a" && v == 7 {
+                    continue;
+                }
+                let kernel = if v >= 8 { "6.1" } else { "5.15" };
+                let level = if v >= 8 && bench == "a" { 12.0 } else { 10.0 };
+                let t = level + f64::from(r) * 0.01 + f64::from(v % 3) * 0.003;
+                csv.push_str(&format!("v{v:02},{v},{bench},{kernel},{t}\n"));
+            }
+        }
+    }
+    csv
+}
+
+/// book.toml of [`gaps_csv`]: the kernel an environment column, v08 acknowledged.
+fn gaps_book() -> String {
+    history_book(
+        "environment = [\"kernel\"]\nacknowledge = [{ version = \"v08\", reason = \"new allocator\" }]\n\
+         [data.runs]\ngroup-by = [\"bench\"]\n",
+    )
+}
+
+/// The history chart and the table of change points, on the page and in
+/// the paper: the change's band and rule, the line broken at the gap,
+/// each median's tooltip, the data table; the table's cells read back from
+/// the PDF by pdftotext.
+#[test]
+fn the_history_is_drawn_and_tabulated() {
+    let page = "# H\n\n@fig-history and @tbl-changes.\n\n```chart\nid = \"history\"\nkind = \"history\"\n\
+                data = \"runs\"\ny = \"time_s\"\ncaption = \"Time per version\"\n```\n\n\
+                ```changes\nid = \"changes\"\ncaption = \"Change points\"\n```\n";
+    let study = written_study(&gaps_book(), &[("runs.csv", &gaps_csv())], page);
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
+    // One band and rule for the one change, in series a's colour.
+    assert_eq!(svg.matches("<g class=\"changes\">").count(), 1, "{svg}");
+    assert!(svg.contains("<title>Change of +20.0%"), "{svg}");
+    // Series a's line breaks at its gap (v07): two polylines; b's is whole.
+    let at = |text: &str| svg.find(text).unwrap();
+    let (s0, s1) = (
+        &svg[at("<g class=\"s0\">")..at("<g class=\"s1\">")],
+        &svg[at("<g class=\"s1\">")..at("class=\"legend\"")],
+    );
+    assert_eq!(s0.matches("<polyline").count(), 2, "{s0}");
+    assert_eq!(s1.matches("<polyline").count(), 1, "{s1}");
+    // A tooltip per median: 15 of a, 16 of b; the change named at v08.
+    let titles: Vec<&str> = svg.split("role=\"img\"><title>").skip(1).collect();
+    assert_eq!(titles.len(), 31, "{svg}");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.starts_with("bench = a: version v08: median")
+                && t.contains("Change of +20.0%")),
+        "{titles:?}"
+    );
+    // The y axis is not from zero: the medians are 10 to 12.
+    assert!(!svg.contains(">0</text>"), "{svg}");
+    // The chart's CSV: a row per median, with its runs.
+    let csv = std::fs::read_to_string(study.path().join("site/data/charts/history.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 31, "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("bench = a,v08,") && l.ends_with(",4")), "{csv}");
+    // The table of change points, on the page and in the paper.
+    assert!(html.contains("acknowledged regression") && html.contains("kernel (5.15 to 6.1)"));
+    if !tool("pdftotext", &["-v"]) {
+        return;
+    }
+    let text = pdftotext(&study.path().join("site/paper.pdf"));
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // pdftotext -layout sets each cell's lines apart: words, not whole cells.
+    for want in [
+        "Figure 1.",
+        "Table 1. Change points",
+        "bench = a v08 v07 to v08 +20.0% < 0.001 acknowledged kernel (5.15 new",
+        "(+19.9% to regression to 6.1) allocator",
+    ] {
+        assert!(flat.contains(want), "{want} not in the paper: {flat}");
+    }
+}
+
+/// A history chart takes no `x`, and draws the history's value only.
+#[test]
+fn a_history_chart_is_refused_at_its_key() {
+    let chart = |more: &str| {
+        format!(
+            "# H\n\n```chart\nid = \"h\"\nkind = \"history\"\ndata = \"runs\"\ny = \"time_s\"\n{more}```\n"
+        )
+    };
+    let study = written_study(&history_book(""), &[("runs.csv", WORKED)], &chart("x = \"seq\"\n"));
+    let err = stderr_in(&report(study.path(), &["check"]), study.path());
+    assert!(
+        err.contains("error: content/index.md:8:5: chart `h`: a history chart takes no `x`"),
+        "{err}"
+    );
+    let study = written_study(
+        &history_book(""),
+        &[("runs.csv", WORKED)],
+        &chart("").replace("\"time_s\"", "\"seq\""),
+    );
+    let err = stderr_in(&report(study.path(), &["check"]), study.path());
+    assert!(err.contains("content/index.md:7:5: chart `h`: a history chart draws `[history] value`, which is `time_s`, not `seq`"), "{err}");
 }
 
 /// Run `git` in `dir`; it must succeed.

@@ -45,6 +45,7 @@ pub fn compute(
         series,
         x_levels,
         measured: true,
+        versions: None,
     };
     check_finite(spec, &data)?;
     Ok(data)
@@ -300,7 +301,7 @@ pub const MAX_POINTS: usize = 10_000;
 /// An error at the chart's `x` or `y` for the first number of `data` that is
 /// not finite, naming its series and x; or at `x` for more than
 /// [`MAX_POINTS`] points.
-fn check_finite(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic> {
+pub(super) fn check_finite(spec: &ChartSpec, data: &ChartData) -> Result<(), Diagnostic> {
     let points: usize = data.series.iter().map(|s| s.points.len()).sum();
     if points > MAX_POINTS {
         return Err(Diagnostic::new(

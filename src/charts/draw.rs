@@ -113,6 +113,8 @@ fn mesh(
     let x_format = |v: &f64| {
         if slots {
             ticks::label_category(*v, xs, data, x_unit)
+        } else if data.x_levels.is_some() {
+            ticks::x_text(data, *v, None)
         } else {
             ticks::label(spec.x_scale.inverse(*v), x_unit)
         }
@@ -214,6 +216,7 @@ mod tests {
             models: Default::default(),
             x_levels: None,
             measured: true,
+            versions: None,
         };
         let (_, y) = axes(&spec, &data, &[1.0, 32.0], Scale::Linear);
         assert_eq!(y.range, 0.0..2.0);
@@ -241,6 +244,7 @@ mod tests {
             models: Default::default(),
             x_levels: None,
             measured: true,
+            versions: None,
         };
         // Drawn in log10 space: speedups 1 to 9 are 0 to 0.95, and zero is
         // not forced in (it would be minus infinity).

@@ -143,6 +143,7 @@ mod tests {
             models: Default::default(),
             x_levels: None,
             measured: true,
+            versions: None,
         }
     }
 

@@ -10,6 +10,7 @@ mod legend;
 mod marks;
 pub mod numbers;
 pub mod ratio;
+pub mod source;
 pub mod spec;
 pub mod svg;
 pub mod table;
@@ -68,17 +69,27 @@ impl ChartSet {
     }
 }
 
-/// Compute and draw every chart (ids are unique, checked by the markdown stage);
-/// report every bad directive.
+/// Compute and draw every chart of a table's rows (ids are unique, checked
+/// by the markdown stage); report every bad directive.
 pub fn render(
     specs: &[ChartSpec],
     results: &ResultSet,
     config: &Config,
 ) -> Result<ChartSet, Diagnostics> {
+    render_from(specs, source::Inputs { results, history: None }, config)
+}
+
+/// Compute and draw every chart from `inputs`: the results tables and the
+/// series the analysis computed; report every bad directive.
+pub fn render_from(
+    specs: &[ChartSpec],
+    inputs: source::Inputs,
+    config: &Config,
+) -> Result<ChartSet, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut charts = Vec::new();
     for spec in specs {
-        match chart(spec, charts.len() + 1, results, config) {
+        match chart(spec, charts.len() + 1, inputs, config) {
             Ok(c) => charts.push(c),
             Err(d) => errors.push(d),
         }
@@ -89,11 +100,11 @@ pub fn render(
 fn chart(
     spec: &ChartSpec,
     number: usize,
-    results: &ResultSet,
+    inputs: source::Inputs,
     config: &Config,
 ) -> Result<Chart, Diagnostic> {
     let provenance = provenance(spec, config);
-    let mut data = data::compute(spec, results, config)?;
+    let mut data = source::compute(spec, inputs, config)?;
     if !provenance.measured() {
         untested(&mut data);
     }

@@ -58,6 +58,36 @@ pub struct ChartData {
     /// Whether the runs were measured: otherwise no point has an interval
     /// or a test, and no bar is drawn as not significant.
     pub measured: bool,
+    /// What a chart of a history across versions marks beside its points
+    /// (`super::source`); `None` for a chart of a table's rows.
+    pub versions: Option<VersionMarks>,
+}
+
+/// The marks of a chart of versions: the commits' subjects, the change
+/// points with their ranges and the outliers. x values are places in the
+/// order of versions, whose names are the chart's `x_levels`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VersionMarks {
+    /// Per place in the order, its commit's subject (with git).
+    pub subjects: Vec<Option<String>>,
+    /// The change points found, series by series.
+    pub changes: Vec<ChangeMark>,
+    /// The outliers: a series' style and the version's place.
+    pub outliers: Vec<(usize, usize)>,
+}
+
+/// A change point as a chart marks it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeMark {
+    /// The style of its series.
+    pub style: usize,
+    /// The place of the first version of the new level.
+    pub at: usize,
+    /// The last version before the range and the last of the range: the
+    /// versions between which the change lies, shaded.
+    pub between: [usize; 2],
+    /// The change in words.
+    pub text: String,
 }
 
 /// The panel's numbers: one point per x that both environments have.

@@ -150,6 +150,15 @@ pub enum Kind {
     /// series (alternatives on one workload); with a text `x`, boxes grouped
     /// by its values and coloured by series.
     BoxPlot,
+    /// The study's history across versions (`[history]`, docs/history.md):
+    /// `data` and `y` name its table and value, and x is its versions in
+    /// order. Every run is a faint point and each version's median a line,
+    /// broken at versions without runs; each change point found is a
+    /// dashed rule where its new level begins, over a band between the
+    /// versions it may lie between; each point's tooltip names the version
+    /// and its commit subject. No `x`, `series` or `where`: every series
+    /// (configuration) of the history is drawn.
+    History,
 }
 
 /// How runs are combined into one point.

@@ -172,14 +172,20 @@ pub(super) fn axes(spec: &ChartSpec, data: &ChartData, xs: &[f64], y_scale: Scal
     let slots = spec.kind.chart().slots();
     let (x_axis, x_ticks) = if slots {
         categories(xs)
+    } else if let Some(levels) = &data.x_levels {
+        // Places in an order of named levels (versions), gaps included.
+        let places: Vec<f64> = (0..levels.len()).map(|i| i as f64).collect();
+        (categories(&places).0, places)
     } else {
         axis(data.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)), spec.x_scale, false)
     };
-    let include_zero = !y_scale.is_log();
+    let include_zero = !y_scale.is_log() && spec.kind.chart().zero_based();
     let (y_axis, y_ticks) = axis(y_values(data), y_scale, include_zero);
     let x_label = |t: f64| {
         if slots {
             label_category(t, xs, data, spec.x_unit.as_deref())
+        } else if data.x_levels.is_some() {
+            x_text(data, t, None)
         } else {
             label(spec.x_scale.inverse(t), spec.x_unit.as_deref())
         }

@@ -5,6 +5,7 @@
 //! numbered figures and tables, cross-references, citations and links to
 //! other studies resolved from that one parse.
 
+pub mod changes;
 pub mod checks;
 pub mod directives;
 pub mod document;
@@ -126,7 +127,11 @@ pub fn expand(
     let fields = fields(analysis, known.labels);
     let facts = facts::Facts { analysis, labels: known.labels, config: known.config };
     let shortcodes = Shortcodes { fields: &fields, caveats: true, facts: Some(facts) };
-    let tables = parse::Tables { results: known.results, config: known.config };
+    let tables = parse::Tables {
+        results: known.results,
+        config: known.config,
+        history: analysis.history.as_ref(),
+    };
     let mut errors = Diagnostics::default();
     let mut parsed = Vec::new();
     for file in content {

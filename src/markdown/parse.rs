@@ -32,6 +32,8 @@ pub struct Tables<'a> {
     pub results: &'a ResultSet,
     /// The study's configuration.
     pub config: &'a Config,
+    /// The history across versions, which ```` ```changes ```` tabulate.
+    pub history: Option<&'a crate::analysis::history::HistoryAnalysis>,
 }
 
 /// Parse the Markdown `source` of the file `path` (front matter blanked
@@ -441,7 +443,7 @@ impl Pass<'_> {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
                 if matches!(lang.as_ref(), "chart" | "environments")
-                    || (lang.as_ref() == "table" && self.tables.is_some()) =>
+                    || (matches!(lang.as_ref(), "table" | "changes") && self.tables.is_some()) =>
             {
                 let lang = lang.to_string();
                 self.directive = Some(Directive { lang, at, shown, body: String::new() });
@@ -455,6 +457,7 @@ impl Pass<'_> {
                 };
                 let kind = match lang.as_str() {
                     "table" => self.computed(&body, at),
+                    "changes" => self.changes(&body, at),
                     _ => self.figure(&lang, at, &body),
                 };
                 let block = kind.map(|kind| Block { at, shown, kind });
@@ -685,7 +688,7 @@ impl Pass<'_> {
     /// computed, as a captioned table of text cells with its verdicts, or
     /// nothing and its problem recorded.
     fn computed(&mut self, body: &str, at: usize) -> Option<BlockKind> {
-        let Tables { results, config } = self.tables?;
+        let Tables { results, config, .. } = self.tables?;
         let location = (self.locate)(at);
         match tables::compute(body, &location, results, config) {
             Ok(table) => Some(self.table(table, at, &location)),
@@ -696,20 +699,66 @@ impl Pass<'_> {
         }
     }
 
+    /// A ```` ```changes ```` directive with `body`, at byte `at`: the
+    /// history's change points as a captioned table, or nothing and its
+    /// problem recorded.
+    fn changes(&mut self, body: &str, at: usize) -> Option<BlockKind> {
+        let Tables { config, history, .. } = self.tables?;
+        let location = (self.locate)(at);
+        let labels = crate::prose::labels::Labels::new(config);
+        match super::changes::compute(body, &location, history, &labels) {
+            Ok((id, caption, header, rows)) => {
+                let caption = self.caption_of(&id, &caption, None, &location);
+                Some(self.captioned(caption, &header, &rows, at, &location))
+            }
+            Err(problem) => {
+                self.errors.push(problem);
+                None
+            }
+        }
+    }
+
+    /// The caption of table `id`, numbered, its references recorded at `location`.
+    fn caption_of(
+        &mut self,
+        id: &str,
+        caption: &str,
+        verdicts: Option<Vec<Vec<Option<crate::analysis::metrics::tables::Verdict>>>>,
+        location: &Location,
+    ) -> TableCaption {
+        self.found.tables.push(Some(id.to_string()));
+        self.references(caption.trim(), 0, &|_| location.clone());
+        TableCaption {
+            number: self.found.tables.len(),
+            id: Some(id.to_string()),
+            caption: inlines(caption.trim()),
+            verdicts,
+        }
+    }
+
     /// A computed table (at byte `at`, located at `location`): what a
     /// captioned Markdown table of its text would parse to, its references
     /// recorded at `location`.
     fn table(&mut self, table: tables::Worded, at: usize, location: &Location) -> BlockKind {
-        self.found.tables.push(Some(table.written.id.clone()));
-        let caption = TableCaption {
-            number: self.found.tables.len(),
-            id: Some(table.written.id.clone()),
-            caption: inlines(table.caption.trim()),
-            verdicts: Some(table.written.verdicts.clone()),
-        };
-        self.references(table.caption.trim(), 0, &|_| location.clone());
+        let verdicts = Some(table.written.verdicts.clone());
+        let caption = self.caption_of(&table.written.id, &table.caption, verdicts, location);
+        let block = self.captioned(caption, &table.header, &table.rows, at, location);
+        self.found.computed.push(table.written);
+        block
+    }
+
+    /// A captioned table of text cells, the first column left-aligned, its
+    /// cells' references recorded at `location`.
+    fn captioned(
+        &mut self,
+        caption: TableCaption,
+        header: &[String],
+        rows: &[Vec<String>],
+        at: usize,
+        location: &Location,
+    ) -> BlockKind {
         let mut alignments = vec![Alignment::Left];
-        alignments.resize(table.header.len().max(1), Alignment::Right);
+        alignments.resize(header.len().max(1), Alignment::Right);
         let mut row = |cells: &[String]| -> Vec<Cell> {
             let mut cell = |text: &str| {
                 self.references(text, 0, &|_| location.clone());
@@ -717,9 +766,8 @@ impl Pass<'_> {
             };
             cells.iter().map(|c| cell(c.trim_matches([' ', '\t']))).collect()
         };
-        let head = row(&table.header);
-        let rows = table.rows.iter().map(|r| row(r)).collect();
-        self.found.computed.push(table.written);
+        let head = row(header);
+        let rows = rows.iter().map(|r| row(r)).collect();
         BlockKind::Captioned(caption, Table { alignments, head, rows })
     }
 

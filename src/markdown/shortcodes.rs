@@ -81,7 +81,7 @@ impl Code {
             match event {
                 Event::Code(_) => code.literal.push(range.clone()),
                 Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
-                    if matches!(lang.as_ref(), "chart" | "table") =>
+                    if matches!(lang.as_ref(), "chart" | "table" | "changes") =>
                 {
                     code.directives.push(range.clone())
                 }

@@ -119,18 +119,8 @@ fn place(history: &HistoryAnalysis, c: &Change) -> String {
 
 /// A change found, in words.
 fn change(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
-    let word = match (c.claim.verdict, c.acknowledged.is_some()) {
-        (Verdict::Worse, false) => "a regression",
-        (Verdict::Worse, true) => "an acknowledged regression",
-        _ => "an improvement",
-    };
-    let interval = c.ci.map_or(String::new(), |[lo, hi]| {
-        format!(
-            " (95% CI {} to {})",
-            format::minus(&format::signed_percent(lo, 1)),
-            format::minus(&format::signed_percent(hi, 1))
-        )
-    });
+    let word = word(c);
+    let interval = interval(c.ci);
     let mut text = format!(
         "{}{} changed by {}{interval} {}, {word}: {} runs over {} versions before against {} over {} after, {} (Holm).",
         subject[..1].to_uppercase(),
@@ -165,6 +155,40 @@ fn change(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
     text
 }
 
+/// A change point as a chart marks it, for its tooltip and description:
+/// "Change of −41.5% (95% CI −46.5% to −35.9%) from version 2.2.1, an
+/// improvement, p = 0.0001 (Holm)".
+pub fn mark(history: &HistoryAnalysis, c: &Change) -> String {
+    let word = word(c);
+    format!(
+        "Change of {}{} {}, {word}, {} (Holm)",
+        format::minus(&format::signed_percent(c.shift, 1)),
+        interval(c.ci),
+        place(history, c),
+        format::p_value(c.p_holm),
+    )
+}
+
+/// What a change is: "a regression", "an acknowledged regression" or "an improvement".
+pub fn word(c: &Change) -> &'static str {
+    match (c.claim.verdict, c.acknowledged.is_some()) {
+        (Verdict::Worse, false) => "a regression",
+        (Verdict::Worse, true) => "an acknowledged regression",
+        _ => "an improvement",
+    }
+}
+
+/// A shift's 95% interval in parentheses, or nothing.
+fn interval(ci: Option<[f64; 2]>) -> String {
+    ci.map_or(String::new(), |[lo, hi]| {
+        format!(
+            " (95% CI {} to {})",
+            format::minus(&format::signed_percent(lo, 1)),
+            format::minus(&format::signed_percent(hi, 1))
+        )
+    })
+}
+
 /// A candidate the runs could not decide, in words.
 fn undecided(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
     let more = c.claim.more_runs.unwrap_or(0);
@@ -178,4 +202,84 @@ fn undecided(history: &HistoryAnalysis, subject: &str, c: &Change) -> String {
         format::count(more),
         if more == 1 { "run" } else { "runs" },
     )
+}
+
+/// The change points of every series as a table's header and rows, in
+/// order of series then version: the version where the new level begins,
+/// the range where it may, the shift with its 95% interval, Holm's p, the
+/// verdict, the environment columns that changed with it and the authors'
+/// acknowledgement; the candidates the runs could not decide too, and one
+/// row saying so when there is neither.
+pub fn table(history: &HistoryAnalysis, labels: &Labels) -> (Vec<String>, Vec<Vec<String>>) {
+    let grouped = history.series.iter().any(|s| !s.config.is_empty());
+    let mut header = Vec::new();
+    if grouped {
+        header.push("Series".to_string());
+    }
+    let columns = [
+        "Version",
+        "Range",
+        "Shift (95% CI)",
+        "p (Holm)",
+        "Verdict",
+        "Coincides with",
+        "Acknowledged",
+    ];
+    header.extend(columns.map(String::from));
+    let mut rows = Vec::new();
+    for s in &history.series {
+        let mut all: Vec<&Change> = s.changes.iter().chain(&s.inconclusive).collect();
+        all.sort_by_key(|c| c.at);
+        for c in all {
+            let mut row = Vec::new();
+            if grouped {
+                row.push(labels.values(&history.file, &s.config));
+            }
+            row.extend(table_row(history, c));
+            rows.push(row);
+        }
+    }
+    if rows.is_empty() {
+        let mut row = vec![String::new(); header.len()];
+        row[0] = "No change point".to_string();
+        rows.push(row);
+    }
+    (header, rows)
+}
+
+/// One change's cells, after its series.
+fn table_row(history: &HistoryAnalysis, c: &Change) -> Vec<String> {
+    let name = |i: usize| short(&history.versions[i].version);
+    let range = if c.range[0] == c.range[1] {
+        name(c.range[0])
+    } else {
+        format!("{} to {}", name(c.range[0]), name(c.range[1]))
+    };
+    let shift = format::minus(&format::signed_percent(c.shift, 1));
+    let ci = c.ci.map_or(String::new(), |[lo, hi]| {
+        let end = |v: f64| format::minus(&format::signed_percent(v, 1));
+        format!(" ({} to {})", end(lo), end(hi))
+    });
+    let verdict = match c.claim.verdict {
+        Verdict::Inconclusive => {
+            let more = c.claim.more_runs.unwrap_or(0);
+            format!(
+                "inconclusive: needs {} more {} a side",
+                format::count(more),
+                if more == 1 { "run" } else { "runs" }
+            )
+        }
+        _ => word(c).trim_start_matches("an ").trim_start_matches("a ").to_string(),
+    };
+    let coincides: Vec<String> =
+        c.coincides.iter().map(|e| format!("{} ({} to {})", e.column, e.before, e.after)).collect();
+    vec![
+        name(c.at),
+        range,
+        format!("{shift}{ci}"),
+        format::p_bare(c.p_holm),
+        verdict,
+        coincides.join("; "),
+        c.acknowledged.clone().unwrap_or_default(),
+    ]
 }

@@ -97,8 +97,8 @@ struct Claim {
     provenance: Option<String>,
 }
 
-/// Every claim of `stats` (stats.json): each metric, group, comparison and
-/// computed table cell, with value, interval, p-value, verdict, sizes,
+/// Every claim of `stats` (stats.json): each metric, group, comparison,
+/// computed table cell and change point of the history, with value, interval, p-value, verdict, sizes,
 /// inputs and provenance, as one Parquet file.
 pub fn claims(stats: &Value, origin: &Origin) -> Vec<u8> {
     let mut all = Vec::new();
@@ -130,7 +130,59 @@ pub fn claims(stats: &Value, origin: &Origin) -> Vec<u8> {
     for t in items(stats, "tables") {
         all.extend(cells(t));
     }
+    if let Some(history) = stats.get("history") {
+        all.extend(change_points(history));
+    }
     claims_file(&all, origin)
+}
+
+/// The change points of the history (`history` of stats.json), then the
+/// candidates its runs could not decide, series by series: the shift with
+/// its interval, Mann–Whitney's p, the verdict, the runs either side, and
+/// as inputs the file, column, configuration, version, range and Holm's p.
+fn change_points(history: &Value) -> Vec<Claim> {
+    let texts: Vec<&Value> = items(history, "text").collect();
+    let mut all = Vec::new();
+    for (i, series) in items(history, "series").enumerate() {
+        for key in ["changes", "inconclusive"] {
+            for (j, c) in items(series, key).enumerate() {
+                let sentence = texts.get(i).and_then(|t| t.get(key)?.get(j)?.as_str());
+                let runs =
+                    |side: usize| c.pointer(&format!("/runs/{side}")).and_then(Value::as_i64);
+                let inputs = serde_json::json!({
+                    "file": history.get("file"), "column": history.get("column"),
+                    "config": series.get("config"), "version": c.get("version"),
+                    "range": c.get("range"), "versions": c.get("versions"),
+                    "p_holm": c.get("p_holm"),
+                });
+                all.push(Claim {
+                    kind: "change-point",
+                    id: format!(
+                        "{}@{}",
+                        text(series, "id").unwrap_or_default(),
+                        text(c, "version").unwrap_or_default()
+                    ),
+                    label: sentence.map(str::to_string),
+                    verdict: c.pointer("/claim/verdict").map(verdict),
+                    n: runs(0).zip(runs(1)).map(|(a, b)| a + b),
+                    n_baseline: runs(0),
+                    n_candidate: runs(1),
+                    inputs: inputs.to_string(),
+                    provenance: Some(measured(history)),
+                    ..sided(c, c.get("shift"), c.get("ci"), c.get("p"))
+                });
+            }
+        }
+    }
+    all
+}
+
+/// `measured` when the history's values were measured, else `not measured`.
+fn measured(history: &Value) -> String {
+    match history.get("measured").and_then(Value::as_bool) {
+        Some(false) => "not measured".to_string(),
+        _ => "measured".to_string(),
+    }
 }
 
 /// The claims of computed table `t`, one per cell.

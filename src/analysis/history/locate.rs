@@ -29,7 +29,7 @@ pub fn series(file: &str, history: &History, order: &[Version], raw: &Raw, found
             .runs
             .iter()
             .zip(0..)
-            .map(|(runs, _)| Point { n: runs.len(), median: median_of(runs) })
+            .map(|(runs, _)| Point { n: runs.len(), median: median_of(runs), runs: sorted(runs) })
             .collect(),
         noise: found.noise,
         changes: found.changes.iter().map(change).collect(),
@@ -48,9 +48,14 @@ pub fn series(file: &str, history: &History, order: &[Version], raw: &Raw, found
 }
 
 fn median_of(runs: &[f64]) -> Option<f64> {
+    let sorted = sorted(runs);
+    (!sorted.is_empty()).then(|| crate::analysis::statistics::robust::median(&sorted))
+}
+
+fn sorted(runs: &[f64]) -> Vec<f64> {
     let mut sorted = runs.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
-    (!sorted.is_empty()).then(|| crate::analysis::statistics::robust::median(&sorted))
+    sorted
 }
 
 /// The split points around `at` whose statistic stays within

@@ -88,6 +88,10 @@ pub struct Point {
     pub n: usize,
     /// Their median; absent in a gap.
     pub median: Option<f64>,
+    /// The runs themselves, ascending (not in stats.json, which has the
+    /// runs' table): a history chart draws each.
+    #[serde(skip)]
+    pub runs: Vec<f64>,
 }
 
 /// A change point: where, how much and why.

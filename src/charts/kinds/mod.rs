@@ -4,6 +4,7 @@
 //! variant and doc comment document it in docs/charts.md).
 
 mod box_plot;
+mod history;
 mod line;
 mod relative;
 mod scaling;
@@ -13,6 +14,7 @@ use std::collections::BTreeSet;
 use super::canvas::{Chart, DrawResult};
 use super::legend::Swatch;
 use super::numbers::{ChartData, Point, Samples, Series};
+use super::source::Source;
 use super::spec::{ChartSpec, Kind, Scale};
 use super::svg::Svg;
 use super::table::DataTable;
@@ -29,6 +31,7 @@ impl Kind {
             Kind::Speedup => &scaling::Scaling { efficiency: false },
             Kind::Efficiency => &scaling::Scaling { efficiency: true },
             Kind::BoxPlot => &box_plot::BoxPlot,
+            Kind::History => &history::History,
         }
     }
 }
@@ -69,6 +72,17 @@ pub trait ChartKind: Sync {
         runs: &Runs,
         models: &mut BTreeSet<&'static str>,
     ) -> Result<Vec<(String, Vec<Point>)>, Diagnostic>;
+
+    /// What the kind is drawn from: a table's rows (the default, through
+    /// [`ChartKind::series`]) or a series the analysis computed.
+    fn source(&self) -> Source {
+        Source::Rows
+    }
+
+    /// Whether a linear y axis reaches down (or up) to zero.
+    fn zero_based(&self) -> bool {
+        true
+    }
 
     /// The y axis's name when the directive gives none.
     fn y_label(&self, spec: &ChartSpec) -> String {
