@@ -6,8 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::kinds::Runs;
-use super::numbers::{ChartData, Samples, Series};
+use super::numbers::{ChartData, Runs, Samples, Series};
 use super::spec::ChartSpec;
 use crate::analysis::queries::filter::{self, Grouped};
 use crate::analysis::statistics::stats::Summary;

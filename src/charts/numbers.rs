@@ -3,7 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::queries::filter::KeyPart;
+use crate::analysis::queries::filter::{Grouped, KeyPart};
+use crate::config::Config;
 use crate::analysis::statistics::stats::Summary;
 
 /// One point of a series: an aggregated group of runs.
@@ -114,4 +115,15 @@ pub(super) fn x_of(key: &KeyPart) -> f64 {
         KeyPart::Number(x) => *x,
         KeyPart::Text(_) => f64::NAN,
     }
+}
+
+/// The runs a chart is computed from: per series and x, their summary, and
+/// the groups of rows with their values.
+pub struct Runs<'a> {
+    /// The summary of y per series and x.
+    pub summaries: &'a Samples,
+    /// The groups of rows, keyed by series then x, with the values of y.
+    pub groups: &'a [Grouped],
+    /// The study, for the baseline and the environments' labels.
+    pub config: &'a Config,
 }

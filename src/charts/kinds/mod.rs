@@ -13,13 +13,11 @@ use std::collections::BTreeSet;
 
 use super::canvas::{Chart, DrawResult};
 use super::legend::Swatch;
-use super::numbers::{ChartData, Point, Samples, Series};
+use super::numbers::{ChartData, Point, Runs, Series};
 use super::source::Source;
 use super::spec::{ChartSpec, Kind, Scale};
 use super::svg::Svg;
 use super::table::DataTable;
-use crate::analysis::queries::filter::Grouped;
-use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 
 impl Kind {
@@ -34,17 +32,6 @@ impl Kind {
             Kind::History => &history::History,
         }
     }
-}
-
-/// The runs a chart is computed from: per series and x, their summary, and
-/// the groups of rows with their values.
-pub struct Runs<'a> {
-    /// The summary of y per series and x.
-    pub summaries: &'a Samples,
-    /// The groups of rows, keyed by series then x, with the values of y.
-    pub groups: &'a [Grouped],
-    /// The study, for the baseline and the environments' labels.
-    pub config: &'a Config,
 }
 
 /// Where a chart's marks go: the chart's spec and data, its distinct x
