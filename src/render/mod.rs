@@ -8,6 +8,7 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod math;
+mod outline;
 pub mod paper;
 pub mod pdf;
 pub mod sandbox;
