@@ -387,6 +387,21 @@ mod tests {
         convert(&crate::markdown::parse::text(source), &Refs::none())
     }
 
+    /// The paper's first page: a first heading that repeats the study's
+    /// title goes (the title block shows it) and its sections move up; an
+    /// empty heading goes; another title keeps every heading.
+    #[test]
+    fn a_heading_repeating_the_title_leaves_the_paper() {
+        let body = crate::markdown::parse::text(
+            "# Which one, at which level?\n\n## Method\n\nText.\n\n## Empty\n",
+        );
+        let m = convert_page(&body, &Refs::none(), Some("Which one at which level"));
+        assert_eq!(m.text, "= Method\n\nText\\.\n\n", "{}", m.text);
+        let m = convert_page(&body, &Refs::none(), Some("Another"));
+        assert!(m.text.starts_with("= Which one") && m.text.contains("== Method"), "{}", m.text);
+        assert!(!m.text.contains("Empty"), "{}", m.text);
+    }
+
     #[test]
     fn converts_basic_blocks() {
         let m = convert_plain("# Title\n\nSome *emph* and **strong** `x`.\n\n- a\n- b\n");
