@@ -626,7 +626,7 @@ better = "lower"
         let configurations = vec![runs(at(Some("sort -n --parallel=2"), &[])), runs(at(None, &[]))];
         let said = text(Finding::NotNormal(NotNormal { file, column, configurations }), &[]);
         assert!(said.contains(
-            " are not normally distributed (Shapiro–Wilk, 5%): sort -n, 2 threads (W = 0.80, p = 0.012); the runs (W = 0.80, p = 0.012). "
+            " are not normally distributed (Shapiro–Wilk, 5%): the runs (W = 0.80, p = 0.012); sort -n, 2 threads (W = 0.80, p = 0.012). "
         ));
         let u = Unmatched {
             file: FILE.into(),
