@@ -445,7 +445,7 @@ fn selected_caveat(stats: &serde_json::Value) {
         .unwrap();
     assert_eq!(
         caveat["text"],
-        "low: its baseline, Zstandard, is the best of xz and Zstandard by their means on the same runs it is \
+        "low: its baseline, Zstandard, is the best of Zstandard and xz by their means on the same runs it is \
          then compared with. Choosing the best on these data favours it (the winner's curse): the \
          difference against it is biased against gzip, and its interval and p-value do not account \
          for the choice among 2 levels."
