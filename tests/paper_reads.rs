@@ -39,6 +39,20 @@ fn line_of(text: &str, needle: &str) -> Option<usize> {
     text.lines().position(|line| line.contains(needle))
 }
 
+/// The title of `text` is in the title block (and the running heads), never
+/// a numbered heading: no first heading repeats it (examples/compressors'
+/// page opens with `# Which compressor, …`), and the sections under it
+/// become the paper's top sections (Results is one).
+fn title_is_no_heading(text: &str, title: &str) {
+    let numbered = format!(r"(?m)^\s*[0-9]+(\.[0-9]+)*\s+{}\s*$", regex::escape(title));
+    let repeated = regex::Regex::new(&numbered).unwrap().find(text);
+    assert!(repeated.is_none(), "a heading repeats the title: {repeated:?}");
+    let line = |at: Option<usize>| at.and_then(|at| text.lines().nth(at)).unwrap_or_default();
+    let top = regex::Regex::new(r"^\s*[0-9]+\s+Results\s*$").unwrap();
+    let results = line(heading(text, "Results"));
+    assert!(top.is_match(results), "Results is not a top section: {results:?}");
+}
+
 /// The checks of the paper of the study at `root`, built in `site`, whose
 /// book.toml names `authors` and writes the date `date` (`7 December 2026`).
 fn reads_as_a_paper(root: &Path, site: &Path, authors: &[&str], date: &str, introduction: bool) {
@@ -61,6 +75,7 @@ fn reads_as_a_paper(root: &Path, site: &Path, authors: &[&str], date: &str, intr
         assert!(!first.contains(tool_words), "`{tool_words}` on page 1:\n{first}");
     }
     let text = pdftotext(&pdf);
+    title_is_no_heading(&text, title);
     let availability = heading(&text, "Data availability").expect("a Data availability section");
     let after: String = text.lines().skip(availability).collect::<Vec<_>>().join(" ");
     assert!(after.contains("report 0.") && after.contains("SHA-256"), "{after}");

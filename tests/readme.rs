@@ -51,9 +51,18 @@ fn the_readme_is_short_and_its_test_command_is_the_one_ci_runs() {
     let ci = fs::read_to_string(repo().join(".ci/run")).unwrap();
     let after = &ci[ci.find("# The README's test command").expect("the comment")..];
     assert!(after.contains("cargo test --locked\n"), "{after}");
-    for image in ["page.png", "paper.png", "charts.png"] {
+    // Every picture the README shows is there and small, and every one of
+    // docs/images is shown (the page at 1440 and 375 px, light and dark).
+    let shown: Vec<&str> =
+        text.split("docs/images/").skip(1).filter_map(|s| s.split('"').next()).collect();
+    assert!(shown.len() >= 7, "{shown:?}");
+    for image in &shown {
         let size = fs::metadata(repo().join("docs/images").join(image)).unwrap().len();
         assert!(size < 100_000, "docs/images/{image}: {size} bytes");
+    }
+    for entry in fs::read_dir(repo().join("docs/images")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(shown.contains(&name.as_str()), "docs/images/{name} is not in the README");
     }
 }
 

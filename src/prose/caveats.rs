@@ -9,8 +9,8 @@ use super::labels::Labels;
 use super::metric::{metric_ci, metric_range, metric_value, metric_value_at, significance};
 use crate::analysis::findings::runs::HIGH_CV;
 use crate::analysis::findings::{
-    FewRuns, Finding, MetricFinding, NonNormalRuns, NotNormal, Outliers, SevereRuns, SmallSamples,
-    Unmatched, Variation,
+    Configuration, FewRuns, Finding, MetricFinding, NonNormalRuns, NotNormal, Outliers, SevereRuns,
+    SmallSamples, Unmatched, Variation,
 };
 use crate::analysis::metrics::tables::TableSpec;
 use crate::analysis::statistics::estimators;
@@ -44,6 +44,9 @@ const DIGITS: usize = 4;
 
 /// Most configurations a caveat names; the others are counted.
 const NAMED: usize = 5;
+
+/// [`NAMED`] in words.
+const NAMED_WORD: &str = "five";
 
 /// Every caveat of the analysis, its configurations and metrics named by
 /// `labels`: its findings, then its exclusions.
@@ -105,12 +108,7 @@ fn advice_on(finding: &Finding, metrics: &[MetricValue], labels: &Labels) -> Opt
 /// The advice on runs that are not normal: the median for the
 /// configurations where it is more informative than the mean.
 fn median_advice(n: &NotNormal, labels: &Labels) -> Option<String> {
-    let informative: Vec<String> = n
-        .configurations
-        .iter()
-        .filter(|r| r.median == Some(MedianUse::Informative))
-        .map(|r| configuration(r, &n.file, labels))
-        .collect();
+    let informative = in_order(n, MedianUse::Informative, labels);
     (!informative.is_empty()).then(|| {
         format!(
             "the runs of `{}` in {} are skewed or have severe outliers at {}: consider `estimator = \"median\"` for the metrics that read them",
@@ -124,10 +122,43 @@ fn median_advice(n: &NotNormal, labels: &Labels) -> Option<String> {
 /// `items`, the first [`NAMED`] joined by `"; "`, the rest counted.
 fn listed(items: &[String], what: &str) -> String {
     let shown = items.iter().take(NAMED).cloned().collect::<Vec<_>>().join("; ");
-    match items.len().saturating_sub(NAMED) {
+    counted(shown, items.len().saturating_sub(NAMED), what)
+}
+
+/// `shown`, then `more` of `what` counted: `; and 2 more configurations`.
+fn counted(shown: String, more: usize, what: &str) -> String {
+    match more {
         0 => shown,
         1 => format!("{shown}; and one more {what}"),
         more => format!("{shown}; and {more} more {what}s"),
+    }
+}
+
+/// The configurations of `file` in `ranked`, which come worst first: the
+/// first [`NAMED`], each in words, listed in the study's order of its
+/// levels ([`Labels::compare_configurations`], docs/factors.md) and joined
+/// by `"; "`, the rest counted; and `worst`, the words that say which were
+/// named when some are not (`"the five most extreme"`), else `None`.
+fn named_in_order(
+    ranked: Vec<(&Configuration, String)>,
+    file: &str,
+    labels: &Labels,
+    worst: &str,
+) -> (String, Option<String>) {
+    let more = ranked.len().saturating_sub(NAMED);
+    let mut named: Vec<(&Configuration, String)> = ranked.into_iter().take(NAMED).collect();
+    named.sort_by(|a, b| labels.compare_configurations(file, a.0, b.0));
+    let shown = named.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join("; ");
+    let which = (more > 0).then(|| format!("the {NAMED_WORD} {worst}"));
+    (counted(shown, more, "configuration"), which)
+}
+
+/// `items` of `which`, the words that say which were named: `, the five
+/// most variable: a; b` (or `: a; b` when every one is).
+fn introduced(items: &str, which: Option<String>) -> String {
+    match which {
+        Some(which) => format!(", {which}: {items}"),
+        None => format!(": {items}"),
     }
 }
 
@@ -160,11 +191,22 @@ fn few_runs(files: &[FewRuns]) -> String {
         .join(" ")
 }
 
+/// The configurations measured in some environments only, each file's in
+/// the study's order of levels, the environments in book.toml's order.
 fn unmatched(partial: &[Unmatched], labels: &Labels) -> String {
+    let mut partial: Vec<&Unmatched> = partial.iter().collect();
+    partial.sort_by(|a, b| {
+        let of = |u: &Unmatched| Configuration { environment: None, values: u.config.clone() };
+        let (x, y) = (of(a), of(b));
+        a.file.cmp(&b.file).then_with(|| labels.compare_configurations(&a.file, &x, &y))
+    });
+    let env = labels.environment_column().to_string();
     let partial: Vec<String> = partial
         .iter()
         .map(|u| {
-            let envs: Vec<String> = u.environments.iter().map(|e| labels.environment(e)).collect();
+            let mut envs: Vec<&String> = u.environments.iter().collect();
+            envs.sort_by(|a, b| labels.compare_levels(&u.file, &env, a, b));
+            let envs: Vec<String> = envs.iter().map(|e| labels.environment(e)).collect();
             let at = labels.values(&u.file, &u.config);
             format!("{}: {at} was measured only in {}", u.file, join(&envs))
         })
@@ -176,20 +218,21 @@ fn unmatched(partial: &[Unmatched], labels: &Labels) -> String {
 }
 
 fn outliers(o: &Outliers, labels: &Labels) -> String {
-    let severe: Vec<String> = o.severe.iter().map(|s| severe_runs(s, &o.file, labels)).collect();
+    let severe = o.severe.iter().map(|s| (&s.at, severe_runs(s, &o.file, labels)));
+    let (severe, which) = named_in_order(severe.collect(), &o.file, labels, "most extreme");
     let mild = match (o.mild, o.mild_configurations) {
         (0, _) => String::new(),
         (1, _) => " One more run lies beyond 1.5 IQR only (mild).".to_string(),
         (m, 1) => format!(" {m} more runs of one configuration lie beyond 1.5 IQR only (mild)."),
         (m, c) => format!(" {m} more runs in {c} configurations lie beyond 1.5 IQR only (mild)."),
     };
-    let severe = if severe.is_empty() {
+    let severe = if o.severe.is_empty() {
         String::new()
     } else {
-        format!(" Beyond 3 IQR (severe): {}.", listed(&severe, "configuration"))
+        format!(" Beyond 3 IQR (severe){}.", introduced(&severe, which))
     };
     format!(
-        "Outlying runs of {} in {}, by Tukey's fences from the quartiles of each configuration (the fences' scale is the IQR, or one step of the values' grid when that is wider), the most extreme first.{severe}{mild} They are kept: the mean follows them, the median and the rank test do not.",
+        "Outlying runs of {} in {}, by Tukey's fences from the quartiles of each configuration (the fences' scale is the IQR, or one step of the values' grid when that is wider).{severe}{mild} They are kept: the mean follows them, the median and the rank test do not.",
         labels.column(&o.file, &o.column),
         o.file
     )
@@ -226,23 +269,20 @@ fn severe_runs(s: &SevereRuns, file: &str, labels: &Labels) -> String {
 }
 
 fn variation(v: &Variation, labels: &Labels) -> String {
-    let items: Vec<String> = v
-        .configurations
-        .iter()
-        .map(|(at, cv)| {
-            format!("{}: CV {}%", labels.configuration(&v.file, at), fixed(cv * 100.0, 1))
-        })
-        .collect();
-    let configurations = match items.len() {
+    let items = v.configurations.iter().map(|(at, cv)| {
+        (at, format!("{}: CV {}%", labels.configuration(&v.file, at), fixed(cv * 100.0, 1)))
+    });
+    let (items, which) = named_in_order(items.collect(), &v.file, labels, "most variable");
+    let configurations = match v.configurations.len() {
         1 => "one configuration".to_string(),
         n => format!("{n} configurations"),
     };
     format!(
-        "Runs of {} in {} vary by more than {}% of their mean (coefficient of variation) in {configurations}: {}.",
+        "Runs of {} in {} vary by more than {}% of their mean (coefficient of variation) in {configurations}{}.",
         labels.column(&v.file, &v.column),
         v.file,
         fixed(HIGH_CV * 100.0, 0),
-        listed(&items, "configuration")
+        introduced(&items, which)
     )
 }
 
@@ -262,34 +302,33 @@ fn configuration(runs: &NonNormalRuns, file: &str, labels: &Labels) -> String {
 /// grid as coarse as the median's interval, where the median sits on one
 /// tick.
 fn not_normal(n: &NotNormal, labels: &Labels) -> String {
-    let configuration = |r: &NonNormalRuns| configuration(r, &n.file, labels);
-    let items: Vec<String> = n
-        .configurations
-        .iter()
-        .map(|r| {
-            let p = if r.p < 0.001 {
-                "p < 0.001".to_string()
-            } else {
-                format!("p = {}", fixed(r.p, 3))
-            };
-            format!("{} (W = {}, {p})", configuration(r), fixed(r.w, 2))
-        })
-        .collect();
-    let of = |what: MedianUse| -> Vec<String> {
-        let shaped = n.configurations.iter().filter(|r| r.median == Some(what));
-        shaped.map(&configuration).collect()
-    };
+    let items = n.configurations.iter().map(|r| {
+        let p =
+            if r.p < 0.001 { "p < 0.001".to_string() } else { format!("p = {}", fixed(r.p, 3)) };
+        (&r.at, format!("{} (W = {}, {p})", configuration(r, &n.file, labels), fixed(r.w, 2)))
+    });
+    let (items, which) = named_in_order(items.collect(), &n.file, labels, "clearest");
     let subject = match n.configurations.len() {
         1 => "The runs of".to_string(),
         k => format!("In {k} configurations, the runs of"),
     };
+    let of = |what: MedianUse| in_order(n, what, labels);
     let advice = advice(&of(MedianUse::Informative), &of(MedianUse::Stuck));
     format!(
-        "{subject} {} in {} are not normally distributed (Shapiro–Wilk, 5%): {}. The t intervals of the mean assume near-normal means.{advice}",
+        "{subject} {} in {} are not normally distributed (Shapiro–Wilk, 5%){}. The t intervals of the mean assume near-normal means.{advice}",
         labels.column(&n.file, &n.column),
         n.file,
-        listed(&items, "configuration")
+        introduced(&items, which)
     )
+}
+
+/// The configurations of `n` whose median is of `use` to a reader, in
+/// words, in the study's order of levels.
+fn in_order(n: &NotNormal, what: MedianUse, labels: &Labels) -> Vec<String> {
+    let mut shaped: Vec<&NonNormalRuns> =
+        n.configurations.iter().filter(|r| r.median == Some(what)).collect();
+    shaped.sort_by(|a, b| labels.compare_configurations(&n.file, &a.at, &b.at));
+    shaped.into_iter().map(|r| configuration(r, &n.file, labels)).collect()
 }
 
 /// Which estimator describes the runs better where, in the reader's words:
@@ -357,7 +396,9 @@ fn of_metric(about: MetricFinding, m: &MetricValue, labels: &Labels) -> Option<S
 pub fn selected_baseline(m: &MetricValue, labels: &Labels) -> Option<String> {
     let s = m.baseline_selected.as_ref()?;
     let level = |l: &String| labels.level(&m.inputs.file, &m.factor, l);
-    let among: Vec<String> = s.among.iter().map(level).collect();
+    let mut among: Vec<&String> = s.among.iter().collect();
+    among.sort_by(|a, b| labels.compare_levels(&m.inputs.file, &m.factor, a, b));
+    let among: Vec<String> = among.into_iter().map(level).collect();
     let by = estimators::of(m.estimator).words().plural;
     Some(format!(
         "{}: its baseline, {}, is the best of {} by their {by} on the same runs it is then compared with. Choosing the best on these data favours it (the winner's curse): the difference against it is biased against {}, and its interval and p-value do not account for the choice among {} levels.",
@@ -555,7 +596,8 @@ better = "lower"
 
     /// Configurations are named by their environment's label and their
     /// values' units (a column without one as `procs = 32`), never by the
-    /// column ids `algo` or `environment`.
+    /// column ids `algo` or `environment`; listed in the study's order
+    /// (without an environment first, then as book.toml declares them).
     #[test]
     fn configurations_are_named_by_labels() {
         let (file, column) = (FILE.to_string(), "time_s".to_string());
@@ -567,7 +609,7 @@ better = "lower"
         let v = Finding::HighVariation(Variation { file, column, configurations });
         assert_eq!(
             text(v, &[]),
-            "Runs of time_s in results/hyperfine.csv vary by more than 5% of their mean (coefficient of variation) in 3 configurations: sort -n, 2 threads at 1 MiB: CV 29.8%; Plain <sort> & co at procs = 32: CV 6.0%; procs = 1, 0 B: CV 5.5%."
+            "Runs of time_s in results/hyperfine.csv vary by more than 5% of their mean (coefficient of variation) in 3 configurations: procs = 1, 0 B: CV 5.5%; Plain <sort> & co at procs = 32: CV 6.0%; sort -n, 2 threads at 1 MiB: CV 29.8%."
         );
         let severe = vec![SevereRuns {
             at: at(Some("sort -n"), &[]),
@@ -584,7 +626,7 @@ better = "lower"
         let configurations = vec![runs(at(Some("sort -n --parallel=2"), &[])), runs(at(None, &[]))];
         let said = text(Finding::NotNormal(NotNormal { file, column, configurations }), &[]);
         assert!(said.contains(
-            " are not normally distributed (Shapiro–Wilk, 5%): sort -n, 2 threads (W = 0.80, p = 0.012); the runs (W = 0.80, p = 0.012). "
+            " are not normally distributed (Shapiro–Wilk, 5%): the runs (W = 0.80, p = 0.012); sort -n, 2 threads (W = 0.80, p = 0.012). "
         ));
         let u = Unmatched {
             file: FILE.into(),
@@ -619,6 +661,134 @@ better = "lower"
             text(Finding::SmallSamples(small), &[m])
                 .starts_with("Numeric sort (sort -n, 2 threads) compare 3 runs with 4: ")
         );
+    }
+
+    /// One drawn study's levels: the environments (id, label) in the order
+    /// book.toml declares them, and the levels of `level` with the
+    /// `order` and `levels` labels drawn for them.
+    struct Drawn {
+        environments: Vec<(String, String)>,
+        levels: Vec<u32>,
+        order: Vec<u32>,
+        labels: BTreeMap<u32, String>,
+    }
+
+    impl Drawn {
+        fn draw(g: &mut crate::markdown::generate::Gen) -> Drawn {
+            let mut ids = vec!["zeta", "alpha", "mid", "beta"];
+            ids.truncate(2 + g.below(3));
+            let mut environments = Vec::new();
+            while !ids.is_empty() {
+                let id = ids.remove(g.below(ids.len()));
+                environments.push((id.to_string(), format!("Env {}", id.to_uppercase())));
+            }
+            let mut pool: Vec<u32> = vec![1, 2, 3, 9, 10, 19, 100];
+            let mut levels = Vec::new();
+            for _ in 0..2 + g.below(4) {
+                levels.push(pool.remove(g.below(pool.len())));
+            }
+            let mut left = levels.clone();
+            let mut order = Vec::new();
+            for _ in 0..g.below(levels.len() + 1) {
+                order.push(left.remove(g.below(left.len())));
+            }
+            let labels = levels
+                .iter()
+                .filter(|_| g.below(2) == 0)
+                .map(|l| (*l, format!("Level {} of the drawn kind", l * 7)))
+                .collect();
+            Drawn { environments, levels, order, labels }
+        }
+
+        fn labels(&self) -> Labels {
+            let mut toml = format!(
+                "[book]\ntitle = \"T\"\n[study]\nbaseline = \"{}\"\n",
+                self.environments[0].0
+            );
+            for (id, label) in &self.environments {
+                toml.push_str(&format!("[environments.{id}]\nlabel = \"{label}\"\n"));
+            }
+            let order: Vec<String> = self.order.iter().map(|l| format!("\"{l}\"")).collect();
+            let levels: Vec<String> =
+                self.labels.iter().map(|(l, t)| format!("\"{l}\" = \"{t}\"")).collect();
+            toml.push_str(&format!(
+                "[data.runs.labels]\nlevel = {{ order = [{}], levels = {{ {} }} }}\n",
+                order.join(", "),
+                levels.join(", ")
+            ));
+            Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), &toml).unwrap())
+        }
+
+        /// Where a configuration comes in the study's order, by the rule of
+        /// docs/factors.md: environments as declared; levels as `order`
+        /// lists them, the others after by value.
+        fn key(&self, c: &(usize, u32)) -> (usize, usize, u32) {
+            let listed = self.order.iter().position(|l| *l == c.1).unwrap_or(usize::MAX);
+            (c.0, listed, c.1)
+        }
+
+        /// A configuration in words: the environment's label at the level's
+        /// label, else `level = N`.
+        fn words(&self, c: &(usize, u32)) -> String {
+            let level = self.labels.get(&c.1).cloned().unwrap_or(format!("level = {}", c.1));
+            format!("{} at {level}", self.environments[c.0].1)
+        }
+    }
+
+    /// Issue 43, point 2: the diagnostics list configurations in the
+    /// study's order of levels and name them by their labels. Drawn from a
+    /// seed: environments declared in any order, levels with an `order` of
+    /// some of them and `levels` labels for some; each finding's
+    /// configurations ranked (most variable, smallest p) as the analysis
+    /// ranks them. The five worst are named, in the order the rule gives.
+    #[test]
+    fn diagnostics_list_levels_in_the_study_s_order() {
+        let mut g = crate::markdown::generate::Gen(0x43_43_43);
+        for draw in 0..300 {
+            let d = Drawn::draw(&mut g);
+            let labels = d.labels();
+            let mut all: Vec<(usize, u32)> = Vec::new();
+            for e in 0..d.environments.len() {
+                all.extend(d.levels.iter().filter(|_| g.below(3) > 0).map(|l| (e, *l)));
+            }
+            if all.is_empty() {
+                continue;
+            }
+            // Ranked as the analysis ranks them: drawn, worst first.
+            let mut ranked = Vec::new();
+            while !all.is_empty() {
+                ranked.push(all.remove(g.below(all.len())));
+            }
+            let config = |c: &(usize, u32)| {
+                at(Some(d.environments[c.0].0.as_str()), &[("level", &c.1.to_string())])
+            };
+            let mut named: Vec<(usize, u32)> = ranked.iter().take(5).copied().collect();
+            named.sort_by_key(|c| d.key(c));
+            let cvs = (0..ranked.len()).map(|i| 0.5 - i as f64 * 0.01);
+            let configurations = ranked.iter().map(config).zip(cvs).collect();
+            let (file, column) = ("results/runs.csv".to_string(), "t".to_string());
+            let v = Finding::HighVariation(Variation { file, column, configurations });
+            let said = caveat(&v, &[], &labels).unwrap().text;
+            let mut from = 0;
+            for c in &named {
+                let words = format!("{}: CV", d.words(c));
+                let found = said[from..].find(&words);
+                assert!(found.is_some(), "draw {draw}: {words:?} not after {from} in {said}");
+                from += found.unwrap() + words.len();
+            }
+            assert!(!said.contains("level = ") || d.labels.len() < d.levels.len(), "{said}");
+            assert_eq!(said.contains("the five most variable"), ranked.len() > 5, "{said}");
+            // The same order in the caveat on normality.
+            let runs =
+                |c: &(usize, u32)| NonNormalRuns { at: config(c), w: 0.8, p: 0.01, median: None };
+            let configurations = ranked.iter().map(runs).collect();
+            let (file, column) = ("results/runs.csv".to_string(), "t".to_string());
+            let n = Finding::NotNormal(NotNormal { file, column, configurations });
+            let said = caveat(&n, &[], &labels).unwrap().text;
+            let place = |c: &(usize, u32)| said.find(&format!("{} (W =", d.words(c)));
+            let shown: Vec<usize> = named.iter().map(|c| place(c).unwrap()).collect();
+            assert!(shown.windows(2).all(|w| w[0] < w[1]), "draw {draw}: {said}");
+        }
     }
 
     #[test]

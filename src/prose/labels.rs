@@ -4,6 +4,7 @@
 //! difference in words ([`super::direction`]). The one place where a
 //! column id becomes words for a reader.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use crate::analysis::MetricValue;
@@ -19,6 +20,8 @@ pub struct Labels {
     files: BTreeMap<String, (Option<String>, BTreeMap<String, ColumnLabel>)>,
     /// The environment column and each environment's label.
     environments: (String, BTreeMap<String, String>),
+    /// The environments' ids in the order book.toml declares them.
+    declared: Vec<String>,
     /// The metrics whose members differ by candidate (`candidates`).
     candidate_families: std::collections::BTreeSet<String>,
     /// The smallest difference that matters (`[study] negligible`), as a fraction.
@@ -37,6 +40,8 @@ impl Labels {
             .collect();
         let labels = config.environments.iter().map(|(k, e)| (k.clone(), e.label.clone()));
         let environments = (config.study.environment_column.clone(), labels.collect());
+        let declared = config.environments_in_order().into_iter().map(|(k, _)| k.clone());
+        let declared = declared.collect();
         let candidate_families = config
             .metrics
             .iter()
@@ -46,7 +51,44 @@ impl Labels {
         let negligible = config.study.negligible();
         let threshold = negligible.and(config.study.negligible.as_deref()).map(str::trim);
         let threshold = threshold.map(|t| t.replace(' ', ""));
-        Labels { files, environments, candidate_families, negligible, threshold }
+        Labels { files, environments, declared, candidate_families, negligible, threshold }
+    }
+
+    /// The order of two levels of `column` of `file` in book.toml's order
+    /// (docs/factors.md): the environments as declared, another column's
+    /// levels as its label's `order` lists them; a level it does not list
+    /// after those, in its own order (numbers by value, else as text).
+    pub fn compare_levels(&self, file: &str, column: &str, a: &str, b: &str) -> Ordering {
+        let listed = match column == self.environments.0 {
+            true => self.declared.as_slice(),
+            false => self.label(file, column).map_or(&[][..], |l| l.order.as_slice()),
+        };
+        let place = |l: &str| listed.iter().position(|o| o.trim() == l.trim());
+        let (x, y) = (place(a).unwrap_or(usize::MAX), place(b).unwrap_or(usize::MAX));
+        x.cmp(&y).then_with(|| crate::analysis::facts::level_order(a, b))
+    }
+
+    /// The order of two configurations of `file` as the study lists its
+    /// levels ([`Labels::compare_levels`]): by environment, then by the
+    /// value of each `group-by` column in turn.
+    pub fn compare_configurations(
+        &self,
+        file: &str,
+        a: &Configuration,
+        b: &Configuration,
+    ) -> Ordering {
+        let env = self.environments.0.as_str();
+        let environments = match (&a.environment, &b.environment) {
+            (Some(x), Some(y)) => self.compare_levels(file, env, x, y),
+            (x, y) => x.cmp(y),
+        };
+        let values = a
+            .values
+            .iter()
+            .zip(&b.values)
+            .map(|((c, x), (d, y))| c.cmp(d).then_with(|| self.compare_levels(file, c, x, y)));
+        let values = values.fold(Ordering::Equal, Ordering::then);
+        environments.then(values).then_with(|| a.values.len().cmp(&b.values.len()))
     }
 
     /// A level of `factor` in the results file `file` as prose names it:
@@ -163,12 +205,14 @@ impl Labels {
     }
 
     /// A configuration written `a = 1, b = 2` (as the analysis names one)
-    /// in words: `32 processes, 1 MiB`; parts of another form stay as they are.
+    /// in words: `32 processes, 1 MiB`, a level by its `levels` label
+    /// (`Level nine`); parts of another form stay as they are.
     pub fn at(&self, file: &str, text: &str) -> String {
         text.split(", ")
             .map(|part| match part.split_once(" = ") {
                 Some((column, value))
-                    if self.label(file, column).is_some_and(|l| l.unit.is_some()) =>
+                    if self.label(file, column).is_some_and(|l| l.unit.is_some())
+                        || self.level_label(file, column, value).is_some() =>
                 {
                     self.value(file, column, value)
                 }

@@ -36,18 +36,20 @@ fn pair(s: &Shift, file: &str, labels: &Labels) -> String {
     )
 }
 
-/// The diagnostics' caveat: every pair of sources that differ, the
-/// smallest p first, the first [`NAMED`] named.
+/// The diagnostics' caveat: every pair of sources that differ; of more
+/// than [`NAMED`], the clearest (smallest p) named; those named listed in
+/// the study's order of levels ([`Labels::compare_configurations`]).
 pub fn diagnostic(s: &Sources, labels: &Labels) -> String {
-    let named: Vec<String> =
-        s.shifts.iter().take(NAMED).map(|x| pair(x, &s.file, labels)).collect();
-    let more = match s.shifts.len().saturating_sub(NAMED) {
-        0 => String::new(),
-        1 => "; and one more pair".to_string(),
-        k => format!("; and {k} more pairs"),
+    let mut named: Vec<&Shift> = s.shifts.iter().take(NAMED).collect();
+    named.sort_by(|a, b| labels.compare_configurations(&s.file, &a.at, &b.at));
+    let named: Vec<String> = named.into_iter().map(|x| pair(x, &s.file, labels)).collect();
+    let (which, more) = match s.shifts.len().saturating_sub(NAMED) {
+        0 => ("", String::new()),
+        1 => (", the five clearest", "; and one more pair".to_string()),
+        k => (", the five clearest", format!("; and {k} more pairs")),
     };
     format!(
-        "Runs of {} in {} from different sources differ within a configuration beyond their noise (Mann–Whitney, Holm's correction across the {} pairs of sources tested): {}{more}. Every statistic pools them.",
+        "Runs of {} in {} from different sources differ within a configuration beyond their noise (Mann–Whitney, Holm's correction across the {} pairs of sources tested){which}: {}{more}. Every statistic pools them.",
         labels.column(&s.file, &s.column),
         s.file,
         s.tested,

@@ -14,6 +14,7 @@ pub mod images;
 pub mod json;
 pub mod latex;
 pub mod math;
+mod outline;
 pub mod paper;
 pub mod pdf;
 pub mod renderer;

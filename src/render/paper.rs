@@ -208,7 +208,9 @@ fn content(study: &Resolved) -> Content {
             raw_html: false,
             math: &math,
         };
-        let markup = typst_markup::convert(&page.body, &refs);
+        // The title block shows the title: a first heading repeating it goes.
+        let title = (page.slug == "index").then_some(book.title.as_str());
+        let markup = typst_markup::convert_page(&page.body, &refs, title);
         content
             .warnings
             .extend(markup.dropped_html.iter().map(|&offset| dropped_html(page, offset)));

@@ -44,8 +44,19 @@ const MAX_NESTING: usize = 8;
 /// Convert a page's `body` to Typst markup; chart directives become
 /// numbered figures of `charts/ID.svg` and `@fig-ID` becomes a Typst reference.
 pub fn convert(body: &Body, refs: &Refs) -> Markup {
-    let mut converter = Converter { refs: Some(*refs), ..Converter::default() };
-    converter.blocks(&body.blocks);
+    convert_page(body, refs, None)
+}
+
+/// [`convert`] a paper page's `body`, less the headings the layout's rules
+/// leave out ([`super::outline`]): empty ones, and a first one that repeats
+/// the study's `title` (given for the paper's first page), which the title
+/// block shows; its `##` sections then become the paper's top sections.
+pub fn convert_page(body: &Body, refs: &Refs, title: Option<&str>) -> Markup {
+    let (shown, promote) = super::outline::shown(&body.blocks, title, Output::Paper);
+    let mut converter = Converter { refs: Some(*refs), promote, ..Converter::default() };
+    for block in shown {
+        converter.block(block);
+    }
     converter.finish()
 }
 
@@ -65,6 +76,9 @@ struct Converter<'c> {
     in_heading: bool,
     /// Chart figures met one after another, not yet written: set two-up.
     charts: Vec<String>,
+    /// Headings move one level up: the page's title heading is gone
+    /// ([`super::outline::shown`]).
+    promote: bool,
 }
 
 /// A formula as a Typst equation with its source as alternative text, ended
@@ -209,7 +223,8 @@ impl Converter<'_> {
     fn heading(&mut self, heading: &Heading, at: usize) {
         self.mark(at);
         self.in_heading = true;
-        self.push(&format!("{} ", "=".repeat(heading_depth(heading.level))));
+        let depth = heading_depth(heading.level) - usize::from(self.promote);
+        self.push(&format!("{} ", "=".repeat(depth.max(1))));
         let title = heading.attr("paper");
         if let Some(title) = title {
             self.run.push_str(&title.replace('_', " "));
@@ -370,6 +385,21 @@ mod tests {
 
     fn convert_plain(source: &str) -> Markup {
         convert(&crate::markdown::parse::text(source), &Refs::none())
+    }
+
+    /// The paper's first page: a first heading that repeats the study's
+    /// title goes (the title block shows it) and its sections move up; an
+    /// empty heading goes; another title keeps every heading.
+    #[test]
+    fn a_heading_repeating_the_title_leaves_the_paper() {
+        let body = crate::markdown::parse::text(
+            "# Which one, at which level?\n\n## Method\n\nText.\n\n## Empty\n",
+        );
+        let m = convert_page(&body, &Refs::none(), Some("Which one at which level"));
+        assert_eq!(m.text, "= Method\n\nText\\.\n\n", "{}", m.text);
+        let m = convert_page(&body, &Refs::none(), Some("Another"));
+        assert!(m.text.starts_with("= Which one") && m.text.contains("== Method"), "{}", m.text);
+        assert!(!m.text.contains("Empty"), "{}", m.text);
     }
 
     #[test]

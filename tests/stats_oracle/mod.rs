@@ -378,7 +378,9 @@ impl<'a> Caveats<'a> {
         let outliers = self.text("outliers", &at, None);
         assert_eq!(outliers.is_some(), w["outliers"] != 0, "{column}: outliers caveat");
         if let Some(text) = outliers {
-            let severe = text.contains(" Beyond 3 IQR (severe): ");
+            // Past five configurations, the five most extreme are named (docs/factors.md).
+            let severe = text.contains(" Beyond 3 IQR (severe): ")
+                || text.contains(" Beyond 3 IQR (severe), the five most extreme: ");
             assert_eq!(severe, w["severe"] == true, "{column}: severe outliers: {text}");
             let (mild, configs) = (w["mild"][0].as_u64().unwrap(), w["mild"][1].as_u64().unwrap());
             let said = match (mild, configs) {
@@ -400,7 +402,10 @@ impl<'a> Caveats<'a> {
             } else {
                 format!("{high} configurations")
             };
-            assert!(text.contains(&format!("in {count}: ")), "{column}: want {count}: {text}");
+            let named = [format!("in {count}: "), format!("in {count}, the five most variable: ")];
+            let listed = named.iter().any(|n| text.contains(n.as_str()));
+            assert!(listed, "{column}: want {count}: {text}");
+            assert_eq!(high > 5, text.contains("the five most variable"), "{column}: {text}");
         }
     }
 

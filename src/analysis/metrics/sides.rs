@@ -76,8 +76,9 @@ fn only_other(metric: &Metric, config: &Config) -> Result<String, Problem> {
 
 /// The metrics `metric` stands for: itself, or with `candidates` or `each`
 /// one per candidate and value of `per`, each with its [`Member`]. The
-/// levels and values are those of the rows `where` selects, in the
-/// column's order.
+/// levels and values are those of the rows `where` selects, in book.toml's
+/// order of the column's levels ([`Config::level_order`]), those it does
+/// not list after in the column's own order: the cards show them so.
 pub fn members(
     metric: &Metric,
     table: &Table,
@@ -90,7 +91,7 @@ pub fn members(
         of(&Metric { candidate: Some(Level::Text(String::new())), ..metric.clone() }, config);
     let baseline = sides.map(|s| s.baseline)?;
     let factor = metric.factor.as_deref().unwrap_or(&config.study.environment_column);
-    let candidates: Vec<String> = match &metric.candidates {
+    let mut candidates: Vec<String> = match &metric.candidates {
         Some(Candidates::List(list)) => list.iter().map(ToString::to_string).collect(),
         Some(Candidates::Every(_)) => levels(table, &metric.filter, factor)?
             .into_iter()
@@ -99,6 +100,9 @@ pub fn members(
             .collect(),
         None => vec![of(metric, config)?.candidate],
     };
+    if matches!(metric.candidates, Some(Candidates::Every(_))) {
+        crate::config::sort_levels(&mut candidates, &config.level_order(&metric.data, factor));
+    }
     let mut out = Vec::new();
     for candidate in candidates {
         let one = Metric {
@@ -112,7 +116,9 @@ pub fn members(
         };
         let mut pair = metric.filter.clone();
         pair.insert(factor.to_string(), either(&candidate, &baseline));
-        for value in levels(table, &pair, per)? {
+        let mut values = levels(table, &pair, per)?;
+        crate::config::sort_levels(&mut values, &config.level_order(&metric.data, per));
+        for value in values {
             let mut filter = one.filter.clone();
             filter.insert(per.to_string(), filter_value(&value));
             let at = Some(format!("{per} = {value}"));

@@ -42,7 +42,7 @@ pub fn inline_html(text: &str) -> String {
 }
 
 /// A content page's body as [`to_html`] writes it, less the headings the
-/// layout's rules leave out ([`super::outline`]): empty ones, and a first
+/// layout's rules leave out ([`crate::render::outline`]): empty ones, and a first
 /// one that repeats the page's `title`.
 pub fn page_html(body: &Body, refs: Refs, title: Option<&str>) -> String {
     page(body, refs, title).0
@@ -51,7 +51,7 @@ pub fn page_html(body: &Body, refs: Refs, title: Option<&str>) -> String {
 /// [`page_html`], with the page's table of contents taken from the same
 /// events: its sections' anchors and text ([`super::toc`]).
 pub fn page(body: &Body, refs: Refs, title: Option<&str>) -> (String, Vec<super::toc::Entry>) {
-    let (shown, promote) = super::outline::shown(&body.blocks, title);
+    let (shown, promote) = crate::render::outline::shown(&body.blocks, title, Output::Page);
     let mut page = Page { refs, events: Vec::new(), used: BTreeMap::new(), formulas: 0, promote };
     page.sequence(shown);
     let toc = super::toc::entries(&page.events);
@@ -74,7 +74,7 @@ struct Page<'b, 'r> {
     /// Formulas shown so far, to give each one's ids their own prefix.
     formulas: usize,
     /// Headings keep their Markdown level, the page's title heading gone
-    /// ([`super::outline::shown`]), rather than one level down.
+    /// ([`crate::render::outline::shown`]), rather than one level down.
     promote: bool,
 }
 

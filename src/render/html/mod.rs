@@ -10,7 +10,6 @@ mod graph;
 mod limits;
 mod load;
 mod markdown;
-mod outline;
 mod tags;
 mod toc;
 mod urls;

@@ -1,19 +1,25 @@
-//! Which of a page's top-level blocks the page shows, by the layout's
-//! rules for headings (docs/layout.md): no heading without anything under
-//! it (a "Limitations" whose caveats are all elsewhere), and no first
-//! heading that repeats the page's title, which the page's `<h1>` already
-//! shows.
+//! Which of a page's top-level blocks an output shows, by the layout's
+//! rules for headings (docs/layout.md), the same for the web page and the
+//! paper: no heading without anything under it (a "Limitations" whose
+//! caveats are all elsewhere), and no first heading that repeats the
+//! study's title, which the page's `<h1>` and the paper's title block
+//! already show.
 
 use pulldown_cmark::HeadingLevel;
 
 use crate::markdown::document::{self, Block, BlockKind, Output};
 
-/// The blocks of `blocks` the page shows, in order: those shown in the
-/// page, less empty headings and a first heading equal to `title`; and
+/// The blocks of `blocks` that `output` shows, in order: those shown in
+/// it, less empty headings and a first heading equal to `title`; and
 /// whether the headings move one level up, as that first heading was the
-/// page's only `#` heading (its `##` sections become the page's `<h2>`).
-pub(super) fn shown<'b>(blocks: &'b [Block], title: Option<&str>) -> (Vec<&'b Block>, bool) {
-    let mut shown: Vec<&Block> = blocks.iter().filter(|b| b.shown_in(Output::Page)).collect();
+/// page's only `#` heading (its `##` sections become the page's `<h2>`
+/// and the paper's numbered sections).
+pub(super) fn shown<'b>(
+    blocks: &'b [Block],
+    title: Option<&str>,
+    output: Output,
+) -> (Vec<&'b Block>, bool) {
+    let mut shown: Vec<&Block> = blocks.iter().filter(|b| b.shown_in(output)).collect();
     let mut promote = false;
     if let (Some(title), Some(BlockKind::Heading(h))) = (title, shown.first().map(|b| &b.kind))
         && words(&document::plain(&h.inlines, false)) == words(title)
@@ -54,7 +60,7 @@ mod tests {
 
     fn kept(markdown: &str, title: Option<&str>) -> Vec<String> {
         let body = parse::text(markdown);
-        let (shown, _) = shown(&body.blocks, title);
+        let (shown, _) = shown(&body.blocks, title, Output::Page);
         shown.iter().map(|b| format!("{:?}", b.kind).chars().take(12).collect()).collect()
     }
 
@@ -72,9 +78,9 @@ mod tests {
         assert_eq!(kept(md, Some("Which compressor at which level")).len(), 1);
         assert_eq!(kept(md, Some("Another title")).len(), 2);
         let body = parse::text("# T\n\n## A\n\ntext\n");
-        assert!(shown(&body.blocks, Some("T")).1, "the sections move up");
+        assert!(shown(&body.blocks, Some("T"), Output::Paper).1, "the sections move up");
         let body = parse::text("# T\n\ntext\n\n# Other\n\nmore\n");
-        assert!(!shown(&body.blocks, Some("T")).1, "another # heading: levels kept");
+        assert!(!shown(&body.blocks, Some("T"), Output::Page).1, "another # heading: levels kept");
         // Not first: kept.
         assert_eq!(kept("text\n\n# Title\n\nmore\n", Some("Title")).len(), 3);
     }
