@@ -688,7 +688,10 @@ def claim(out, compare, negligible):
     difference under it), inconclusive (with why), or the same."""
     v, ci, exact = out["value"], out["ci"], out["exact"]
     change = change_of(compare, v)
-    direction = "better" if (change > 0) == (out["better"] == "higher") else "worse"
+    # `better` is about the metric as it reads: a slowdown is higher when
+    # the measured column is lower (docs/book-toml.md, `better`).
+    higher = v > 0 if compare == "slowdown" else change > 0
+    direction = "better" if higher == (out["better"] == "higher") else "worse"
     if exact:
         base = abs(out["base_mean"])
         if abs(change if compare != "difference" else (change / base if base > 0 else change)) <= 1e-12:
@@ -804,7 +807,10 @@ def best_of_others(metric, candidate):
         each = [float(center(x)) for x in cells.values()]
         positive = all(v > 0 for v in each)
         scores.append(math.exp(np.mean(np.log(each))) if positive else float(np.mean(each)))
-    sign = 1 if metric["better"] == "lower" else -1
+    lower_is_good = metric["better"] == "lower"
+    if metric.get("compare") == "slowdown":
+        lower_is_good = not lower_is_good  # a smaller slowdown is a higher column
+    sign = 1 if lower_is_good else -1
     best = min(range(len(among)), key=lambda i: sign * scores[i])
     if any(i != best and abs(scores[i] - scores[best]) <= 1e-9 * abs(scores[best]) for i in range(len(among))):
         raise Ambiguous()

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::queries::filter::{Grouped, KeyPart};
-use crate::config::Config;
 use crate::analysis::statistics::stats::Summary;
+use crate::config::Config;
 
 /// One point of a series: an aggregated group of runs.
 #[derive(Debug, Clone, PartialEq)]

@@ -63,7 +63,9 @@ pub struct Metric {
     /// Holm's correction. Default false.
     #[serde(default)]
     pub each: bool,
-    /// Whether a higher or a lower value of this metric is good news.
+    /// Whether a higher or a lower value of this metric is good news. For a
+    /// `slowdown`, `lower` means a smaller slowdown: a higher value of the
+    /// measured column (a throughput) is good news.
     pub better: Better,
     /// Unit of a `summary` metric, such as `timesteps/s`; comparisons are in %.
     #[serde(default)]

@@ -90,9 +90,14 @@ fn excludes_null(m: &MetricValue, [lo, hi]: [f64; 2]) -> bool {
     lo > null || hi < null || (lo == null && open[0]) || (hi == null && open[1])
 }
 
-/// Better or worse, by the sign of the difference and the metric's `better`.
+/// Better or worse, by the sign of the metric as it reads and its
+/// `better`: a slowdown (1 − candidate / baseline) rises as the measured
+/// column falls, so `better = "lower"` on a slowdown is a smaller one.
 pub fn direction(m: &MetricValue) -> Verdict {
-    let higher = change(m.compare, m.value) > 0.0;
+    let higher = match m.compare {
+        Compare::Slowdown => m.value > 0.0,
+        _ => change(m.compare, m.value) > 0.0,
+    };
     if higher == (m.better == Better::Higher) { Verdict::Better } else { Verdict::Worse }
 }
 
