@@ -391,6 +391,10 @@ async function checkAxe(tab, label) {
 // too.
 async function checkTooltip(tab, label) {
   const point = tab.locator("div.chart .points circle").first();
+  // Charts are laid out only near the screen (`content-visibility: auto`),
+  // so the reader scrolls to one before pointing at it, as here.
+  await tab.locator("div.chart").first().scrollIntoViewIfNeeded();
+  await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await point.hover({ force: true });
   const tip = tab.locator("div.chart .tooltip").first();
   const expected = await tab.evaluate(() => {
