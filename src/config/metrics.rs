@@ -142,6 +142,20 @@ pub enum Compare {
     Summary,
 }
 
+impl Compare {
+    /// Which way the measured column is good news for a metric whose
+    /// `better` is given: that same way, but the other way round for a
+    /// slowdown (1 − candidate / baseline), which rises as the column
+    /// falls: `better = "lower"` there is a smaller slowdown.
+    pub fn column_better(self, better: Better) -> Better {
+        match (self, better) {
+            (Compare::Slowdown, Better::Lower) => Better::Higher,
+            (Compare::Slowdown, Better::Higher) => Better::Lower,
+            (_, better) => better,
+        }
+    }
+}
+
 /// Which statistic a comparison estimates: the name of an estimator in
 /// book.toml, each a module of `analysis::statistics::estimators`, which
 /// resolves the name (`estimators::of`).

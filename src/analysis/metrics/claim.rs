@@ -90,15 +90,12 @@ fn excludes_null(m: &MetricValue, [lo, hi]: [f64; 2]) -> bool {
     lo > null || hi < null || (lo == null && open[0]) || (hi == null && open[1])
 }
 
-/// Better or worse, by the sign of the metric as it reads and its
-/// `better`: a slowdown (1 − candidate / baseline) rises as the measured
-/// column falls, so `better = "lower"` on a slowdown is a smaller one.
+/// Better or worse, by the sign of the change in the measured column and
+/// [`Compare::column_better`]. Called only for a change other than none.
 pub fn direction(m: &MetricValue) -> Verdict {
-    let higher = match m.compare {
-        Compare::Slowdown => m.value > 0.0,
-        _ => change(m.compare, m.value) > 0.0,
-    };
-    if higher == (m.better == Better::Higher) { Verdict::Better } else { Verdict::Worse }
+    let higher = change(m.compare, m.value) > 0.0;
+    let good = m.compare.column_better(m.better) == Better::Higher;
+    if higher == good { Verdict::Better } else { Verdict::Worse }
 }
 
 /// candidate / baseline − 1 of a value as `compare` expresses it.

@@ -179,14 +179,8 @@ pub fn best_of_others(
         let groups = filter::aggregate(table, &filter, &per, &[&metric.value]).unwrap_or_default();
         scores.push(score(&groups, metric.estimator));
     }
-    // The levels' scores are of the measured column, which a slowdown reads
-    // the other way round ([`super::claim::direction`]).
-    let column_better = match (metric.compare, metric.better) {
-        (Compare::Slowdown, Better::Lower) => Better::Higher,
-        (Compare::Slowdown, Better::Higher) => Better::Lower,
-        (_, better) => better,
-    };
-    let better = |a: f64, b: f64| match column_better {
+    // The levels' scores are of the measured column.
+    let better = |a: f64, b: f64| match metric.compare.column_better(metric.better) {
         Better::Lower => a < b,
         Better::Higher => a > b,
     };
