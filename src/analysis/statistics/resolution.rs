@@ -82,7 +82,7 @@ fn decimal_step(values: &[f64]) -> Option<f64> {
 /// fraction is exact, so the integer part and whether the fraction reaches
 /// one half decide it; larger doubles and those not finite are themselves.
 fn round(x: f64) -> f64 {
-    if !(x.abs() < 4_503_599_627_370_496.0) {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
         return x;
     }
     let whole = x as i64 as f64;
