@@ -48,28 +48,29 @@ impl Resolution {
     }
 }
 
-/// The step of the decimal grid of `values` (at least two distinct): at the
+/// The step of the decimal grid of ascending `values` (at least two distinct): at the
 /// fewest decimals d ≤ [`MAX_DECIMALS`] at which every value × 10^d is a
 /// whole number k (exactly, or within 10^−6 for |k| ≤ 10^9, the binary
 /// rounding of decimal text), the greatest common divisor of the
 /// differences of the k, over 10^d.
 fn decimal_step(values: &[f64]) -> Option<f64> {
     let whole = |x: f64| {
+        let nearest = round(x);
         x.is_finite()
             && x.abs() < 9.0e15
-            && (x == round(x) || (x.abs() <= 1e9 && (x - round(x)).abs() <= 1e-6))
+            && (x == nearest || (x.abs() <= 1e9 && (x - nearest).abs() <= 1e-6))
     };
     let d = (0..=MAX_DECIMALS).find(|&d| {
         let scale = 10f64.powi(d);
         values.iter().all(|v| whole(v * scale))
     })?;
     let scale = 10f64.powi(d);
-    let ints: Vec<i64> = values.iter().map(|&v| round(v * scale) as i64).collect();
-    let low = *ints.iter().min()?;
+    // Rounding is monotone, so the ascending values' first is the lowest.
+    let low = round(values.first()? * scale) as i64;
     // Once 1, the divisor stays 1: stop there (most measured samples).
     let mut divisor = 0u64;
-    for &k in &ints {
-        divisor = gcd(divisor, k.abs_diff(low));
+    for &v in values {
+        divisor = gcd(divisor, (round(v * scale) as i64).abs_diff(low));
         if divisor == 1 {
             break;
         }
@@ -100,7 +101,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// The distinct values of ascending `sorted`, ascending, −0 as 0 (`==`
 /// takes them as one, and they are neighbours in `total_cmp`'s order).
 fn distinct(sorted: &[f64]) -> Vec<f64> {
-    let mut distinct: Vec<f64> = Vec::new();
+    let mut distinct: Vec<f64> = Vec::with_capacity(sorted.len());
     for &v in sorted {
         if distinct.last() != Some(&v) {
             distinct.push(v + 0.0);
