@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 rows=${1:-1000000}
 command -v hyperfine >/dev/null || { echo "install hyperfine (apt-get install hyperfine)"; exit 1; }
 cargo build --release --quiet
-report=$PWD/target/release/report
+report=${CARGO_TARGET_DIR:-$PWD/target}/release/report
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export SOURCE_DATE_EPOCH=1700000000
