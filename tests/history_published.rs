@@ -1,0 +1,87 @@
+//! A history's change points as published claims (docs/history.md): `report
+//! diff` on a pull request whose runs reveal a change, and every output of
+//! a history byte-identical on two builds.
+
+use crate::common::*;
+use crate::history::{WORKED, gaps_book, gaps_csv, git, history_book};
+
+/// Four more runs on each side of the worked example's step (v1 to v3
+/// below 10.3, v4 to v6 above 10.9; no value twice).
+const MORE_RUNS: &str = "v1,1,10.15\nv2,2,10.02\nv3,3,10.25\nv1,1,9.95\n\
+                         v4,4,11.15\nv5,5,11.02\nv6,6,11.25\nv4,4,10.95\n";
+
+/// A pull request that adds runs to the worked example of docs/history.md:
+/// before it, 6 runs a side cannot reach p ≤ 0.001 (inconclusive, "needs 4
+/// more runs"); with 4 more a side, every run after v4 is above every run
+/// before, so the exact p is 2 / C(20, 10) = 1.08 × 10⁻⁵ (scipy's
+/// `mannwhitneyu(method="exact")` agrees), and the Hodges–Lehmann shift,
+/// the geometric mean of the 50th and 51st of the 100 ratios (11.1/10.1 and
+/// 11.05/10.05, by numpy), is +9.93%. `report diff --against HEAD` says the
+/// change is new, in the page's words; the other way round, that it is gone.
+#[test]
+fn a_pull_request_whose_runs_reveal_a_change_says_so() {
+    if !tool("git", &["--version"]) {
+        return;
+    }
+    let study = written_study(&history_book(""), &[("runs.csv", WORKED)], "# H\n");
+    let root = study.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "."]);
+    git(root, &["commit", "-qm", "six runs a side"]);
+    let before = stats_json(root);
+    let undecided = &before["history"]["text"][0]["inconclusive"][0];
+    assert!(undecided.as_str().unwrap().contains("needs 4 more runs on each side"), "{undecided}");
+    std::fs::write(root.join("results/runs.csv"), format!("{WORKED}{MORE_RUNS}")).unwrap();
+    let output = report(root, &["diff", "--against", "HEAD"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = String::from_utf8_lossy(&output.stdout);
+    let want = "Time_s changed by +9.9% (95% CI";
+    let line = out.lines().find(|l| l.contains(want)).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(": new, "), "{line}");
+    for part in [
+        "from version v4, a regression",
+        "10 runs over 3 versions before against 10 over 3 after",
+        "p < 0.001 (Holm)",
+    ] {
+        assert!(line.contains(part), "{part} not in {line}");
+    }
+    let after = stats_json(root);
+    let change = &after["history"]["series"][0]["changes"][0];
+    assert!((change["p"].as_f64().unwrap() - 2.0 / 184_756.0).abs() < 1e-15, "{change}");
+    let shift = ((11.1f64 / 10.1).ln() / 2.0 + (11.05f64 / 10.05).ln() / 2.0).exp_m1();
+    assert!((change["shift"].as_f64().unwrap() - shift).abs() < 1e-12, "{change}");
+    // The other way round: the change found at HEAD is gone.
+    let a = root.join("after.json");
+    let b = root.join("before.json");
+    std::fs::write(&a, after.to_string()).unwrap();
+    std::fs::write(&b, before.to_string()).unwrap();
+    let output = report(root, &["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("removed (was Time_s changed by +9.9%"), "{out}");
+}
+
+/// A history with a gap, an environment column and an acknowledgement,
+/// drawn and tabulated, built twice in two processes: every file, the
+/// paper included, is byte-identical.
+#[test]
+fn a_history_builds_byte_identical_twice() {
+    let page = "# H\n\n{{ history() }}\n\n```chart\nid = \"history\"\nkind = \"history\"\n\
+                data = \"runs\"\ny = \"time_s\"\n```\n\n```changes\nid = \"changes\"\ncaption = \"C\"\n```\n";
+    let study = written_study(&gaps_book(), &[("runs.csv", &gaps_csv())], page);
+    let (first, second) = (study.path().join("a"), study.path().join("b"));
+    for out in [&first, &second] {
+        let output = report(study.path(), &["build", "--out", out.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let (a, b) = (contents(&first), contents(&second));
+    let names =
+        |c: &[(std::path::PathBuf, Vec<u8>)]| c.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b), "the same files");
+    assert!(a.iter().any(|f| f.0.ends_with("history.csv")), "{:?}", names(&a));
+    for ((file, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{} differs", file.display());
+    }
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(first.join("data/stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["history"]["series"][0]["changes"][0]["version"], "v08");
+}
