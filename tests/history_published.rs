@@ -16,7 +16,7 @@ const MORE_RUNS: &str = "v1,1,10.15\nv2,2,10.02\nv3,3,10.25\nv1,1,9.95\n\
 /// before, so the exact p is 2 / C(20, 10) = 1.08 × 10⁻⁵ (scipy's
 /// `mannwhitneyu(method="exact")` agrees), and the Hodges–Lehmann shift,
 /// the geometric mean of the 50th and 51st of the 100 ratios (11.1/10.1 and
-/// 11.05/10.05, by numpy), is +9.93%. `report diff --against HEAD` says the
+/// 11.05/10.05, by numpy), is +9.93% (95% CI +8.5% to +11.3%, below). `report diff --against HEAD` says the
 /// change is new, in the page's words; the other way round, that it is gone.
 #[test]
 fn a_pull_request_whose_runs_reveal_a_change_says_so() {
@@ -35,7 +35,7 @@ fn a_pull_request_whose_runs_reveal_a_change_says_so() {
     let output = report(root, &["diff", "--against", "HEAD"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let out = String::from_utf8_lossy(&output.stdout);
-    let want = "Time_s changed by +9.9% (95% CI";
+    let want = "Time_s changed by +9.9% (95% CI +8.5% to +11.3%)";
     let line = out.lines().find(|l| l.contains(want)).unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains(": new, "), "{line}");
     for part in [
@@ -50,6 +50,12 @@ fn a_pull_request_whose_runs_reveal_a_change_says_so() {
     assert!((change["p"].as_f64().unwrap() - 2.0 / 184_756.0).abs() < 1e-15, "{change}");
     let shift = ((11.1f64 / 10.1).ln() / 2.0 + (11.05f64 / 10.05).ln() / 2.0).exp_m1();
     assert!((change["shift"].as_f64().unwrap() - shift).abs() < 1e-12, "{change}");
+    // The 95% interval: P(U ≤ 23) ≤ 0.025 < P(U ≤ 24) for 10 and 10 runs
+    // (counted by hand's recursion in Python), so from the 24th to the 77th
+    // of the 100 ratios: 10.9/10.05 and 11.3/10.15 (by numpy).
+    let ci = change["ci"].as_array().unwrap();
+    assert!((ci[0].as_f64().unwrap() - (10.9 / 10.05 - 1.0)).abs() < 1e-12, "{change}");
+    assert!((ci[1].as_f64().unwrap() - (11.3 / 10.15 - 1.0)).abs() < 1e-12, "{change}");
     // The other way round: the change found at HEAD is gone.
     let a = root.join("after.json");
     let b = root.join("before.json");
@@ -84,4 +90,50 @@ fn a_history_builds_byte_identical_twice() {
     let stats: serde_json::Value =
         serde_json::from_slice(&std::fs::read(first.join("data/stats.json")).unwrap()).unwrap();
     assert_eq!(stats["history"]["series"][0]["changes"][0]["version"], "v08");
+}
+
+/// One change point cited inline, by its version: the worked example's
+/// figures by hand (docs/history.md: +9.9%, 95% CI +7.8% to +12.0%, exact
+/// p = 2/924 = 0.002); a version where no change begins is an error at
+/// the value, naming where they do.
+#[test]
+fn a_change_point_is_cited_inline_by_its_version() {
+    let book = history_book("min-runs = 4\nlevel = 0.01\n");
+    let cite = |field: &str| format!("[{{{{ history(version=\"v4\", field=\"{field}\") }}}}]");
+    let fields = ["shift", "ci", "p", "verdict", "range"];
+    let page =
+        format!("# H\n\n{}\n\n{{{{ history(version=\"v4\") }}}}\n", fields.map(cite).join(" "));
+    let study = written_study(&book, &[("runs.csv", WORKED)], &page);
+    let output = report(study.path(), &["build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    let want = "[+9.9%] [+7.8% to +12.0%] [p = 0.002] [regression] [v4]";
+    assert!(html.contains(want), "{want} not in {html}");
+    assert!(
+        html.contains("Time_s changed by +9.9% (95% CI +7.8% to +12.0%) from version v4"),
+        "{html}"
+    );
+    let page = "# H\n\n{{ history(version=\"v5\") }}\n";
+    let study = written_study(&book, &[("runs.csv", WORKED)], page);
+    let err = stderr_in(&report(study.path(), &["check"]), study.path());
+    assert!(
+        err.contains("content/index.md:3:20: no one change point begins at version `v5`"),
+        "{err}"
+    );
+    assert!(err.contains("change points begin at `v4`"), "{err}");
+}
+
+/// An acknowledgement that names no version of the history (`v8` for
+/// `v08`) would never apply: an error at its value (line 10, column 28:
+/// `acknowledge = [{ version = ` is 27 characters), with the nearest name.
+#[test]
+fn an_acknowledgement_of_no_version_is_an_error_at_its_key() {
+    let book = gaps_book().replace("version = \"v08\"", "version = \"v8\"");
+    let study = written_study(&book, &[("runs.csv", &gaps_csv())], "# H\n");
+    let err = stderr_in(&report(study.path(), &["check"]), study.path());
+    assert!(
+        err.contains("book.toml:10:28: acknowledged version `v8` is no version of the history"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `v08`?"), "{err}");
 }
