@@ -137,3 +137,30 @@ fn an_acknowledgement_of_no_version_is_an_error_at_its_key() {
     );
     assert!(err.contains("did you mean `v08`?"), "{err}");
 }
+
+/// A one-version excursion is an outlier, not a change: twelve versions
+/// of four runs near 10, v06's near 30, no value twice (with ties the
+/// normal approximation of 4 against 40 runs cannot reach 0.001). Against the 40 runs of the five
+/// versions either side, every run of v06 is higher (exact p = 2 / C(44, 4)
+/// = 1.5 × 10⁻⁵ by scipy, far below 0.001 after Holm over 12 versions), and
+/// the Hodges–Lehmann shift of the logs is +199.7% (numpy).
+#[test]
+fn a_one_version_excursion_is_an_outlier_not_a_change() {
+    let mut csv = String::from("version,seq,time_s\n");
+    for v in 0..12 {
+        for r in 0..4 {
+            let t = if v == 6 { 30.0 } else { 10.0 } + f64::from(r) * 0.01 + f64::from(v) * 0.0001;
+            csv.push_str(&format!("v{v:02},{v},{t:.4}\n"));
+        }
+    }
+    let study = written_study(&history_book(""), &[("runs.csv", &csv)], "# H\n\n{{ history() }}\n");
+    let stats = stats_json(study.path());
+    let series = &stats["history"]["series"][0];
+    assert!(series["changes"].as_array().unwrap().is_empty(), "{series}");
+    assert!(series["inconclusive"].as_array().unwrap().is_empty(), "{series}");
+    assert_eq!(series["outliers"][0]["at"], 6, "{series}");
+    let html = std::fs::read_to_string(study.path().join("site/index.html")).unwrap();
+    let want = "No change point in time_s across 12 versions with runs. In time_s, version v06 \
+                (+199.7%) stands apart from the versions around it: an outlier, not a change.";
+    assert!(html.contains(want), "{want} not in {html}");
+}
