@@ -164,3 +164,29 @@ fn a_one_version_excursion_is_an_outlier_not_a_change() {
                 (+199.7%) stands apart from the versions around it: an outlier, not a change.";
     assert!(html.contains(want), "{want} not in {html}");
 }
+
+/// The first version of a new level near the end of a series is not an
+/// outlier: tomli's first eight releases (examples/tomli-history), where
+/// only 2.2.1, 2.3.0 and 2.4.0 are at the compiled wheels' level. Hampel's
+/// filter over all eight names all three suspects, but 2.2.1's geometric
+/// mean (3.65 s) lies near 2.3.0's (3.53 s); least squares on the runs'
+/// logs peaks at the split before 2.2.1 (5.39, against 3.55 before 2.1.0
+/// and 3.19 before 2.3.0, by numpy), so the change is at 2.2.1 alone.
+#[test]
+fn a_new_level_near_the_end_is_a_change_not_an_outlier() {
+    let example = repo().join("examples/tomli-history");
+    let csv = std::fs::read_to_string(example.join("results/runs.csv")).unwrap();
+    let kept: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.split(',').nth(1).is_none_or(|r| r.parse::<u32>().map_or(true, |r| r <= 8)))
+        .collect();
+    let book = std::fs::read_to_string(example.join("book.toml")).unwrap();
+    let study = written_study(&book, &[("runs.csv", &(kept.join("\n") + "\n"))], "# T\n");
+    let stats = stats_json(study.path());
+    let series = &stats["history"]["series"][0];
+    assert!(series["outliers"].as_array().unwrap().is_empty(), "{series}");
+    let change = &series["changes"][0];
+    assert_eq!(change["version"], "2.2.1", "{change}");
+    assert_eq!(change["range"], serde_json::json!([5, 5]), "{change}");
+    assert_eq!(change["versions"], serde_json::json!([5, 3]), "{change}");
+}
