@@ -235,11 +235,11 @@ fn located(steps: &Places, truth: &Value) -> [usize; 3] {
 
 /// The worked example of docs/history.md, by hand: six versions of two
 /// runs, every run after v4 above every run before.
-const WORKED: &str = "version,seq,time_s\nv1,1,10.0\nv1,1,10.2\nv2,2,10.1\nv2,2,9.9\nv3,3,10.3\nv3,3,10.05\n\
+pub(crate) const WORKED: &str = "version,seq,time_s\nv1,1,10.0\nv1,1,10.2\nv2,2,10.1\nv2,2,9.9\nv3,3,10.3\nv3,3,10.05\n\
                       v4,4,11.0\nv4,4,11.2\nv5,5,11.1\nv5,5,10.9\nv6,6,11.3\nv6,6,11.05\n";
 
 /// book.toml of a history over `runs` ordered by `seq`, with `more` keys.
-fn history_book(more: &str) -> String {
+pub(crate) fn history_book(more: &str) -> String {
     format!(
         "[book]\ntitle = \"H\"\n[history]\ndata = \"runs\"\nversion = \"version\"\norder = \"seq\"\n\
          value = \"time_s\"\nbetter = \"lower\"\n{more}"
@@ -283,6 +283,26 @@ fn worked_example_by_hand() {
     assert!((ci[1].as_f64().unwrap() - (11.2 / 10.0 - 1.0)).abs() < 1e-12, "{change}");
 }
 
+/// The size floor: the worked example's change of +9.9% (by hand, above)
+/// is no change, and no undecided candidate, under `negligible = "10%"`,
+/// and a change under `negligible = "9%"`.
+#[test]
+fn a_shift_within_negligible_is_no_change() {
+    let book = |negligible: &str| {
+        history_book("min-runs = 4\nlevel = 0.01\n")
+            + &format!("[study]\nnegligible = \"{negligible}\"\n")
+    };
+    let series = |negligible: &str| {
+        let study = written_study(&book(negligible), &[("runs.csv", WORKED)], "# H\n");
+        stats(study.path())["history"]["series"][0].clone()
+    };
+    let within = series("10%");
+    assert!(within["changes"].as_array().unwrap().is_empty(), "{within}");
+    assert!(within["inconclusive"].as_array().unwrap().is_empty(), "{within}");
+    let beyond = series("9%");
+    assert_eq!(beyond["changes"][0]["version"], "v4", "{beyond}");
+}
+
 /// A gap (v3 measured in no run of the series) stays in the order and
 /// widens the range; the environment column changing at the step is
 /// named; an acknowledgement is shown and not counted as a regression.
@@ -313,7 +333,7 @@ fn gaps_environment_and_acknowledgement() {
 
 /// Two benchmarks over 16 versions: `a` steps up 20% at v08 and has no
 /// runs at v07, `b` is flat; the kernel changes at v08.
-fn gaps_csv() -> String {
+pub(crate) fn gaps_csv() -> String {
     let mut csv = String::from("version,seq,bench,kernel,time_s\n");
     for v in 0..16 {
         for r in 0..4 {
@@ -332,7 +352,7 @@ fn gaps_csv() -> String {
 }
 
 /// book.toml of [`gaps_csv`]: the kernel an environment column, v08 acknowledged.
-fn gaps_book() -> String {
+pub(crate) fn gaps_book() -> String {
     history_book(
         "environment = [\"kernel\"]\nacknowledge = [{ version = \"v08\", reason = \"new allocator\" }]\n\
          [data.runs]\ngroup-by = [\"bench\"]\n",
@@ -353,6 +373,8 @@ fn the_history_is_drawn_and_tabulated() {
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(study.path().join("site/index.html")).unwrap();
     let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
+    // The description counts the versions, gaps included: v00 to v15.
+    assert!(svg.contains("across 16 versions, v00 to v15: each run a faint point"), "{svg}");
     // One band and rule for the one change, in series a's colour.
     assert_eq!(svg.matches("<g class=\"changes\">").count(), 1, "{svg}");
     assert!(svg.contains("<title>Change of +20.0%"), "{svg}");
@@ -422,7 +444,7 @@ fn a_history_chart_is_refused_at_its_key() {
 }
 
 /// Run `git` in `dir`; it must succeed.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)

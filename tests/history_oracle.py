@@ -364,20 +364,41 @@ def excursions(levels):
 NEIGHBOURS = 5
 
 
+def new_level(levels, least):
+    """Suspects with at least `least` (and 2) versions in a row, themselves
+    included, whose levels lie within their limit of theirs."""
+    h, out = hampel(levels), set()
+    for i in suspects(levels):
+        near = lambda j: abs(levels[j] - levels[i]) <= h[i][1]
+        run = 1
+        for j in range(i + 1, len(levels)):
+            if not near(j):
+                break
+            run += 1
+        for j in range(i - 1, -1, -1):
+            if not near(j):
+                break
+            run += 1
+        if run >= max(least, 2):
+            out.add(i)
+    return out
+
+
 def outliers(points, levels, positive):
     """Suspects of Hampel's filter (over the 5 versions with runs on each
     side and the version, beyond 3 × 1.4826 median absolute deviations
-    from their median) whose runs, against those of the neighbours that
+    from their median), but for those of a new level (`new_level`), whose runs, against those of the neighbours that
     are not suspects, reach the level (Holm over the series) and shift by
     more than `negligible`: (point index, place, shift)."""
     n = len(points)
     window = [range(max(0, i - NEIGHBOURS), min(n, i + NEIGHBOURS + 1)) for i in range(n)]
     named = suspects(levels)
     suspect = [i in named for i in range(n)]
+    begun = new_level(levels, MIN_VERSIONS)
     tests = []
     for i in range(n):
         rest = [points[j][1] for j in window[i] if not suspect[j]]
-        if not suspect[i] or not rest:
+        if not suspect[i] or i in begun or not rest:
             tests.append(None)
             continue
         p, _, shift = compare(np.concatenate(rest), np.asarray(points[i][1]), positive)

@@ -34,6 +34,7 @@ mod facts;
 mod files_as_saved;
 mod fuzz_corpus;
 mod history;
+mod history_published;
 mod hostile_data;
 mod hostile_fs;
 mod hostile_fs_import;

@@ -43,7 +43,8 @@ pub struct History {
     /// Change points the authors have explained, by the first version of the
     /// new level, each with its reason: `acknowledge = [{ version = "1.4.0",
     /// reason = "bounds checks added on purpose" }]`. Shown with the reason,
-    /// not counted as a regression.
+    /// not counted as a regression. A version that is none of the history's
+    /// is an error.
     #[serde(default)]
     pub acknowledge: Vec<Acknowledgement>,
     /// The fewest versions with runs on each side of a change point (3).

@@ -38,7 +38,7 @@ pub const SHORTCODES: [(&str, &[&str]); 5] = [
     ("every", &["name", "claim", "field"]),
     ("count", &["data", "of", "field"]),
     ("range", &["data", "of", "field"]),
-    ("history", &["field"]),
+    ("history", &["version", "field"]),
 ];
 
 /// A located problem: span, message, hint.
@@ -192,7 +192,8 @@ fn levels_of(facts: Facts, file: &str, of: &Arg) -> Result<(String, Vec<String>)
 }
 
 /// `history()`: the change points in words (`words`) and their counts
-/// (`changes`, `regressions`, `acknowledged`, `inconclusive`).
+/// (`changes`, `regressions`, `acknowledged`, `inconclusive`); with
+/// `version`, the one change point beginning there (`prose::history_cite`).
 fn history_fields(call: &Call, facts: Facts) -> Result<Fields, Problem> {
     let Some(history) = &facts.analysis.history else {
         let message = "the study has no history across versions".to_string();
@@ -202,6 +203,18 @@ fn history_fields(call: &Call, facts: Facts) -> Result<Fields, Problem> {
             "declare one in book.toml: `[history]` (docs/history.md)".into(),
         ));
     };
+    if let Some(version) = optional(call, "version") {
+        return crate::prose::history_cite::change(history, facts.labels, &version.value).map_err(
+            |all| {
+                let message = format!("no one change point begins at version `{}`", version.value);
+                let hint = match all.len() {
+                    0 => "the history has no change point".to_string(),
+                    _ => format!("change points begin at {}", list(all.iter().map(String::as_str))),
+                };
+                (version.value_span.clone(), message, hint)
+            },
+        );
+    }
     let [changes, regressions, acknowledged, inconclusive] = crate::prose::history::counts(history);
     Ok(Fields::from([
         ("words", crate::prose::history::paragraph(history, facts.labels)),

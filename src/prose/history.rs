@@ -248,7 +248,7 @@ pub fn table(history: &HistoryAnalysis, labels: &Labels) -> (Vec<String>, Vec<Ve
 }
 
 /// One change's cells, after its series.
-fn table_row(history: &HistoryAnalysis, c: &Change) -> Vec<String> {
+pub(crate) fn table_row(history: &HistoryAnalysis, c: &Change) -> Vec<String> {
     let name = |i: usize| short(&history.versions[i].version);
     let range = if c.range[0] == c.range[1] {
         name(c.range[0])

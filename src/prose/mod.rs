@@ -14,6 +14,7 @@ pub mod direction;
 pub mod facts;
 pub mod headings;
 pub mod history;
+pub mod history_cite;
 pub mod labels;
 pub mod limitations;
 pub mod metric;

@@ -81,14 +81,7 @@ fn located(history: &History, order: &[Version], raw: &Raw, work: &Work, t: &Tes
     let acknowledged = history
         .acknowledge
         .iter()
-        .find(|a| {
-            in_range.iter().any(|v| {
-                v.name == a.version
-                    || (v.subject.is_some()
-                        && a.version.len() >= 4
-                        && v.name.starts_with(&a.version))
-            })
-        })
+        .find(|a| in_range.iter().any(|v| v.is_named(&a.version)))
         .map(|a| a.reason.clone());
     Change {
         at,

@@ -20,16 +20,17 @@ pub type Outlier = (usize, f64, f64);
 pub const HAMPEL: f64 = 3.0;
 
 /// The outliers of `work`: the suspects of Hampel's filter over
-/// [`NEIGHBOURS`] versions with runs on each side ([`suspects`]) whose
-/// runs, tested against those of the neighbours that are not suspects,
-/// reach the level (Holm over the series' versions) and shift by more
-/// than `negligible`.
+/// [`NEIGHBOURS`] versions with runs on each side ([`suspects`]), but for
+/// those of a new level ([`new_level`]), whose runs, tested against those
+/// of the neighbours that are not suspects, reach the level (Holm over the
+/// series' versions) and shift by more than `negligible`.
 pub fn find(work: &Work, history: &History, negligible: Option<f64>) -> Vec<Outlier> {
     let len = work.runs.len();
     let suspect = suspects(&work.levels);
+    let level = new_level(&work.levels, history.min_versions);
     let tests: Vec<Option<(f64, f64)>> = (0..len)
         .map(|i| {
-            if !suspect[i] {
+            if !suspect[i] || level[i] {
                 return None;
             }
             let rest: Vec<f64> = around(i, len)
@@ -67,6 +68,24 @@ fn around(i: usize, len: usize) -> std::ops::Range<usize> {
 /// ([`around`]); with no deviation, whether it differs from that median.
 pub fn suspects(levels: &[f64]) -> Vec<bool> {
     hampel(levels).into_iter().map(|(far, limit)| far > limit).collect()
+}
+
+/// The suspects ([`suspects`]) that begin or belong to a new level: with
+/// the versions next to them, on either side, whose levels lie within the
+/// filter's limit of theirs, at least `min` (and 2) versions in a row. Near
+/// the end of a series the filter names the first versions of a new
+/// level; a change point can claim them, and they are no excursion.
+pub fn new_level(levels: &[f64], min: usize) -> Vec<bool> {
+    let filter = hampel(levels);
+    (0..levels.len())
+        .map(|i| {
+            let (far, limit) = filter[i];
+            let near = |j: &usize| (levels[*j] - levels[i]).abs() <= limit;
+            let after = (i + 1..levels.len()).take_while(near).count();
+            let before = (0..i).rev().take_while(near).count();
+            far > limit && 1 + before + after >= min.max(2)
+        })
+        .collect()
 }
 
 /// The suspects ([`suspects`]) that also lie beyond the filter's limit

@@ -16,6 +16,15 @@ pub struct Version {
     pub subject: Option<String>,
 }
 
+impl Version {
+    /// Whether book.toml's `name` (an acknowledgement's) names it: its name,
+    /// or with git, its hash by 4 digits or more.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name
+            || (self.subject.is_some() && name.len() >= 4 && self.name.starts_with(name))
+    }
+}
+
 /// One configuration's runs along the order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Raw {
@@ -72,6 +81,7 @@ pub fn build(results: &ResultSet, config: &Config, history: &History) -> Result<
         (None, Some(repository)) => by_git(table, versions, history, repository)?,
         (None, None) => Vec::new(),
     };
+    acknowledged(history, &order, &at)?;
     let place = places(versions, &order);
     let group_by = config.data.get(&history.data).map(|d| d.group_by.clone()).unwrap_or_default();
     let groups = rows_by_config(table, &group_by);
@@ -80,6 +90,26 @@ pub fn build(results: &ResultSet, config: &Config, history: &History) -> Result<
         .map(|(config, rows)| fill(config, &rows, (&place, values, &environment), order.len()))
         .collect();
     Ok(Built { order, series })
+}
+
+/// Every acknowledgement names a version of the order (with `git`, a
+/// commit by 4 digits or more): one that names none would never apply, and
+/// its change would be counted as a regression unnoticed.
+fn acknowledged(
+    history: &History,
+    order: &[Version],
+    at: &dyn Fn(&str) -> Location,
+) -> Result<(), Diagnostic> {
+    for (i, a) in history.acknowledge.iter().enumerate() {
+        if !order.iter().any(|v| v.is_named(&a.version)) {
+            let message =
+                format!("acknowledged version `{}` is no version of the history", a.version);
+            let known = order.iter().map(|v| v.name.as_str());
+            return Err(Diagnostic::new(at(&format!("acknowledge.{i}.version")), message)
+                .hint(crate::diagnostic::suggest(&a.version, known)));
+        }
+    }
+    Ok(())
 }
 
 /// Each row's place, the values measured, and the environment columns.

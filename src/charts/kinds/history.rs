@@ -223,7 +223,7 @@ fn describe(data: &ChartData) -> String {
         "History chart of {} across {} {}, {first} to {last}: {runs}the median of each version on a line.",
         data.y_label,
         format::count(versions.len()),
-        data.x_label,
+        if versions.len() == 1 { "version" } else { "versions" },
     );
     let marks = data.versions.clone().unwrap_or_default();
     for s in &data.series {
