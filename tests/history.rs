@@ -158,24 +158,43 @@ fn ties_and_drifts_agree_with_the_oracle() {
     }
 }
 
-/// The issue's shapes at full size: 100 series of 200 versions × 5 runs,
-/// noise only (at least 95 without a change point) and with steps (found,
-/// the truth in the range), each against the oracle; Otava's verdicts
-/// compared when its package is installed.
+/// The issue's noise at full size: 100 series of 200 versions × 5 runs
+/// (5% missing, 2% single-version spikes), each against the oracle; at
+/// least 95 without a change point, and no more series with a false alarm
+/// than Apache Otava's defaults give on the same series.
 #[test]
-#[ignore = "slow: two studies of 100 series with the oracle in Python, about a minute"]
-fn the_issue_shapes_at_full_size() {
-    let Some((dir, noise)) = generated_with("none", 2, 100, &["otava"]) else { return };
-    let quiet_series = agree(&stats(dir.path()), &noise);
-    let quiet =
-        quiet_series.values().filter(|s| s["changes"].as_array().unwrap().is_empty()).count();
-    assert!(quiet >= 95, "{quiet} of 100 series without a change point");
+fn noise_at_full_size_alarms_rarely_and_less_than_otava() {
+    let Some((dir, oracle)) = generated_with("none", 2, 100, &["otava"]) else { return };
+    let series = agree(&stats(dir.path()), &oracle);
+    let alarms = |p: &Places| p.values().filter(|c| !c.is_empty()).count();
+    let ours = alarms(&places(&series));
+    assert!(ours <= 5, "{} of 100 series without a change point", 100 - ours);
+    if let Some(otava) = otava(&oracle) {
+        eprintln!("series with a false alarm: report {ours}, Otava {}", alarms(&otava));
+        assert!(ours <= alarms(&otava), "false alarms: report {ours}, Otava {}", alarms(&otava));
+    }
+}
+
+/// The issue's steps at full size: 100 series with a step of 3% to 10%,
+/// each against the oracle; found, the truth in the range and the best
+/// version within one of it, and no lower recall or precision than Apache
+/// Otava's defaults on the same series (docs/history.md records the figures).
+#[test]
+fn steps_at_full_size_are_found_and_located_better_than_otava() {
     let Some((dir, oracle)) = generated_with("step", 1, 100, &["otava"]) else { return };
     let series = agree(&stats(dir.path()), &oracle);
     let [near, any, ranged] = found(&series, &oracle);
     eprintln!("steps: {near} near and in range, {any} found, {ranged} in range (of 100)");
-    assert!(any >= 95 && ranged >= 90 && near >= 80, "{near} near, {any} found, {ranged} in range");
-    against_otava([&quiet_series, &series], [&noise, &oracle]);
+    assert!(any >= 95 && ranged >= 95 && near >= 85, "{near} near, {any} found, {ranged} in range");
+    if let Some(otava) = otava(&oracle) {
+        let (ours, theirs) = (located(&places(&series), &oracle), located(&otava, &oracle));
+        eprintln!("report: {ours:?}; Otava: {theirs:?} (steps found ±1, right ±1, all)");
+        assert!(ours[0] >= theirs[0], "recall: report {ours:?}, Otava {theirs:?}");
+        assert!(
+            ours[1] * theirs[2] >= theirs[1] * ours[2],
+            "precision: report {ours:?}, Otava {theirs:?}"
+        );
+    }
 }
 
 /// The change points' places of every series of `series` (report's).
@@ -189,41 +208,29 @@ fn places(series: &std::collections::BTreeMap<String, Value>) -> Places {
 /// Change points' places, by series.
 type Places = std::collections::BTreeMap<String, Vec<i64>>;
 
-/// On noise and on steps: the series with a false alarm (any change on
-/// noise), the steps found within one version (recall), and the change
-/// points within one version of a step among all on the steps (precision).
-fn scores(noise: &Places, steps: &Places, truth: &Value) -> [usize; 4] {
-    let alarms = noise.values().filter(|c| !c.is_empty()).count();
+/// Apache Otava's change points (its defaults: window 50, p 0.001,
+/// Student's t on the versions' levels) on the oracle's series; `None`,
+/// with a note, when its package is not installed (a failure under
+/// `REPORT_REQUIRE_TOOLS`).
+fn otava(oracle: &Value) -> Option<Places> {
+    if oracle["otava"].is_null() {
+        let required = std::env::var_os("REPORT_REQUIRE_TOOLS").is_some();
+        assert!(!required, "python3 with apache-otava is required");
+        eprintln!("SKIPPED: apache-otava is not installed; no comparison with Otava");
+        return None;
+    }
+    Some(serde_json::from_value(oracle["otava"].clone()).unwrap())
+}
+
+/// On steps: the steps found within one version (recall), the change
+/// points within one version of a step, and all change points (precision
+/// is the second over the third).
+fn located(steps: &Places, truth: &Value) -> [usize; 3] {
     let truth = |name: &str| truth["truth"][name].as_i64().unwrap();
     let found = steps.iter().filter(|(n, c)| c.iter().any(|&a| (a - truth(n)).abs() <= 1)).count();
     let right: usize =
         steps.iter().map(|(n, c)| c.iter().filter(|&&a| (a - truth(n)).abs() <= 1).count()).sum();
-    let all = steps.values().map(Vec::len).sum();
-    [alarms, found, right, all]
-}
-
-/// report against Apache Otava's defaults (window 50, p 0.001, Student's
-/// t on the versions' levels) on the same series: fewer false alarms,
-/// and no lower recall or precision (docs/history.md records the figures).
-fn against_otava(series: [&std::collections::BTreeMap<String, Value>; 2], oracle: [&Value; 2]) {
-    if oracle[0]["otava"].is_null() {
-        let required = std::env::var_os("REPORT_REQUIRE_TOOLS").is_some();
-        assert!(!required, "python3 with apache-otava is required");
-        eprintln!("SKIPPED: apache-otava is not installed; no comparison with Otava");
-        return;
-    }
-    let otava = |o: &Value| -> Places { serde_json::from_value(o["otava"].clone()).unwrap() };
-    let ours = scores(&places(series[0]), &places(series[1]), oracle[1]);
-    let theirs = scores(&otava(oracle[0]), &otava(oracle[1]), oracle[1]);
-    eprintln!(
-        "report: {ours:?}; Otava: {theirs:?} (alarms on noise, steps found ±1, right ±1, all)"
-    );
-    assert!(ours[0] <= theirs[0], "false alarms: report {ours:?}, Otava {theirs:?}");
-    assert!(ours[1] >= theirs[1], "recall: report {ours:?}, Otava {theirs:?}");
-    assert!(
-        ours[2] * theirs[3] >= theirs[2] * ours[3],
-        "precision: report {ours:?}, Otava {theirs:?}"
-    );
+    [found, right, steps.values().map(Vec::len).sum()]
 }
 
 /// The worked example of docs/history.md, by hand: six versions of two

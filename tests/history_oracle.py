@@ -234,6 +234,7 @@ def detect(series):
         work[s] = ([points[i] for i in keep], levels[keep], positive)
     cuts = {s: propose(*work[s]) for s in names}
     undecided = {s: [] for s in names}
+    moves = 0
     while True:
         tested = []
         for s in names:
@@ -256,7 +257,11 @@ def detect(series):
             if worst is None or rank > worst[0]:
                 worst = (rank, s, c, need, ph, shift)
         if worst is None:
-            break
+            moved = {s: relocate(work[s], cuts[s]) for s in names}
+            if moved == cuts or moves == MOVES:
+                break
+            cuts, moves = moved, moves + 1
+            continue
         _, s, c, need, ph, shift = worst
         if need is not None:
             undecided[s].append({"point": c, "needs": need})
@@ -277,7 +282,7 @@ def expected(s, work, cuts, found, undecided):
         ends = [0] + cuts + [len(points)]
         i = ends.index(c)
         a, b = ends[i - 1], ends[i + 1]
-        q = q_hat(medians[a:b])
+        q = split_statistic(points, positive, a, b, excursions(medians))
         floor = 0.9 * q[c - a]
         lo = hi = c
         while lo > a + 1 and q[lo - 1 - a] >= floor:
@@ -292,6 +297,70 @@ def expected(s, work, cuts, found, undecided):
             "inconclusive": [{"at": points[u["point"]][0], "needs": u["needs"]} for u in kept]}
 
 
+MOVES = 3
+
+
+def split_statistic(points, positive, a, b, skip):
+    """Least squares' statistic of every split t of points a..b (index
+    t - a, the first point after it): N1·N2/N·(mean1 − mean2)² of the runs'
+    logs (or runs) either side, the points in `skip` left out."""
+    values = [np.log(r) if positive else np.asarray(r, float) for _, r in points[a:b]]
+    sums = np.array([0.0 if a + i in skip else v.sum() for i, v in enumerate(values)])
+    counts = np.array([0 if a + i in skip else len(v) for i, v in enumerate(values)])
+    left, n = np.cumsum(sums), np.cumsum(counts)
+    total, count = left[-1], n[-1]
+    q = np.zeros(b - a)
+    for t in range(1, b - a):
+        n1, n2 = n[t - 1], count - n[t - 1]
+        if n1 > 0 and n2 > 0:
+            q[t] = n1 * n2 / count * (left[t - 1] / n1 - (total - left[t - 1]) / n2) ** 2
+    return q
+
+
+def relocate(work, cuts):
+    """Each cut moved, left to right, to the split between the (moved) cut
+    before and the cut after where least squares' statistic peaks, at least
+    MIN_VERSIONS points each side, one-version excursions left out."""
+    points, levels, positive = work
+    skip = excursions(levels)
+    moved = []
+    for i, c in enumerate(cuts):
+        a = moved[-1] if moved else 0
+        b = cuts[i + 1] if i + 1 < len(cuts) else len(points)
+        if b - a < 2 * MIN_VERSIONS:
+            moved.append(c)
+            continue
+        q = split_statistic(points, positive, a, b, skip)
+        taus = range(a + MIN_VERSIONS, b - MIN_VERSIONS + 1)
+        moved.append(max(taus, key=lambda t: (q[t - a], -t)))
+    return moved
+
+
+def hampel(levels):
+    """Each level's distance from the median of itself and the 5 points on
+    each side, and the filter's limit there: 3 × 1.4826 median absolute
+    deviations."""
+    n, out = len(levels), []
+    for i in range(n):
+        w = np.asarray(levels[max(0, i - NEIGHBOURS):min(n, i + NEIGHBOURS + 1)])
+        centre = float(np.median(w))
+        out.append((abs(levels[i] - centre), 3.0 * 1.4826 * float(np.median(np.abs(w - centre)))))
+    return out
+
+
+def suspects(levels):
+    """The points Hampel's filter names (beyond its limit, or off the median
+    where there is no deviation)."""
+    return {i for i, (far, limit) in enumerate(hampel(levels)) if far > limit}
+
+
+def excursions(levels):
+    """Suspects also beyond the limit from each point next to them."""
+    h = hampel(levels)
+    return {i for i in suspects(levels)
+            if all(abs(levels[i] - levels[j]) > h[i][1] for j in (i - 1, i + 1) if 0 <= j < len(levels))}
+
+
 NEIGHBOURS = 5
 
 
@@ -303,13 +372,8 @@ def outliers(points, levels, positive):
     more than `negligible`: (point index, place, shift)."""
     n = len(points)
     window = [range(max(0, i - NEIGHBOURS), min(n, i + NEIGHBOURS + 1)) for i in range(n)]
-    suspect = []
-    for i in range(n):
-        w = levels[list(window[i])]
-        centre = float(np.median(w))
-        mad = float(np.median(np.abs(w - centre)))
-        far = abs(levels[i] - centre)
-        suspect.append(far > 0 if mad == 0 else far > 3.0 * 1.4826 * mad)
+    named = suspects(levels)
+    suspect = [i in named for i in range(n)]
     tests = []
     for i in range(n):
         rest = [points[j][1] for j in window[i] if not suspect[j]]

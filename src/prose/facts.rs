@@ -105,8 +105,11 @@ pub fn tally(labels: &Labels, tally: &Tally, word: &str, higher: bool) -> Fields
 /// Levels written `column = value` (as the analysis names a member's
 /// place) in words: listed (`2, 4 and 8 processes`, the unit once when
 /// they share it) up to [`LISTED`], else their range and count (`the 12
-/// levels from 1 B to 2 KiB`); `none` for no level.
+/// levels from 1 B to 2 KiB`), in book.toml's order of the levels
+/// ([`Labels::compare_at`]); `none` for no level.
 pub fn levels(labels: &Labels, file: &str, at: &[&str]) -> String {
+    let mut at = at.to_vec();
+    at.sort_by(|a, b| labels.compare_at(file, a, b));
     let named: Vec<String> = at.iter().map(|a| labels.at(file, a)).collect();
     match &named[..] {
         [] => "none".to_string(),
@@ -220,6 +223,34 @@ tps = { name = "throughput", higher = "faster", lower = "slower" }
         assert_eq!(range("1 process", "32 processes"), "1 to 32 processes");
         assert_eq!(range("1 KiB", "1 MiB"), "1 KiB to 1 MiB");
         assert_eq!(range("8 processes", "8 processes"), "8 processes");
+    }
+
+    #[test]
+    fn levels_follow_the_order_book_toml_gives() {
+        let toml = r#"
+[book]
+title = "T"
+[study]
+baseline = "a"
+[environments.a]
+label = "A"
+[data.runs.labels]
+codec = { order = ["zstd", "gzip", "bzip2"] }
+level = { unit = "steps", order = ["19", "1"] }
+"#;
+        let l =
+            Labels::new(&crate::config::parse(std::path::Path::new("book.toml"), toml).unwrap());
+        // Listed levels first in the declared order, others after by value.
+        let codecs = ["codec = bzip2", "codec = lz4", "codec = gzip", "codec = zstd"];
+        assert_eq!(
+            levels(&l, "runs", &codecs),
+            "codec = zstd, codec = gzip, codec = bzip2 and codec = lz4"
+        );
+        let steps = ["level = 3", "level = 1", "level = 19", "level = 2"];
+        assert_eq!(levels(&l, "runs", &steps), "19, 1, 2 and 3 steps");
+        // No order declared: numbers by value.
+        let plain = ["procs = 16", "procs = 2", "procs = 4"];
+        assert_eq!(levels(&labels(), "runs", &plain), "2, 4 and 16 processes");
     }
 
     #[test]

@@ -68,6 +68,21 @@ impl Labels {
         x.cmp(&y).then_with(|| crate::analysis::facts::level_order(a, b))
     }
 
+    /// The order of two places written `a = 1, b = 2` (as the analysis
+    /// names a member's place), part by part in book.toml's order
+    /// ([`Labels::compare_levels`]); parts of another form compare equal.
+    pub fn compare_at(&self, file: &str, a: &str, b: &str) -> Ordering {
+        place_parts(a)
+            .into_iter()
+            .zip(place_parts(b))
+            .map(|pair| match pair {
+                (Some((x, v)), Some((y, w))) if x == y => self.compare_levels(file, x, v, w),
+                _ => Ordering::Equal,
+            })
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    }
+
     /// The order of two configurations of `file` as the study lists its
     /// levels ([`Labels::compare_levels`]): by environment, then by the
     /// value of each `group-by` column in turn.
@@ -299,6 +314,12 @@ fn singular(unit: &str) -> String {
         last
     };
     if head.is_empty() { one.to_string() } else { format!("{head} {one}") }
+}
+
+/// The parts of a place written `a = 1, b = 2`, each `(column, value)`
+/// when it has that form.
+fn place_parts(text: &str) -> Vec<Option<(&str, &str)>> {
+    text.split(", ").map(|p| p.split_once(" = ")).collect()
 }
 
 #[cfg(test)]

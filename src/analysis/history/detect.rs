@@ -2,7 +2,8 @@
 //! on the pooled runs of the segments either side, with the floors of
 //! versions and runs and the sizes a change must exceed; the weakest that
 //! fails is merged away and its neighbours tested again (Otava's merge),
-//! Holm over every candidate of the study's series, until all left pass.
+//! Holm over every candidate of the study's series, until all left pass;
+//! those are then moved where least squares places them and merged again.
 
 use super::edivisive;
 use super::series::Built;
@@ -55,9 +56,17 @@ pub fn detect(built: &Built, history: &History, negligible: Option<f64>) -> Vec<
     let mut inconclusive: Vec<Vec<Tested>> = vec![Vec::new(); works.len()];
     let rules = Rules { history, negligible };
     let mut memo = Memo::default();
+    let mut moves = 0;
     let standing = loop {
         let tested = evaluate(&works, &cuts, &mut memo);
-        let Some((s, i, needs)) = rules.weakest(&works, &cuts, &tested) else { break tested };
+        let Some((s, i, needs)) = rules.weakest(&works, &cuts, &tested) else {
+            let moved = relocated(&works, &cuts, history.min_versions);
+            if moved == cuts || moves == MOVES {
+                break tested;
+            }
+            (cuts, moves) = (moved, moves + 1);
+            continue;
+        };
         let mut removed =
             tested.into_iter().find(|(ts, t)| *ts == s && t.test.bounds[1] == cuts[s][i]);
         if let (Some(needs), Some((_, t))) = (needs, removed.as_mut()) {
@@ -98,6 +107,15 @@ pub fn unsought(built: &Built) -> Vec<Found> {
             }
         })
         .collect()
+}
+
+/// How many times the change points standing are moved where least
+/// squares places them ([`relocate`](super::relocate)) and merged again.
+pub const MOVES: usize = 3;
+
+/// Every series' cuts moved by [`relocate`](super::relocate::relocate).
+fn relocated(works: &[Work], cuts: &[Vec<usize>], min: usize) -> Vec<Vec<usize>> {
+    works.iter().zip(cuts).map(|(w, c)| super::relocate::relocate(w, c, min)).collect()
 }
 
 /// E-Divisive's candidates of a series: splits whose raw p reaches the

@@ -3,7 +3,6 @@
 //! authors' acknowledgement; and the versions that are outliers, not changes.
 
 use super::detect::{Found, Tested};
-use super::edivisive::divergence;
 use super::series::{Raw, Version};
 use super::work::Work;
 use super::{Change, EnvironmentChange, Outlier, Point, Series};
@@ -58,25 +57,10 @@ fn sorted(runs: &[f64]) -> Vec<f64> {
     sorted
 }
 
-/// The split points around `at` whose statistic stays within
-/// [`RANGE_SHARE`] of its value at `at`, between `from` and `to`.
-pub fn range([from, at, to]: [usize; 3], levels: &[f64]) -> [usize; 2] {
-    let q = divergence(&levels[from..to]);
-    let floor = RANGE_SHARE * q[at - from];
-    let (mut lo, mut hi) = (at, at);
-    while lo > from + 1 && q[lo - 1 - from] >= floor {
-        lo -= 1;
-    }
-    while hi + 1 < to && q[hi + 1 - from] >= floor {
-        hi += 1;
-    }
-    [lo, hi]
-}
-
 /// A change (or an undecided candidate) with its place, range, commits,
 /// environment and acknowledgement.
 fn located(history: &History, order: &[Version], raw: &Raw, work: &Work, t: &Tested) -> Change {
-    let [lo, hi] = range(t.test.bounds, &work.levels);
+    let [lo, hi] = super::relocate::range(work, t.test.bounds, RANGE_SHARE);
     // The new level begins after the last version with runs before the
     // range: the gaps between are in it.
     let range = [work.places[lo - 1] + 1, work.places[hi]];

@@ -2,7 +2,8 @@
 //! series of versions ([`series`]), the candidates E-Divisive proposes
 //! ([`edivisive`]), each tested by Mann–Whitney's exact test on the pooled
 //! runs either side and merged away until every one left passes, Holm
-//! over the study's series ([`detect`]), and where, how much and why of
+//! over the study's series ([`detect`]), each moved to where least squares
+//! on the runs places it ([`relocate`]), and where, how much and why of
 //! each change found ([`locate`]). Numbers and typed findings only; the
 //! words are `prose::history`'s. Method: docs/history.md.
 
@@ -10,6 +11,7 @@ pub mod detect;
 pub mod edivisive;
 pub mod locate;
 pub mod outliers;
+pub mod relocate;
 pub mod series;
 pub mod work;
 

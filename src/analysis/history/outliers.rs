@@ -66,6 +66,26 @@ fn around(i: usize, len: usize) -> std::ops::Range<usize> {
 /// median absolute deviations from the median of its neighbourhood
 /// ([`around`]); with no deviation, whether it differs from that median.
 pub fn suspects(levels: &[f64]) -> Vec<bool> {
+    hampel(levels).into_iter().map(|(far, limit)| far > limit).collect()
+}
+
+/// The suspects ([`suspects`]) that also lie beyond the filter's limit
+/// from each version next to them: one-version excursions, not the first
+/// version of a new level (which lies near the version after it).
+pub fn excursions(levels: &[f64]) -> Vec<bool> {
+    let filter = hampel(levels);
+    (0..levels.len())
+        .map(|i| {
+            let (far, limit) = filter[i];
+            let next = [i.checked_sub(1), Some(i + 1).filter(|&j| j < levels.len())];
+            far > limit && next.into_iter().flatten().all(|j| (levels[i] - levels[j]).abs() > limit)
+        })
+        .collect()
+}
+
+/// Each level's distance from the median of its neighbourhood and the
+/// limit of Hampel's filter there: [`HAMPEL`] × 1.4826 median absolute deviations.
+fn hampel(levels: &[f64]) -> Vec<(f64, f64)> {
     let median = |mut v: Vec<f64>| {
         v.sort_unstable_by(f64::total_cmp);
         crate::analysis::statistics::robust::median(&v)
@@ -75,8 +95,7 @@ pub fn suspects(levels: &[f64]) -> Vec<bool> {
             let window: Vec<f64> = levels[around(i, levels.len())].to_vec();
             let centre = median(window.clone());
             let mad = median(window.iter().map(|x| (x - centre).abs()).collect());
-            let far = (levels[i] - centre).abs();
-            if mad == 0.0 { far > 0.0 } else { far > HAMPEL * 1.4826 * mad }
+            ((levels[i] - centre).abs(), HAMPEL * 1.4826 * mad)
         })
         .collect()
 }
