@@ -160,11 +160,23 @@ struct Partial {
     /// Results are written grouped or interleaved, so most rows find their
     /// group here, without hashing a key.
     recent: [usize; 2],
+    /// The group last found per slot of the key's hash (its top bits): rows
+    /// that cycle through more groups than `recent` holds (configurations
+    /// written in turn) find theirs here, without a look-up in `index`.
+    slots: [usize; SLOTS],
 }
+
+/// How many slots [`Partial::slots`] has: a power of two.
+const SLOTS: usize = 64;
 
 impl Default for Partial {
     fn default() -> Self {
-        Partial { index: Default::default(), groups: Vec::new(), recent: [usize::MAX; 2] }
+        Partial {
+            index: Default::default(),
+            groups: Vec::new(),
+            recent: [usize::MAX; 2],
+            slots: [usize::MAX; SLOTS],
+        }
     }
 }
 
@@ -186,14 +198,17 @@ impl Partial {
             return g;
         }
         let hash = key_hash(keys.iter().map(|k| k[r]));
-        let found = self
-            .index
-            .get(&hash)
-            .and_then(|gs| gs.iter().copied().find(|&g| same(&self.groups[g])));
+        let slot = (hash >> (64 - SLOTS.trailing_zeros())) as usize;
+        let cached = Some(self.slots[slot]).filter(|&g| self.groups.get(g).is_some_and(same));
+        let found = cached.or_else(|| {
+            let listed = self.index.get(&hash)?;
+            listed.iter().copied().find(|&g| same(&self.groups[g]))
+        });
         let g = found.unwrap_or_else(|| {
             let key: Vec<u64> = keys.iter().map(|k| k[r]).collect();
             self.insert(hash, key, new())
         });
+        self.slots[slot] = g;
         if self.recent[0] != g {
             self.recent = [g, self.recent[0]];
         }
@@ -404,6 +419,56 @@ mod tests {
         assert_eq!(found.group_of(&keys, 2, || group(5)), 5);
         assert_eq!(found.group_of(&keys, 0, || unreachable!()), 3);
         assert_eq!((found.find(hash, &[9, 9]), found.find(hash, &[2, 1])), (Some(2), Some(3)));
+    }
+
+    /// Rows of up to 300 groups (more than the hash slots), written in turn,
+    /// in runs or at random over several parts, group as a plain map of
+    /// each key to its values in row order groups them.
+    #[test]
+    fn groups_of_every_order_match_a_plain_map() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for seed in 0..24u64 {
+            let (groups, n) = (1 + next() % 300, [50, 5_000, 140_000][seed as usize % 3]);
+            let order = |i: u64, r: u64| match seed % 3 {
+                0 => i % groups,
+                1 => i * groups / n as u64,
+                _ => r % groups,
+            };
+            let ids: Vec<u64> = (0..n as u64).map(|i| order(i, next())).collect();
+            let env: Vec<String> = ids.iter().map(|g| format!("e{}", g % 7)).collect();
+            let procs: Vec<f64> = ids.iter().map(|g| (g / 7) as f64).collect();
+            let value: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            let mut expected: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
+            for (i, g) in ids.iter().enumerate() {
+                expected.entry((env[i].clone(), g / 7)).or_default().push(i as f64);
+            }
+            let t = Table::new(
+                "t",
+                "results/t.csv",
+                vec![
+                    ("env", Values::Text(env.iter().map(String::as_str).collect())),
+                    ("procs", Values::Number(procs)),
+                    ("value", Values::Number(value)),
+                ],
+            );
+            let found = aggregate(&t, &BTreeMap::new(), &["env", "procs"], &["value"]).unwrap();
+            let found: BTreeMap<(String, u64), Vec<f64>> = found
+                .into_iter()
+                .map(|g| match &g.key[..] {
+                    [KeyPart::Text(e), KeyPart::Number(p)] => {
+                        ((e.clone(), *p as u64), g.samples[0].clone())
+                    }
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            assert!(found == expected, "seed {seed}: {groups} groups over {n} rows");
+        }
     }
 
     #[test]
