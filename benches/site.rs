@@ -71,7 +71,7 @@ fn write_site(root: &Path) {
 }
 
 /// The median of `runs` whole `report build` processes of the site at
-/// `root` (each paper typeset in a child process, as the binary does).
+/// `root` (the papers typeset by one long-lived child per core, as the binary does).
 fn process(root: &Path, runs: usize) -> Duration {
     let times = (0..runs).map(|_| {
         let start = Instant::now();

@@ -29,13 +29,16 @@ fn main() -> ExitCode {
     let args = parse();
     let cli = resolve::resolve(&args).unwrap_or_else(|err| err.exit());
     print::set_color(cli.color);
-    match run(&args.command, &cli) {
+    let code = match run(&args.command, &cli) {
         Ok(code) => code,
         Err(err) => {
             print::error(&err, cli.format);
             ExitCode::FAILURE
         }
-    }
+    };
+    // The children that typeset papers wait for more; none will come.
+    report::render::sandbox::end();
+    code
 }
 
 /// The command line, parsed, with clap's own colours following `--color`.

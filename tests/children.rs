@@ -123,3 +123,115 @@ fn a_typesetting_child_killed_or_crashed_is_named_by_its_signal() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// A site of `count` copies of the minimal study, `sN` each, with a site.toml.
+fn site_of_minimal(count: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..count {
+        copy_dir(&repo().join("tests/fixtures/minimal"), &dir.path().join(format!("s{i}")));
+        let title = format!("title = \"Minimal study {i}\"");
+        edit(dir.path(), &format!("s{i}/book.toml"), "title = \"Minimal study\"", &title);
+    }
+    fs::write(dir.path().join("site.toml"), "[site]\ntitle = \"Minimal studies\"\n").unwrap();
+    dir
+}
+
+/// The typesetting children of process `parent` now running.
+#[cfg(target_os = "linux")]
+fn typesetters_of(parent: u32) -> Vec<u32> {
+    let Ok(entries) = fs::read_dir("/proc") else { return vec![] };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().parse::<u32>().ok()?;
+            let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+            let ppid = stat.rsplit(')').next()?.split_whitespace().nth(1)?.parse::<u32>().ok()?;
+            let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+            (ppid == parent && String::from_utf8_lossy(&cmdline).contains("__typeset"))
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// The papers of a site are typeset by one long-lived child per core, not
+/// one child a paper (docs/security.md), and the site is byte for byte the
+/// one the library builds with every paper typeset in its own process.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_site_typesets_its_papers_in_one_child_per_core_with_the_same_bytes() {
+    use std::collections::BTreeSet;
+    use std::process::Stdio;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let studies = cores + 4;
+    let site = site_of_minimal(studies);
+    let mut build = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(["build", "--quiet", "--root"])
+        .arg(site.path())
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut seen = BTreeSet::new();
+    let status = loop {
+        seen.extend(typesetters_of(build.id()));
+        if let Some(status) = build.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut build.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{err}");
+    assert!(
+        (1..=cores + 1).contains(&seen.len()),
+        "{} typesetters for {studies} papers",
+        seen.len()
+    );
+    let alone = tempfile::tempdir().unwrap();
+    let options = report::BuildOptions {
+        out: Some(alone.path().join("site")),
+        source_date_epoch: Some(1_700_000_000),
+        base_url: None,
+    };
+    report::site::build(site.path(), &options, None).unwrap();
+    let (piped, here) = (contents(&site.path().join("site")), contents(&alone.path().join("site")));
+    let papers = piped.iter().filter(|(path, _)| path.ends_with("paper.pdf")).count();
+    assert_eq!(papers, studies);
+    assert_eq!(piped.len(), here.len());
+    for ((path, bytes), (other, same)) in piped.iter().zip(&here) {
+        assert_eq!(path, other);
+        assert!(bytes == same, "{} differs", path.display());
+    }
+}
+
+/// A paper that never ends in a site costs its child only: the build names
+/// that study's template, in time, and leaves the site as it was.
+#[test]
+fn a_paper_that_hangs_in_a_site_is_named_and_the_site_is_kept() {
+    let site = site_of_minimal(4);
+    let built = report(site.path(), &["build"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let before = contents(&site.path().join("site"));
+    fs::create_dir_all(site.path().join("s2/templates")).unwrap();
+    fs::write(
+        site.path().join("s2/templates/paper.typ"),
+        "#for i in range(100000) { for j in range(100000) { } }\n",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(["build", "--message-format", "short", "--root"])
+        .arg(site.path())
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .env("REPORT_PAPER_TIMEOUT", "3")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(40), "{err}");
+    assert!(err.starts_with("error: s2/templates/paper.typ: "), "{err}");
+    assert!(!err.contains("s1/") && !err.contains("s3/") && !err.contains("panicked"), "{err}");
+    assert_eq!(before, contents(&site.path().join("site")), "the site changed");
+}

@@ -44,10 +44,14 @@ pub fn outputs() -> [&'static dyn renderer::Renderer; 5] {
 /// templates are rendered in children from then on ([`sandbox`]).
 pub fn enter() -> Option<ExitCode> {
     sandbox::enter(|job| match job {
-        sandbox::Job::Typeset => {
-            sandbox::Work { prepare: pdf::prepare_child, answer: pdf::child_answer }
+        sandbox::Job::Typeset => sandbox::Work {
+            prepare: pdf::prepare_child,
+            answer: pdf::child_answer,
+            between: pdf::between_papers,
+        },
+        sandbox::Job::Render => {
+            sandbox::Work { prepare: |_| {}, answer: html::child_answer, between: || {} }
         }
-        sandbox::Job::Render => sandbox::Work { prepare: |_| {}, answer: html::child_answer },
     })
 }
 

@@ -140,6 +140,14 @@ pub(super) fn prepare_child(needs: &[String]) {
     let _ = typst::compile::<PagedDocument>(&PaperWorld::new(&project, fonts));
 }
 
+/// What the typesetting child does between two papers: forget Typst's
+/// memoized work (the fonts stay), so that each paper is typeset from the
+/// same state as in a fresh child, within the same memory, whichever
+/// papers the child typeset before.
+pub(super) fn between_papers() {
+    typst::comemo::evict(0);
+}
+
 /// The embedded fonts plus the study's, or an error naming a file that holds no font.
 fn fonts_for(project: &PaperProject) -> Result<Arc<Fonts>, Vec<TypstError>> {
     if project.fonts.is_empty() {

@@ -31,8 +31,8 @@ pub fn render(
     });
     let tags: BTreeSet<&str> =
         entries.iter().flat_map(|e| e.tags.iter().map(String::as_str)).collect();
-    let [(css, _), (js, _)] = crate::render::html::shared_assets();
-    let [(index_css, _), (index_js, _)] = crate::render::html::index_assets();
+    let [(css, _), _] = crate::render::html::shared_assets();
+    let [(index_css, _), (index_js, _), (search_js, _)] = crate::render::html::index_assets();
     let description = config.description.clone().unwrap_or_else(|| {
         let titles: Vec<&str> = entries.iter().map(|e| e.title.as_str()).collect();
         format!("{} studies: {}", entries.len(), titles.join("; "))
@@ -44,9 +44,9 @@ pub fn render(
     context.insert("studies", &studies);
     context.insert("tags", &tags);
     context.insert("css", &css);
-    context.insert("js", &js);
     context.insert("index_css", &index_css);
     context.insert("index_js", &index_js);
+    context.insert("search_js", &search_js);
     context.insert("search", super::search::FILE);
     context.insert("base_url", &base_url);
     context.insert(

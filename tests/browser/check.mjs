@@ -22,45 +22,23 @@
 // text's colour (at 1440 px, both themes), and print rules missing. The JSON report counts the axe violations by
 // impact and lists each with its rule, the nodes' selectors and HTML.
 
-import { createServer } from "node:http";
-import { readFile, readdir, stat, mkdir } from "node:fs/promises";
-import { join, extname, resolve } from "node:path";
+import { readFile, readdir, mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import lighthouse from "lighthouse";
 import { launch as launchChrome } from "chrome-launcher";
+import { serve } from "./serve.mjs";
 
 const require = createRequire(import.meta.url);
 const [siteDir, shotDir] = process.argv.slice(2).map((p) => resolve(p));
 const BASE = "/study/";
-const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml",
-  ".json": "application/json", ".csv": "text/csv", ".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg" };
 const failures = [];
 const fail = (message) => failures.push(message);
 const axeViolations = [];
 
-const server = createServer(async (req, res) => {
-  const url = new URL(req.url, "http://localhost");
-  const path = decodeURIComponent(url.pathname);
-  const inside = path.startsWith(BASE) ? resolve(siteDir, "." + path.slice(BASE.length - 1)) : null;
-  try {
-    if (!inside || !inside.startsWith(siteDir)) throw new Error("outside");
-    const file = (await stat(inside)).isDirectory() ? join(inside, "index.html") : inside;
-    const body = await readFile(file);
-    const type = TYPES[extname(file)] ?? "application/octet-stream";
-    // Text compressed when the browser asks, as GitHub Pages serves it.
-    const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") && /html|css|javascript|svg|json|csv/.test(type);
-    res.writeHead(200, { "content-type": type, ...(gzip ? { "content-encoding": "gzip" } : {}) });
-    res.end(gzip ? gzipSync(body) : body);
-  } catch {
-    res.writeHead(404);
-    res.end("not found");
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { server, origin } = await serve(siteDir, BASE);
 
 // Every page of the site, and of each study published inside it
 // (examples/NAME/), each with its study's stats.json.

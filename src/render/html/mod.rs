@@ -230,13 +230,19 @@ pub fn shared_assets() -> [(String, String); 2] {
     [(hashed("style", "css", &css), css), (hashed("app", "js", SCRIPT), SCRIPT.to_string())]
 }
 
-/// The index page's own stylesheet and script in a site of studies (its
-/// search, filter and sort), which no study's page loads: `(file name,
+/// The index page's own stylesheet and scripts in a site of studies (its
+/// filter and sort, and its search, which the index's script loads on
+/// first use of the search box), which no study's page loads: `(file name,
 /// content)` each.
-pub fn index_assets() -> [(String, String); 2] {
+pub fn index_assets() -> [(String, String); 3] {
     let css = include_str!("../../defaults/site/index.css");
     let js = include_str!("../../defaults/site/index.js");
-    [(hashed("index", "css", css), css.to_string()), (hashed("index", "js", js), js.to_string())]
+    let search = include_str!("../../defaults/site/search.js");
+    [
+        (hashed("index", "css", css), css.to_string()),
+        (hashed("index", "js", js), js.to_string()),
+        (hashed("search", "js", search), search.to_string()),
+    ]
 }
 
 /// `NAME.HASH.EXT`, with the first 10 hex digits of the SHA-256 of `content`.

@@ -23,16 +23,19 @@
 //! Starting a child and loading what its job needs (the paper's fonts and
 //! citation locales, about 150 ms) need not wait for the input: [`prestart`]
 //! starts one at the beginning of a build, it prepares while the parent reads
-//! the results, and [`run`] hands it the input when there is some.
+//! the results, and [`run`] hands it the input when there is some. Nor need
+//! it be paid for every job: a child that answered waits for the next job of
+//! its kind, one per core at most, and one that failed is ended ([`pool`]).
 
-use std::io::{Read, Write};
 use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+mod pool;
 
 /// What a child process does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +98,9 @@ pub struct Work {
     pub prepare: fn(&[String]),
     /// The answer to the input, or `None` for input that cannot be read.
     pub answer: fn(&[u8]) -> Option<Vec<u8>>,
+    /// Let go of what one job left behind before the next (caches that
+    /// would otherwise grow from job to job).
+    pub between: fn(),
 }
 
 /// Why a job ended without an answer.
@@ -146,9 +152,6 @@ const STDERR_KEPT: u64 = 64 * 1024;
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
-/// Children started by [`prestart`] and not yet given a job, one per job at most.
-static READY: Mutex<Vec<(Job, Child)>> = Mutex::new(Vec::new());
-
 /// Call first thing in `main` (through `render::enter`). In a child
 /// (`report __typeset`, `report __render`) it does the job's `work` on
 /// standard input and returns the exit code to end with; anywhere else it
@@ -183,65 +186,73 @@ fn limits_from(job: Job, var: impl Fn(&str) -> Option<String>) -> (Duration, u64
     (number(time_name).map_or(deadline, Duration::from_secs), number(memory_name).unwrap_or(memory))
 }
 
-/// The child: prepare, read the input, run the job, write the answer. A
-/// watchdog ends it soon after the deadline, counted from the input, should
-/// the parent be gone; a parent that ends before sending input closes the
+/// The child: prepare, then read input after input, run the job on each
+/// and write its answer, until the parent closes the pipe (see [`pool`]).
+/// A watchdog ends it soon after a job's deadline, counted from its input,
+/// should the parent be gone; a parent that ends between jobs closes the
 /// pipe, and the child ends too.
 fn child(job: Job, work: Work, needs: Vec<String>) -> ExitCode {
     let (deadline, _) = limits(job);
     std::thread::spawn(move || (work.prepare)(&needs));
-    let mut input = Vec::new();
-    if std::io::stdin().lock().read_to_end(&mut input).is_err() || input.is_empty() {
-        return ExitCode::from(2);
-    }
+    let busy = std::sync::Arc::new(Mutex::new(None::<std::time::Instant>));
+    let watched = std::sync::Arc::clone(&busy);
     std::thread::spawn(move || {
-        std::thread::sleep(deadline.saturating_add(Duration::from_secs(5)));
-        std::process::exit(3);
+        let limit = deadline.saturating_add(Duration::from_secs(5));
+        loop {
+            std::thread::sleep(Duration::from_millis(250));
+            let since = watched.lock().map(|since| *since).unwrap_or_default();
+            if since.is_some_and(|since| since.elapsed() > limit) {
+                std::process::exit(3);
+            }
+        }
     });
-    let Some(answer) = (work.answer)(&input) else {
-        return ExitCode::from(2);
-    };
-    drop(input);
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(&answer).and_then(|()| stdout.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(2),
+    let (mut stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    let mut done = 0usize;
+    loop {
+        let input = match pool::read_frame(&mut stdin) {
+            Ok(Some(input)) if !input.is_empty() => input,
+            Ok(None) if done > 0 => return ExitCode::SUCCESS,
+            _ => return ExitCode::from(2),
+        };
+        set(&busy, Some(std::time::Instant::now()));
+        let Some(answer) = (work.answer)(&input) else {
+            return ExitCode::from(2);
+        };
+        drop(input);
+        if pool::write_frame(&mut stdout, &answer).is_err() {
+            return ExitCode::from(2);
+        }
+        set(&busy, None);
+        (work.between)();
+        done += 1;
     }
 }
 
-/// Start the child for `job` now, so that it prepares what `needs` names
+/// Set what `slot` holds.
+fn set<T>(slot: &Mutex<T>, value: T) {
+    if let Ok(mut held) = slot.lock() {
+        *held = value;
+    }
+}
+
+/// Start a child for `job` now, so that it prepares what `needs` names
 /// while this process works; the next [`run`] of `job` uses it. Nothing
 /// happens when jobs run in-process, when one is already waiting, or when
 /// it cannot start (then [`run`] says why).
 pub fn prestart(job: Job, needs: &[&str]) {
-    if !enabled() {
+    if !enabled() || pool::waiting(job) {
         return;
     }
-    let Ok(mut ready) = READY.lock() else { return };
-    if ready.iter().any(|(waiting, _)| *waiting == job) {
-        return;
-    }
-    if let Ok(child) = spawn(job, limits(job).1, needs) {
-        ready.push((job, child));
+    let memory_mb = limits(job).1;
+    if let Ok(child) = spawn(job, memory_mb, needs) {
+        pool::give_back(pool::Worker::new(job, memory_mb, child));
     }
 }
 
-/// The child [`prestart`] started for `job` if it is still waiting, else a new one.
-fn start(job: Job, memory_mb: u64) -> std::io::Result<Child> {
-    let waiting = READY.lock().ok().and_then(|mut ready| {
-        let at = ready.iter().position(|(waiting, _)| *waiting == job)?;
-        Some(ready.swap_remove(at).1)
-    });
-    match waiting {
-        Some(mut child) => match child.try_wait() {
-            Ok(None) => Ok(child),
-            _ => {
-                let _ = child.wait();
-                spawn(job, memory_mb, &[])
-            }
-        },
-        None => spawn(job, memory_mb, &[]),
-    }
+/// End every child that waits for a job: call when no job will come (a
+/// child left alone ends too when this process's end closes its pipe).
+pub fn end() {
+    pool::end();
 }
 
 /// Run `job` on `input` in a child process under its limits: the child's
@@ -271,51 +282,25 @@ fn exchange(job: Job, what: &str, err: &dyn std::fmt::Display) -> Failure {
     Failure { cause: Cause::Exchange, message }
 }
 
-/// Run `job` on the bytes `input` in a child process under its limits: the
-/// bytes of its answer.
+/// Run `job` on the bytes `input` in a child process under its limits (an
+/// idle one, or a new one): the bytes of its answer. A child that answered
+/// waits for the next job; one that failed is ended.
 fn exchange_bytes(job: Job, input: Vec<u8>) -> Result<Vec<u8>, Failure> {
     let (deadline, memory_mb) = limits(job);
-    let mut child = start(job, memory_mb).map_err(|e| Failure {
-        cause: Cause::Start,
-        message: format!("could not start the process for {}: {e}", job.doing()),
-    })?;
-    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    let writer = std::thread::spawn(move || {
-        // A child that ends early (it crashed) closes the pipe: that is reported below.
-        if let Some(mut stdin) = stdin {
-            let _ = stdin.write_all(&input);
-        }
-    });
-    let (sender, answer) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut out = Vec::new();
-        if let Some(mut stdout) = stdout {
-            let _ = stdout.read_to_end(&mut out);
-        }
-        let _ = sender.send(out);
-    });
-    let errors = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        if let Some(mut stderr) = stderr {
-            let _ = (&mut stderr).take(STDERR_KEPT).read_to_end(&mut kept);
-            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-        }
-        String::from_utf8_lossy(&kept).into_owned()
-    });
-    let Ok(out) = answer.recv_timeout(deadline) else {
-        return Err(timed_out(job, &mut child, deadline));
+    let mut worker = match pool::take(job, memory_mb) {
+        Some(worker) => worker,
+        None => pool::Worker::new(
+            job,
+            memory_mb,
+            spawn(job, memory_mb, &[]).map_err(|e| Failure {
+                cause: Cause::Start,
+                message: format!("could not start the process for {}: {e}", job.doing()),
+            })?,
+        ),
     };
-    let status = child.wait();
-    let _ = writer.join();
-    let stderr = errors.join().unwrap_or_default();
-    match status {
-        Ok(status) if status.success() => Ok(out),
-        Ok(status) => Err(crashed(job, status, &stderr, memory_mb)),
-        Err(e) => Err(Failure {
-            cause: Cause::Crash,
-            message: format!("lost the process for {}: {e}", job.doing()),
-        }),
-    }
+    let answer = worker.exchange(input, deadline)?;
+    pool::give_back(worker);
+    Ok(answer)
 }
 
 /// `report __typeset` (or another job) with the words `needs`, through
