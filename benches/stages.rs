@@ -37,6 +37,7 @@ fn distinct(i: usize) -> f64 {
 
 /// `runs` sorted logarithms of `scale` · U(0.97, 1.03), rounded to 6
 /// decimals as `benches/generate.py` writes them, from a seeded generator.
+#[allow(clippy::disallowed_methods)] // inputs and hand values: the system's own functions
 fn uniform_logs(runs: usize, seed: u64, scale: f64) -> Vec<f64> {
     let mut state = seed;
     let mut v: Vec<f64> = (0..runs)
@@ -135,6 +136,7 @@ fn stages(c: &mut Criterion) {
 
 /// One group's summary at the 10^6-row study's size (83,333 runs, in a
 /// shuffled order), and the two sorts it could use.
+#[allow(clippy::disallowed_methods)] // inputs and hand values: the system's own functions
 fn summaries(c: &mut Criterion) {
     let mut runs: Vec<f64> = uniform_logs(83_333, 1, 0.93).iter().map(|v| v.exp()).collect();
     let n = runs.len();

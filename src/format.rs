@@ -2,6 +2,8 @@
 //! the paper and the JSON round every number the same way. A leaf: it imports
 //! nothing of the pipeline; the wording of a metric is `prose::metric`.
 
+use crate::math;
+
 /// A number in its shortest exact form, for identifiers and table cells:
 /// `32`, `0.5`, `1e-7`.
 pub fn plain(x: f64) -> String {
@@ -122,7 +124,7 @@ pub fn significant(x: f64, digits: usize) -> String {
     if x == 0.0 {
         return fixed(0.0, digits.saturating_sub(1));
     }
-    let magnitude = x.abs().log10().floor() as i64;
+    let magnitude = math::log10(x.abs()).floor() as i64;
     let decimals = (digits as i64 - 1 - magnitude).clamp(0, 15) as usize;
     // Rounding may carry into a new digit (9.9996 → 10.000): one decimal fewer.
     let text = fixed(x, decimals);

@@ -55,6 +55,7 @@ pub mod diff;
 pub mod format;
 pub mod import;
 pub mod markdown;
+pub mod math;
 pub mod output;
 pub mod pipeline;
 pub mod project;

@@ -253,6 +253,7 @@ pub(crate) fn history_book(more: &str) -> String {
 /// and a level of 0.01, a change with Moses' interval from the 6th to the
 /// 31st ratio, 11.0/10.2 − 1 to 11.2/10.0 − 1.
 #[test]
+#[allow(clippy::disallowed_methods)] // inputs and hand values: the system's own functions
 fn worked_example_by_hand() {
     let study =
         written_study(&history_book(""), &[("runs.csv", WORKED)], "# H\n\n{{ history() }}\n");

@@ -19,6 +19,7 @@ const MORE_RUNS: &str = "v1,1,10.15\nv2,2,10.02\nv3,3,10.25\nv1,1,9.95\n\
 /// 11.05/10.05, by numpy), is +9.93% (95% CI +8.5% to +11.3%, below). `report diff --against HEAD` says the
 /// change is new, in the page's words; the other way round, that it is gone.
 #[test]
+#[allow(clippy::disallowed_methods)] // inputs and hand values: the system's own functions
 fn a_pull_request_whose_runs_reveal_a_change_says_so() {
     if !tool("git", &["--version"]) {
         return;

@@ -1,6 +1,7 @@
 //! Chart directives: a ```` ```chart ```` fenced block holding TOML, parsed into
 //! a [`ChartSpec`] with `deny_unknown_fields`.
 
+use crate::math;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -190,8 +191,8 @@ impl Scale {
     pub fn forward(self, v: f64) -> f64 {
         match self {
             Scale::Linear => v,
-            Scale::Log2 => v.log2(),
-            Scale::Log10 => v.log10(),
+            Scale::Log2 => math::log2(v),
+            Scale::Log10 => math::log10(v),
         }
     }
 
@@ -200,7 +201,7 @@ impl Scale {
         match self {
             Scale::Linear => v,
             Scale::Log2 => v.exp2(),
-            Scale::Log10 => 10f64.powf(v),
+            Scale::Log10 => math::powf(10.0, v),
         }
     }
 

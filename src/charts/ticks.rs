@@ -1,6 +1,7 @@
 //! Axis ranges and tick positions in drawn (possibly logarithmic) space, and
 //! tick labels: powers of two for log2 axes, B/KiB/MiB for byte axes.
 
+use crate::math;
 use std::ops::Range;
 
 use super::canvas::{Axis, SIZE, TEXT, text_width};
@@ -123,7 +124,7 @@ fn log_axis(lo: f64, hi: f64, scale: Scale) -> (Range<f64>, Vec<f64>) {
     }
     let multiples = |ms: &[f64]| -> Vec<f64> {
         (first as i32 - 1..=last as i32)
-            .flat_map(|k| ms.iter().map(move |m| (m * 10f64.powi(k)).log10()))
+            .flat_map(|k| ms.iter().map(move |m| math::log10(m * 10f64.powi(k))))
             .filter(inside)
             .collect()
     };
@@ -137,7 +138,7 @@ fn log_axis(lo: f64, hi: f64, scale: Scale) -> (Range<f64>, Vec<f64>) {
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
 fn nice_step(raw: f64) -> f64 {
-    let power = 10f64.powf(raw.log10().floor());
+    let power = math::powf(10.0, math::log10(raw).floor());
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
 }
 

@@ -158,6 +158,7 @@ fn change_at(compare: Compare, v: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math;
 
     /// A study whose file `runs` has a column of each wording.
     fn labels() -> Labels {
@@ -288,7 +289,7 @@ cpu = { unit = "s", higher = "costlier", lower = "cheaper" }
         for i in 0..5_000 {
             let column = columns[i % columns.len()];
             let compare = [Compare::Relative, Compare::Slowdown, Compare::Ratio][i / 6 % 3];
-            let change = |u: f64| 4f64.powf(2.0 * u - 1.0) * 1.0 - 1.0;
+            let change = |u: f64| math::powf(4.0, 2.0 * u - 1.0) * 1.0 - 1.0;
             let c = change(uniform()).clamp(-0.9, 3.0);
             if c.abs() < 0.01 {
                 continue;

@@ -417,6 +417,7 @@ mod tests {
     use super::*;
     use crate::analysis::{Inputs, Side};
     use crate::config::Better;
+    use crate::math;
 
     /// The runs behind a metric in a table's column, by hand: one
     /// configuration's smallest side, else configurations × runs.
@@ -517,8 +518,8 @@ mod tests {
         for i in 0..20_000 {
             let compare =
                 [Compare::Relative, Compare::Slowdown, Compare::Ratio, Compare::Summary][i % 4];
-            let scale = 10f64.powf(-9.0 + 12.0 * uniform());
-            let width = scale * 10f64.powf(-3.0 * uniform());
+            let scale = math::powf(10.0, -9.0 + 12.0 * uniform());
+            let width = scale * math::powf(10.0, -3.0 * uniform());
             let centre = scale * (2.0 * uniform() - 0.5);
             let null = if compare == Compare::Ratio { 1.0 } else { 0.0 };
             let (lo, hi) = (null + centre - width / 2.0, null + centre + width / 2.0);

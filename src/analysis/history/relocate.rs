@@ -7,13 +7,14 @@
 
 use super::outliers::excursions;
 use super::work::Work;
+use crate::math;
 
 /// The split statistic of points `from..to` of `work`: at each split τ
 /// (entry τ − `from`, the first point after it), N₁·N₂/N · (ȳ₁ − ȳ₂)² over
 /// the runs before and after (their logs when every run is positive),
 /// the points `skip` marks left out of both sides; 0 where a side has no run.
 pub fn statistic(work: &Work, skip: &[bool], from: usize, to: usize) -> Vec<f64> {
-    let value = |x: f64| if work.positive { x.ln() } else { x };
+    let value = |x: f64| if work.positive { math::ln(x) } else { x };
     let sums: Vec<(f64, f64)> = (from..to)
         .map(|i| {
             if skip[i] {

@@ -5,6 +5,7 @@
 use super::series::Raw;
 use crate::analysis::statistics::ranks;
 use crate::analysis::statistics::robust::median;
+use crate::math;
 
 /// One series' versions with runs, their runs sorted and their medians.
 #[derive(Debug, Clone)]
@@ -45,7 +46,8 @@ impl Work {
 
 /// A version's level: the mean of its runs' logs when `positive`, else of its runs.
 pub fn level(runs: &[f64], positive: bool) -> f64 {
-    let sum: f64 = if positive { runs.iter().map(|x| x.ln()).sum() } else { runs.iter().sum() };
+    let sum: f64 =
+        if positive { runs.iter().map(|x| math::ln(*x)).sum() } else { runs.iter().sum() };
     sum / runs.len() as f64
 }
 
@@ -53,7 +55,7 @@ pub fn level(runs: &[f64], positive: bool) -> f64 {
 /// for a centre of 0 off the log scale.
 pub fn apart(x: f64, centre: f64, positive: bool) -> Option<f64> {
     if positive {
-        return Some((x - centre).exp_m1().abs());
+        return Some(math::exp_m1(x - centre).abs());
     }
     (centre != 0.0).then(|| ((x - centre) / centre).abs())
 }
@@ -103,9 +105,9 @@ pub fn compare(
 ) -> Option<(f64, f64, f64, Option<[f64; 2]>)> {
     let rank = ranks::mann_whitney(after, before)?;
     let (shift, ci) = if positive {
-        let log = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<_>>();
+        let log = |v: &[f64]| v.iter().map(|x| math::ln(*x)).collect::<Vec<_>>();
         let hl = ranks::hodges_lehmann(&log(after), &log(before))?;
-        let share = |x: f64| x.exp_m1();
+        let share = |x: f64| math::exp_m1(x);
         (share(hl.estimate), hl.interval.map(|i| i.ends.map(share)))
     } else {
         let hl = ranks::hodges_lehmann(after, before)?;

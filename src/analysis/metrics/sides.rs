@@ -3,6 +3,7 @@
 //! of comparisons a metric with `candidates` or `each` expands into, and
 //! Holm's correction for a family.
 
+use crate::math;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -214,7 +215,7 @@ fn score(groups: &[filter::Grouped], estimator: Estimator) -> f64 {
         .collect();
     let k = each.len() as f64;
     if each.iter().all(|v| *v > 0.0) {
-        (each.iter().map(|v| v.ln()).sum::<f64>() / k).exp()
+        math::exp(each.iter().map(|v| math::ln(*v)).sum::<f64>() / k)
     } else {
         each.iter().sum::<f64>() / k
     }

@@ -6,6 +6,7 @@
 //! scored against the configurations' means, then Welch's t or
 //! Mann–Whitney's test on the scores).
 
+use crate::math;
 use std::collections::BTreeMap;
 
 use crate::analysis::queries::filter::{self, KeyPart};
@@ -85,7 +86,7 @@ pub fn combine(
     let k = mc.len() as f64;
     let ratios = mc.iter().zip(&mb).map(|(c, b)| c / b);
     let ratio = match how {
-        Average::Geometric => (ratios.map(|r| r.ln()).sum::<f64>() / k).exp(),
+        Average::Geometric => math::exp(ratios.map(math::ln).sum::<f64>() / k),
         Average::Arithmetic => ratios.sum::<f64>() / k,
     };
     if constant_columns(c) && constant_columns(b) {
@@ -131,7 +132,7 @@ mod tests {
             1 + (uniform() * 19.0) as usize,
         );
         let levels: Vec<f64> =
-            (0..k).map(|s| 10f64.powf(s as f64 / 6.0) * (1.0 + uniform())).collect();
+            (0..k).map(|s| math::powf(10.0, s as f64 / 6.0) * (1.0 + uniform())).collect();
         let factors: Vec<f64> = (0..k).map(|_| 0.4 + 2.6 * uniform()).collect();
         let mut side = |count: usize, factor: &dyn Fn(usize) -> f64| -> Vec<Vec<f64>> {
             (0..count)

@@ -8,6 +8,7 @@
 //! configurations too (random levels): Student's t over the k values, k − 1
 //! degrees of freedom, so that the spread between configurations widens it.
 
+use crate::math;
 use serde::Serialize;
 
 use super::model::{Estimate, Model};
@@ -54,7 +55,7 @@ pub fn combine(estimates: &[(String, Estimate)], how: Average, generalise: bool)
     let ratios: Vec<f64> = estimates.iter().map(|(_, e)| e.ratio).collect();
     let geometric = how == Average::Geometric && ratios.iter().all(|r| *r > 0.0);
     let (points, back): (Vec<f64>, fn(f64) -> f64) = match geometric {
-        true => (ratios.iter().map(|r| r.ln()).collect(), f64::exp),
+        true => (ratios.iter().map(|r| math::ln(*r)).collect(), math::exp),
         false => (ratios.clone(), |x| x),
     };
     let model = match (geometric, generalise) {
@@ -121,7 +122,7 @@ fn own_error(e: &Estimate, log: bool) -> Option<(f64, f64)> {
     }
     let [lo, hi] = e.ci?;
     let z = stats::z_quantile();
-    let width = if log { hi.ln() - lo.ln() } else { hi - lo };
+    let width = if log { math::ln(hi) - math::ln(lo) } else { hi - lo };
     (width.is_finite() && width > 0.0).then_some((width / (2.0 * z), f64::INFINITY))
 }
 
@@ -144,8 +145,8 @@ pub fn interaction(first: &Estimate, second: &Estimate) -> Estimate {
     let Some((se, df)) = error.filter(|(se, _)| *se > 0.0) else {
         return Estimate { ratio, model, ..Default::default() };
     };
-    let (log, half) = (ratio.ln(), stats::t_quantile(df) * se);
-    let ci = [(log - half).exp(), (log + half).exp()];
+    let (log, half) = (math::ln(ratio), stats::t_quantile(df) * se);
+    let ci = [math::exp(log - half), math::exp(log + half)];
     Estimate {
         ratio,
         ci: Some(ci),

@@ -8,6 +8,7 @@
 
 use super::CONFIDENCE;
 use super::student::{normal_sf, normal_upper_quantile};
+use crate::math;
 
 /// A test of the difference between an estimate before and one after.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -49,7 +50,7 @@ pub fn between(before: (f64, [f64; 2]), after: (f64, [f64; 2])) -> Option<Betwee
     }
     let ratio = all.iter().all(|&x| x > 0.0);
     let scale = if ratio { Scale::Ratio } else { Scale::Difference };
-    let to = |x: f64| if ratio { x.ln() } else { x };
+    let to = |x: f64| if ratio { math::ln(x) } else { x };
     let z = normal_upper_quantile((1.0 - CONFIDENCE) / 2.0);
     let se = |(_, [lo, hi]): (f64, [f64; 2])| (to(hi) - to(lo)) / (2.0 * z);
     let d = to(after.0) - to(before.0);
@@ -59,7 +60,7 @@ pub fn between(before: (f64, [f64; 2]), after: (f64, [f64; 2])) -> Option<Betwee
         0.0 => 0.0,
         se => (2.0 * normal_sf((d / se).abs())).min(1.0),
     };
-    let from = |x: f64| if ratio { x.exp() } else { x };
+    let from = |x: f64| if ratio { math::exp(x) } else { x };
     let ci = [from(d - z * se), from(d + z * se)];
     let null = if ratio { 1.0 } else { 0.0 };
     let significant = !(ci[0] <= null && null <= ci[1]);

@@ -3,6 +3,7 @@
 //! 8 to 5,000 values. Hand-written: the crate `normality` needs libclang and
 //! a C++ build (its dependency `xsf`), which neither this host nor CI has.
 
+use crate::math;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Fewest values tested.
@@ -69,9 +70,9 @@ fn p_value(w: f64, n: usize) -> f64 {
     let nf = n as f64;
     let z = if n <= 11 {
         let gamma = poly(&[-2.273, 0.459], nf);
-        let y = -(gamma - (1.0 - w).ln()).ln();
+        let y = -math::ln(gamma - math::ln(1.0 - w));
         let m = poly(&[0.544, -0.39978, 0.025054, -6.714e-4], nf);
-        let s = poly(&[1.3822, -0.77857, 0.062767, -0.0020322], nf).exp();
+        let s = math::exp(poly(&[1.3822, -0.77857, 0.062767, -0.0020322], nf));
         if !y.is_finite() {
             // 1 − W beyond the approximation's range: scipy's "obvious
             // value" (swilk.c), a bound, not a computed p.
@@ -79,10 +80,10 @@ fn p_value(w: f64, n: usize) -> f64 {
         }
         (y - m) / s
     } else {
-        let l = nf.ln();
+        let l = math::ln(nf);
         let m = poly(&[-1.5861, -0.31082, -0.083751, 0.0038915], l);
-        let s = poly(&[-0.4803, -0.082676, 0.0030302], l).exp();
-        ((1.0 - w).ln() - m) / s
+        let s = math::exp(poly(&[-0.4803, -0.082676, 0.0030302], l));
+        (math::ln(1.0 - w) - m) / s
     };
     // The upper tail itself, not 1 − cdf, which is 0 from z ≈ 8.3 on.
     super::student::reported_p(super::student::normal_sf(z))

@@ -1,6 +1,7 @@
 //! Statistical primitives on samples: summaries, Student's t intervals, Welch's
 //! test and the delta-method interval of a ratio of means.
 
+use crate::math;
 use serde::Serialize;
 
 use super::robust::{Robust, median};
@@ -153,7 +154,7 @@ pub fn moments(values: &[f64]) -> (f64, Option<f64>) {
 /// 1e±300 neither overflow nor vanish, and the division is exact.
 fn scale_of(largest: f64) -> f64 {
     if largest > 0.0 && largest.is_finite() {
-        2f64.powi((largest.log2().floor() as i32).clamp(-1022, 1023))
+        2f64.powi((math::log2(largest).floor() as i32).clamp(-1022, 1023))
     } else {
         1.0
     }

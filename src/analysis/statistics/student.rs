@@ -20,6 +20,7 @@
 //! that tail from the normal quantile, which is below it: the tail is convex
 //! for t > 0, so the iteration rises monotonically to the root.
 
+use crate::math;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Two-sided tail probability P(|T| ≥ |t|) of Student's t with `df` degrees
@@ -90,9 +91,9 @@ pub fn normal_upper_quantile(q: f64) -> f64 {
 fn density(t: f64, df: f64) -> f64 {
     let a = df / 2.0;
     let log = ln_gamma_ratio(a)
-        - 0.5 * (df * std::f64::consts::PI).ln()
-        - (df + 1.0) / 2.0 * (t / df.sqrt()).powi(2).ln_1p();
-    log.exp()
+        - 0.5 * math::ln(df * std::f64::consts::PI)
+        - (df + 1.0) / 2.0 * math::ln_1p((t / df.sqrt()).powi(2));
+    math::exp(log)
 }
 
 /// ln(Γ(a + ½) / Γ(a)), to about 1e-15 absolute for any a > 0: the
@@ -122,7 +123,7 @@ fn ln_gamma_ratio(a: f64) -> f64 {
     // Γ(a + ½)/Γ(a) = Γ(big + ½)/Γ(big) · Π (a + j)/(a + j + ½), j < shift.
     let product: f64 =
         (0..shift as u32).map(|j| (a + f64::from(j)) / (a + f64::from(j) + 0.5)).product();
-    0.5 * big.ln() + series + product.ln()
+    0.5 * math::ln(big) + series + math::ln(product)
 }
 
 /// The quantities both methods share, for t > 0: with w² = t²/ν,
@@ -141,15 +142,15 @@ impl Tails {
         let a = df / 2.0;
         if t * t < df {
             let w2 = (t / df.sqrt()).powi(2);
-            let ln_y = 2.0 * (t / df.sqrt()).ln() - w2.ln_1p();
-            Tails { a, w2, x: 1.0 / (1.0 + w2), y: w2 / (1.0 + w2), ln_x: -w2.ln_1p(), ln_y }
+            let ln_y = 2.0 * math::ln(t / df.sqrt()) - math::ln_1p(w2);
+            Tails { a, w2, x: 1.0 / (1.0 + w2), y: w2 / (1.0 + w2), ln_x: -math::ln_1p(w2), ln_y }
         } else {
             // u² = ν/t² ≤ 1: no overflow for t up to f64::MAX.
             let u = df.sqrt() / t;
             let u2 = u * u;
-            let ln_x = 2.0 * u.ln() - u2.ln_1p();
+            let ln_x = 2.0 * math::ln(u) - math::ln_1p(u2);
             let (x, y) = (u2 / (1.0 + u2), 1.0 / (1.0 + u2));
-            Tails { a, w2: f64::INFINITY, x, y, ln_x, ln_y: -u2.ln_1p() }
+            Tails { a, w2: f64::INFINITY, x, y, ln_x, ln_y: -math::ln_1p(u2) }
         }
     }
 
@@ -157,7 +158,7 @@ impl Tails {
     /// continued fractions but for 1/a or 2.
     fn ln_front(&self) -> f64 {
         self.a * self.ln_x + 0.5 * self.ln_y + ln_gamma_ratio(self.a)
-            - 0.5 * std::f64::consts::PI.ln()
+            - 0.5 * math::ln(std::f64::consts::PI)
     }
 
     /// I_x(a, ½) by the expansion for a large a and b = ½ ≤ 1 (Didonato &
@@ -169,8 +170,8 @@ impl Tails {
         let (a, b) = (self.a, 0.5);
         let big_t = a - 0.25;
         let z = -big_t * self.ln_x;
-        let ln_m =
-            -z + b * z.ln() - 0.5 * std::f64::consts::PI.ln() + ln_gamma_ratio(a) - b * big_t.ln();
+        let ln_m = -z + b * math::ln(z) - 0.5 * math::ln(std::f64::consts::PI) + ln_gamma_ratio(a)
+            - b * math::ln(big_t);
         let mut j = scaled_upper_gamma_half(z);
         let (v, t2) = (0.25 / (big_t * big_t), self.ln_x * self.ln_x / 4.0);
         let (mut sum, mut power, mut cn, mut n2) = (j, 1.0, 1.0, 0.0);
@@ -190,16 +191,16 @@ impl Tails {
                 break;
             }
         }
-        ln_m.exp() * sum
+        math::exp(ln_m) * sum
     }
 
     /// I_x(a, ½) by the continued fraction of whichever side converges.
     fn continued_fraction(&self) -> f64 {
         let a = self.a;
         if self.x < (a + 1.0) / (a + 2.5) {
-            (self.ln_front() - a.ln()).exp() * fraction(a, 0.5, self.x)
+            math::exp(self.ln_front() - math::ln(a)) * fraction(a, 0.5, self.x)
         } else {
-            1.0 - 2.0 * self.ln_front().exp() * fraction(0.5, a, self.y)
+            1.0 - 2.0 * math::exp(self.ln_front()) * fraction(0.5, a, self.y)
         }
     }
 }
@@ -250,7 +251,7 @@ fn scaled_upper_gamma_half(z: f64) -> f64 {
             }
         }
         // Q = 1 − P, divided by the prefactor.
-        let front = (-z).exp() * z.sqrt() / std::f64::consts::PI.sqrt();
+        let front = math::exp(-z) * z.sqrt() / std::f64::consts::PI.sqrt();
         return (1.0 - front * sum) / front;
     }
     const TINY: f64 = 1e-300;
@@ -290,5 +291,6 @@ pub fn normal_sf(z: f64) -> f64 {
     if half.is_infinite() {
         return 0.0;
     }
-    0.5 * scaled_upper_gamma_half(half) * (-half).exp() * half.sqrt() / std::f64::consts::PI.sqrt()
+    0.5 * scaled_upper_gamma_half(half) * math::exp(-half) * half.sqrt()
+        / std::f64::consts::PI.sqrt()
 }

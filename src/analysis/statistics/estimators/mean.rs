@@ -9,6 +9,7 @@ use crate::analysis::statistics::model::{Estimate, Model, Sample, StandardError}
 use crate::analysis::statistics::robust::Robust;
 use crate::analysis::statistics::stats::{self, Summary};
 use crate::config::Average;
+use crate::math;
 
 /// The ratio of means.
 pub struct Mean;
@@ -76,8 +77,8 @@ fn by_scores(ratio: f64, sc: &[f64], sb: &[f64], how: Average) -> Option<Estimat
         return None;
     }
     let (se, df) = (variance.sqrt(), stats::satterthwaite(&parts));
-    let (log, half) = (ratio.ln(), stats::t_quantile(df) * se);
-    let ci = [(log - half).exp(), (log + half).exp()];
+    let (log, half) = (math::ln(ratio), stats::t_quantile(df) * se);
+    let ci = [math::exp(log - half), math::exp(log + half)];
     Some(Estimate {
         ratio,
         ci: Some(ci),
@@ -99,11 +100,11 @@ pub fn of_means(c: &Summary, b: &Summary) -> Estimate {
             return Estimate { ratio, model: Model::LogWelch, ..Default::default() };
         };
         let (se, df) = ((parts[0].0 + parts[1].0).sqrt(), stats::satterthwaite(&parts));
-        let (log, half) = (ratio.ln(), stats::t_quantile(df) * se);
+        let (log, half) = (math::ln(ratio), stats::t_quantile(df) * se);
         let p = stats::p_value(log / se, df);
         return Estimate {
             ratio,
-            ci: Some([(log - half).exp(), (log + half).exp()]),
+            ci: Some([math::exp(log - half), math::exp(log + half)]),
             p: Some(p),
             model: Model::LogWelch,
             se: Some(StandardError { value: se, df, log: true }),
@@ -172,9 +173,10 @@ mod tests {
         let q = stats::t_quantile(4.0);
         let [lo, hi] = e.ci.unwrap();
         assert!(
-            (lo - 0.5 * (-q * se).exp()).abs() < 1e-12 && (hi - 0.5 * (q * se).exp()).abs() < 1e-12
+            (lo - 0.5 * math::exp(-q * se)).abs() < 1e-12
+                && (hi - 0.5 * math::exp(q * se)).abs() < 1e-12
         );
-        assert!((e.p.unwrap() - stats::p_value(0.5f64.ln() / se, 4.0)).abs() < 1e-15);
+        assert!((e.p.unwrap() - stats::p_value(math::ln(0.5f64) / se, 4.0)).abs() < 1e-15);
         assert_eq!(e.significant(), Some(true));
         // Both sides without variance: no interval, no p.
         let one = Summary::of(&[2.0, 2.0]).unwrap();

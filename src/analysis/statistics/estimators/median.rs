@@ -10,6 +10,7 @@ use crate::analysis::statistics::model::{Estimate, Model, Sample};
 use crate::analysis::statistics::ranks::{self, Interval};
 use crate::analysis::statistics::stats::Summary;
 use crate::config::Average;
+use crate::math;
 
 /// The Hodges–Lehmann ratio (the median of the pairwise ratios).
 pub struct Median;
@@ -60,9 +61,12 @@ pub fn of_medians(c: &[f64], b: &[f64]) -> Option<Estimate> {
 pub fn of_medians_tested(c: &[f64], b: &[f64], test: &ranks::RankTest) -> Option<Estimate> {
     let positive = c.iter().chain(b).all(|&v| v > 0.0);
     let (ratio, interval) = if positive {
-        let log = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<f64>>();
+        let log = |v: &[f64]| v.iter().map(|x| math::ln(*x)).collect::<Vec<f64>>();
         let shift = ranks::hodges_lehmann(&log(c), &log(b))?;
-        (shift.estimate.exp(), shift.interval.map(|i| Interval { ends: i.ends.map(f64::exp), ..i }))
+        (
+            math::exp(shift.estimate),
+            shift.interval.map(|i| Interval { ends: i.ends.map(math::exp), ..i }),
+        )
     } else {
         let base = Summary::of(b)?.median;
         if base == 0.0 {
@@ -105,7 +109,7 @@ fn by_medians(c: &[Vec<f64>], b: &[Vec<f64>], reference: &[f64], how: Average) -
     let k = reference.len() as f64;
     let score = |row: &Vec<f64>| match (how, positive) {
         (Average::Geometric, true) => {
-            (row.iter().zip(reference).map(|(x, m)| (x / m).ln()).sum::<f64>() / k).exp()
+            math::exp(row.iter().zip(reference).map(|(x, m)| math::ln(x / m)).sum::<f64>() / k)
         }
         _ => row.iter().zip(reference).map(|(x, m)| x / m).sum::<f64>() / k,
     };
