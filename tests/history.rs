@@ -332,6 +332,38 @@ fn gaps_environment_and_acknowledgement() {
     assert!(html.contains("an acknowledged regression"), "{html}");
 }
 
+/// A change needs 3 versions with runs from where it begins (the default
+/// `min-versions`), so the last 2 of each series cannot begin one yet, and
+/// the page says which: once when every series ends on the same versions
+/// (v14 and v15 of 16), else per series (`b` without runs at v15 ends on
+/// v13 and v14).
+#[test]
+fn the_last_versions_that_cannot_begin_a_change_are_named() {
+    let page = "# H\n\n{{ history() }}\n";
+    let built = |csv: &str| {
+        let study = written_study(&gaps_book(), &[("runs.csv", csv)], page);
+        let output = report(study.path(), &["build"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        std::fs::read_to_string(study.path().join("site/index.html")).unwrap()
+    };
+    let html = built(&gaps_csv());
+    let once = "The last 2 versions with runs (v14 and v15) cannot yet begin a change: \
+                one needs 3 versions with runs from where it begins";
+    assert_eq!(html.matches(once).count(), 1, "{html}");
+    let csv: String = gaps_csv()
+        .lines()
+        .filter(|l| !l.starts_with("v15,15,b,"))
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    let html = built(&csv);
+    assert!(!html.contains(once), "{html}");
+    for (bench, tail) in [("a", "v14 and v15"), ("b", "v13 and v14")] {
+        let sentence =
+            format!("bench = {bench}, the last 2 versions with runs ({tail}) cannot yet begin");
+        assert!(html.contains(&sentence), "{sentence}: {html}");
+    }
+}
+
 /// Two benchmarks over 16 versions: `a` steps up 20% at v08 and has no
 /// runs at v07, `b` is flat; the kernel changes at v08.
 pub(crate) fn gaps_csv() -> String {

@@ -49,16 +49,66 @@ pub fn paragraph(history: &HistoryAnalysis, labels: &Labels) -> String {
         sentences.extend(text.inconclusive);
         sentences.extend(text.outliers);
     }
+    sentences.extend(unjudged(history, labels));
     sentences.join(" ")
+}
+
+/// The last versions with runs at which no change can begin yet: a change
+/// needs `min-versions` versions with runs from where it begins, so a
+/// shift at a series' last `min-versions − 1` is not judged until later
+/// versions are measured. One sentence when every series that can be
+/// tested at all ends on the same versions, else one per such series.
+fn unjudged(history: &HistoryAnalysis, labels: &Labels) -> Vec<String> {
+    let last = history.min_versions.saturating_sub(1);
+    if last == 0 || !history.measured {
+        return Vec::new();
+    }
+    let tails: Vec<(&Series, Vec<String>)> = history
+        .series
+        .iter()
+        .filter_map(|s| {
+            let measured: Vec<usize> = (0..s.points.len()).filter(|&i| s.points[i].n > 0).collect();
+            let tail = measured.get(measured.len().checked_sub(last)?..)?;
+            let names = tail.iter().map(|&i| short(&history.versions[i].version)).collect();
+            (measured.len() >= 2 * history.min_versions).then_some((s, names))
+        })
+        .collect();
+    let sentence = |subject: Option<String>, names: &[String]| {
+        let which = match names {
+            [one] => format!("the last version with runs ({one}) cannot"),
+            _ => format!(
+                "the last {} versions with runs ({}) cannot",
+                format::count(names.len()),
+                super::join(names)
+            ),
+        };
+        let which = match subject {
+            Some(subject) => format!("In {subject}, {which}"),
+            None => super::capitalised(&which),
+        };
+        format!(
+            "{which} yet begin a change: one needs {} versions with runs from where it begins, so a shift there is judged only once later versions are measured.",
+            format::count(history.min_versions)
+        )
+    };
+    if tails.windows(2).all(|w| w[0].1 == w[1].1) {
+        return tails.first().map(|(_, names)| sentence(None, names)).into_iter().collect();
+    }
+    tails.iter().map(|(s, names)| sentence(Some(subject(history, s, labels)), names)).collect()
+}
+
+/// What a series measures, in words: the column, at its configuration.
+fn subject(history: &HistoryAnalysis, s: &Series, labels: &Labels) -> String {
+    let file = history.file.as_str();
+    let configuration = labels.values(file, &s.config);
+    let what = labels.column(file, &history.column);
+    if configuration.is_empty() { what } else { format!("{what} at {configuration}") }
 }
 
 /// A series' sentences.
 fn series(history: &HistoryAnalysis, s: &Series, labels: &Labels) -> SeriesText {
-    let file = history.file.as_str();
-    let configuration = labels.values(file, &s.config);
-    let what = labels.column(file, &history.column);
-    let subject =
-        if configuration.is_empty() { what.clone() } else { format!("{what} at {configuration}") };
+    let configuration = labels.values(history.file.as_str(), &s.config);
+    let subject = subject(history, s, labels);
     let gaps = s.points.iter().filter(|p| p.n == 0).count();
     let mut changes: Vec<String> = s.changes.iter().map(|c| change(history, &subject, c)).collect();
     if !history.measured {
