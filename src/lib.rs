@@ -64,6 +64,8 @@ pub mod references;
 pub mod render;
 pub mod results;
 pub mod scaffold;
+#[cfg(test)]
+mod seeded;
 pub mod serve;
 pub mod site;
 

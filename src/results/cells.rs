@@ -181,13 +181,7 @@ mod tests {
     /// with `fract`, on seeded doubles of every size and on the edges.
     #[test]
     fn columns_are_checked_as_their_cells() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::seeded::stream(0x2545_F491_4F6C_DD1D);
         let mut values = vec![0.0, -0.0, 0.5, -1.5, 1e300, -1e300, f64::NAN, f64::INFINITY];
         values.extend([
             f64::NEG_INFINITY,

@@ -968,17 +968,8 @@ fn stamp(value: Option<impl std::fmt::Display>, raw: i64, zone: &str) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seeded::stream;
     use arrow_array::{Decimal128Array, Decimal256Array};
-
-    /// A deterministic stream of 64-bit numbers (xorshift64).
-    fn stream(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
 
     /// The doubles `numbers` reads from `array`.
     fn read(array: &dyn Array) -> Vec<Option<f64>> {

@@ -426,13 +426,7 @@ mod tests {
     /// each key to its values in row order groups them.
     #[test]
     fn groups_of_every_order_match_a_plain_map() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::seeded::stream(0x2545_F491_4F6C_DD1D);
         for seed in 0..24u64 {
             let (groups, n) = (1 + next() % 300, [50, 5_000, 140_000][seed as usize % 3]);
             let order = |i: u64, r: u64| match seed % 3 {
