@@ -278,13 +278,8 @@ cpu = { unit = "s", higher = "costlier", lower = "cheaper" }
     #[test]
     fn generated_changes_read_as_the_rule_says() {
         let l = labels();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut uniform = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::seeded::stream(0x2545_f491_4f6c_dd1d);
+        let mut uniform = || (next() >> 11) as f64 / (1u64 << 53) as f64;
         let columns = ["time", "latency", "quick", "tps", "cpu", "other"];
         for i in 0..5_000 {
             let column = columns[i % columns.len()];

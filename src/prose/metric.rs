@@ -508,13 +508,8 @@ mod tests {
     /// significant value and its ends never print as no change.
     #[test]
     fn printed_intervals_tell_what_the_numbers_say() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut uniform = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::seeded::stream(0x9e37_79b9_7f4a_7c15);
+        let mut uniform = || (next() >> 11) as f64 / (1u64 << 53) as f64;
         for i in 0..20_000 {
             let compare =
                 [Compare::Relative, Compare::Slowdown, Compare::Ratio, Compare::Summary][i % 4];
