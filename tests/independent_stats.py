@@ -382,6 +382,12 @@ def msun_log(x):
     k += (hx >> 20) - 0x3FF
     hx = (hx & 0x000FFFFF) + 0x3FE6A09E
     x = struct.unpack("<d", struct.pack("<Q", (hx << 32) | (ui & 0xFFFFFFFF)))[0]
+    return reduced_log(x, float(k))
+
+
+def reduced_log(x, dk):
+    """ln(x · 2^dk) for x in [sqrt(2)/2, sqrt(2)], as e_log.c computes it:
+    on Python floats or on numpy arrays alike (each operation rounds once)."""
     f = x - 1.0
     hfsq = 0.5 * f * f
     s = f / (2.0 + f)
@@ -390,7 +396,6 @@ def msun_log(x):
     t1 = w * (LG[1] + w * (LG[3] + w * LG[5]))
     t2 = z * (LG[0] + w * (LG[2] + w * (LG[4] + w * LG[6])))
     r = t2 + t1
-    dk = float(k)
     return s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
 
 
@@ -410,16 +415,8 @@ def logs(x):
     hx = hx + np.uint64(0x3FF00000 - 0x3FE6A09E)
     k = (hx >> np.uint64(20)).astype(np.int64) - 0x3FF
     hx = (hx & np.uint64(0x000FFFFF)) + np.uint64(0x3FE6A09E)
-    f = ((hx << np.uint64(32)) | low).view(np.float64) - 1.0
-    hfsq = 0.5 * f * f
-    s = f / (2.0 + f)
-    z = s * s
-    w = z * z
-    t1 = w * (LG[1] + w * (LG[3] + w * LG[5]))
-    t2 = z * (LG[0] + w * (LG[2] + w * (LG[4] + w * LG[6])))
-    r = t2 + t1
-    dk = k.astype(np.float64)
-    out = s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
+    reduced = ((hx << np.uint64(32)) | low).view(np.float64)
+    out = reduced_log(reduced, k.astype(np.float64))
     for i in np.flatnonzero(special):
         out[i] = msun_log(float(x[i]))
     # The whole-array form rounds as the port does, value for value.
