@@ -610,12 +610,18 @@ impl Place<'_> {
             Slot::Number(out) => {
                 let out = &mut out[at..at + array.len()];
                 let (kind, declared) = self.plan.number.unwrap_or((ColumnType::Number, false));
-                if valid_numbers(array, out, kind) {
+                doubles(array, out)?;
+                // The common case, checked a whole array at a time in a loop
+                // the compiler vectorises: no null and no bad value.
+                let nulls = array.logical_nulls();
+                if nulls.is_none() && super::cells::all_valid(out, kind) {
                     return Ok(());
                 }
-                numbers(array, &mut |i, value| {
-                    out[i] = self.number(i, value, kind, declared, errors);
-                })
+                for (i, value) in out.iter_mut().enumerate() {
+                    let valid = nulls.as_ref().is_none_or(|n| n.is_valid(i));
+                    *value = self.number(i, valid.then_some(*value), kind, declared, errors);
+                }
+                Ok(())
             }
             Slot::Text(texts) => text_cells(array, &mut |i, cell| match cell {
                 Cell::Text(text) => texts.push(text),
@@ -689,45 +695,15 @@ impl Place<'_> {
     }
 }
 
-/// Write the values of `array` into `out` and say whether every one is a
-/// valid value of `kind`: the common case of integers or doubles without
-/// nulls, converted and checked a whole array at a time in loops the
-/// compiler vectorises. `false` (for another type, a null or a bad value)
-/// leaves `out` to the value-by-value path, which says what is wrong.
-fn valid_numbers(array: &dyn Array, out: &mut [f64], kind: ColumnType) -> bool {
-    macro_rules! copied {
-        ($type:ty, |$v:ident| $number:expr) => {{
-            let typed = array.as_primitive::<$type>();
-            out.iter_mut().zip(typed.values().iter()).for_each(|(o, &$v)| *o = $number);
-        }};
-    }
-    if array.null_count() > 0 || out.len() != array.len() {
-        return false;
-    }
-    match array.data_type() {
-        DataType::Int8 => copied!(Int8Type, |v| f64::from(v)),
-        DataType::Int16 => copied!(Int16Type, |v| f64::from(v)),
-        DataType::Int32 => copied!(Int32Type, |v| f64::from(v)),
-        DataType::Int64 => copied!(Int64Type, |v| v as f64),
-        DataType::UInt8 => copied!(UInt8Type, |v| f64::from(v)),
-        DataType::UInt16 => copied!(UInt16Type, |v| f64::from(v)),
-        DataType::UInt32 => copied!(UInt32Type, |v| f64::from(v)),
-        DataType::UInt64 => copied!(UInt64Type, |v| v as f64),
-        DataType::Float64 => copied!(Float64Type, |v| v),
-        _ => return false,
-    }
-    super::cells::all_valid(out, kind)
-}
-
-/// Call `f` with each value of `array` as a number (`None` for a null), or
-/// the error for a type that holds no numbers.
-fn numbers(array: &dyn Array, f: &mut dyn FnMut(usize, Option<f64>)) -> Result<(), String> {
+/// Write the values of `array` into `out` as doubles, each as a CSV cell of
+/// the same digits reads (a null's slot holds whatever the writer left
+/// there: `Array::logical_nulls` says which are null); or the error for a
+/// type that holds no numbers.
+fn doubles(array: &dyn Array, out: &mut [f64]) -> Result<(), String> {
     macro_rules! each {
         ($type:ty, |$v:ident| $number:expr) => {{
             let typed = array.as_primitive::<$type>();
-            for (i, &$v) in typed.values().iter().enumerate() {
-                f(i, typed.is_valid(i).then(|| $number));
-            }
+            out.iter_mut().zip(typed.values().iter()).for_each(|(o, &$v)| *o = $number);
         }};
     }
     match array.data_type() {
@@ -743,19 +719,18 @@ fn numbers(array: &dyn Array, f: &mut dyn FnMut(usize, Option<f64>)) -> Result<(
         DataType::Float16 => each!(Float16Type, |v| shortest(v.to_f32())),
         DataType::Float32 => each!(Float32Type, |v| shortest(v)),
         DataType::Float64 => each!(Float64Type, |v| v),
-        DataType::Decimal32(..) => decimals::<Decimal32Type>(array, |v| Some(v.into()), f),
-        DataType::Decimal64(..) => decimals::<Decimal64Type>(array, |v| Some(v.into()), f),
-        DataType::Decimal128(..) => decimals::<Decimal128Type>(array, Some, f),
-        DataType::Decimal256(..) => decimals::<Decimal256Type>(array, |v| v.to_i128(), f),
-        DataType::Null => (0..array.len()).for_each(|i| f(i, None)),
+        DataType::Decimal32(..) => decimals::<Decimal32Type>(array, |v| Some(v.into()), out),
+        DataType::Decimal64(..) => decimals::<Decimal64Type>(array, |v| Some(v.into()), out),
+        DataType::Decimal128(..) => decimals::<Decimal128Type>(array, Some, out),
+        DataType::Decimal256(..) => decimals::<Decimal256Type>(array, |v| v.to_i128(), out),
+        DataType::Null => out.fill(f64::NAN),
         DataType::Dictionary(..) => {
             let dictionary = array.as_any_dictionary();
-            let mut values = vec![None; dictionary.values().len()];
-            numbers(dictionary.values().as_ref(), &mut |i, v| values[i] = v)?;
+            let mut values = vec![f64::NAN; dictionary.values().len()];
+            doubles(dictionary.values().as_ref(), &mut values)?;
             let keys = if values.is_empty() { Vec::new() } else { dictionary.normalized_keys() };
-            for i in 0..array.len() {
-                let key = keys.get(i).filter(|_| array.is_valid(i));
-                f(i, key.and_then(|&k| values[k]));
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = keys.get(i).map_or(f64::NAN, |&k| values[k]);
             }
         }
         other => return Err(format!("a column of type {other} was read as numbers")),
@@ -779,27 +754,25 @@ const EXACT_POWERS: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Call `f` with each decimal of `array` as the nearest double, as a CSV cell
-/// of its digits reads: by one exact division where the digits and the
-/// power of ten are exact doubles (`wide` gives the digits), else from its text.
+/// Write each decimal of `array` into `out` as the nearest double, as a CSV
+/// cell of its digits reads: by one exact division where the digits and the
+/// power of ten are exact doubles (`wide` gives the digits), else from its
+/// text.
 fn decimals<T: arrow_array::types::DecimalType>(
     array: &dyn Array,
     wide: impl Fn(T::Native) -> Option<i128>,
-    f: &mut dyn FnMut(usize, Option<f64>),
+    out: &mut [f64],
 ) {
     let typed: &PrimitiveArray<T> = array.as_primitive::<T>();
     let scale = typed.scale();
     let power = EXACT_POWERS.get(usize::from(scale.unsigned_abs())).copied();
-    for i in 0..typed.len() {
-        let value = typed.is_valid(i).then(|| {
-            let exact = wide(typed.value(i)).filter(|d| d.unsigned_abs() <= 1 << 53);
-            match (exact, power) {
-                (Some(digits), Some(power)) if scale >= 0 => digits as f64 / power,
-                (Some(digits), Some(power)) => digits as f64 * power,
-                _ => typed.value_as_string(i).parse().unwrap_or(f64::NAN),
-            }
-        });
-        f(i, value);
+    for (i, o) in out.iter_mut().enumerate() {
+        let exact = wide(typed.value(i)).filter(|d| d.unsigned_abs() <= 1 << 53);
+        *o = match (exact, power) {
+            (Some(digits), Some(power)) if scale >= 0 => digits as f64 / power,
+            (Some(digits), Some(power)) => digits as f64 * power,
+            _ => typed.value_as_string(i).parse().unwrap_or(f64::NAN),
+        };
     }
 }
 
@@ -971,11 +944,13 @@ mod tests {
     use crate::seeded::stream;
     use arrow_array::{Decimal128Array, Decimal256Array};
 
-    /// The doubles `numbers` reads from `array`.
+    /// The doubles `doubles` reads from `array`, `None` where it is null.
     fn read(array: &dyn Array) -> Vec<Option<f64>> {
-        let mut found = vec![None; array.len()];
-        numbers(array, &mut |i, v| found[i] = v).unwrap();
-        found
+        let mut found = vec![0.0; array.len()];
+        doubles(array, &mut found).unwrap();
+        let nulls = array.logical_nulls();
+        let valid = |i: usize| nulls.as_ref().is_none_or(|n| n.is_valid(i));
+        found.into_iter().enumerate().map(|(i, v)| valid(i).then_some(v)).collect()
     }
 
     /// Decimals of up to 38 digits at scales from -5 to 30 read as std's
@@ -1033,44 +1008,69 @@ mod tests {
         assert_eq!(shortest(f32::INFINITY), f64::INFINITY);
     }
 
-    /// Integer and double arrays without nulls are written and checked a
-    /// whole array at a time as the value-by-value path writes and checks
-    /// them; arrays with nulls or bad values are left to that path.
+    /// Integers and doubles of every width, with nulls and without, read as
+    /// their values (`as f64`), nulls as null, a dictionary's as its values'.
     #[test]
-    fn whole_arrays_read_as_their_values() {
-        use arrow_array::{Float64Array, Int32Array, Int64Array, UInt64Array};
+    fn arrays_read_as_their_values_and_nulls_as_null() {
         let mut next = stream(0x51_7CC1_B727_220A);
         for round in 0..200 {
             let len = 1 + (next() % 50) as usize;
-            let mut raw: Vec<i64> = (0..len).map(|_| (next() % 300) as i64 - 20).collect();
-            if round % 3 == 0 {
-                raw.iter_mut().for_each(|v| *v = v.abs() + 1);
-            }
-            let arrays: Vec<std::sync::Arc<dyn Array>> = vec![
-                std::sync::Arc::new(Int64Array::from(raw.clone())),
-                std::sync::Arc::new(Int32Array::from_iter_values(raw.iter().map(|&v| v as i32))),
-                std::sync::Arc::new(UInt64Array::from_iter_values(raw.iter().map(|&v| v as u64))),
-                std::sync::Arc::new(Float64Array::from_iter_values(
-                    raw.iter().map(|&v| v as f64 / 4.0),
-                )),
-                std::sync::Arc::new(Float64Array::from(
-                    raw.iter().map(|&v| (v % 7 != 0).then_some(v as f64)).collect::<Vec<_>>(),
-                )),
-            ];
-            for array in &arrays {
-                for kind in [ColumnType::Integer, ColumnType::Positive, ColumnType::Percent] {
-                    let mut fast = vec![0.0; len];
-                    let valid = valid_numbers(array.as_ref(), &mut fast, kind);
-                    let slow = read(array.as_ref());
-                    let every =
-                        slow.iter().all(|v| v.is_some_and(|v| check_value(v, kind).is_ok()));
-                    assert_eq!(valid, every, "{array:?} {kind:?}");
-                    if valid {
-                        assert_eq!(fast, slow.into_iter().flatten().collect::<Vec<_>>());
-                    }
-                }
+            let raw: Vec<Option<i64>> = (0..len)
+                .map(|_| (next() % 300) as i64 - 150)
+                .map(|v| (round % 2 == 0 || v % 7 != 0).then_some(v))
+                .collect();
+            for (array, expected) in &typed(&raw) {
+                assert_eq!(&read(array.as_ref()), expected, "{array:?}");
             }
         }
+    }
+
+    /// `raw` as arrays of several types, each with the doubles it holds.
+    fn typed(raw: &[Option<i64>]) -> [(arrow_array::ArrayRef, Vec<Option<f64>>); 8] {
+        use arrow_array::{
+            DictionaryArray, Float32Array, Float64Array, Int8Array, Int32Array, Int64Array,
+            UInt16Array, UInt64Array,
+        };
+        use std::sync::Arc;
+        let words = [Some(0.5), None, Some(7.0)];
+        let each = |f: &dyn Fn(i64) -> f64| raw.iter().map(|v| v.map(f)).collect::<Vec<_>>();
+        let (small, wide) = (|v: i64| v.clamp(-128, 127), |v: i64| v.unsigned_abs() << 40);
+        let word = |v: &Option<i64>| v.and_then(|v| words[v.unsigned_abs() as usize % 3]);
+        let dictionary = DictionaryArray::<Int32Type>::new(
+            raw.iter().map(|v| v.map(|v| v.unsigned_abs() as i32 % 3)).collect(),
+            Arc::new(Float64Array::from(words.to_vec())),
+        );
+        [
+            (Arc::new(Int64Array::from(raw.to_vec())), each(&|v| v as f64)),
+            (
+                Arc::new(raw.iter().map(|v| v.map(|v| small(v) as i8)).collect::<Int8Array>()),
+                each(&|v| small(v) as f64),
+            ),
+            (
+                Arc::new(raw.iter().map(|v| v.map(|v| v as i32)).collect::<Int32Array>()),
+                each(&|v| v as f64),
+            ),
+            (
+                Arc::new(
+                    raw.iter().map(|v| v.map(|v| v.unsigned_abs() as u16)).collect::<UInt16Array>(),
+                ),
+                each(&|v| v.unsigned_abs() as f64),
+            ),
+            (
+                Arc::new(raw.iter().map(|v| v.map(wide)).collect::<UInt64Array>()),
+                each(&|v| wide(v) as f64),
+            ),
+            (
+                Arc::new(raw.iter().map(|v| v.map(|v| v as f64 / 4.0)).collect::<Float64Array>()),
+                each(&|v| v as f64 / 4.0),
+            ),
+            // Quarters are exact in 32 bits: read as the same decimal.
+            (
+                Arc::new(raw.iter().map(|v| v.map(|v| v as f32 / 4.0)).collect::<Float32Array>()),
+                each(&|v| v as f64 / 4.0),
+            ),
+            (Arc::new(dictionary), raw.iter().map(word).collect()),
+        ]
     }
 
     #[test]
