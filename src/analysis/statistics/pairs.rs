@@ -12,15 +12,16 @@
 //! deterministic sampler. Every bracket is checked by a counting pass, so
 //! the result is exact whatever the proposals.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 /// The differences `c[i] − b[j]` (as computed in floating point) of two
 /// samples without NaN.
-pub struct Pairs {
-    /// The first sample, ascending.
-    c: Vec<f64>,
+pub struct Pairs<'a> {
+    /// The first sample, ascending (borrowed when it came sorted).
+    c: Cow<'a, [f64]>,
     /// The second sample, ascending.
-    b: Vec<f64>,
+    b: Cow<'a, [f64]>,
     /// How many differences a bracket may hold to be selected among directly.
     cap: u64,
     /// Rows walked by counting passes, this grid's and its subgrids' (one
@@ -80,25 +81,26 @@ enum Next {
     Sample,
 }
 
-impl Pairs {
+impl<'a> Pairs<'a> {
     /// The differences of `c` and `b`; `None` when either is empty.
-    pub fn new(c: &[f64], b: &[f64]) -> Option<Pairs> {
+    pub fn new(c: &'a [f64], b: &'a [f64]) -> Option<Pairs<'a>> {
         if c.is_empty() || b.is_empty() {
             return None;
         }
-        // Sorted already (the callers sort each side once): copied as it is.
-        let sorted = |v: &[f64]| {
-            let mut v = v.to_vec();
-            if !v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+        // Sorted already (the callers sort each side once): borrowed as it is.
+        let sorted = |v: &'a [f64]| match v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+            true => Cow::Borrowed(v),
+            false => {
+                let mut v = v.to_vec();
                 v.sort_unstable_by(f64::total_cmp);
+                Cow::Owned(v)
             }
-            v
         };
         Some(Pairs::of_sorted(sorted(c), sorted(b)))
     }
 
     /// The differences of two samples sorted already, neither empty.
-    fn of_sorted(c: Vec<f64>, b: Vec<f64>) -> Pairs {
+    fn of_sorted(c: Cow<'a, [f64]>, b: Cow<'a, [f64]>) -> Pairs<'a> {
         let cap = ((c.len() + b.len()) as u64).max(4096);
         Pairs { c, b, cap, walked: Cell::new(0) }
     }
@@ -161,8 +163,8 @@ impl Pairs {
     fn first_brackets(&self, targets: &mut [Target]) {
         let (rows, cols) = (strided(self.c.len()), strided(self.b.len()));
         let mut sub = Pairs::of_sorted(
-            rows.iter().map(|&i| self.c[i]).collect(),
-            cols.iter().map(|&j| self.b[j]).collect(),
+            Cow::Owned(rows.iter().map(|&i| self.c[i]).collect()),
+            Cow::Owned(cols.iter().map(|&j| self.b[j]).collect()),
         );
         sub.cap = sub.cap.min(self.cap);
         let (grid, scale) = (sub.len(), self.len() as f64 / sub.len() as f64);
@@ -273,7 +275,7 @@ impl Pairs {
             r.rows.clear();
             r.rows.reserve(self.c.len());
         });
-        for &c in &self.c {
+        for &c in self.c.iter() {
             for ((end, [lo, hi]), rows) in ends.iter_mut().zip(brackets).zip(into.iter_mut()) {
                 let (start, stop, total, below, at_most) = end;
                 *start = advance(&self.b, *start, |b| c - b > *hi);
@@ -314,8 +316,14 @@ impl Pairs {
             let at = (targets[t].k - rows.below - 1) as usize;
             let value = *all[from..].select_nth_unstable_by(at - from, f64::total_cmp).1;
             from = at;
-            let below = rows.below + all.iter().filter(|&&d| d < value).count() as u64;
-            let at_most = rows.below + all.iter().filter(|&&d| d <= value).count() as u64;
+            // Selection leaves every difference before `at` at most `value`
+            // (those before `from` at most the last target's, which is no
+            // larger) and every one after it at least `value`: one pass
+            // counts those below it on the left and those equal on the right.
+            let left = all[..at].iter().filter(|&&d| d < value).count() as u64;
+            let right = all[at + 1..].iter().filter(|&&d| d == value).count() as u64;
+            let below = rows.below + left;
+            let at_most = rows.below + at as u64 + 1 + right;
             targets[t].found = Some(Order { value, below, at_most });
         }
     }
