@@ -134,6 +134,7 @@ pub fn prepare(
     let inputs = charts::source::Inputs {
         results: &analyzed.results,
         history: analyzed.analysis.history.as_ref(),
+        groups: &analyzed.analysis.groups,
     };
     let charts = charts::render_from(&document.charts, inputs, config)?;
     timings.lap("charts", &mut clock);

@@ -209,7 +209,7 @@ fn a_million_rows_make_a_small_chart() {
     let chart = spec::parse("id = \"big\"\nkind = \"line\"\ndata = \"big\"\nx = \"procs\"\ny = \"rate\"\nx-scale = \"log2\"\n", &report::diagnostic::Location::new("c.md", 1, 1)).unwrap();
     let set = report::charts::render(&[chart], &results, &config).unwrap();
     let svg = &set.charts[0].svg;
-    let points: usize = data::compute(&set.charts[0].spec, &results, &config)
+    let points: usize = data::compute(&set.charts[0].spec, &results, &[], &config)
         .unwrap()
         .series
         .iter()

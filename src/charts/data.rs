@@ -8,16 +8,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::numbers::{ChartData, Runs, Samples, Series};
 use super::spec::ChartSpec;
-use crate::analysis::queries::filter::{self, Grouped};
+use crate::analysis::Group;
+use crate::analysis::queries::filter::{self, Grouped, KeyPart};
 use crate::analysis::statistics::stats::Summary;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, suggest};
 use crate::results::{ResultSet, Table, Values};
 
-/// Compute the data of `spec` from `results`.
+/// Compute the data of `spec` from `results`, drawing the summaries of
+/// the statistics' `known` groups where the chart's groups are theirs.
 pub fn compute(
     spec: &ChartSpec,
     results: &ResultSet,
+    known: &[Group],
     config: &Config,
 ) -> Result<ChartData, Diagnostic> {
     let series_column = spec.series.as_deref().unwrap_or(config.study.environment_column.as_str());
@@ -29,7 +32,8 @@ pub fn compute(
     check_log_scales(spec, table).map_err(|(key, m)| spec.key_error(key, m, "a logarithmic scale needs values > 0; filter them out with `where`, or use a linear scale".into()))?;
     check_empty_x(spec, table)?;
     let mut models = BTreeSet::new();
-    let summaries = summaries(&groups);
+    let known = Known::of(spec, table, known, [series_column, x_column], config);
+    let summaries = summaries(&groups, &known);
     let runs = Runs { summaries: &summaries, groups: &groups, config };
     let series = series(spec, &runs, &mut models)?;
     let x_levels = spec.kind.chart().x_levels(spec, &runs);
@@ -225,11 +229,54 @@ fn series(
     Ok(series)
 }
 
-/// Summarise `y` in every group, on every core.
-fn summaries(groups: &[Grouped]) -> Samples {
+/// The statistics' summaries of `y` by (series, x), for a chart whose
+/// groups are the statistics' own: no `where`, the environments as its
+/// series and the file's one configuration column as its x. Only measured
+/// groups, whose summaries are as their runs give them.
+struct Known<'a>(BTreeMap<(String, String), &'a Summary>);
+
+impl<'a> Known<'a> {
+    fn of(
+        spec: &ChartSpec,
+        table: &Table,
+        known: &'a [Group],
+        [series, x]: [&str; 2],
+        config: &Config,
+    ) -> Known<'a> {
+        let file = table.path.display().to_string();
+        let drawn = spec.filter.is_empty() && series == config.study.environment_column;
+        let theirs = |g: &&Group| {
+            g.inputs.file == file
+                && g.inputs.column == spec.y
+                && g.provenance.measured()
+                && g.config.len() == 1
+                && g.config.contains_key(x)
+        };
+        let by_key = known.iter().filter(|_| drawn && x != series).filter(theirs);
+        let summaries = by_key.filter_map(|g| {
+            let value = g.config.get(x)?;
+            Some(((g.environment.clone()?, value.clone()), &g.summary))
+        });
+        Known(summaries.collect())
+    }
+
+    /// The summary of the group keyed (series, x), when known.
+    fn get(&self, key: &[KeyPart]) -> Option<&'a Summary> {
+        self.0.get(&(key[0].to_string(), key[1].to_string())).copied()
+    }
+}
+
+/// Summarise `y` in every group, on every core; a group `known` already
+/// takes its summary from there.
+fn summaries(groups: &[Grouped], known: &Known) -> Samples {
     use rayon::prelude::*;
-    let summaries: Vec<Option<Summary>> =
-        groups.par_iter().map(|g| Summary::of_sample(&g.samples[0])).collect();
+    let summaries: Vec<Option<Summary>> = groups
+        .par_iter()
+        .map(|g| match known.get(&g.key) {
+            Some(summary) => Some(summary.clone()),
+            None => Summary::of_sample(&g.samples[0]),
+        })
+        .collect();
     let mut out: Samples = BTreeMap::new();
     for (group, summary) in groups.iter().zip(summaries) {
         let series = out.entry(group.key[0].to_string()).or_default();
@@ -348,4 +395,75 @@ fn finite_error(spec: &ChartSpec, key: &str, message: String) -> Diagnostic {
         "a chart plots finite numbers only: its values overflow, or it divides by zero \
          (an x of 0 on an efficiency chart, a mean of 0): leave those rows out with `where`",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Table;
+    use crate::seeded::stream;
+
+    /// A study of environments `a` and `b`, `group-by` the x column `s` (and
+    /// a factor `f` when `factor`), the runs' values `v` drawn from `seed`
+    /// with some cells empty.
+    fn study(seed: u64, factor: bool) -> (ResultSet, Config) {
+        let mut next = stream(seed);
+        let rows = 12 + (next() % 60) as usize;
+        let draw = |n: u64, next: &mut dyn FnMut() -> u64| (next() % n) as f64;
+        let mut columns = vec![
+            ("environment", Values::Text((0..rows).map(|r| ["a", "b"][r % 2]).collect())),
+            (
+                "s",
+                Values::numbers_of(
+                    &(0..rows).map(|r| [1.0, 2.0, 4.0][r / 2 % 3]).collect::<Vec<_>>(),
+                ),
+            ),
+        ];
+        let values: Vec<f64> = (0..rows)
+            .map(|_| {
+                if next().is_multiple_of(9) { f64::NAN } else { 1.0 + draw(1000, &mut next) / 7.0 }
+            })
+            .collect();
+        columns.push(("v", Values::numbers_of(&values)));
+        let mut toml = String::from(
+            "[book]\ntitle = \"T\"\n[study]\nbaseline = \"a\"\n[environments.a]\nlabel = \"A\"\n\
+             [environments.b]\nlabel = \"B\"\n[data.d]\ngroup-by = [\"s\"]\n",
+        );
+        if factor {
+            let f: Vec<f64> = (0..rows).map(|r| (r / 6 % 2) as f64).collect();
+            columns.push(("f", Values::numbers_of(&f)));
+            toml = toml.replace("[study]\n", "[study]\nfactors = [\"f\"]\n");
+        }
+        let table = Table::new("d", "results/d.csv", columns);
+        let config = crate::config::parse(std::path::Path::new("book.toml"), &toml).unwrap();
+        (ResultSet { tables: BTreeMap::from([("d".to_string(), table)]) }, config)
+    }
+
+    /// A chart drawn from the statistics' summaries is the chart drawn from
+    /// its runs, for studies of many shapes and charts that can and cannot
+    /// take them (a `where`, a factor in the groups, another series).
+    #[test]
+    fn summaries_taken_from_the_statistics_draw_the_same_chart() {
+        let mut taken = 0;
+        for seed in 1..=60 {
+            let factor = seed % 3 == 0;
+            let (results, config) = study(seed * 0x9E37_79B9, factor);
+            let analysis = crate::analysis::analyze(&results, &config).unwrap();
+            let table = &results.tables["d"];
+            let extras: &[&str] = match factor {
+                true => &["where = { f = 1 }", "series = \"f\"\nwhere = { environment = \"a\" }"],
+                false => &["", "where = { s = [1, 2] }"],
+            };
+            for extra in extras {
+                let spec = crate::charts::spec::line_of("v", extra);
+                let series = spec.series.as_deref().unwrap_or("environment");
+                let known = Known::of(&spec, table, &analysis.groups, [series, "s"], &config);
+                taken += known.0.len();
+                let drawn = compute(&spec, &results, &analysis.groups, &config);
+                assert_eq!(drawn, compute(&spec, &results, &[], &config), "seed {seed}, {extra}");
+            }
+        }
+        // The plain charts of the studies without a factor take them all.
+        assert!(taken >= 40 * 6, "{taken}");
+    }
 }

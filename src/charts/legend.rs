@@ -148,10 +148,7 @@ mod tests {
     }
 
     fn spec(extra: &str) -> ChartSpec {
-        let at = crate::diagnostic::Location::new("c.md", 1, 1);
-        let body =
-            format!("id = \"c\"\nkind = \"line\"\ndata = \"d\"\nx = \"s\"\ny = \"b\"\n{extra}");
-        crate::charts::spec::parse(&body, &at).unwrap()
+        crate::charts::spec::line_of("b", extra)
     }
 
     #[test]

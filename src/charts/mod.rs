@@ -76,7 +76,7 @@ pub fn render(
     results: &ResultSet,
     config: &Config,
 ) -> Result<ChartSet, Diagnostics> {
-    render_from(specs, source::Inputs { results, history: None }, config)
+    render_from(specs, source::Inputs { results, history: None, groups: &[] }, config)
 }
 
 /// Compute and draw every chart from `inputs`: the results tables and the

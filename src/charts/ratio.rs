@@ -344,7 +344,7 @@ mod tests {
             "id = \"r\"\nkind = \"{kind}\"\ndata = \"d\"\nx = \"p\"\ny = \"t\"\nratio = true\n{extra}"
         );
         let spec = spec::parse(&body, &Location::new("c.md", 1, 1)).unwrap();
-        data::compute(&spec, &results(three), &config).map_err(|d| d.to_string())
+        data::compute(&spec, &results(three), &[], &config).map_err(|d| d.to_string())
     }
 
     // Expected values from scipy 1.17.1 (the log-scale Welch interval as

@@ -6,6 +6,7 @@
 
 use super::numbers::{ChangeMark, ChartData, Point, Series, VersionMarks};
 use super::spec::ChartSpec;
+use crate::analysis::Group;
 use crate::analysis::history::HistoryAnalysis;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
@@ -27,12 +28,15 @@ pub struct Inputs<'a> {
     pub results: &'a ResultSet,
     /// The history across versions, when the study has one.
     pub history: Option<&'a HistoryAnalysis>,
+    /// The statistics' per-group summaries, which a chart of the same
+    /// groups draws instead of summarising their runs again.
+    pub groups: &'a [Group],
 }
 
 /// The data of `spec` from the source its kind draws.
 pub fn compute(spec: &ChartSpec, inputs: Inputs, config: &Config) -> Result<ChartData, Diagnostic> {
     match spec.kind.chart().source() {
-        Source::Rows => super::data::compute(spec, inputs.results, config),
+        Source::Rows => super::data::compute(spec, inputs.results, inputs.groups, config),
         Source::History => history(spec, inputs.history, config),
     }
 }

@@ -252,6 +252,16 @@ pub fn parse(body: &str, location: &Location) -> Result<ChartSpec, crate::diagno
     Ok(spec)
 }
 
+/// The line chart of `d` with x `s`, y `column` and `extra` keys, as a
+/// directive at `c.md:1:1` would give it (for tests).
+#[cfg(test)]
+pub(crate) fn line_of(column: &str, extra: &str) -> ChartSpec {
+    let at = Location::new("c.md", 1, 1);
+    let body =
+        format!("id = \"c\"\nkind = \"line\"\ndata = \"d\"\nx = \"s\"\ny = \"{column}\"\n{extra}");
+    parse(&body, &at).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
