@@ -243,17 +243,18 @@ impl<'a> Known<'a> {
         [series, x]: [&str; 2],
         config: &Config,
     ) -> Known<'a> {
-        let file = table.path.display().to_string();
         let drawn = spec.filter.is_empty() && series == config.study.environment_column;
+        if !drawn || x == series {
+            return Known(BTreeMap::new());
+        }
+        let file = table.path.display().to_string();
         let theirs = |g: &&Group| {
             g.inputs.file == file
                 && g.inputs.column == spec.y
                 && g.provenance.measured()
                 && g.config.len() == 1
-                && g.config.contains_key(x)
         };
-        let by_key = known.iter().filter(|_| drawn && x != series).filter(theirs);
-        let summaries = by_key.filter_map(|g| {
+        let summaries = known.iter().filter(theirs).filter_map(|g| {
             let value = g.config.get(x)?;
             Some(((g.environment.clone()?, value.clone()), &g.summary))
         });
